@@ -1,0 +1,53 @@
+// The cost model of one self-attention layer, for the explorable's "n² cost" chapter.
+//
+// Counts (multiply and add counted as 2 FLOPs; n tokens, d = d_model, h heads, d_h = d/h):
+//   flops_projections   = 4 · 2·n·d²         Q, K, V and output projections
+//   flops_scores        = h · 2·n²·d_h       Q Kᵀ for every head       O(n²·d_k)
+//   flops_weighted_sum  = h · 2·n²·d_h       P V for every head        O(n²·d_v)
+//   attention_entries   = n²                 one attention matrix
+//   bytes_per_matrix    = n² · bytes_per_element
+//   bytes_per_layer     = h · bytes_per_matrix, bytes_total = layers · bytes_per_layer
+//   flops_recurrent     = 2·n·d²             a recurrent layer's h_t = W h_{t-1} + ..., O(n·d²)
+//   crossover_n         = d                  where n²·d = n·d²
+//   path_length         = 1 (attention) vs n − 1 (recurrent), sequential steps 2 vs n
+// (Vaswani et al. 2017, Table 1.) Values are doubles: n = 10⁶ does not overflow.
+//
+// Errors: ValueError when n, d_model, heads or layers is 0, heads does not divide
+// d_model, or bytes_per_element is 0.
+#pragma once
+
+#include <cstddef>
+
+namespace attn {
+
+struct CostInput {
+    std::size_t n = 0;
+    std::size_t d_model = 0;
+    std::size_t heads = 1;
+    std::size_t layers = 1;
+    std::size_t bytes_per_element = 4;
+};
+
+struct Cost {
+    double d_head = 0;
+    double flops_projections = 0;
+    double flops_scores = 0;
+    double flops_weighted_sum = 0;
+    double flops_attention = 0;  // scores + weighted sum
+    double flops_layer = 0;      // projections + attention
+    double flops_total = 0;      // layers · flops_layer
+    double attention_entries = 0;
+    double bytes_per_matrix = 0;
+    double bytes_per_layer = 0;
+    double bytes_total = 0;
+    double flops_recurrent = 0;
+    double crossover_n = 0;
+    double path_length_attention = 1;
+    double path_length_recurrent = 0;
+    double sequential_steps_attention = 2;
+    double sequential_steps_recurrent = 0;
+};
+
+Cost cost(const CostInput& in);
+
+}  // namespace attn

@@ -1,0 +1,121 @@
+#include "attn/attention.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "attn/linalg.hpp"
+#include "kernels/simd.hpp"
+
+namespace attn {
+
+namespace {
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+void check_same_shape(ConstMatrixView a, const char* an, ConstMatrixView b, const char* bn,
+                      const char* fn) {
+    if (a.rows() != b.rows() || a.cols() != b.cols())
+        throw ShapeError(std::string(fn) + ": " + an + " is " + a.shape() + " but " + bn +
+                         " is " + b.shape() + "; they must have the same shape");
+}
+
+// Row softmax in place on one contiguous row of n floats.
+void softmax_row(float* x, std::size_t n) {
+    const float m = kernels::max(x, n);
+    if (m == kNegInf) {
+        // Fully masked (every entry −∞): zero weights. A NaN in the row stays NaN.
+        for (std::size_t j = 0; j < n; ++j) x[j] = std::isnan(x[j]) ? x[j] : 0.0f;
+        return;
+    }
+    const float sum = kernels::exp_shift_sum(x, m, x, n);
+    kernels::scale(x, 1.0f / sum, x, n);
+}
+}  // namespace
+
+Matrix scores(ConstMatrixView Q, ConstMatrixView K) {
+    if (Q.cols() != K.cols())
+        throw ShapeError("scores: Q is " + Q.shape() + " and K is " + K.shape() +
+                         "; Q and K must have the same number of columns (d_k)");
+    return matmul_bt(Q, K);
+}
+
+Matrix scale(ConstMatrixView S, float factor) {
+    if (!std::isfinite(factor))
+        throw ValueError("scale: the factor must be finite, got " + std::to_string(factor));
+    Matrix out(S.rows(), S.cols());
+    for (std::size_t i = 0; i < S.rows(); ++i) kernels::scale(S.row(i), factor, out.row(i), S.cols());
+    return out;
+}
+
+Matrix causal_mask(std::size_t Tq, std::size_t Tk) {
+    Matrix M(Tq, Tk, 0.0f);
+    for (std::size_t i = 0; i < Tq; ++i)
+        for (std::size_t j = i + 1; j < Tk; ++j) M(i, j) = kNegInf;
+    return M;
+}
+
+Matrix add_mask(ConstMatrixView S, ConstMatrixView M) {
+    check_same_shape(S, "S", M, "mask", "add_mask");
+    Matrix out(S.rows(), S.cols());
+    for (std::size_t i = 0; i < S.rows(); ++i) kernels::add(S.row(i), M.row(i), out.row(i), S.cols());
+    return out;
+}
+
+Matrix softmax(ConstMatrixView S, Axis axis) {
+    if (axis == Axis::Cols) {
+        Matrix T = transpose(S);
+        for (std::size_t i = 0; i < T.rows(); ++i) softmax_row(T.row(i), T.cols());
+        return transpose(T);
+    }
+    Matrix P(S);
+    for (std::size_t i = 0; i < P.rows(); ++i) softmax_row(P.row(i), P.cols());
+    return P;
+}
+
+Matrix weighted_sum(ConstMatrixView P, ConstMatrixView V) {
+    if (P.cols() != V.rows())
+        throw ShapeError("weighted_sum: P is " + P.shape() + " and V is " + V.shape() +
+                         "; P's columns (keys) must equal V's rows (tokens)");
+    Matrix O(P.rows(), V.cols(), 0.0f);
+    for (std::size_t i = 0; i < P.rows(); ++i) {
+        const float* p = P.row(i);
+        for (std::size_t j = 0; j < P.cols(); ++j)
+            // A zero weight takes nothing from V (not even a NaN or ∞ sitting in a
+            // masked-out token's Value).
+            if (p[j] != 0.0f) kernels::axpy(p[j], V.row(j), O.row(i), V.cols());
+    }
+    return O;
+}
+
+Trace attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V,
+                const AttentionOptions& options) {
+    if (Q.rows() == 0 || K.rows() == 0)
+        throw ValueError("attention: Q is " + Q.shape() + " and K is " + K.shape() +
+                         "; both need at least one token");
+    if (Q.cols() == 0) throw ValueError("attention: d_k = 0 (Q is " + Q.shape() + ")");
+    if (K.rows() != V.rows())
+        throw ShapeError("attention: K is " + K.shape() + " and V is " + V.shape() +
+                         "; K and V must have the same number of rows (tokens)");
+    if (options.mask && (options.mask->rows() != Q.rows() || options.mask->cols() != K.rows()))
+        throw ShapeError("attention: mask is " + options.mask->shape() + " but the scores are " +
+                         shape_str(Q.rows(), K.rows()) + " (T_q x T_k)");
+    check_dropout_rate(options.dropout.rate);
+
+    Trace t;
+    t.scale = options.scale.value_or(1.0f / std::sqrt(float(Q.cols())));
+    t.scores = scores(Q, K);
+    t.scaled = scale(t.scores, t.scale);
+    t.masked = t.scaled;
+    if (options.causal) {
+        for (std::size_t i = 0; i < t.masked.rows(); ++i)
+            for (std::size_t j = i + 1; j < t.masked.cols(); ++j) t.masked(i, j) += kNegInf;
+    }
+    if (options.mask) t.masked = add_mask(t.masked, *options.mask);
+    t.weights = softmax(t.masked, Axis::Rows);
+    const bool drop = options.dropout.training && options.dropout.rate > 0.0f;
+    t.dropped = drop ? dropout(t.weights, options.dropout.rate, options.dropout.seed) : t.weights;
+    t.output = weighted_sum(t.dropped, V);
+    return t;
+}
+
+}  // namespace attn

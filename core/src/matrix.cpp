@@ -1,0 +1,59 @@
+#include "attn/matrix.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace attn {
+
+void check_size(std::size_t rows, std::size_t cols, const char* what) {
+    const bool overflows = cols != 0 && rows > std::numeric_limits<std::size_t>::max() / cols;
+    if (overflows)
+        throw SizeError(std::string(what) + ": " + shape_str(rows, cols) +
+                        " has more elements than the limit of " + std::to_string(kMaxElements));
+    if (rows * cols > kMaxElements)
+        throw SizeError(std::string(what) + ": " + shape_str(rows, cols) + " is " +
+                        std::to_string(rows * cols) + " elements, more than the limit of " +
+                        std::to_string(kMaxElements));
+}
+
+ConstMatrixView ConstMatrixView::cols_block(std::size_t c0, std::size_t n) const {
+    if (c0 > cols_ || n > cols_ - c0)
+        throw ShapeError("cols_block: columns [" + std::to_string(c0) + ", " +
+                         std::to_string(c0 + n) + ") are outside a " + shape() + " matrix");
+    return {data_ + c0, rows_, n, stride_};
+}
+
+Matrix::Matrix(std::size_t rows, std::size_t cols, float fill) : rows_(rows), cols_(cols) {
+    check_size(rows, cols, "Matrix");
+    data_.assign(rows * cols, fill);
+}
+
+Matrix::Matrix(std::size_t rows, std::size_t cols, const std::vector<float>& values)
+    : rows_(rows), cols_(cols) {
+    check_size(rows, cols, "Matrix");
+    if (values.size() != rows * cols)
+        throw ShapeError("Matrix: " + std::to_string(values.size()) +
+                         " values do not fill a " + shape_str(rows, cols) + " matrix (need " +
+                         std::to_string(rows * cols) + ")");
+    data_.assign(values.begin(), values.end());
+}
+
+Matrix::Matrix(std::initializer_list<std::initializer_list<float>> rows)
+    : rows_(rows.size()), cols_(rows.size() ? rows.begin()->size() : 0) {
+    data_.reserve(rows_ * cols_);
+    std::size_t i = 0;
+    for (const auto& r : rows) {
+        if (r.size() != cols_)
+            throw ShapeError("Matrix: row " + std::to_string(i) + " has " +
+                             std::to_string(r.size()) + " values, row 0 has " +
+                             std::to_string(cols_));
+        data_.insert(data_.end(), r.begin(), r.end());
+        ++i;
+    }
+}
+
+Matrix::Matrix(ConstMatrixView v) : Matrix(v.rows(), v.cols()) {
+    for (std::size_t i = 0; i < rows_; ++i) std::copy_n(v.row(i), cols_, row(i));
+}
+
+}  // namespace attn

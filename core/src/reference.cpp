@@ -1,0 +1,163 @@
+// Scalar oracle: the most direct reading of each formula, double accumulation.
+#include "attn/reference.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace attn::reference {
+
+namespace {
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+}
+
+Matrix matmul(ConstMatrixView A, ConstMatrixView B) {
+    if (A.cols() != B.rows()) throw ShapeError("reference::matmul: " + A.shape() + " vs " + B.shape());
+    Matrix C(A.rows(), B.cols());
+    for (std::size_t i = 0; i < A.rows(); ++i)
+        for (std::size_t j = 0; j < B.cols(); ++j) {
+            double s = 0;
+            for (std::size_t p = 0; p < A.cols(); ++p) s += double(A(i, p)) * double(B(p, j));
+            C(i, j) = float(s);
+        }
+    return C;
+}
+
+Matrix matmul_bt(ConstMatrixView A, ConstMatrixView B) {
+    if (A.cols() != B.cols()) throw ShapeError("reference::matmul_bt: " + A.shape() + " vs " + B.shape());
+    Matrix C(A.rows(), B.rows());
+    for (std::size_t i = 0; i < A.rows(); ++i)
+        for (std::size_t j = 0; j < B.rows(); ++j) {
+            double s = 0;
+            for (std::size_t p = 0; p < A.cols(); ++p) s += double(A(i, p)) * double(B(j, p));
+            C(i, j) = float(s);
+        }
+    return C;
+}
+
+Matrix scores(ConstMatrixView Q, ConstMatrixView K) { return reference::matmul_bt(Q, K); }
+
+Matrix scale(ConstMatrixView S, float factor) {
+    Matrix out(S);
+    for (std::size_t i = 0; i < out.rows(); ++i)
+        for (std::size_t j = 0; j < out.cols(); ++j) out(i, j) = S(i, j) * factor;
+    return out;
+}
+
+Matrix causal_mask(std::size_t Tq, std::size_t Tk) {
+    Matrix M(Tq, Tk);
+    for (std::size_t i = 0; i < Tq; ++i)
+        for (std::size_t j = 0; j < Tk; ++j) M(i, j) = j <= i ? 0.0f : kNegInf;
+    return M;
+}
+
+Matrix add_mask(ConstMatrixView S, ConstMatrixView M) {
+    Matrix out(S);
+    for (std::size_t i = 0; i < out.rows(); ++i)
+        for (std::size_t j = 0; j < out.cols(); ++j) out(i, j) = S(i, j) + M(i, j);
+    return out;
+}
+
+Matrix softmax(ConstMatrixView S, Axis axis) {
+    const bool rows = axis == Axis::Rows;
+    const std::size_t outer = rows ? S.rows() : S.cols(), inner = rows ? S.cols() : S.rows();
+    auto at = [&](std::size_t o, std::size_t k) { return rows ? S(o, k) : S(k, o); };
+    Matrix P(S.rows(), S.cols());
+    for (std::size_t o = 0; o < outer; ++o) {
+        double m = -std::numeric_limits<double>::infinity();
+        for (std::size_t k = 0; k < inner; ++k) m = std::max(m, double(at(o, k)));
+        double sum = 0;
+        if (m != -std::numeric_limits<double>::infinity())
+            for (std::size_t k = 0; k < inner; ++k) sum += std::exp(double(at(o, k)) - m);
+        for (std::size_t k = 0; k < inner; ++k) {
+            const double p = sum > 0 ? std::exp(double(at(o, k)) - m) / sum : 0.0;
+            (rows ? P(o, k) : P(k, o)) = float(p);
+        }
+    }
+    return P;
+}
+
+// O = P V, where a zero weight takes nothing from its Value row (documented behaviour).
+Matrix weighted_sum(ConstMatrixView P, ConstMatrixView V) {
+    if (P.cols() != V.rows()) throw ShapeError("reference::weighted_sum: " + P.shape() + " vs " + V.shape());
+    Matrix O(P.rows(), V.cols());
+    for (std::size_t i = 0; i < P.rows(); ++i)
+        for (std::size_t j = 0; j < V.cols(); ++j) {
+            double s = 0;
+            for (std::size_t p = 0; p < P.cols(); ++p)
+                if (P(i, p) != 0.0f) s += double(P(i, p)) * double(V(p, j));
+            O(i, j) = float(s);
+        }
+    return O;
+}
+
+Trace attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V,
+                const AttentionOptions& options) {
+    Trace t;
+    t.scale = options.scale.value_or(float(1.0 / std::sqrt(double(Q.cols()))));
+    t.scores = reference::scores(Q, K);
+    t.scaled = reference::scale(t.scores, t.scale);
+    t.masked = t.scaled;
+    if (options.causal) t.masked = reference::add_mask(t.masked, reference::causal_mask(Q.rows(), K.rows()));
+    if (options.mask) t.masked = reference::add_mask(t.masked, *options.mask);
+    t.weights = reference::softmax(t.masked, Axis::Rows);
+    t.dropped = t.weights;
+    if (options.dropout.training && options.dropout.rate > 0.0f) {
+        const float keep_scale = 1.0f / (1.0f - options.dropout.rate);
+        for (std::size_t i = 0; i < t.dropped.rows(); ++i)
+            for (std::size_t j = 0; j < t.dropped.cols(); ++j)
+                t.dropped(i, j) = dropout_keep(options.dropout.seed, i, j, options.dropout.rate)
+                                      ? t.weights(i, j) * keep_scale
+                                      : 0.0f;
+    }
+    t.output = reference::weighted_sum(t.dropped, V);
+    return t;
+}
+
+std::vector<Matrix> split_heads(ConstMatrixView X, std::size_t heads) {
+    const std::size_t dh = X.cols() / heads;
+    std::vector<Matrix> out;
+    for (std::size_t h = 0; h < heads; ++h) {
+        Matrix m(X.rows(), dh);
+        for (std::size_t i = 0; i < X.rows(); ++i)
+            for (std::size_t j = 0; j < dh; ++j) m(i, j) = X(i, h * dh + j);
+        out.push_back(m);
+    }
+    return out;
+}
+
+Matrix concat_heads(const std::vector<Matrix>& heads) {
+    std::size_t width = 0;
+    for (const Matrix& m : heads) width += m.cols();
+    Matrix out(heads.at(0).rows(), width);
+    std::size_t c0 = 0;
+    for (const Matrix& m : heads) {
+        for (std::size_t i = 0; i < m.rows(); ++i)
+            for (std::size_t j = 0; j < m.cols(); ++j) out(i, c0 + j) = m(i, j);
+        c0 += m.cols();
+    }
+    return out;
+}
+
+MultiHeadTrace multi_head_attention(ConstMatrixView X, const MultiHeadWeights& w,
+                                    const MultiHeadOptions& options) {
+    MultiHeadTrace t;
+    t.q = reference::matmul(X, w.Wq);
+    t.k = reference::matmul(X, w.Wk);
+    t.v = reference::matmul(X, w.Wv);
+    const auto qs = reference::split_heads(t.q, options.heads), ks = reference::split_heads(t.k, options.heads),
+               vs = reference::split_heads(t.v, options.heads);
+    std::vector<Matrix> outs;
+    for (std::size_t h = 0; h < options.heads; ++h) {
+        AttentionOptions o;
+        o.causal = options.causal;
+        o.dropout = options.dropout;
+        o.dropout.seed = options.dropout.seed + h;
+        t.heads.push_back(reference::attention(qs[h], ks[h], vs[h], o));
+        outs.push_back(t.heads.back().output);
+    }
+    t.concat = reference::concat_heads(outs);
+    t.output = reference::matmul(t.concat, w.Wo);
+    return t;
+}
+
+}  // namespace attn::reference

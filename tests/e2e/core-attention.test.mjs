@@ -1,0 +1,91 @@
+// The served page in headless Chromium: the Core Attention walkthrough.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startServer } from '../../web/scripts/serve.mjs';
+import { launchChromium, openPage } from '../../web/scripts/browser.mjs';
+
+const shots = process.env.ATTN_SCREENSHOT_DIR ?? join(process.cwd(), 'screenshots');
+await mkdir(shots, { recursive: true });
+const server = await startServer({ port: 0 });
+const browser = await launchChromium();
+test.after(async () => {
+  await browser.close();
+  await server.close();
+});
+
+const cellTexts = (page, grid, row) =>
+  page.$$eval(`[data-grid="${grid}"] tbody tr:nth-child(${row}) td .v`, (ns) => ns.map((n) => n.textContent));
+
+test('Core Attention renders the document numbers, computed by the core', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  assert.match(await page.textContent('#simd-badge'), /wasm-simd128/);
+  await page.click('[data-stepper="core-attention"] [role="tab"][data-step="softmax"]');
+  assert.deepEqual(await cellTexts(page, 'P', 3), ['0.114', '0.042', '0.844']);
+  assert.deepEqual(await cellTexts(page, 'P', 2), ['0.818', '0.182', '0.000']);
+  assert.deepEqual(await cellTexts(page, 'S', 3), ['2', '0', '6']);
+  assert.deepEqual(await cellTexts(page, 'masked', 2), ['3', '1.5', '−∞']);
+  assert.deepEqual(await cellTexts(page, 'P-sums', 3), ['1.000']);
+  await page.click('[data-stepper="core-attention"] [role="tab"][data-step="output"]');
+  assert.deepEqual(await cellTexts(page, 'O', 3), ['0.114', '0.042', '0.844', '1']);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('editing a Q cell changes S and P; a malformed entry keeps the last good state', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  const cell = '[data-grid="input-Q"] tbody tr:nth-child(3) td:nth-of-type(4) input'; // token 3, component 4
+  const S3 = await cellTexts(page, 'S', 3);
+  const P3 = await cellTexts(page, 'P', 3);
+  await page.fill(cell, '5');
+  const S3b = await cellTexts(page, 'S', 3);
+  assert.notDeepEqual(S3b, S3);
+  assert.notDeepEqual(await cellTexts(page, 'P', 3), P3);
+  // Arrow up nudges by 1.
+  await page.focus(cell);
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await page.inputValue(cell), '6');
+  const good = await cellTexts(page, 'S', 3);
+  for (const garbage of ['1,,2', 'abc', '-', '1e999']) {
+    await page.fill(cell, garbage);
+    assert.equal(await page.getAttribute(cell, 'aria-invalid'), 'true', garbage);
+    assert.ok(await page.isVisible('[data-grid="input-Q"] .grid-error'), `error shown for ${garbage}`);
+    assert.deepEqual(await cellTexts(page, 'S', 3), good, `state kept for ${garbage}`);
+  }
+  await page.fill(cell, '2');
+  assert.equal(await page.isVisible('[data-grid="input-Q"] .grid-error'), false);
+  assert.deepEqual(await cellTexts(page, 'S', 3), S3);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('hovering an output cell highlights the row and column that produced it', async () => {
+  const { page } = await openPage(browser, server.url);
+  await page.hover('[data-grid="S"] tbody tr:nth-child(3) td:nth-of-type(1)');
+  assert.equal(await page.$$eval('[data-grid="step-Q"] tbody tr:nth-child(3) td.hl', (n) => n.length), 4);
+  assert.equal(await page.$$eval('[data-grid="step-K"] tbody tr:nth-child(1) td.hl', (n) => n.length), 4);
+  await page.close();
+});
+
+test('the language toggle switches the prose; screenshots at desktop and phone width', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  const ko = await page.textContent('#core-attention h2');
+  await page.click('#lang-toggle');
+  const en = await page.textContent('#core-attention h2');
+  assert.notEqual(en, ko);
+  assert.match(en, /Core attention/);
+  assert.equal(await page.getAttribute('html', 'lang'), 'en');
+  assert.match(page.url(), /lang=en/);
+  await page.screenshot({ path: join(shots, 'core-attention-desktop-en.png'), fullPage: true });
+  await page.click('#lang-toggle');
+  assert.equal(await page.textContent('#core-attention h2'), ko);
+  await page.screenshot({ path: join(shots, 'core-attention-desktop.png'), fullPage: true });
+  await page.setViewportSize({ width: 360, height: 780 });
+  await page.screenshot({ path: join(shots, 'core-attention-phone.png'), fullPage: true });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than a 360px phone`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,0 +1,247 @@
+// Embind bindings of the attention core. These raw functions are private: the public
+// JS API is wasm/attn.mjs, which validates argument types, turns error results into
+// JS RangeError/TypeError and documents shapes (see attn.d.ts).
+//
+// Conventions at this boundary:
+// * a matrix crosses as a plain object {rows, cols, data: Float32Array}; data is copied
+//   into wasm memory on the way in, and results are fresh Float32Array copies on the way
+//   out (never views into wasm memory, which detach when memory grows);
+// * no C++ exception crosses: every function catches and returns {__error, message},
+//   which the wrapper rethrows as a JS Error, so the module stays usable.
+#include <emscripten/bind.h>
+#include <emscripten/heap.h>
+#include <emscripten/val.h>
+
+#include <cmath>
+#include <new>
+#include <string>
+
+#include "attn/attn.hpp"
+
+using emscripten::val;
+
+namespace {
+
+attn::Matrix from_js(const val& m) {
+    const double rows = m["rows"].as<double>(), cols = m["cols"].as<double>();
+    if (!(rows >= 0) || !(cols >= 0) || rows != std::floor(rows) || cols != std::floor(cols))
+        throw attn::ShapeError("matrix: rows and cols must be non-negative integers");
+    if (rows > double(attn::kMaxElements) || cols > double(attn::kMaxElements))
+        attn::check_size(attn::kMaxElements, 2, "matrix");
+    attn::check_size(std::size_t(rows), std::size_t(cols), "matrix");
+    return attn::Matrix(std::size_t(rows), std::size_t(cols),
+                        emscripten::convertJSArrayToNumberVector<float>(m["data"]));
+}
+
+val to_js(const attn::Matrix& m) {
+    val out = val::object();
+    out.set("rows", double(m.rows()));
+    out.set("cols", double(m.cols()));
+    // A view into wasm memory, copied at once with slice().
+    val view(emscripten::typed_memory_view(m.size(), m.data()));
+    out.set("data", view.call<val>("slice"));
+    return out;
+}
+
+val trace_to_js(const attn::Trace& t) {
+    val out = val::object();
+    out.set("scale", t.scale);
+    out.set("scores", to_js(t.scores));
+    out.set("scaled", to_js(t.scaled));
+    out.set("masked", to_js(t.masked));
+    out.set("weights", to_js(t.weights));
+    out.set("dropped", to_js(t.dropped));
+    out.set("output", to_js(t.output));
+    return out;
+}
+
+val error(const char* kind, const std::string& message) {
+    val e = val::object();
+    e.set("__error", std::string(kind));
+    e.set("message", message);
+    return e;
+}
+
+// Runs f, turning any C++ exception into an error object.
+template <class F>
+val guard(F&& f) {
+    try {
+        return f();
+    } catch (const attn::ShapeError& e) {
+        return error("ShapeError", e.what());
+    } catch (const attn::ValueError& e) {
+        return error("ValueError", e.what());
+    } catch (const attn::SizeError& e) {
+        return error("SizeError", e.what());
+    } catch (const std::bad_alloc&) {
+        return error("SizeError", "out of memory: the WebAssembly module could not allocate this much");
+    } catch (const std::exception& e) {
+        return error("Error", e.what());
+    } catch (...) {
+        return error("Error", "unknown C++ exception");
+    }
+}
+
+attn::DropoutOptions dropout_from_js(const val& d) {
+    attn::DropoutOptions o;
+    if (d.isUndefined() || d.isNull()) return o;
+    if (!d["rate"].isUndefined()) o.rate = d["rate"].as<float>();
+    if (!d["seed"].isUndefined()) o.seed = std::uint64_t(d["seed"].as<double>());
+    if (!d["training"].isUndefined()) o.training = d["training"].as<bool>();
+    return o;
+}
+
+bool flag(const val& opts, const char* name) {
+    return !opts.isUndefined() && !opts.isNull() && opts[name].as<bool>();
+}
+
+val simd() { return val(attn::simd_name()); }
+val heap_bytes() { return val(double(emscripten_get_heap_size())); }
+
+val matmul(val A, val B) { return guard([&] { return to_js(attn::matmul(from_js(A), from_js(B))); }); }
+val matmul_bt(val A, val B) { return guard([&] { return to_js(attn::matmul_bt(from_js(A), from_js(B))); }); }
+val transpose(val A) { return guard([&] { return to_js(attn::transpose(from_js(A))); }); }
+val scores(val Q, val K) { return guard([&] { return to_js(attn::scores(from_js(Q), from_js(K))); }); }
+val scale(val S, float f) { return guard([&] { return to_js(attn::scale(from_js(S), f)); }); }
+val causal_mask(double tq, double tk) {
+    return guard([&] { return to_js(attn::causal_mask(std::size_t(tq), std::size_t(tk))); });
+}
+val add_mask(val S, val M) { return guard([&] { return to_js(attn::add_mask(from_js(S), from_js(M))); }); }
+val softmax(val S, std::string axis) {
+    return guard([&] {
+        if (axis != "rows" && axis != "cols")
+            throw attn::ValueError("softmax: axis must be 'rows' or 'cols', got '" + axis + "'");
+        return to_js(attn::softmax(from_js(S), axis == "rows" ? attn::Axis::Rows : attn::Axis::Cols));
+    });
+}
+val weighted_sum(val P, val V) {
+    return guard([&] { return to_js(attn::weighted_sum(from_js(P), from_js(V))); });
+}
+val dropout(val P, float rate, double seed) {
+    return guard([&] { return to_js(attn::dropout(from_js(P), rate, std::uint64_t(seed))); });
+}
+
+val attention(val Q, val K, val V, val opts) {
+    return guard([&] {
+        attn::AttentionOptions o;
+        o.causal = flag(opts, "causal");
+        if (!opts["scale"].isUndefined() && !opts["scale"].isNull()) o.scale = opts["scale"].as<float>();
+        if (!opts["mask"].isUndefined() && !opts["mask"].isNull()) o.mask = from_js(opts["mask"]);
+        o.dropout = dropout_from_js(opts["dropout"]);
+        return trace_to_js(attn::attention(from_js(Q), from_js(K), from_js(V), o));
+    });
+}
+
+val split_heads(val X, double heads) {
+    return guard([&] {
+        val out = val::array();
+        for (const auto& m : attn::split_heads(from_js(X), std::size_t(heads))) out.call<void>("push", to_js(m));
+        return out;
+    });
+}
+
+val concat_heads(val list) {
+    return guard([&] {
+        std::vector<attn::Matrix> heads;
+        const std::size_t n = list["length"].as<std::size_t>();
+        for (std::size_t i = 0; i < n; ++i) heads.push_back(from_js(list[i]));
+        return to_js(attn::concat_heads(heads));
+    });
+}
+
+val multi_head_attention(val X, val opts) {
+    return guard([&] {
+        attn::MultiHeadWeights w{from_js(opts["Wq"]), from_js(opts["Wk"]), from_js(opts["Wv"]),
+                                 from_js(opts["Wo"])};
+        attn::MultiHeadOptions o;
+        o.heads = std::size_t(opts["heads"].as<double>());
+        o.causal = flag(opts, "causal");
+        o.dropout = dropout_from_js(opts["dropout"]);
+        const auto t = attn::multi_head_attention(from_js(X), w, o);
+        val out = val::object();
+        out.set("q", to_js(t.q));
+        out.set("k", to_js(t.k));
+        out.set("v", to_js(t.v));
+        val heads = val::array();
+        for (const auto& h : t.heads) heads.call<void>("push", trace_to_js(h));
+        out.set("heads", heads);
+        out.set("concat", to_js(t.concat));
+        out.set("output", to_js(t.output));
+        return out;
+    });
+}
+
+val positional_encoding(double T, double d) {
+    return guard([&] { return to_js(attn::sinusoidal_encoding(std::size_t(T), std::size_t(d))); });
+}
+
+val cost(val in) {
+    return guard([&] {
+        attn::CostInput c;
+        c.n = std::size_t(in["n"].as<double>());
+        c.d_model = std::size_t(in["dModel"].as<double>());
+        c.heads = std::size_t(in["heads"].as<double>());
+        c.layers = std::size_t(in["layers"].as<double>());
+        c.bytes_per_element = std::size_t(in["bytesPerElement"].as<double>());
+        const attn::Cost r = attn::cost(c);
+        val out = val::object();
+        out.set("dHead", r.d_head);
+        out.set("flopsProjections", r.flops_projections);
+        out.set("flopsScores", r.flops_scores);
+        out.set("flopsWeightedSum", r.flops_weighted_sum);
+        out.set("flopsAttention", r.flops_attention);
+        out.set("flopsLayer", r.flops_layer);
+        out.set("flopsTotal", r.flops_total);
+        out.set("attentionEntries", r.attention_entries);
+        out.set("bytesPerMatrix", r.bytes_per_matrix);
+        out.set("bytesPerLayer", r.bytes_per_layer);
+        out.set("bytesTotal", r.bytes_total);
+        out.set("flopsRecurrent", r.flops_recurrent);
+        out.set("crossoverN", r.crossover_n);
+        out.set("pathLengthAttention", r.path_length_attention);
+        out.set("pathLengthRecurrent", r.path_length_recurrent);
+        out.set("sequentialStepsAttention", r.sequential_steps_attention);
+        out.set("sequentialStepsRecurrent", r.sequential_steps_recurrent);
+        return out;
+    });
+}
+
+val example(std::string name) {
+    return guard([&] {
+        if (name != "core-attention") throw attn::ValueError("example: no example named '" + name + "'");
+        const auto ex = attn::examples::core_attention();
+        val out = val::object();
+        out.set("tokens", double(ex.tokens));
+        out.set("dModel", double(ex.d_model));
+        out.set("heads", double(ex.heads));
+        out.set("Q", to_js(ex.Q));
+        out.set("K", to_js(ex.K));
+        out.set("V", to_js(ex.V));
+        return out;
+    });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attn_core) {
+    using emscripten::function;
+    function("simd", &simd);
+    function("heapBytes", &heap_bytes);
+    function("matmul", &matmul);
+    function("matmulBt", &matmul_bt);
+    function("transpose", &transpose);
+    function("scores", &scores);
+    function("scale", &scale);
+    function("causalMask", &causal_mask);
+    function("addMask", &add_mask);
+    function("softmax", &softmax);
+    function("weightedSum", &weighted_sum);
+    function("dropout", &dropout);
+    function("attention", &attention);
+    function("splitHeads", &split_heads);
+    function("concatHeads", &concat_heads);
+    function("multiHeadAttention", &multi_head_attention);
+    function("positionalEncoding", &positional_encoding);
+    function("cost", &cost);
+    function("example", &example);
+}

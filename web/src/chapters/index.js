@@ -1,0 +1,5 @@
+// The chapters of the page, in reading order. Each module exports {id, mount}; its
+// text lives in web/content/<lang>/<id>.js.
+import coreAttention from './core-attention.js';
+
+export default [coreAttention];

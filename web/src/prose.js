@@ -1,0 +1,39 @@
+// Renders the page's prose: strings from web/content/<lang>/ with {name} placeholders
+// filled from computed values and $...$ segments typeset by KaTeX.
+import katex from 'katex';
+
+const ESC = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ESC[c]);
+
+// Typesets one TeX string; a bad formula degrades to red source text, never an exception.
+export function texToHtml(src, { display = false } = {}) {
+  return katex.renderToString(src, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
+}
+
+// Fills {name} placeholders. Inside $...$ the value is inserted raw (it is TeX);
+// outside it is HTML-escaped.
+export function fill(template, vars = {}) {
+  return template.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+}
+
+export function proseToHtml(template, vars = {}) {
+  const filled = fill(template, vars);
+  // Split into text and $math$ segments ($$ for display math).
+  return filled
+    .split(/(\$\$[^$]+\$\$|\$[^$]+\$)/g)
+    .map((seg) => {
+      if (seg.startsWith('$$')) return texToHtml(seg.slice(2, -2), { display: true });
+      if (seg.startsWith('$') && seg.endsWith('$') && seg.length > 1) return texToHtml(seg.slice(1, -1));
+      return seg; // our own strings may hold simple HTML (<strong>, <em>)
+    })
+    .join('');
+}
+
+// Sets an element's content from a template; cheap enough to call on every update.
+export function setProse(el, template, vars) {
+  const html = proseToHtml(template, vars);
+  if (el.__prose !== html) {
+    el.innerHTML = html;
+    el.__prose = html;
+  }
+}
