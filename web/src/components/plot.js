@@ -1,0 +1,130 @@
+// Plot: a small SVG chart for curves, histograms and 2-D points, with axes, ticks,
+// a legend and an accessible text summary. d3 scales do the mapping; numbers come
+// from the core.
+//
+//   const p = createPlot({ title: () => 'loss', x: { label: () => 'step' }, y: { label: () => 'loss', type: 'log' } });
+//   container.append(p.el);
+//   p.update({ series: [{ name: 'with √d_k', points: [[x, y], ...], kind: 'line' }],
+//              bars: [{ x0, x1, y }], marks: [{ x, y, label }] , polygons: [{ points, name }] });
+//
+// kinds: 'line' (default), 'points'; bars are drawn as a histogram; polygons filled.
+// x.type / y.type: 'linear' (default) or 'log'. domain: [lo, hi] to fix an axis.
+import { scaleLinear, scaleLog } from 'd3-scale';
+import { line } from 'd3-shape';
+import { fmt } from '../format.js';
+
+const NS = 'http://www.w3.org/2000/svg';
+const PALETTE = ['#1f5fbf', '#c2760c', '#2e8b6e', '#b3416b', '#5b4fb3', '#555b66']; // distinguishable, CB-safe order
+let plotCount = 0;
+
+function svgEl(tag, attrs = {}, parent) {
+  const n = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+  if (parent) parent.append(n);
+  return n;
+}
+
+export function createPlot({ title = () => '', x = {}, y = {}, width = 520, height = 300, testId, square = false } = {}) {
+  const id = `plot-${++plotCount}`;
+  const el = document.createElement('figure');
+  el.className = 'plot';
+  if (testId) el.dataset.plot = testId;
+  const cap = document.createElement('figcaption');
+  const svg = svgEl('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-labelledby': `${id}-t ${id}-d` });
+  const t = svgEl('title', { id: `${id}-t` }, svg);
+  const desc = svgEl('desc', { id: `${id}-d` }, svg);
+  const legend = document.createElement('div');
+  legend.className = 'plot-legend';
+  el.append(cap, svg, legend);
+  const m = { top: 12, right: 14, bottom: 42, left: 56 };
+
+  function scale(axis, lo, hi, range) {
+    const s = axis.type === 'log' ? scaleLog() : scaleLinear();
+    const dom = axis.domain ?? [lo, hi];
+    s.domain(dom).range(range);
+    if (!axis.domain && axis.type !== 'log') s.nice();
+    return s;
+  }
+
+  function update({ series = [], bars = [], marks = [], polygons = [], summary = '' } = {}) {
+    cap.textContent = title();
+    t.textContent = title();
+    desc.textContent = summary;
+    svg.querySelectorAll('g').forEach((g) => g.remove());
+    const xs = [], ys = [];
+    for (const s of series) for (const [a, b] of s.points) if (Number.isFinite(a) && Number.isFinite(b)) (xs.push(a), ys.push(b));
+    for (const b of bars) (xs.push(b.x0, b.x1), ys.push(0, b.y));
+    for (const mk of marks) (xs.push(mk.x), ys.push(mk.y));
+    for (const p of polygons) for (const [a, b] of p.points) (xs.push(a), ys.push(b));
+    const finite = (arr, log) => arr.filter((v) => Number.isFinite(v) && (!log || v > 0));
+    const fx = finite(xs, x.type === 'log'), fy = finite(ys, y.type === 'log');
+    const ext = (arr, dflt) => (arr.length ? [Math.min(...arr), Math.max(...arr)] : dflt);
+    let [x0, x1] = ext(fx, [0, 1]);
+    let [y0, y1] = ext(fy, [0, 1]);
+    if (x0 === x1) (x0 -= 1, x1 += 1);
+    if (y0 === y1) (y0 = y0 > 0 && y.type === 'log' ? y0 / 2 : y0 - 1, y1 += 1);
+    let left = m.left, right = width - m.right, top = m.top, bottom = height - m.bottom;
+    if (square) {
+      const side = Math.min(right - left, bottom - top);
+      right = left + side;
+      bottom = top + side;
+    }
+    const sx = scale(x, x0, x1, [left, right]);
+    const sy = scale(y, y0, y1, [bottom, top]);
+    const g = svgEl('g', {}, svg);
+    // axes
+    const ax = svgEl('g', { class: 'axis' }, g);
+    svgEl('line', { x1: left, x2: right, y1: bottom, y2: bottom }, ax);
+    svgEl('line', { x1: left, x2: left, y1: top, y2: bottom }, ax);
+    const tickFmt = (v) => (Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(0) : fmt(v, { digits: 3 }));
+    for (const v of sx.ticks(x.type === 'log' ? 6 : 6)) {
+      const px = sx(v);
+      if (x.type === 'log' && !Number.isInteger(Math.log10(v)) && !Number.isInteger(Math.log2(v))) continue;
+      svgEl('line', { x1: px, x2: px, y1: bottom, y2: bottom + 4 }, ax);
+      svgEl('text', { x: px, y: bottom + 16, 'text-anchor': 'middle' }, ax).textContent = tickFmt(v);
+    }
+    for (const v of sy.ticks(5)) {
+      const py = sy(v);
+      if (y.type === 'log' && !Number.isInteger(Math.log10(v))) continue;
+      svgEl('line', { x1: left - 4, x2: left, y1: py, y2: py }, ax);
+      svgEl('line', { x1: left, x2: right, y1: py, y2: py, class: 'gridline' }, ax);
+      svgEl('text', { x: left - 7, y: py + 4, 'text-anchor': 'end' }, ax).textContent = tickFmt(v);
+    }
+    if (x.label) svgEl('text', { x: (left + right) / 2, y: height - 6, 'text-anchor': 'middle', class: 'axis-label' }, ax).textContent = x.label();
+    if (y.label) svgEl('text', { x: 12, y: (top + bottom) / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${(top + bottom) / 2})`, class: 'axis-label' }, ax).textContent = y.label();
+    // data
+    polygons.forEach((p, k) => {
+      svgEl('polygon', { points: p.points.map(([a, b]) => `${sx(a)},${sy(b)}`).join(' '), class: 'polygon', fill: p.color ?? PALETTE[k % PALETTE.length] }, g);
+    });
+    for (const b of bars) {
+      const bx0 = sx(b.x0), bx1 = sx(b.x1), by = sy(Math.max(b.y, y.type === 'log' ? y0 : 0));
+      svgEl('rect', { x: Math.min(bx0, bx1) + 0.5, width: Math.max(0, Math.abs(bx1 - bx0) - 1), y: by, height: Math.max(0, sy(y.type === 'log' ? y0 : 0) - by), class: 'bar', fill: b.color ?? PALETTE[0] }, g);
+    }
+    series.forEach((s, k) => {
+      const color = s.color ?? PALETTE[k % PALETTE.length];
+      const pts = s.points.filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b) && (x.type !== 'log' || a > 0) && (y.type !== 'log' || b > 0));
+      if (s.kind === 'points') {
+        for (const [a, b] of pts) svgEl('circle', { cx: sx(a), cy: sy(b), r: 3.5, fill: color }, g);
+      } else {
+        svgEl('path', { d: line().x((p) => sx(p[0])).y((p) => sy(p[1]))(pts) ?? '', fill: 'none', stroke: color, 'stroke-width': 2, 'stroke-dasharray': s.dashed ? '6 4' : 'none' }, g);
+      }
+    });
+    for (const mk of marks) {
+      svgEl('circle', { cx: sx(mk.x), cy: sy(mk.y), r: mk.r ?? 5, class: 'mark', fill: mk.color ?? PALETTE[1] }, g);
+      if (mk.label) svgEl('text', { x: sx(mk.x) + 8, y: sy(mk.y) - 8, class: 'mark-label' }, g).textContent = mk.label;
+    }
+    legend.textContent = '';
+    series.forEach((s, k) => {
+      if (!s.name) return;
+      const item = document.createElement('span');
+      const sw = document.createElement('span');
+      sw.className = 'swatch';
+      sw.style.background = s.color ?? PALETTE[k % PALETTE.length];
+      item.append(sw, document.createTextNode(s.name));
+      legend.append(item);
+    });
+    return { sx, sy };
+  }
+
+  return { el, update, svg };
+}
