@@ -156,6 +156,8 @@ export interface Attention {
   /** Sinusoidal encoding, T x d (Vaswani et al. 2017, section 3.5); odd d allowed. */
   positionalEncoding(T: number, d: number): Matrix;
   cost(input: CostInput): Cost;
+  /** A seeded random matrix, identical natively and in wasm (SplitMix64 counter hash). */
+  random(options: { rows: number; cols: number; seed?: number; distribution?: 'normal' | 'uniform'; mean?: number; std?: number; lo?: number; hi?: number }): Matrix;
   /** The documents' worked examples as inputs. */
   example(name: 'core-attention'): CoreAttentionExample;
 }

@@ -156,6 +156,16 @@ function makeApi(raw) {
         bytesPerElement: checkCount(bytesPerElement, 'bytesPerElement', { min: 1 }),
       }));
     },
+    random({ rows, cols, seed = 0, distribution = 'normal', mean = 0, std = 1, lo = 0, hi = 1 } = {}) {
+      checkCount(rows, 'rows');
+      checkCount(cols, 'cols');
+      checkDropout({ seed }, 'random');
+      if (distribution !== 'normal' && distribution !== 'uniform')
+        throw fail('TypeError', `distribution must be 'normal' or 'uniform', got ${String(distribution)}`);
+      for (const [k, v] of Object.entries({ mean, std, lo, hi }))
+        if (typeof v !== 'number') throw fail('TypeError', `${k} must be a number`);
+      return unwrap(raw.random({ rows, cols, seed, distribution, mean, std, lo, hi }));
+    },
     example(name) {
       if (typeof name !== 'string') throw fail('TypeError', 'example name must be a string');
       return unwrap(raw.example(name));

@@ -136,6 +136,19 @@ val cost(val in) {
     });
 }
 
+val random_matrix(val opts) {
+    return guard([&] {
+        const std::size_t rows = std::size_t(opts["rows"].as<double>()), cols = std::size_t(opts["cols"].as<double>());
+        const std::uint64_t seed = std::uint64_t(opts["seed"].as<double>());
+        const std::string dist = opts["distribution"].as<std::string>();
+        if (dist == "uniform")
+            return to_js(attn::random_uniform(rows, cols, seed, opts["lo"].as<float>(), opts["hi"].as<float>()));
+        if (dist == "normal")
+            return to_js(attn::random_normal(rows, cols, seed, opts["mean"].as<float>(), opts["std"].as<float>()));
+        throw attn::ValueError("random: distribution must be 'normal' or 'uniform', got '" + dist + "'");
+    });
+}
+
 val example(std::string name) {
     return guard([&] {
         if (name != "core-attention") throw attn::ValueError("example: no example named '" + name + "'");
@@ -173,5 +186,6 @@ EMSCRIPTEN_BINDINGS(attn_core) {
     function("multiHeadAttention", &multi_head_attention);
     function("positionalEncoding", &positional_encoding);
     function("cost", &cost);
+    function("random", &random_matrix);
     function("example", &example);
 }

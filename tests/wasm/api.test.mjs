@@ -107,3 +107,14 @@ test('results stay valid after wasm memory grows', () => {
   assert.deepEqual(Array.from(S.data), copy);
   assert.deepEqual(row(attn.scores(Q, K), 2), [2, 0, 6]);
 });
+
+test('seeded random matrices are deterministic and checked', () => {
+  const a = attn.random({ rows: 4, cols: 5, seed: 9 });
+  const b = attn.random({ rows: 4, cols: 5, seed: 9 });
+  assert.deepEqual(Array.from(a.data), Array.from(b.data));
+  assert.notDeepEqual(Array.from(attn.random({ rows: 4, cols: 5, seed: 10 }).data), Array.from(a.data));
+  const u = attn.random({ rows: 10, cols: 10, seed: 1, distribution: 'uniform', lo: 2, hi: 3 });
+  assert.ok(u.data.every((x) => x >= 2 && x < 3));
+  assert.throws(() => attn.random({ rows: 2, cols: 2, distribution: 'cauchy' }), TypeError);
+  assert.throws(() => attn.random({ rows: 2, cols: 2, std: -1 }), RangeError);
+});

@@ -10,4 +10,5 @@
 #include "attn/matrix.hpp"
 #include "attn/multihead.hpp"
 #include "attn/positional.hpp"
+#include "attn/random.hpp"
 #include "attn/simd.hpp"

@@ -1,0 +1,26 @@
+// Seeded random matrices, identical natively and in WebAssembly.
+//
+//   random_uniform(rows, cols, seed, lo, hi)     entries uniform in [lo, hi)
+//   random_normal(rows, cols, seed, mean, std)   entries N(mean, std²) (Box–Muller)
+//
+// Entry (i, j) depends only on (seed, i·cols + j) through a counter-based hash
+// (SplitMix64), so a seed names one matrix whatever the platform or call order, and a
+// larger matrix with the same seed and column count extends a smaller one row-wise.
+//
+// Errors: ValueError when lo > hi, std < 0 or a bound is not finite; SizeError past
+// kMaxElements.
+#pragma once
+
+#include <cstdint>
+
+#include "attn/matrix.hpp"
+
+namespace attn {
+
+Matrix random_uniform(std::size_t rows, std::size_t cols, std::uint64_t seed, float lo = 0.0f, float hi = 1.0f);
+Matrix random_normal(std::size_t rows, std::size_t cols, std::uint64_t seed, float mean = 0.0f, float stddev = 1.0f);
+
+// The underlying stream: a uniform double in [0, 1) for counter n under seed.
+double uniform01(std::uint64_t seed, std::uint64_t n);
+
+}  // namespace attn
