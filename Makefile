@@ -7,6 +7,7 @@ SHELL := /bin/bash
 .PHONY: help deps apt-deps npm-deps wasm web native serve test screenshots clean
 
 APT_PACKAGES := cmake g++ make emscripten libxsimd-dev catch2 chromium fonts-nanum
+# Root installs directly; anyone else through sudo (which must then exist).
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 JOBS ?= $(shell nproc)
 PORT ?= 8000
@@ -20,8 +21,12 @@ help:
 	@echo "make test    build natively and run every test (ctest)"
 
 # apt: install only what is missing (a fresh machine's package lists are empty,
-# so update them first). Node.js >= 18 is expected; Debian's is installed if absent.
+# so update them first). Node.js >= 18 is needed; Debian 12's (18.x) is installed if
+# there is none.
 apt-deps:
+	@if [ -n "$(SUDO)" ] && ! command -v sudo >/dev/null; then \
+	  echo "error: not root and no sudo: run 'make deps' as root once, or install sudo" >&2; exit 1; \
+	fi
 	@missing=""; \
 	for p in $(APT_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
@@ -32,6 +37,7 @@ apt-deps:
 	  echo "Installing:$$missing"; \
 	  $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	fi
+	@node -e 'const v = +process.versions.node.split(".")[0]; if (v < 18) { console.error("error: Node.js " + process.version + " is too old; 18 or newer is needed"); process.exit(1); }'
 
 npm-deps: web/node_modules/.installed
 web/node_modules/.installed: web/package.json web/package-lock.json | apt-deps

@@ -68,8 +68,12 @@ Matrix softmax(ConstMatrixView S, Axis axis) {
         double sum = 0;
         if (m != -std::numeric_limits<double>::infinity())
             for (std::size_t k = 0; k < inner; ++k) sum += std::exp(double(at(o, k)) - m);
+        const bool fully_masked = m == -std::numeric_limits<double>::infinity();
         for (std::size_t k = 0; k < inner; ++k) {
-            const double p = sum > 0 ? std::exp(double(at(o, k)) - m) / sum : 0.0;
+            const double x = double(at(o, k));
+            // Fully masked: zero weights (a NaN stays NaN). Otherwise a NaN anywhere in
+            // the row makes the sum, and so every weight of the row, NaN.
+            const double p = fully_masked ? (std::isnan(x) ? x : 0.0) : std::exp(x - m) / sum;
             (rows ? P(o, k) : P(k, o)) = float(p);
         }
     }

@@ -83,6 +83,14 @@ TEST_CASE("NaN and +∞ propagate only to the outputs they reach", "[numerics]")
     }
 }
 
+TEST_CASE("softmax: a NaN makes its own row NaN, in the kernel and the reference alike", "[numerics]") {
+    const Matrix S{{1.0f, NAN, 2.0f}, {0.0f, 1.0f, 2.0f}};
+    for (const Matrix& P : {softmax(S), reference::softmax(S)}) {
+        for (std::size_t j = 0; j < 3; ++j) REQUIRE(std::isnan(P(0, j)));
+        for (std::size_t j = 0; j < 3; ++j) REQUIRE(std::isfinite(P(1, j)));
+    }
+}
+
 TEST_CASE("causal: a token's output does not depend on later tokens", "[numerics]") {
     const Matrix Q = random_matrix(6, 4, 100), V = random_matrix(6, 3, 102);
     Matrix K = random_matrix(6, 4, 101), V2 = V;

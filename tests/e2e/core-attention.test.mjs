@@ -51,9 +51,20 @@ test('editing a Q cell changes S and P; a malformed entry keeps the last good st
   for (const garbage of ['1,,2', 'abc', '-', '1e999']) {
     await page.fill(cell, garbage);
     assert.equal(await page.getAttribute(cell, 'aria-invalid'), 'true', garbage);
-    assert.ok(await page.isVisible('[data-grid="input-Q"] .grid-error'), `error shown for ${garbage}`);
+    // "-" may become a number: its message waits for a pause in typing.
+    await page.waitForSelector('[data-grid="input-Q"] .grid-error', { state: 'visible', timeout: 3000 });
     assert.deepEqual(await cellTexts(page, 'S', 3), good, `state kept for ${garbage}`);
   }
+  // Typed key by key, "1,,2" first commits the valid prefix "1"; leaving the cell
+  // restores the value the cell had before the edit.
+  await page.fill(cell, '');
+  await page.keyboard.press('Tab');
+  await page.focus(cell);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('1,,2');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.inputValue(cell), '6');
+  assert.deepEqual(await cellTexts(page, 'S', 3), good);
   await page.fill(cell, '2');
   assert.equal(await page.isVisible('[data-grid="input-Q"] .grid-error'), false);
   assert.deepEqual(await cellTexts(page, 'S', 3), S3);
@@ -66,6 +77,20 @@ test('hovering an output cell highlights the row and column that produced it', a
   await page.hover('[data-grid="S"] tbody tr:nth-child(3) td:nth-of-type(1)');
   assert.equal(await page.$$eval('[data-grid="step-Q"] tbody tr:nth-child(3) td.hl', (n) => n.length), 4);
   assert.equal(await page.$$eval('[data-grid="step-K"] tbody tr:nth-child(1) td.hl', (n) => n.length), 4);
+  await page.close();
+});
+
+test('keyboard: a score cell can be chosen without a mouse; stepper tabs take Home/End', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await page.focus('[data-grid="S"] tbody tr:nth-child(1) td:nth-of-type(1)');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  assert.match(await page.textContent('[data-worked="dot"] .worked-title'), /2.*2|token 2.*token 2|토큰 2.*토큰 2/);
+  await page.focus('[data-stepper="core-attention"] [role="tab"][data-step="scores"]');
+  await page.keyboard.press('End');
+  assert.equal(await page.getAttribute('[data-stepper="core-attention"] [role="tab"][data-step="output"]', 'aria-selected'), 'true');
+  assert.deepEqual(errors, []);
   await page.close();
 });
 

@@ -51,6 +51,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const i = process.argv.indexOf(`--${name}`);
     return i > 0 ? process.argv[i + 1] : dflt;
   };
-  const { url } = await startServer({ port: Number(arg('port', 8000)), host: arg('host', '127.0.0.1') });
-  console.log(`Serving ${join(dist)} at ${url}  (Ctrl+C to stop)`);
+  const port = Number(arg('port', 8000));
+  try {
+    const { url } = await startServer({ port, host: arg('host', '127.0.0.1') });
+    console.log(`Serving ${join(dist)} at ${url}  (Ctrl+C to stop)`);
+  } catch (e) {
+    if (e.code !== 'EADDRINUSE') throw e;
+    console.error(`error: port ${port} is in use; try another one, e.g. make serve PORT=8080`);
+    process.exit(1);
+  }
 }

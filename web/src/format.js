@@ -8,6 +8,11 @@ export function fmt(x, { digits = 3, fixed = false } = {}) {
   if (Number.isNaN(x)) return 'NaN';
   if (x === Infinity) return '∞';
   if (x === -Infinity) return `${MINUS}∞`;
+  // A non-zero value too small for the decimals shown: scientific, so it does not read as 0.
+  if (!fixed && x !== 0 && Math.abs(x) < 0.5 * 10 ** -digits) {
+    const [m, e] = x.toExponential(1).split('e');
+    return `${m.replace('-', MINUS)}e${e.replace('+', '').replace('-', MINUS)}`;
+  }
   let s = x.toFixed(digits);
   if (!fixed && s.includes('.')) s = s.replace(/0+$/, '').replace(/\.$/, '');
   if (/^-0(\.0*)?$/.test(s)) s = s.slice(1); // no "−0"
@@ -28,6 +33,14 @@ export function tex(x, opts) {
 }
 
 export const LIMIT = 1e6;
+
+// Text that is not a number yet but may become one as the learner keeps typing:
+// "-", ".", "1e", "2e-", "+".
+const PREFIX = /^[+-]?(\d*\.?\d*)(e[+-]?)?$/i;
+export function isIncomplete(text) {
+  const t = String(text).trim().replace(/[\u2212\u2013\uFE63\uFF0D]/g, '-');
+  return t.length > 0 && t.length <= 40 && PREFIX.test(t) && !NUMBER.test(t.replace(/^\+/, ''));
+}
 
 // Parses what a learner typed into a cell. Accepts "-1.5", "−1.5" (typographic minus),
 // "+2", ".5", "1e-3", surrounding spaces. Returns {value} or {error: 'nan' | 'range'}.

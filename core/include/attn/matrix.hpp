@@ -27,6 +27,9 @@ inline constexpr std::size_t kAlignment = 64;
 // Throws SizeError when rows * cols overflows or exceeds kMaxElements.
 void check_size(std::size_t rows, std::size_t cols, const char* what);
 
+// Preconditions of the view constructors (not checked): data points to at least
+// (rows - 1) * stride + cols valid floats, and stride >= cols. Views from Matrix and
+// cols_block() always satisfy them.
 class ConstMatrixView {
 public:
     ConstMatrixView() = default;

@@ -1,7 +1,8 @@
 // attn::reference: plain scalar implementations of every stage, written to be
 // obviously correct (double accumulation, no SIMD, no blocking). Tests and the
 // benchmark use them as the oracle for the xsimd kernels; the page never calls them.
-// Shapes, errors and numerics are those of the public headers.
+// Shapes and numerics (including NaN, ±∞ and fully masked rows) are those of the public
+// headers; argument checks are not: call them only with valid arguments.
 #pragma once
 
 #include <vector>

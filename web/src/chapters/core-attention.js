@@ -118,7 +118,7 @@ export default {
 
     // Step 1: S = Q Kᵀ
     const p1 = el('div', '', null);
-    text('p', 'scoresBody', p1, dims);
+    text('p', 'scoresBody', p1, (s) => ({ ...dims(), n: s.head + 1 }));
     g.Qh = k.grid({ caption: () => `Q_{${hd()}}`, ariaLabel: () => 'Q', rowLabel: qLabel, colLabel: compLabel, testId: 'step-Q' });
     g.Kh = k.grid({ caption: () => `K_{${hd()}}`, ariaLabel: () => 'K', rowLabel: kLabel, colLabel: compLabel, testId: 'step-K' });
     g.S = scoreGrid('gridS', () => `S = Q_{${hd()}} K_{${hd()}}^\\top`, {
@@ -197,7 +197,7 @@ export default {
       const q = rowOf(r.qs[s.head], fi), kk = rowOf(r.ks[s.head], fj);
       dot.title.textContent = tr('dotTitle').replace('{i}', fi + 1).replace('{j}', fj + 1);
       dot.math.innerHTML = texToHtml(
-        `q_{${fi + 1}} \\cdot k_{${fj + 1}} = ${q.map((x, c) => `${paren(x)} \\times ${paren(kk[c])}`).join(' + ')} = \\mathbf{${tex(at(t.scores, fi, fj))}}`,
+        `\\begin{aligned} q_{${fi + 1}} \\cdot k_{${fj + 1}} &= ${q.map((x, c) => `${paren(x)} \\times ${paren(kk[c])}`).join(' + ')} \\\\ &= \\mathbf{${tex(at(t.scores, fi, fj))}} \\end{aligned}`,
         { display: true });
       g.S.select(fi, fj);
       // One row's softmax: exponents are the core's masked scores, results its weights.
@@ -205,12 +205,12 @@ export default {
       const es = rowOf(t.masked, si).map((x) => `e^{${tex(x)}}`);
       sm.title.textContent = tr('softmaxRow').replace('{i}', si + 1);
       sm.math.innerHTML = texToHtml(
-        `P_{${si + 1},\\cdot} = \\frac{[${es.join(',\\ ')}]}{${es.join(' + ')}} = ${vecTex(rowOf(t.weights, si), w3)}`, { display: true });
+        `\\begin{aligned} P_{${si + 1},\\cdot} &= \\frac{[${es.join(',\\ ')}]}{${es.join(' + ')}} \\\\ &= ${vecTex(rowOf(t.weights, si), w3)} \\end{aligned}`, { display: true });
       // One output row: weights times Value rows.
       const oi = hovered(s, 'O')?.[1] ?? s.focus[0];
       const terms = rowOf(t.weights, oi).map((p, j) => `${tex(p, w3)}\\,${vecTex(rowOf(r.vs[s.head], j))}`).join(' + ');
       out.title.textContent = tr('outputRow').replace('{i}', oi + 1);
-      out.math.innerHTML = texToHtml(`o_{${oi + 1}} = ${terms} = ${vecTex(rowOf(t.output, oi))}`, { display: true });
+      out.math.innerHTML = texToHtml(`\\begin{aligned} o_{${oi + 1}} &= ${terms} \\\\ &= ${vecTex(rowOf(t.output, oi))} \\end{aligned}`, { display: true });
     }
 
     function drawHighlights(s) {

@@ -7,7 +7,7 @@
 // Editable cells: type a number (invalid text shows an inline error and the last good
 // value stays in use), ↑/↓ nudge by 1 (Shift: 0.1), ←/→ at the edge of the text and
 // Enter move between cells.
-import { fmt, editText, parseCell } from '../format.js';
+import { fmt, editText, parseCell, isIncomplete, LIMIT } from '../format.js';
 import { weightScale, divergingScale, maxAbsFinite, textColorFor } from './colors.js';
 import { texToHtml, escapeHtml } from '../prose.js';
 
@@ -112,8 +112,25 @@ export function createMatrixGrid(opts) {
           td.addEventListener('pointerleave', () => onHover(null));
         }
         if (onSelect && !editable) {
-          td.tabIndex = -1;
+          // Roving tabindex: one cell in the Tab order, arrows move, Enter/Space select.
+          td.tabIndex = i === 0 && j === 0 ? 0 : -1;
           td.addEventListener('click', () => onSelect(i, j));
+          td.addEventListener('keydown', (e) => {
+            const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+            if (e.key === 'Enter' || e.key === ' ') {
+              e.preventDefault();
+              onSelect(i, j);
+            } else if (moves[e.key]) {
+              e.preventDefault();
+              const [di, dj] = moves[e.key];
+              const next = cells[i + di]?.[j + dj];
+              if (next) {
+                td.tabIndex = -1;
+                next.td.tabIndex = 0;
+                next.td.focus();
+              }
+            }
+          });
         }
         row.push({ td, node });
       }
@@ -150,22 +167,34 @@ export function createMatrixGrid(opts) {
   }
 
   function wireInput(input, i, j) {
+    let before = null; // the value when the learner entered the cell, or after their last ↑/↓
+    let timer = 0;
+    input.addEventListener('focus', () => {
+      before = current ? current.data[i * current.cols + j] : null;
+    });
     input.addEventListener('input', () => {
+      clearTimeout(timer);
       const r = parseCell(input.value);
       if ('value' in r) commit(i, j, r.value);
       else {
         bad.set(`${i},${j}`, input.value);
         input.setAttribute('aria-invalid', 'true');
-        showErrors();
+        // "-" or "1e" on the way to a number: say so only if the learner stops there.
+        if (isIncomplete(input.value)) timer = setTimeout(showErrors, 800);
+        else showErrors();
       }
     });
     input.addEventListener('blur', () => {
-      // Leaving a cell with text that is not a number: restore the last good value.
+      clearTimeout(timer);
+      // Leaving a cell with text that is not a number: restore the value the cell had
+      // before this edit (valid prefixes typed on the way may have been used meanwhile).
       if (bad.has(`${i},${j}`) && current) {
         bad.delete(`${i},${j}`);
         input.removeAttribute('aria-invalid');
-        input.value = editText(current.data[i * current.cols + j]);
+        const restore = before ?? current.data[i * current.cols + j];
+        input.value = editText(restore);
         showErrors();
+        if (restore !== current.data[i * current.cols + j]) onEdit(i, j, restore);
       }
     });
     input.addEventListener('keydown', (e) => {
@@ -174,9 +203,10 @@ export function createMatrixGrid(opts) {
         e.preventDefault();
         const step = (e.shiftKey ? 0.1 : 1) * (key === 'ArrowUp' ? 1 : -1);
         const base = parseCell(input.value).value ?? current.data[i * current.cols + j];
-        const next = Math.round((base + step) * 1e6) / 1e6;
+        const next = Math.max(-LIMIT, Math.min(LIMIT, Math.round((base + step) * 1e6) / 1e6));
         input.value = editText(next);
         commit(i, j, next);
+        before = next; // a deliberate step, not a prefix on the way to another number
       } else if ((key === 'ArrowUp' || key === 'ArrowDown') && e.altKey) {
         e.preventDefault();
         focusCell(i + (key === 'ArrowDown' ? 1 : -1), j);

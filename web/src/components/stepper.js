@@ -52,9 +52,10 @@ export function createStepper({ steps, label = () => '', prevText, nextText, onC
   prev.addEventListener('click', () => go(index - 1));
   next.addEventListener('click', () => go(index + 1));
   list.addEventListener('keydown', (e) => {
-    if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+    const target = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: steps.length - 1 }[e.key];
+    if (target !== undefined) {
       e.preventDefault();
-      go(index + (e.key === 'ArrowRight' ? 1 : -1));
+      go(target);
       tabs[index].focus();
     }
   });
