@@ -43,10 +43,19 @@ export function startServer({ port = 8000, host = '127.0.0.1', dir = dist, mount
     },
   };
   const serve = sirv(dir, options);
+  // A mount is a folder, or {dir, csp} for a host page that needs another policy (a
+  // notebook's output, say, runs inline scripts).
   const table = Object.entries({ '/examples/reveal.js/': reveal, '/examples/': examples, ...mounts })
-    .filter(([, d]) => existsSync(d))
+    .map(([prefix, m]) => [prefix, typeof m === 'string' ? { dir: m } : m])
+    .filter(([, m]) => existsSync(m.dir))
     .sort((a, b) => b[0].length - a[0].length)
-    .map(([prefix, d]) => [prefix, sirv(d, options)]);
+    .map(([prefix, m]) => [prefix, sirv(m.dir, m.csp ? {
+      ...options,
+      setHeaders(res, pathname, st) {
+        options.setHeaders(res, pathname, st);
+        res.setHeader('Content-Security-Policy', m.csp);
+      },
+    } : options)]);
   const notFound = (res) => () => {
     res.statusCode = 404;
     res.end('not found');

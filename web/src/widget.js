@@ -24,12 +24,15 @@ import { createHost } from './host.js';
 import chapters from './chapters/index.js';
 import { css, fonts, wasm } from 'widget-assets';
 
+export const CHAPTERS = chapters.map((c) => c.id);
 export const ATTRIBUTES = ['chapter', 'step', 'figure', 'tokens', 'd_model', 'heads', 'mask', 'seed', 'lang', 'editable', 'state', 'hide', 'tolerance', 'theme'];
 
 // ---- one core, one stylesheet, fonts on the document ----------------------------------------
 let corePromise = null;
 export function loadCore() {
-  corePromise ??= createAttention({ wasmBinary: wasm });
+  // locateFile: the loader then never resolves a URL against import.meta.url, which fails
+  // when this module itself comes from a blob: or data: URL (anywidget, notebooks).
+  corePromise ??= createAttention({ wasmBinary: wasm, locateFile: (path) => path });
   return corePromise;
 }
 
