@@ -58,7 +58,7 @@ export function widgetCss(pageCss, katexCss, ownCss) {
   css = css.replace(/:root\b/g, '.ae-root').replace(/@media \(max-width: (\d+)px\)/g, '@container ae-root (max-width: $1px)');
   css = css.replace(/(-?\d*\.?\d+)rem\b/g, 'calc($1 * var(--ae-rem))');
   const katex = katexCss.replace(/@font-face\{[^}]*\}/g, '');
-  return `:host { --ae-rem: 16px; }\n${katex}\n${css}\n${ownCss.replace(/(-?\d*\.?\d+)rem\b/g, 'calc($1 * var(--ae-rem))')}`;
+  return `${katex}\n${css}\n${ownCss.replace(/(-?\d*\.?\d+)rem\b/g, 'calc($1 * var(--ae-rem))')}`;
 }
 
 // KaTeX's fonts (woff2) as {family, style, weight, data: base64}, from its @font-face rules.
