@@ -64,6 +64,15 @@ test('reveal.js slides: widgets on slides, dark theme followed', async () => {
   await r.page.evaluate(() => Reveal.next());
   const S = await widgetCells(r.page, '#scores attention-explorer[figure="S"]', 'S', 3);
   assert.deepEqual(S, ['2', '0', '6']);
+  // arrow keys typed into a cell stay in the widget instead of changing slides
+  const cell = '#scores attention-explorer[figure="input-Q"] [data-grid="input-Q"] tbody tr:nth-child(3) td:nth-of-type(4) input';
+  await r.page.focus(cell);
+  await r.page.keyboard.press('End');
+  await r.page.keyboard.press('ArrowRight');
+  await r.page.keyboard.press('ArrowLeft');
+  assert.equal(await r.page.evaluate(() => Reveal.getCurrentSlide().id), 'scores');
+  await r.page.fill(cell, '5');
+  assert.equal(await r.page.inputValue(cell), '5');
   await done(r, 'reveal', false);
 });
 

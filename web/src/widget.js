@@ -172,6 +172,13 @@ class AttentionExplorer extends HTMLElement {
     status.setAttribute('role', 'status');
     status.textContent = i18n.t('common.loading');
     root.append(bar, notice, status);
+    // Keys typed into the widget's fields belong to it: the host page (reveal.js, a
+    // notebook) sees document.activeElement = this element, not the field, so it would
+    // take ←/→ for itself.
+    root.addEventListener('keydown', (e) => {
+      const t = e.composedPath()[0];
+      if (t?.closest?.('input, textarea, select, [role="tablist"]')) e.stopPropagation();
+    });
     shadow.replaceChildren(root);
     this.removeAttribute('data-ready');
 
