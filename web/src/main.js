@@ -79,12 +79,14 @@ function query({ withEmbed = true } = {}) {
   return buildQuery(pairs);
 }
 let syncTimer = 0;
-function syncUrl() {
+function syncUrl({ now = false } = {}) {
   clearTimeout(syncTimer);
-  syncTimer = setTimeout(() => {
+  const write = () => {
     const next = `${location.pathname}${query()}${location.hash}`;
     if (next !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', next);
-  }, 150);
+  };
+  if (now) write();
+  else syncTimer = setTimeout(write, 150); // typing and hovering: once things settle
 }
 host.onChange(syncUrl);
 store.subscribe(syncUrl);
@@ -172,7 +174,7 @@ function renderChrome() {
 
 $('lang-toggle').addEventListener('click', () => {
   i18n.setLang(i18n.lang === 'ko' ? 'en' : 'ko');
-  syncUrl();
+  syncUrl({ now: true });
 });
 $('copy-link').addEventListener('click', openShare);
 $('share-close').addEventListener('click', () => {
