@@ -22,7 +22,7 @@ const linkProblems = []; // [key, vars], translated when shown
 let lang = 'ko';
 let embed = null;
 for (const [name, value, bad] of readQuery(location.search)) {
-  if (bad) linkProblems.push(['unknownSetting', { name: name.slice(0, 40) }]);
+  if (bad) linkProblems.push([ids.has(name) ? 'unreadable' : 'unknownSetting', { name: name.slice(0, 40) }]);
   else if (name === 'lang') {
     if (LANGS.includes(value)) lang = value;
     else linkProblems.push(['badLang', { lang: value.slice(0, 20) }]);

@@ -69,5 +69,6 @@ export default {
   openFull: 'Open the full page',
   unknownChapter: 'there is no chapter “{id}”',
   unknownSetting: 'the setting “{name}” is unknown',
+  unreadable: 'the text for “{name}” cannot be read (a broken % escape)',
   badLang: 'the language “{lang}” is not available',
 };

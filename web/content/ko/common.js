@@ -69,5 +69,6 @@ export default {
   openFull: '전체 페이지 열기',
   unknownChapter: '“{id}”라는 장이 없습니다',
   unknownSetting: '“{name}” 설정은 알 수 없습니다',
+  unreadable: '“{name}”의 값을 읽을 수 없습니다(깨진 % 이스케이프)',
   badLang: '“{lang}” 언어는 지원하지 않습니다',
 };

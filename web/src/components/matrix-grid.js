@@ -381,17 +381,20 @@ export function createMatrixGrid(opts) {
   }
 
   // ---- tools ---------------------------------------------------------------------------------
+  let labelledIn = null; // the menu's text, to relabel only when the language changed
   function relabelTools() {
+    const menuText = say('menu');
+    if (labelledIn === menuText) return;
+    labelledIn = menuText;
+    checkBtn.textContent = say('check');
+    revealBtn.textContent = say('reveal');
     if (!tools) return;
     const summary = menu.querySelector('summary');
-    summary.setAttribute('aria-label', say('menu'));
-    summary.title = say('menu');
+    summary.setAttribute('aria-label', menuText);
+    summary.title = menuText;
     for (const [act, b] of Object.entries(toolButtons)) b.textContent = say(act);
     io.apply.textContent = say('apply');
     io.close.textContent = say('close');
-    checkBtn.textContent = say('check');
-    revealBtn.textContent = say('reveal');
-    exHint.textContent = say(picking ? 'picking' : 'hiddenHint');
   }
   const textOf = (format) => {
     const o = { hidden, digits, fixed, rowLabel, colLabel };
