@@ -2,9 +2,11 @@
 //   dist/index.html, dist/app.js (the page, bundled by esbuild), dist/styles.css,
 //   dist/katex/ (KaTeX's stylesheet and fonts, served locally: no CDN),
 //   dist/attn.mjs + attn.d.ts (the public JS API) and attn-core.mjs + attn-core.wasm
-//   (the Emscripten build of the core, from build/wasm-release/wasm by default).
+//   (the Emscripten build of the core, from build/wasm-release/wasm by default),
+//   dist/attention-explorer.js: the <attention-explorer> widget in one file (the page's
+//   chapters and components, KaTeX's styles and fonts, and the same attn-core.wasm, inlined).
 import { build } from 'esbuild';
-import { cp, mkdir, rm, access, readdir } from 'node:fs/promises';
+import { cp, mkdir, rm, access, readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -45,5 +47,71 @@ await build({
   logLevel: 'warning',
 });
 
+// ---- the widget ------------------------------------------------------------------------------
+// The page's stylesheet, rewritten for a shadow root: variables on .ae-root instead of
+// :root, the dark scheme picked by the widget (data-scheme, from the host page) instead of
+// the OS alone, rem (the host's root font size, which a course page may set to anything)
+// replaced by the widget's own unit, and the phone layout chosen by the widget's width.
+export function widgetCss(pageCss, katexCss, ownCss) {
+  let css = pageCss.replace(/@media \(prefers-color-scheme: dark\)\s*\{\s*:root\s*\{([^}]*)\}\s*\}/,
+    (m, body) => `.ae-root[data-scheme="dark"] {${body}}`);
+  css = css.replace(/:root\b/g, '.ae-root').replace(/@media \(max-width: (\d+)px\)/g, '@container ae-root (max-width: $1px)');
+  css = css.replace(/(-?\d*\.?\d+)rem\b/g, 'calc($1 * var(--ae-rem))');
+  const katex = katexCss.replace(/@font-face\{[^}]*\}/g, '');
+  return `${katex}\n${css}\n${ownCss.replace(/(-?\d*\.?\d+)rem\b/g, 'calc($1 * var(--ae-rem))')}`;
+}
+
+// KaTeX's fonts (woff2) as {family, style, weight, data: base64}, from its @font-face rules.
+async function katexFonts(katexCss) {
+  const out = [];
+  for (const [rule] of katexCss.matchAll(/@font-face\{[^}]*\}/g)) {
+    const family = /font-family:([^;]+)/.exec(rule)[1].trim();
+    const style = /font-style:([^;]+)/.exec(rule)[1].trim();
+    const weight = /font-weight:([^;]+)/.exec(rule)[1].trim();
+    const file = /url\(fonts\/([^)]+\.woff2)\)/.exec(rule)[1];
+    const bytes = await readFile(join(web, 'node_modules', 'katex', 'dist', 'fonts', file));
+    out.push({ family, style, weight, data: bytes.toString('base64') });
+  }
+  return out;
+}
+
+const katexCss = await readFile(join(web, 'node_modules', 'katex', 'dist', 'katex.min.css'), 'utf8');
+const pageCss = await readFile(join(web, 'src', 'styles.css'), 'utf8');
+const ownCss = await readFile(join(web, 'src', 'widget.css'), 'utf8');
+const css = (await build({ stdin: { contents: widgetCss(pageCss, katexCss, ownCss), loader: 'css' }, write: false, minify: true, logLevel: 'warning' })).outputFiles[0].text;
+const fonts = await katexFonts(katexCss);
+
+const widgetAssets = {
+  name: 'widget-assets',
+  setup(b) {
+    // The wrapper's loader import resolves to the Emscripten build; the page's './attn.mjs'
+    // (a separate file next to app.js) is bundled into the widget.
+    b.onResolve({ filter: /^\.\/attn-core\.mjs$/ }, () => ({ path: join(wasmDir, 'attn-core.mjs') }));
+    b.onResolve({ filter: /^\.\/attn\.mjs$/ }, () => ({ path: join(root, 'wasm', 'attn.mjs') }));
+    b.onResolve({ filter: /^widget-assets$/ }, () => ({ path: 'widget-assets', namespace: 'widget-assets' }));
+    b.onLoad({ filter: /.*/, namespace: 'widget-assets' }, () => ({
+      contents: `export const css = ${JSON.stringify(css)};\nexport const fonts = ${JSON.stringify(fonts)};\n` +
+        `export { default as wasm } from ${JSON.stringify(join(wasmDir, 'attn-core.wasm'))};`,
+      resolveDir: web,
+      loader: 'js',
+    }));
+  },
+};
+
+await build({
+  entryPoints: { 'attention-explorer': join(web, 'src', 'widget.js') },
+  outdir: dist,
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: ['es2022', 'chrome100', 'firefox100', 'safari15'],
+  minify: true,
+  loader: { '.wasm': 'binary' },
+  external: ['node:*'],
+  plugins: [widgetAssets],
+  logLevel: 'warning',
+});
+const size = (await stat(join(dist, 'attention-explorer.js'))).size;
+
 const files = await readdir(dist);
-console.log(`web: built ${files.length} entries into ${dist}`);
+console.log(`web: built ${files.length} entries into ${dist} (widget ${(size / 1e6).toFixed(2)} MB)`);

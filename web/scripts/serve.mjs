@@ -1,12 +1,21 @@
 // Serves web/dist on localhost with the page's Content-Security-Policy.
 //   node scripts/serve.mjs [--port 8000] [--host 127.0.0.1]
 // Also imported by the browser tests: startServer({port: 0}) -> {url, close}.
+//
+// /examples/ serves docs/examples (the embedding examples of docs/embedding.md), with the
+// widget, dist/attention-explorer.js, next to every example (as a teacher copies it) and
+// reveal.js from web/node_modules for the slides example. startServer({mounts}) adds
+// more folders: {'/prefix/': dir}.
 import http from 'node:http';
 import sirv from 'sirv';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const dist = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+const web = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(web, 'dist');
+const examples = resolve(web, '..', 'docs', 'examples');
+const reveal = join(web, 'node_modules', 'reveal.js');
 
 // Emscripten's loader compiles the module with WebAssembly.instantiate, which needs
 // 'wasm-unsafe-eval' (not 'unsafe-eval'); KaTeX and the heatmaps set inline styles.
@@ -23,20 +32,51 @@ export const CSP = [
   "frame-ancestors *",
 ].join('; ');
 
-export function startServer({ port = 8000, host = '127.0.0.1', dir = dist } = {}) {
-  const serve = sirv(dir, {
+export function startServer({ port = 8000, host = '127.0.0.1', dir = dist, mounts = {} } = {}) {
+  const options = {
     dev: true, // no caching: a rebuilt page is seen on reload
     setHeaders(res, pathname) {
       res.setHeader('Content-Security-Policy', CSP);
       res.setHeader('X-Content-Type-Options', 'nosniff');
       if (pathname.endsWith('.wasm')) res.setHeader('Content-Type', 'application/wasm');
+      if (pathname.endsWith('.qmd') || pathname.endsWith('.md')) res.setHeader('Content-Type', 'text/plain; charset=utf-8');
     },
+  };
+  const serve = sirv(dir, options);
+  // A mount is a folder, or {dir, csp} for a host page that needs another policy (a
+  // notebook's output, say, runs inline scripts).
+  const table = Object.entries({ '/examples/reveal.js/': reveal, '/examples/': examples, ...mounts })
+    .map(([prefix, m]) => [prefix, typeof m === 'string' ? { dir: m } : m])
+    .filter(([, m]) => existsSync(m.dir))
+    .sort((a, b) => b[0].length - a[0].length)
+    .map(([prefix, m]) => [prefix, sirv(m.dir, m.csp ? {
+      ...options,
+      setHeaders(res, pathname, st) {
+        options.setHeaders(res, pathname, st);
+        res.setHeader('Content-Security-Policy', m.csp);
+      },
+    } : options)]);
+  const notFound = (res) => () => {
+    res.statusCode = 404;
+    res.end('not found');
+  };
+  const server = http.createServer((req, res) => {
+    const path = req.url.split('?')[0];
+    if (path === '/favicon.ico') { // pages without an icon of their own (the examples)
+      res.statusCode = 204;
+      return res.end();
+    }
+    for (const [prefix, handler] of table) {
+      if (!path.startsWith(prefix)) continue;
+      if (path.endsWith('/attention-explorer.js')) {
+        req.url = '/attention-explorer.js';
+        return serve(req, res, notFound(res));
+      }
+      req.url = req.url.slice(prefix.length - 1);
+      return handler(req, res, notFound(res));
+    }
+    return serve(req, res, notFound(res));
   });
-  const server = http.createServer((req, res) =>
-    serve(req, res, () => {
-      res.statusCode = 404;
-      res.end('not found');
-    }));
   return new Promise((ok, fail) => {
     server.once('error', fail);
     server.listen(port, host, () => {
@@ -54,7 +94,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const port = Number(arg('port', 8000));
   try {
     const { url } = await startServer({ port, host: arg('host', '127.0.0.1') });
-    console.log(`Serving ${join(dist)} at ${url}  (Ctrl+C to stop)`);
+    console.log(`Serving ${join(dist)} at ${url}  (Ctrl+C to stop); embedding examples at ${url}examples/`);
   } catch (e) {
     if (e.code !== 'EADDRINUSE') throw e;
     console.error(`error: port ${port} is in use; try another one, e.g. make serve PORT=8080`);

@@ -1,14 +1,140 @@
 // Boots the page: loads the WebAssembly core once, then mounts every chapter.
+//
+// The address bar is a permalink: ?lang=en&<chapter-id>=<state>#<chapter-id>, where
+// <state> is what differs from the chapter's defaults (web/src/url-state.js), including
+// its step (!step) and exercise cells (!hide). ?embed=<chapter-id> shows that chapter
+// alone, sized to its frame (for <iframe> embeds). A link that cannot be read falls back
+// to the defaults where it fails and says so in a notice at the top.
 import createAttention from './attn.mjs';
-import { createI18n } from './i18n.js';
+import { createI18n, LANGS } from './i18n.js';
 import { createStore } from './store.js';
+import { createHost } from './host.js';
+import { readQuery, buildQuery } from './url-state.js';
+import { copyText } from './components/figure-export.js';
 import chapters from './chapters/index.js';
 
-const params = new URLSearchParams(location.search);
-const i18n = createI18n(params.get('lang') === 'en' ? 'en' : 'ko');
-const store = createStore({});
 const $ = (id) => document.getElementById(id);
+const ids = new Set(chapters.map((c) => c.id));
 
+// ---- reading the link ------------------------------------------------------------------------
+const restore = {};
+const linkProblems = []; // [key, vars], translated when shown
+let lang = 'ko';
+let embed = null;
+for (const [name, value, bad] of readQuery(location.search)) {
+  if (bad) linkProblems.push([ids.has(name) ? 'unreadable' : 'unknownSetting', { name: name.slice(0, 40) }]);
+  else if (name === 'lang') {
+    if (LANGS.includes(value)) lang = value;
+    else linkProblems.push(['badLang', { lang: value.slice(0, 20) }]);
+  } else if (name === 'embed') {
+    if (ids.has(value)) embed = value;
+    else linkProblems.push(['unknownChapter', { id: value.slice(0, 40) }]);
+  } else if (ids.has(name)) restore[name] = value;
+  else linkProblems.push(['unknownSetting', { name: name.slice(0, 40) }]);
+}
+
+const i18n = createI18n(lang);
+const store = createStore({});
+const host = createHost({ store, restore });
+const shown = embed ? chapters.filter((c) => c.id === embed) : chapters;
+if (embed) document.documentElement.classList.add('embed');
+
+// ---- notice for links that could not be used -------------------------------------------------
+function renderNotice() {
+  const box = $('notice');
+  const t = (k, vars = {}) => i18n.t(`common.${k}`).replace(/\{(\w+)\}/g, (m, v) => (v in vars ? vars[v] : m));
+  const items = [...linkProblems.map(([k, vars]) => t(k, vars)),
+    ...host.notices.map((n) => t('noticeChapter', { chapter: i18n.t(`${n.chapter}.toc`), problems: n.problems.join('; ') }))];
+  if (items.length === 0 || box.dataset.dismissed) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  box.textContent = '';
+  const p = document.createElement('p');
+  p.className = 'notice-title';
+  p.textContent = t('noticeTitle');
+  const ul = document.createElement('ul');
+  for (const it of items) ul.append(Object.assign(document.createElement('li'), { textContent: it }));
+  const close = Object.assign(document.createElement('button'), { type: 'button', textContent: t('noticeDismiss') });
+  close.addEventListener('click', () => {
+    box.dataset.dismissed = 'true';
+    box.hidden = true;
+  });
+  box.append(p, ul, close);
+}
+host.onNotice(() => renderNotice());
+
+// ---- writing the link ---------------------------------------------------------------------------
+function query({ withEmbed = true } = {}) {
+  const pairs = [];
+  if (embed && withEmbed) pairs.push(['embed', embed]);
+  if (i18n.lang !== 'ko') pairs.push(['lang', i18n.lang]);
+  if (document.body.dataset.ready === 'true')
+    for (const ch of shown) {
+      const text = host.encode(ch.id);
+      if (text) pairs.push([ch.id, text]);
+    }
+  else for (const [id, text] of Object.entries(restore)) pairs.push([id, text]);
+  return buildQuery(pairs);
+}
+let syncTimer = 0;
+function syncUrl({ now = false } = {}) {
+  clearTimeout(syncTimer);
+  const write = () => {
+    const next = `${location.pathname}${query()}${location.hash}`;
+    if (next !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', next);
+  };
+  if (now) write();
+  else syncTimer = setTimeout(write, 150); // typing and hovering: once things settle
+}
+host.onChange(syncUrl);
+store.subscribe(syncUrl);
+
+// The chapter nearest the top of the window: where "copy link" points to.
+function currentChapter() {
+  let best = shown[0]?.id;
+  for (const ch of shown) {
+    const s = $(ch.id);
+    if (s && s.getBoundingClientRect().top <= 120) best = ch.id;
+  }
+  return best;
+}
+
+function widgetSnippet(id) {
+  const attrs = [`chapter="${id}"`];
+  if (i18n.lang !== 'ko') attrs.push(`lang="${i18n.lang}"`);
+  const c = host.chapters.get(id);
+  const step = c?.steppers.find((s) => s.index !== 0);
+  if (step) attrs.push(`step="${step.key}"`);
+  const state = host.encodeState(id);
+  if (state) attrs.push(`state="${state}"`);
+  const hide = host.hiddenRefs(id);
+  if (hide.length) attrs.push(`hide="${hide.join(' ')}"`);
+  return `<script type="module" src="attention-explorer.js"></script>\n<attention-explorer ${attrs.join(' ')}></attention-explorer>`;
+}
+
+async function openShare() {
+  const id = currentChapter();
+  clearTimeout(syncTimer);
+  const url = `${location.origin}${location.pathname}${query()}${id ? `#${id}` : ''}`;
+  history.replaceState(null, '', url);
+  const panel = $('share-panel');
+  panel.hidden = false;
+  $('copy-link').setAttribute('aria-expanded', 'true');
+  const input = $('share-link');
+  input.value = url;
+  $('share-widget').value = widgetSnippet(id);
+  const q = query({ withEmbed: false }).replace(/^\?/, '').split('&').filter(Boolean);
+  $('share-iframe').value = `<iframe src="${location.origin}${location.pathname}?${['embed=' + id, ...q].join('&')}" ` +
+    `title="${i18n.t(`${id}.toc`).replace(/"/g, '&quot;')}" width="100%" height="720" style="border:0" loading="lazy"></iframe>`;
+  input.focus();
+  input.select();
+  const ok = await copyText(url);
+  $('share-status').textContent = i18n.t(ok ? 'common.linkCopied' : 'common.linkSelect');
+}
+
+// ---- chrome ---------------------------------------------------------------------------------------
 function renderChrome() {
   const t = (k) => i18n.t(`common.${k}`);
   document.documentElement.lang = i18n.lang;
@@ -20,11 +146,22 @@ function renderChrome() {
   toggle.textContent = t('langToggle');
   toggle.lang = i18n.lang === 'ko' ? 'en' : 'ko';
   toggle.setAttribute('aria-label', t('langToggleLabel'));
+  $('copy-link').textContent = t('copyLink');
+  $('copy-link').title = t('linkTitle');
+  $('share-title').textContent = t('copyLink');
+  $('share-link-label').textContent = t('linkLabel');
+  $('share-widget-label').textContent = t('embedLabel');
+  $('share-iframe-label').textContent = t('iframeLabel');
+  $('share-close').textContent = t('closePanel');
+  $('exercise-toggle').textContent = t(host.picking ? 'exerciseOn' : 'exercise');
+  $('exercise-help').textContent = t('exerciseHelp');
   $('footer-text').textContent = t('footer');
+  const full = $('open-full').querySelector('a');
+  full.textContent = `${t('openFull')} ↗`;
   document.title = `${t('siteTitle')}`;
   const ol = $('toc').querySelector('ol');
   ol.textContent = '';
-  for (const ch of chapters) {
+  for (const ch of shown) {
     const li = document.createElement('li');
     const a = document.createElement('a');
     a.href = `#${ch.id}`;
@@ -32,17 +169,32 @@ function renderChrome() {
     li.append(a);
     ol.append(li);
   }
+  renderNotice();
 }
 
 $('lang-toggle').addEventListener('click', () => {
   i18n.setLang(i18n.lang === 'ko' ? 'en' : 'ko');
-  const url = new URL(location.href);
-  if (i18n.lang === 'ko') url.searchParams.delete('lang');
-  else url.searchParams.set('lang', i18n.lang);
-  history.replaceState(null, '', url);
+  syncUrl({ now: true });
+});
+$('copy-link').addEventListener('click', openShare);
+$('share-close').addEventListener('click', () => {
+  $('share-panel').hidden = true;
+  $('copy-link').setAttribute('aria-expanded', 'false');
+});
+$('exercise-toggle').addEventListener('click', () => {
+  host.setPicking(!host.picking);
+  $('exercise-toggle').setAttribute('aria-pressed', String(host.picking));
+  $('exercise-help').hidden = !host.picking;
+  renderChrome();
 });
 i18n.onChange(renderChrome);
 renderChrome();
+
+// In a frame: tell the embedding page how tall the chapter is (it may size the frame).
+if (embed && window.parent !== window) {
+  const post = () => window.parent.postMessage({ type: 'attention-explorer:height', chapter: embed, height: document.documentElement.scrollHeight }, '*');
+  new ResizeObserver(post).observe(document.body);
+}
 
 try {
   const attn = await createAttention();
@@ -50,15 +202,26 @@ try {
   i18n.onChange(() => ($('simd-badge').textContent = i18n.t('common.simd').replace('{simd}', attn.simd)));
   const main = $('main');
   $('boot-status').remove();
-  for (const ch of chapters) {
+  for (const ch of shown) {
     const section = document.createElement('section');
     section.id = ch.id;
     section.className = 'chapter';
     main.append(section);
-    ch.mount(section, { attn, i18n, store });
+    ch.mount(section, { attn, i18n, store, host });
   }
-  if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
+  host.finishRestore();
+  if (embed) {
+    const a = $('open-full').querySelector('a');
+    const refresh = () => (a.href = `${location.pathname}${query({ withEmbed: false })}#${embed}`);
+    refresh();
+    host.onChange(refresh);
+    store.subscribe(refresh);
+    i18n.onChange(refresh);
+    $('open-full').hidden = false;
+  } else if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
   document.body.dataset.ready = 'true';
+  renderNotice();
+  syncUrl();
 } catch (e) {
   const status = $('boot-status');
   status.textContent = i18n.t('common.loadFailed').replace('{message}', e.message);

@@ -11,6 +11,9 @@ const ID = 'core-attention';
 
 export default {
   id: ID,
+  // What an embedder may set (<attention-explorer mask="none">): the sizes are the
+  // document's worked example (T = 3, d = 8, h = 2) and stay fixed.
+  options: ['mask'],
   mount(section, ctx) {
     const { attn } = ctx;
     const example = attn.example(ID);
@@ -18,9 +21,9 @@ export default {
     const h = example.heads;
     const d = example.dModel;
     const dh = d / h;
-    const k = chapterKit(section, ctx, ID, () => ({
-      Q: example.Q, K: example.K, V: example.V, causal: true, head: 0, focus: [2, 0], hover: null,
-    }));
+    const k = chapterKit(section, ctx, ID, (o) => ({
+      Q: example.Q, K: example.K, V: example.V, causal: o.mask !== 'none', head: 0, focus: [2, 0], hover: null,
+    }), { transient: ['hover'] });
     const { el, text, tr, state, patch } = k;
     const dims = () => ({ T, d, h, dh });
 

@@ -15,17 +15,29 @@
 //   };
 import { createMatrixGrid } from '../components/matrix-grid.js';
 import { createStepper } from '../components/stepper.js';
+import { createPlot } from '../components/plot.js';
 import { fmt } from '../format.js';
 import { setProse } from '../prose.js';
 import { withEntry } from '../matrix.js';
 
-export function chapterKit(section, { attn, i18n, store }, id, initialState) {
+//
+// Embedding (optional, additive): ctx.host is the page or an <attention-explorer> widget
+// (web/src/host.js). initialState(options) receives the host's options {tokens, dModel,
+// heads, mask, seed} (each undefined unless the embedder set it; use what applies to your
+// chapter) and must return the same state for the same options. The fifth argument
+// {transient: ['hover']} names state keys that a permalink should not carry.
+export function chapterKit(section, ctx, id, initialState, { transient = [] } = {}) {
+  const { attn, i18n, store } = ctx;
+  const host = ctx.host ?? null;
+  const readOnly = !!host?.readOnly;
   const tr = (key) => i18n.t(`${id}.${key}`);
   const common = (key) => i18n.t(`common.${key}`);
-  if (!store.get()[id]) store.set({ [id]: initialState() });
+  const init = () => initialState(host?.options ?? {});
+  host?.registerChapter(id, { defaults: init, transient });
+  if (!store.get()[id]) store.set({ [id]: host ? host.initialSlice(id, init) : init() });
   const state = () => store.get()[id];
   const patch = (p) => store.set({ [id]: { ...state(), ...(typeof p === 'function' ? p(state()) : p) } });
-  const reset = () => store.set({ [id]: initialState() });
+  const reset = () => store.set({ [id]: init() });
 
   const prose = []; // [element, key or () => key, () => vars]
   const commons = []; // [element, key]
@@ -56,17 +68,37 @@ export function chapterKit(section, { attn, i18n, store }, id, initialState) {
       .replace('{text}', txt.length > 24 ? `${txt.slice(0, 24)}…` : txt)
       .replace('{last}', fmt(last));
   }
+  // Every grid gets the matrix tools (copy, paste, LaTeX/Markdown/CSV, SVG/PNG, exercise
+  // cells) labelled in the page's language; the host knows it by its testId (or g<n>).
+  let gridCount = 0;
+  const toolText = (key) => common(`tools.${key}`);
   function grid(opts) {
-    return createMatrixGrid({ onError: invalidMessage, ...opts });
+    const key = opts.testId ?? `g${gridCount}`;
+    gridCount++;
+    const g = createMatrixGrid({
+      onError: invalidMessage,
+      toolText,
+      fileName: `${id}-${key}`,
+      onHiddenChange: () => host?.hiddenChanged(id),
+      ...opts,
+    });
+    host?.registerGrid(id, key, g);
+    return g;
   }
-  // A grid whose cells edit state()[name] (a matrix) in place.
+  // A plot (components/plot.js) whose save-as-image menu speaks the page's language.
+  function plot(opts = {}) {
+    return createPlot({ toolText, fileName: `${id}-${opts.testId ?? 'figure'}`, ...opts });
+  }
+  // A grid whose cells edit state()[name] (a matrix) in place; pasted text replaces the
+  // whole matrix (same shape) or a block of it in one update.
   function editable(name, opts = {}) {
     return grid({
-      editable: true,
+      editable: !readOnly,
       color: 'none',
       testId: `${id}-${name}`,
       ...opts,
       onEdit: (i, j, v) => patch({ [name]: withEntry(state()[name], i, j, v) }),
+      onPaste: (m) => patch({ [name]: m }),
     });
   }
   // A labelled checkbox bound to the boolean state()[name].
@@ -75,6 +107,7 @@ export function chapterKit(section, { attn, i18n, store }, id, initialState) {
     const box = el('input', '', label);
     box.type = 'checkbox';
     box.dataset.control = name;
+    box.disabled = readOnly;
     box.addEventListener('change', () => patch({ [name]: box.checked }));
     const span = text('span', key, label);
     relabelers.push(() => (box.checked = !!state()[name]));
@@ -87,6 +120,7 @@ export function chapterKit(section, { attn, i18n, store }, id, initialState) {
     const input = el('input', '', label);
     Object.assign(input, { type: 'range', min, max, step });
     input.dataset.control = name;
+    input.disabled = readOnly;
     input.addEventListener('input', () => patch({ [name]: Number(input.value) }));
     relabelers.push(() => (input.value = String(state()[name])));
     return { label, input, span };
@@ -98,16 +132,25 @@ export function chapterKit(section, { attn, i18n, store }, id, initialState) {
     relabelers.push(() => (b.textContent = key.startsWith('common.') ? common(key.slice(7)) : tr(key)));
     return b;
   }
-  function stepper(steps, { labelKey = 'stepsLabel', parent = section } = {}) {
+  let stepperCount = 0;
+  function stepper(steps, { labelKey = 'stepsLabel', parent = section, onChange } = {}) {
+    const n = stepperCount++;
+    let ready = false;
     const s = createStepper({
-      testId: id,
+      testId: n === 0 ? id : `${id}-${n + 1}`,
       label: () => tr(labelKey),
       prevText: () => common('prev'),
       nextText: () => common('next'),
       steps: steps.map(({ key, panel, labelKey: lk }) => ({ key, panel, label: () => tr(lk) })),
+      onChange: (index, key) => {
+        onChange?.(index, key);
+        if (ready) host?.stepChanged(id);
+      },
     });
     parent.append(s.el);
     relabelers.push(() => s.relabel());
+    ready = true;
+    host?.registerStepper(id, s);
     return s;
   }
 
@@ -118,6 +161,7 @@ export function chapterKit(section, { attn, i18n, store }, id, initialState) {
   let draw = () => {};
   let lastSlice;
   let result = null; // what draw() last returned without throwing
+  let drawn = false;
   function render() {
     const s = state();
     lastSlice = s;
@@ -125,7 +169,14 @@ export function chapterKit(section, { attn, i18n, store }, id, initialState) {
     try {
       result = draw(s) ?? null;
       errorBox.hidden = true;
+      drawn = true;
     } catch (e) {
+      if (!drawn && host?.chapters.get(id)?.restored) {
+        // A restored link the chapter cannot compute: defaults, and the host says why.
+        host.restoreFailed(id, e);
+        store.set({ [id]: init() });
+        return;
+      }
       // Keep the last good picture on screen; say what went wrong where the learner is.
       errorBox.hidden = false;
       errorBox.textContent = common('computeError').replace('{message}', e.message);
@@ -146,5 +197,5 @@ export function chapterKit(section, { attn, i18n, store }, id, initialState) {
   // Keep the error box near the top of the chapter, after its heading.
   queueMicrotask(() => section.querySelector('h2')?.after(errorBox));
 
-  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, button, stepper, start, render, invalidMessage };
+  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, button, stepper, start, render, invalidMessage, host, readOnly, plot };
 }

@@ -7,9 +7,39 @@
 // Editable cells: type a number (invalid text shows an inline error and the last good
 // value stays in use), ↑/↓ nudge by 1 (Shift: 0.1), ←/→ at the edge of the text and
 // Enter move between cells.
+//
+// Matrix tools (every grid, unless tools: false): the "⋯" menu copies the matrix as plain
+// text, exports LaTeX (bmatrix), Markdown or CSV, saves the figure as SVG or PNG, and on
+// editable grids pastes text in (rows on lines, numbers separated by spaces or commas);
+// pasting such text into a cell does the same (a whole matrix, or a block from that
+// cell). Ctrl+C on a grid with nothing selected copies the whole matrix.
+//
+// Exercise cells: setHidden([[i, j], ...]) replaces those numbers by answer fields; the
+// learner's answers are checked against the grid's current values (the core's) within a
+// tolerance. setPicking(true) lets a teacher click cells to hide or show them.
 import { fmt, editText, parseCell, isIncomplete, LIMIT } from '../format.js';
 import { weightScale, divergingScale, maxAbsFinite, textColorFor } from './colors.js';
 import { texToHtml, escapeHtml } from '../prose.js';
+import { matrixToText, matrixToLatex, matrixToMarkdown, matrixToCsv, parseMatrixText, MatrixTextError } from '../matrix-text.js';
+import { gridSvg, themeOf, svgToPng, download, copyText } from './figure-export.js';
+
+// English defaults; the chapter kit passes the page's language (content/<lang>/common.js, tools.*).
+export const TOOL_TEXT = {
+  menu: 'Matrix tools: copy, paste, export', copy: 'Copy as text', paste: 'Paste text…', latex: 'LaTeX', markdown: 'Markdown',
+  csv: 'CSV', svg: 'SVG image', png: 'PNG image', apply: 'Apply', close: 'Close',
+  copied: 'Copied to the clipboard.', selectToCopy: 'Select the text and copy it (Ctrl+C).',
+  pasteLabel: 'Paste numbers: one row per line, separated by spaces or commas.',
+  pasteShape: 'The pasted matrix is {got}; this one is {want}. Paste a whole {want} matrix, or a block that fits from the selected cell.',
+  pasteEmpty: 'There are no numbers in the pasted text.', pasteLong: 'The pasted text is too long.',
+  pasteNan: '“{text}” on row {row} is not a number. Nothing was changed.',
+  pasteRange: '“{text}” on row {row} is too large (use a value between −1000000 and 1000000). Nothing was changed.',
+  pasteRagged: 'Row {row} has {n} numbers but row 1 has {cols}. Nothing was changed.',
+  answer: 'your answer', check: 'Check answers', reveal: 'Show answers', checkResult: '{right} of {total} correct.',
+  hiddenHint: 'Fill in the missing numbers, then check.', picking: 'Click numbers to hide or show them.',
+  right: 'correct', wrong: 'not yet',
+};
+const fill = (s, vars) => s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+const NEG_INF = /^[-\u2212]\s*(∞|inf(inity)?)$/i;
 
 let gridCount = 0;
 
@@ -30,7 +60,14 @@ export function createMatrixGrid(opts) {
     onHover = null, // (i, j) or (null) when leaving
     onSelect = null, // (i, j) on click / Enter
     testId = null,
+    tools = true, // the copy / paste / export menu
+    toolText = (key) => TOOL_TEXT[key], // labels, in the page's language
+    fileName = testId ?? 'matrix', // for SVG / PNG downloads
+    onPaste = null, // (matrix) for a pasted matrix or block, in one update; else onEdit per cell
+    onHiddenChange = () => {}, // (cells) after a teacher hides or shows a cell
+    tolerance = 0.01, // exercise answers: |answer − value| ≤ max(tol, tol·|value|)
   } = opts;
+  const say = (key, vars = {}) => fill(toolText(key) ?? TOOL_TEXT[key], vars);
 
   const id = `grid-${++gridCount}`;
   const el = document.createElement('figure');
@@ -49,7 +86,63 @@ export function createMatrixGrid(opts) {
   err.className = 'grid-error';
   err.setAttribute('role', 'alert');
   err.hidden = true;
-  el.append(cap, scroller, err, legend);
+  el.append(cap);
+  const mk = (tag, cls, parent, attrs = {}) => {
+    const n = document.createElement(tag);
+    if (cls) n.className = cls;
+    Object.assign(n, attrs);
+    parent?.append(n);
+    return n;
+  };
+
+  // ---- the tools menu and its text panel ----------------------------------------------------
+  const toolButtons = {};
+  let menu = null, io = null;
+  if (tools) {
+    menu = mk('details', 'grid-tools', el);
+    menu.dataset.tools = '';
+    mk('summary', '', menu).textContent = '⋯';
+    const list = mk('div', 'grid-tools-menu', menu);
+    for (const act of ['copy', ...(editable ? ['paste'] : []), 'latex', 'markdown', 'csv', 'svg', 'png']) {
+      const b = mk('button', '', list, { type: 'button' });
+      b.dataset.act = act;
+      b.addEventListener('click', () => act === 'svg' || act === 'png' ? saveFigure(act) : act === 'paste' ? openPaste() : exportText(act));
+      toolButtons[act] = b;
+    }
+  }
+  el.append(scroller, err);
+  if (tools) {
+    io = mk('div', 'grid-io', el, { hidden: true });
+    io.label = mk('label', '', io);
+    io.area = mk('textarea', '', io.label, { rows: 4, spellcheck: false, autocomplete: 'off' });
+    io.area.setAttribute('autocapitalize', 'off');
+    const bar = mk('div', 'grid-io-bar', io);
+    io.apply = mk('button', '', bar, { type: 'button' });
+    io.apply.dataset.act = 'apply';
+    io.close = mk('button', '', bar, { type: 'button' });
+    io.close.dataset.act = 'close';
+    io.status = mk('span', 'grid-io-status', bar);
+    io.status.setAttribute('role', 'status');
+    io.apply.addEventListener('click', () => {
+      try {
+        applyPasted(parseMatrixText(io.area.value), null);
+      } catch (e) {
+        pasteFailed(e);
+      }
+    });
+    io.close.addEventListener('click', closeIo);
+  }
+  const exercise = mk('div', 'exercise', el, { hidden: true });
+  const exHint = mk('span', 'exercise-hint', exercise);
+  const checkBtn = mk('button', '', exercise, { type: 'button' });
+  checkBtn.dataset.act = 'check';
+  const revealBtn = mk('button', '', exercise, { type: 'button' });
+  revealBtn.dataset.act = 'reveal';
+  const exResult = mk('span', 'exercise-result', exercise);
+  exResult.setAttribute('role', 'status');
+  checkBtn.addEventListener('click', () => check());
+  revealBtn.addEventListener('click', () => reveal());
+  el.append(legend);
 
   if (onHover)
     table.addEventListener('focusin', (e) => {
@@ -59,11 +152,21 @@ export function createMatrixGrid(opts) {
 
   let shape = { rows: -1, cols: -1 };
   let current = null;
-  let cells = []; // cells[i][j] = {td, node}
+  let cells = []; // cells[i][j] = {td, node, answer?}
   const bad = new Map(); // "i,j" -> text the learner typed that is not a number
+  let pasteError = ''; // message of the last paste that was refused
+  const hidden = new Set(); // "i,j" of exercise cells (non-editable grids only)
+  const answers = new Map(); // "i,j" -> what the learner typed
+  let picking = false;
+  let tol = tolerance;
+  let lastScale = null;
 
   function build(rows, cols) {
     table.textContent = '';
+    if (shape.rows !== -1) {
+      hidden.clear();
+      answers.clear();
+    }
     const tcap = document.createElement('caption');
     tcap.className = 'sr-only';
     table.append(tcap);
@@ -149,8 +252,8 @@ export function createMatrixGrid(opts) {
 
   function showErrors() {
     if (bad.size === 0) {
-      err.hidden = true;
-      err.textContent = '';
+      err.hidden = !pasteError;
+      err.textContent = pasteError;
       return;
     }
     const [key, text] = [...bad.entries()].at(-1);
@@ -160,6 +263,7 @@ export function createMatrixGrid(opts) {
   }
 
   function commit(i, j, value) {
+    pasteError = '';
     bad.delete(`${i},${j}`);
     cells[i][j].node.removeAttribute('aria-invalid');
     showErrors();
@@ -171,6 +275,17 @@ export function createMatrixGrid(opts) {
     let timer = 0;
     input.addEventListener('focus', () => {
       before = current ? current.data[i * current.cols + j] : null;
+    });
+    // Several numbers pasted into a cell: a whole matrix, or a block from this cell.
+    input.addEventListener('paste', (e) => {
+      const text = e.clipboardData?.getData('text/plain') ?? '';
+      if (!/[\s,;]/.test(text.trim())) return; // one number: the browser pastes it
+      e.preventDefault();
+      try {
+        applyPasted(parseMatrixText(text), { i, j });
+      } catch (x) {
+        pasteFailed(x);
+      }
     });
     input.addEventListener('input', () => {
       clearTimeout(timer);
@@ -256,6 +371,9 @@ export function createMatrixGrid(opts) {
       build(m.rows, m.cols);
     }
     current = m;
+    relabelTools();
+    const root = el.getRootNode?.() ?? document;
+    const active = root.activeElement ?? document.activeElement;
     const noteText = note ? note() : '';
     cap.innerHTML = `${texToHtml(caption())} <span class="shape">${m.rows}&thinsp;×&thinsp;${m.cols}</span>` +
       (noteText ? `<span class="note">${escapeHtml(noteText)}</span>` : '');
@@ -269,13 +387,16 @@ export function createMatrixGrid(opts) {
         const { td, node } = cells[i][j];
         if (editable) {
           node.setAttribute('aria-label', `${ariaLabel()}: ${rowLabel(i)}, ${colLabel(j)}`);
-          if (document.activeElement !== node && !bad.has(`${i},${j}`)) node.value = editText(x);
+          if (active !== node && !bad.has(`${i},${j}`)) node.value = editText(x);
         } else {
           node.textContent = fmt(x, { digits, fixed });
         }
-        td.classList.toggle('masked', x === -Infinity);
+        const asked = !editable && hidden.has(`${i},${j}`);
+        drawAnswer(i, j, asked && !picking);
+        td.classList.toggle('hidden-cell', asked);
+        td.classList.toggle('masked', x === -Infinity && !(asked && !picking));
         td.classList.toggle('nonfinite', Number.isNaN(x) || x === Infinity);
-        if (s && Number.isFinite(x)) {
+        if (s && Number.isFinite(x) && !(asked && !picking)) {
           const bg = s(x);
           td.style.backgroundColor = bg;
           td.style.color = textColorFor(bg);
@@ -285,6 +406,214 @@ export function createMatrixGrid(opts) {
         }
       }
     renderLegend(s);
+    lastScale = s;
+    drawExercise();
+  }
+
+  // ---- tools ---------------------------------------------------------------------------------
+  let labelledIn = null; // the menu's text, to relabel only when the language changed
+  function relabelTools() {
+    const menuText = say('menu');
+    if (labelledIn === menuText) return;
+    labelledIn = menuText;
+    checkBtn.textContent = say('check');
+    revealBtn.textContent = say('reveal');
+    if (!tools) return;
+    const summary = menu.querySelector('summary');
+    summary.setAttribute('aria-label', menuText);
+    summary.title = menuText;
+    for (const [act, b] of Object.entries(toolButtons)) b.textContent = say(act);
+    io.apply.textContent = say('apply');
+    io.close.textContent = say('close');
+  }
+  const textOf = (format) => {
+    const o = { hidden, digits, fixed, rowLabel, colLabel };
+    if (format === 'latex') return matrixToLatex(current, o);
+    if (format === 'markdown') return matrixToMarkdown(current, o);
+    if (format === 'csv') return matrixToCsv(current, o);
+    return matrixToText(current, o);
+  };
+  function showIo(mode, text, label) {
+    io.hidden = false;
+    io.dataset.mode = mode;
+    io.label.firstChild?.nodeType === 3 ? (io.label.firstChild.textContent = label) : io.label.prepend(label);
+    io.area.readOnly = mode !== 'paste';
+    io.area.value = text;
+    io.apply.hidden = mode !== 'paste';
+    io.status.textContent = '';
+    if (menu) menu.open = false;
+  }
+  function closeIo() {
+    io.hidden = true;
+    pasteError = '';
+    showErrors();
+  }
+  async function exportText(format) {
+    if (!current) return;
+    const text = textOf(format);
+    showIo(format, text, format === 'copy' ? say('copy') : say(format));
+    io.area.focus();
+    io.area.select();
+    const ok = await copyText(text);
+    io.status.textContent = ok ? say('copied') : say('selectToCopy');
+  }
+  function openPaste() {
+    showIo('paste', '', say('pasteLabel'));
+    io.area.placeholder = '1 0 1 0\n0 2 0 2';
+    io.area.focus();
+  }
+  function pasteFailed(e) {
+    if (!(e instanceof MatrixTextError)) throw e;
+    const key = { empty: 'pasteEmpty', long: 'pasteLong', nan: 'pasteNan', range: 'pasteRange', ragged: 'pasteRagged' }[e.code];
+    pasteError = key ? say(key, e.vars) : e.message;
+    showErrors();
+  }
+  // A parsed matrix goes in whole (same shape) or as a block from cell `at`; anything
+  // else is refused with a message and the state stays as it was.
+  function applyPasted(p, at) {
+    if (!current || !editable) return;
+    const { rows, cols } = current;
+    let i0 = 0, j0 = 0;
+    if (!(p.rows === rows && p.cols === cols)) {
+      if (!at || at.i + p.rows > rows || at.j + p.cols > cols) {
+        pasteError = say('pasteShape', { got: `${p.rows}×${p.cols}`, want: `${rows}×${cols}` });
+        showErrors();
+        return;
+      }
+      [i0, j0] = [at.i, at.j];
+    }
+    const data = Float32Array.from(current.data);
+    for (let i = 0; i < p.rows; i++) for (let j = 0; j < p.cols; j++) data[(i0 + i) * cols + j0 + j] = p.data[i * p.cols + j];
+    pasteError = '';
+    bad.clear();
+    cells.flat().forEach((c) => c.node.removeAttribute?.('aria-invalid'));
+    showErrors();
+    if (io && !io.hidden && io.dataset.mode === 'paste') io.hidden = true;
+    const root = el.getRootNode?.() ?? document;
+    root.activeElement?.blur?.(); // let the update write every pasted cell
+    if (onPaste) onPaste({ rows, cols, data });
+    else for (let k = 0; k < data.length; k++) if (data[k] !== current.data[k]) onEdit(Math.floor(k / cols), k % cols, data[k]);
+  }
+  function svgOf() {
+    const s = lastScale;
+    return gridSvg(current, {
+      title: `${ariaLabel()} (${current.rows} × ${current.cols})`, rowLabel, colLabel, digits, fixed, hidden, theme: themeOf(el),
+      cellStyle: s ? (x) => ({ bg: s(x), fg: textColorFor(s(x)) }) : () => null,
+    });
+  }
+  async function saveFigure(kind) {
+    if (!current) return;
+    if (menu) menu.open = false;
+    const { svg, width, height } = svgOf();
+    const blob = kind === 'svg' ? new Blob([svg], { type: 'image/svg+xml' }) : await svgToPng(svg, width, height);
+    download(blob, `${fileName}.${kind}`, el);
+  }
+  table.addEventListener('copy', (e) => {
+    const sel = (el.getRootNode?.() ?? document).getSelection?.() ?? document.getSelection();
+    const t = e.target.closest?.('input') ? e.target : null;
+    const selected = t ? t.selectionStart !== t.selectionEnd : sel && !sel.isCollapsed;
+    if (!current || selected) return;
+    e.preventDefault();
+    e.clipboardData.setData('text/plain', textOf('copy'));
+  });
+
+  // ---- exercise cells ---------------------------------------------------------------------------
+  function drawAnswer(i, j, asked) {
+    const c = cells[i][j];
+    if (asked && !c.answer) {
+      c.answer = mk('input', 'answer', null, { type: 'text', inputMode: 'decimal', autocomplete: 'off', spellcheck: false, size: 4, placeholder: '?' });
+      c.answer.value = answers.get(`${i},${j}`) ?? '';
+      c.answer.addEventListener('input', () => {
+        answers.set(`${i},${j}`, c.answer.value);
+        c.td.classList.remove('right', 'wrong');
+        c.answer.removeAttribute('aria-invalid');
+        exResult.textContent = '';
+      });
+      c.td.append(c.answer);
+    }
+    if (c.answer) {
+      c.answer.hidden = !asked;
+      c.answer.setAttribute('aria-label', `${ariaLabel()}: ${rowLabel(i)}, ${colLabel(j)} (${say('answer')})`);
+      if (!asked) c.td.classList.remove('right', 'wrong');
+    }
+    if (!editable) c.node.hidden = asked;
+  }
+  function drawExercise() {
+    el.classList.toggle('picking', picking);
+    exercise.hidden = !(hidden.size > 0 || picking);
+    checkBtn.hidden = revealBtn.hidden = picking || hidden.size === 0;
+    exHint.textContent = say(picking ? 'picking' : 'hiddenHint');
+    for (const row of cells)
+      for (const { td } of row) {
+        if (picking) td.tabIndex = 0;
+        else if (onSelect && !editable) td.tabIndex = -1;
+        else td.removeAttribute('tabindex');
+      }
+  }
+  const hiddenList = () => [...hidden].map((k) => k.split(',').map(Number));
+  function setHidden(list = []) {
+    hidden.clear();
+    if (!editable) for (const [i, j] of list) if (i >= 0 && j >= 0 && (shape.rows < 0 || (i < shape.rows && j < shape.cols))) hidden.add(`${i},${j}`);
+    if (current) update(current);
+  }
+  function toggleHidden(i, j) {
+    const k = `${i},${j}`;
+    if (hidden.has(k)) hidden.delete(k);
+    else hidden.add(k);
+    if (current) update(current);
+    onHiddenChange(hiddenList());
+  }
+  function setPicking(on) {
+    picking = !!on && !editable;
+    if (current) update(current);
+  }
+  table.addEventListener('click', (e) => {
+    if (!picking) return;
+    const td = e.target.closest('td[data-i]');
+    if (!td) return;
+    e.stopPropagation();
+    toggleHidden(Number(td.dataset.i), Number(td.dataset.j));
+  }, true);
+  table.addEventListener('keydown', (e) => {
+    if (!picking || (e.key !== 'Enter' && e.key !== ' ')) return;
+    const td = e.target.closest('td[data-i]');
+    if (!td) return;
+    e.preventDefault();
+    toggleHidden(Number(td.dataset.i), Number(td.dataset.j));
+  });
+  // Compares every answer with the grid's current value (computed by the core).
+  function check() {
+    let right = 0;
+    const results = [];
+    for (const k of hidden) {
+      const [i, j] = k.split(',').map(Number);
+      const c = cells[i]?.[j];
+      if (!c || !current) continue;
+      const v = current.data[i * current.cols + j];
+      const text = (c.answer?.value ?? '').trim();
+      const p = parseCell(text);
+      const given = NEG_INF.test(text) ? -Infinity : p.value;
+      const ok = given !== undefined && (v === given || (Number.isFinite(v) && Math.abs(given - v) <= Math.max(tol, tol * Math.abs(v))));
+      if (ok) right++;
+      c.td.classList.toggle('right', ok);
+      c.td.classList.toggle('wrong', !ok);
+      c.td.title = say(ok ? 'right' : 'wrong');
+      if (ok) c.answer?.removeAttribute('aria-invalid');
+      else c.answer?.setAttribute('aria-invalid', 'true');
+      results.push({ i, j, ok, expected: v, given });
+    }
+    exResult.textContent = say('checkResult', { right, total: results.length });
+    return { right, total: results.length, results };
+  }
+  function reveal() {
+    for (const k of hidden) {
+      const [i, j] = k.split(',').map(Number);
+      const c = cells[i]?.[j];
+      if (!c?.answer || !current) continue;
+      c.answer.value = fmt(current.data[i * current.cols + j], { digits, fixed });
+      answers.set(k, c.answer.value);
+    }
+    return check();
   }
 
   // Marks rows, columns or single cells, e.g. the operands of a hovered result.
@@ -300,5 +629,18 @@ export function createMatrixGrid(opts) {
     if (i != null) cells[i]?.[j]?.td.classList.add('sel');
   }
 
-  return { el, update, highlight, select, refreshErrors: showErrors, get value() { return current; } };
+  return {
+    el, update, highlight, select, refreshErrors: showErrors, get value() { return current; },
+    // additive: tools and exercise
+    exportText: (format) => (current ? textOf(format) : ''), svg: () => (current ? svgOf().svg : ''),
+    paste: (text, at = null) => {
+      try {
+        applyPasted(parseMatrixText(text), at);
+      } catch (e) {
+        pasteFailed(e);
+      }
+      return !pasteError;
+    },
+    setHidden, get hidden() { return hiddenList(); }, setPicking, check, reveal, setTolerance: (t) => (tol = Number(t) >= 0 ? Number(t) : tol),
+  };
 }

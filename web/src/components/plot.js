@@ -12,6 +12,7 @@
 import { scaleLinear, scaleLog } from 'd3-scale';
 import { line } from 'd3-shape';
 import { fmt } from '../format.js';
+import { svgToString, svgToPng, download } from './figure-export.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const PALETTE = ['#1f5fbf', '#c2760c', '#2e8b6e', '#b3416b', '#5b4fb3', '#555b66']; // distinguishable, CB-safe order
@@ -24,7 +25,11 @@ function svgEl(tag, attrs = {}, parent) {
   return n;
 }
 
-export function createPlot({ title = () => '', x = {}, y = {}, width = 520, height = 300, testId, square = false } = {}) {
+// tools (default on): a "⋯" menu that saves the figure as SVG or PNG (labels from
+// toolText(key), key = menu | svg | png; fileName without extension).
+const PLOT_TEXT = { menu: 'Figure tools: save as image', svg: 'SVG image', png: 'PNG image' };
+export function createPlot({ title = () => '', x = {}, y = {}, width = 520, height = 300, testId, square = false,
+  tools = true, toolText = (k) => PLOT_TEXT[k], fileName = testId ?? 'figure' } = {}) {
   const id = `plot-${++plotCount}`;
   const el = document.createElement('figure');
   el.className = 'plot';
@@ -35,7 +40,41 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
   const desc = svgEl('desc', { id: `${id}-d` }, svg);
   const legend = document.createElement('div');
   legend.className = 'plot-legend';
-  el.append(cap, svg, legend);
+  el.append(cap);
+  let menu = null;
+  const menuButtons = {};
+  if (tools) {
+    menu = document.createElement('details');
+    menu.className = 'grid-tools';
+    menu.dataset.tools = '';
+    const summary = document.createElement('summary');
+    summary.textContent = '⋯';
+    const list = document.createElement('div');
+    list.className = 'grid-tools-menu';
+    menu.append(summary, list);
+    for (const kind of ['svg', 'png']) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.dataset.act = kind;
+      b.addEventListener('click', async () => {
+        menu.open = false;
+        const out = svgToString(svg);
+        download(kind === 'svg' ? new Blob([out.svg], { type: 'image/svg+xml' }) : await svgToPng(out.svg, out.width, out.height), `${fileName}.${kind}`, el);
+      });
+      list.append(b);
+      menuButtons[kind] = b;
+    }
+    el.append(menu);
+  }
+  el.append(svg, legend);
+  const relabel = () => {
+    if (!menu) return;
+    const sm = menu.querySelector('summary');
+    sm.setAttribute('aria-label', toolText('menu') ?? PLOT_TEXT.menu);
+    sm.title = toolText('menu') ?? PLOT_TEXT.menu;
+    for (const [k, b] of Object.entries(menuButtons)) b.textContent = toolText(k) ?? PLOT_TEXT[k];
+  };
+  relabel();
   const m = { top: 12, right: 14, bottom: 42, left: 56 };
 
   function scale(axis, lo, hi, range) {
@@ -47,6 +86,7 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
   }
 
   function update({ series = [], bars = [], marks = [], polygons = [], summary = '' } = {}) {
+    relabel();
     cap.textContent = title();
     t.textContent = title();
     desc.textContent = summary;

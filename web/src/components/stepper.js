@@ -67,7 +67,9 @@ export function createStepper({ steps, label = () => '', prevText, nextText, onC
     next.textContent = `${nextText()} →`;
   }
 
-  const api = { el, go, relabel, get index() { return index; }, get key() { return steps[index].key; } };
+  const has = (key) => steps.some((s) => s.key === key);
+  const goTo = (key) => has(key) && go(steps.findIndex((s) => s.key === key));
+  const api = { el, go, goTo, has, relabel, get index() { return index; }, get key() { return steps[index].key; }, get keys() { return steps.map((s) => s.key); } };
   steppers.add(api);
   relabel();
   go(0);
@@ -79,12 +81,14 @@ export function createStepper({ steps, label = () => '', prevText, nextText, onC
 document.addEventListener('keydown', (e) => {
   if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
   if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
-  const t = e.target;
-  if (t && (t.closest?.('input, textarea, select, [contenteditable="true"], [role="tablist"]'))) return;
+  // Inside a widget's shadow root e.target is the widget itself: look at the real target.
+  const t = e.composedPath?.()[0] ?? e.target;
+  if (t && (t.closest?.('input, textarea, select, summary, [contenteditable="true"], [role="tablist"]'))) return;
   let best = null;
   let bestDist = Infinity;
   const mid = window.innerHeight / 2;
   for (const s of steppers) {
+    if (!s.el.isConnected) continue;
     const r = s.el.getBoundingClientRect();
     if (r.bottom < 0 || r.top > window.innerHeight) continue;
     const d = Math.abs((r.top + r.bottom) / 2 - mid);

@@ -1,0 +1,183 @@
+// The page's state in its URL: edit, copy the link, open it, same numbers; corrupt links
+// fall back to the defaults with a notice; the iframe embed; the embed code the page
+// offers works in a host page; exercises made on the page travel in the link.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { setup, open, pageReady, pageCells, widgetsReady, widgetCells, shots } from './embed-helpers.mjs';
+
+const gen = await mkdtemp(join(tmpdir(), 'attn-permalink-'));
+const env = await setup({ '/generated/': gen });
+const { server, browser } = env;
+test.after(() => env.close());
+
+const Qcell = (i, j) => `[data-grid="input-Q"] tbody tr:nth-child(${i}) td:nth-of-type(${j}) input`;
+const Kcell = (i, j) => `[data-grid="input-K"] tbody tr:nth-child(${i}) td:nth-of-type(${j}) input`;
+const tab = (step) => `[data-stepper="core-attention"] [role="tab"][data-step="${step}"]`;
+const selectedStep = (page) => page.getAttribute('[data-stepper="core-attention"] [role="tab"][aria-selected="true"]', 'data-step');
+const snapshot = async (page) => {
+  const out = {};
+  for (const g of ['S', 'scaled', 'masked', 'P', 'O', 'H'])
+    out[g] = await Promise.all([1, 2, 3].map((r) => pageCells(page, g, r)));
+  return out;
+};
+
+test('permalink round trip: edited matrices, mask, head, step and language come back exactly', async () => {
+  const { page, errors, foreign, close } = await open(browser, server.url, { permissions: ['clipboard-read', 'clipboard-write'] });
+  await pageReady(page);
+  await page.fill(Qcell(3, 4), '5');
+  await page.fill(Kcell(1, 1), '-2.25');
+  await page.uncheck('[data-control="causal"]');
+  await page.check('[data-control="head-2"]');
+  await page.click(tab('softmax'));
+  await page.click('#lang-toggle');
+  const before = await snapshot(page);
+  await page.click('#copy-link');
+  const link = await page.inputValue('#share-link');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
+  assert.match(await page.textContent('#share-status'), /copied/i);
+  assert.ok(link.length < 160, `link is short: ${link}`);
+  assert.match(link, /lang=en/);
+  assert.match(link, /core-attention=/);
+  assert.match(link, /#core-attention$/);
+  assert.equal(page.url(), link, 'the address bar holds the same link');
+  // the embed codes the panel offers
+  const snippet = await page.inputValue('#share-widget');
+  assert.match(snippet, /<attention-explorer chapter="core-attention" lang="en" step="softmax" state="[^"]+"><\/attention-explorer>/);
+  assert.match(await page.inputValue('#share-iframe'), /<iframe src="[^"]*\?embed=core-attention&lang=en&core-attention=/);
+  await close();
+
+  const again = await open(browser, link);
+  await pageReady(again.page);
+  assert.equal(await again.page.inputValue(Qcell(3, 4)), '5');
+  assert.equal(await again.page.inputValue(Kcell(1, 1)), '-2.25');
+  assert.equal(await again.page.isChecked('[data-control="causal"]'), false);
+  assert.equal(await again.page.isChecked('[data-control="head-2"]'), true);
+  assert.equal(await selectedStep(again.page), 'softmax');
+  assert.equal(await again.page.getAttribute('html', 'lang'), 'en');
+  assert.deepEqual(await snapshot(again.page), before);
+  assert.equal(await again.page.isHidden('#notice'), true);
+  assert.deepEqual(again.errors, []);
+  await again.close();
+
+  // the widget code from the panel shows the same numbers in a host page
+  await writeFile(join(gen, 'snippet.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>snippet</title></head><body>${snippet}</body></html>`);
+  const host = await open(browser, `${server.url}generated/snippet.html`);
+  await widgetsReady(host.page);
+  await host.page.check('attention-explorer [data-control="head-2"]');
+  for (const g of ['S', 'P', 'O']) for (const r of [1, 2, 3])
+    assert.deepEqual(await widgetCells(host.page, 'attention-explorer', g, r), before[g][r - 1], `${g} row ${r}`);
+  assert.deepEqual(host.errors, []);
+  await host.close();
+  assert.deepEqual(errors, []);
+  assert.deepEqual(foreign, []);
+});
+
+test('corrupt or hand-edited links: a visible notice, the defaults, never a blank page', async () => {
+  const cases = [
+    // parses, but the chapter cannot compute it: the defaults, and why
+    ['?core-attention=Q:2x2,1,2,3,4', [/Q is 2x|shape|columns/i]],
+    // every entry wrong in its own way, and settings the page does not know
+    ['?core-attention=Q:3x8,1,2;causal:banana;nonsense;K:~999_1&lang=xx&foo=bar',
+      [/needs 24 numbers/, /expected a boolean/, /not a setting/, /not an entry/, /xx/, /foo/]],
+    ['?core-attention=%E0%A4%A', [/core-attention.*(cannot be read|읽을 수 없습니다)/]],
+    ['?core-attention=V:3x8' + ',1e30'.repeat(24) + ';!step:nope;!hide:@Z.1.1', [/outside the allowed range/, /no step "nope"/, /no figure "Z"/]],
+    ['?embed=nope', [/nope/]],
+  ];
+  const { page, errors, close } = await open(browser, server.url);
+  for (const [query, res] of cases) {
+    await page.goto(server.url + query);
+    await pageReady(page);
+    assert.equal(await page.isVisible('#notice'), true, query);
+    const notice = await page.textContent('#notice');
+    for (const re of res) assert.match(notice, re, query);
+    assert.ok(await page.$$eval('section.chapter', (s) => s.length) >= 1, `${query}: a chapter is shown`);
+    assert.deepEqual(await pageCells(page, 'P', 3), ['0.114', '0.042', '0.844'], `${query}: defaults`);
+    assert.equal(await page.inputValue(Qcell(3, 4)), '2', query);
+    // the notice can be dismissed; the address bar no longer holds what was dropped
+    await page.click('#notice button');
+    assert.equal(await page.isHidden('#notice'), true);
+    await page.waitForFunction(() => !/1e30|banana|nonsense|%E0|nope|Z\.1\.1|2x2/.test(location.href));
+  }
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('iframe embed: one chapter, sized to the frame, with a link to the full page', async () => {
+  const { page, errors, foreign, close } = await open(browser, `${server.url}fixtures/iframe.html`, {
+    width: 420, height: 700,
+    init: () => window.addEventListener('message', (e) => (window.__heights ??= []).push(e.data)),
+  });
+  const frame = page.frame({ url: /embed=core-attention/ });
+  await frame.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  assert.equal(await frame.$$eval('section.chapter', (s) => s.length), 1);
+  assert.equal(await frame.isHidden('#toc'), true);
+  assert.equal(await frame.isHidden('.site-footer'), true);
+  assert.deepEqual(await frame.$$eval('[data-grid="P"] tbody tr:nth-child(3) td .v', (ns) => ns.map((n) => n.textContent)), ['0.114', '0.042', '0.844']);
+  assert.match(await frame.textContent('#core-attention h2'), /Core attention/);
+  const overflow = await frame.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the chapter is ${overflow}px wider than its 360px frame`);
+  const full = await frame.getAttribute('#open-full a', 'href');
+  assert.doesNotMatch(full, /embed=/);
+  assert.match(full, /lang=en.*#core-attention$/);
+  await page.waitForFunction(() => (window.__heights ?? []).some((m) => m?.type === 'attention-explorer:height' && m.height > 500));
+  // editing inside the frame keeps the frame's own URL as a permalink
+  await frame.fill(Qcell(3, 4), '4');
+  await frame.waitForFunction(() => location.search.includes('Q:~19_4'));
+  assert.match(frame.url(), /embed=core-attention/);
+  await page.screenshot({ path: join(shots, 'iframe-embed.png') });
+  assert.deepEqual(errors, []);
+  assert.deepEqual(foreign, []);
+  await close();
+});
+
+test('exercise: a teacher hides cells, the link carries them, the learner checks answers against the core', async () => {
+  const { page, errors, close } = await open(browser, `${server.url}?lang=en`);
+  await pageReady(page);
+  await page.click(tab('softmax'));
+  await page.click('#exercise-toggle');
+  assert.equal(await page.isVisible('#exercise-help'), true);
+  const P = (i, j) => `[data-grid="P"] tbody tr:nth-child(${i}) td:nth-of-type(${j})`;
+  await page.click(P(3, 1));
+  await page.click(P(3, 2));
+  await page.click(P(2, 2));
+  await page.click(P(2, 2)); // clicked twice: shown again
+  assert.equal(await page.$$eval('[data-grid="P"] td.hidden-cell', (n) => n.length), 2);
+  await page.click('#exercise-toggle');
+  await page.waitForFunction(() => location.search.includes('!hide:@P.3.1,P.3.2'));
+  const link = page.url();
+  await close();
+
+  const learner = await open(browser, link);
+  await pageReady(learner.page);
+  const lp = learner.page;
+  assert.equal(await selectedStep(lp), 'softmax');
+  // the hidden numbers are not on the screen, nor in what the tools export
+  assert.equal(await lp.isVisible(`${P(3, 1)} .v`), false);
+  assert.equal(await lp.$$eval('[data-grid="P"] input.answer', (n) => n.filter((x) => !x.hidden).length), 2);
+  await lp.click('[data-grid="P"] .grid-tools summary');
+  await lp.click('[data-grid="P"] [data-act="latex"]');
+  assert.match(await lp.inputValue('[data-grid="P"] .grid-io textarea'), /\\square & \\square & 0\.844/);
+  // one right (within the tolerance of the core's 0.1142…), one wrong
+  await lp.fill(`${P(3, 1)} input.answer`, '0.114');
+  await lp.fill(`${P(3, 2)} input.answer`, '0.5');
+  await lp.click('[data-grid="P"] [data-act="check"]');
+  assert.match(await lp.textContent('[data-grid="P"] .exercise-result'), /1 of 2 correct/);
+  assert.equal(await lp.getAttribute(`${P(3, 2)} input.answer`, 'aria-invalid'), 'true');
+  assert.ok(await lp.$eval(P(3, 1), (td) => td.classList.contains('right')));
+  await lp.fill(`${P(3, 2)} input.answer`, '0.04');
+  await lp.click('[data-grid="P"] [data-act="check"]');
+  assert.match(await lp.textContent('[data-grid="P"] .exercise-result'), /2 of 2 correct/);
+  // the answers are checked against the current numbers: change an input, check again
+  await lp.fill(Qcell(3, 4), '5');
+  await lp.click('[data-grid="P"] [data-act="check"]');
+  assert.match(await lp.textContent('[data-grid="P"] .exercise-result'), /0 of 2 correct/);
+  await lp.click('[data-grid="P"] [data-act="reveal"]');
+  assert.match(await lp.textContent('[data-grid="P"] .exercise-result'), /2 of 2 correct/);
+  await lp.screenshot({ path: join(shots, 'exercise-desktop.png'), fullPage: true });
+  assert.deepEqual(learner.errors, []);
+  assert.deepEqual(errors, []);
+  await learner.close();
+});

@@ -1,0 +1,218 @@
+// The <attention-explorer> widget on host pages: two widgets with their own state and
+// one shared core, style isolation from a hostile page, light/dark from the host, the
+// attributes, every registered chapter, the anywidget entry point, narrow columns.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { setup, open, widgetsReady, widgetCells, shots, LAX_CSP } from './embed-helpers.mjs';
+
+const gen = await mkdtemp(join(tmpdir(), 'attn-widget-'));
+const env = await setup({ '/generated/': { dir: gen, csp: LAX_CSP } });
+const { server, browser } = env;
+test.after(() => env.close());
+
+const inWidget = (page, sel, fn, arg) => page.evaluate(([s, f, a]) => new Function('w', 'arg', `return (${f})(w, arg)`)(document.querySelector(s), a), [sel, fn.toString(), arg]);
+
+test('two widgets: their own numbers, their own state, one shared core; console clean, no foreign request', async () => {
+  const { page, errors, foreign, close } = await open(browser, `${server.url}fixtures/two-widgets.html`);
+  await widgetsReady(page);
+  // a: English, no mask, opened at the softmax step; b: Korean, causal, first step
+  assert.match(await inWidget(page, '#a', (w) => w.shadowRoot.querySelector('h2').textContent), /Core attention/);
+  assert.doesNotMatch(await inWidget(page, '#b', (w) => w.shadowRoot.querySelector('h2').textContent), /Core attention/);
+  assert.equal(await inWidget(page, '#a', (w) => w.shadowRoot.querySelector('[role="tab"][aria-selected="true"]').dataset.step), 'softmax');
+  assert.equal(await inWidget(page, '#b', (w) => w.shadowRoot.querySelector('[role="tab"][aria-selected="true"]').dataset.step), 'scores');
+  const a2 = await widgetCells(page, '#a', 'P', 2);
+  const b2 = await widgetCells(page, '#b', 'P', 2);
+  assert.deepEqual(b2, ['0.818', '0.182', '0.000']); // the document's causal row
+  assert.notEqual(a2[2], '0.000', 'without the mask token 2 also attends to token 3');
+  // one core (one WebAssembly instance), two stores
+  assert.equal(await page.evaluate(() => window.__wasmInstances), 1);
+  assert.ok(await page.evaluate(() => document.querySelector('#a').attn === document.querySelector('#b').attn));
+  assert.ok(await page.evaluate(() => document.querySelector('#a').store !== document.querySelector('#b').store));
+  // editing a leaves b alone
+  const aS = await widgetCells(page, '#a', 'S', 3);
+  const bS = await widgetCells(page, '#b', 'S', 3);
+  await page.fill('#a [data-grid="input-Q"] tbody tr:nth-child(3) td:nth-of-type(4) input', '7');
+  assert.notDeepEqual(await widgetCells(page, '#a', 'S', 3), aS);
+  assert.deepEqual(await widgetCells(page, '#b', 'S', 3), bS);
+  assert.equal(await page.inputValue('#b [data-grid="input-Q"] tbody tr:nth-child(3) td:nth-of-type(4) input'), '2');
+  // a reports its new state in the form the `state` attribute takes
+  assert.equal(await inWidget(page, '#a', (w) => w.host.encodeState('core-attention')), 'Q:~19_7'); // mask="none" is its default
+  // typing in a widget's cell does not move the steppers (the page's ←/→ keys)
+  await page.focus('#a [data-grid="input-Q"] tbody tr:nth-child(1) td:nth-of-type(1) input');
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await inWidget(page, '#a', (w) => w.shadowRoot.querySelector('[role="tab"][aria-selected="true"]').dataset.step), 'softmax');
+  await page.screenshot({ path: join(shots, 'widget-two-desktop.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  assert.deepEqual(foreign, []);
+  await close();
+});
+
+test('a narrow column (360 px): the widget fits, wide grids scroll inside it', async () => {
+  const { page, errors, close } = await open(browser, `${server.url}fixtures/two-widgets.html`, { width: 360, height: 780 });
+  await widgetsReady(page);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than the phone`);
+  const width = await page.evaluate(() => document.querySelector('#b').getBoundingClientRect().width);
+  assert.ok(width <= 360, `widget is ${width}px wide`);
+  // the phone layout is chosen by the widget's own width (container query)
+  assert.equal(await inWidget(page, '#b', (w) => getComputedStyle(w.shadowRoot.querySelector('.stepper-nav [role="tablist"]')).order), '-1');
+  await page.screenshot({ path: join(shots, 'widget-two-phone.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('a hostile host stylesheet does not reach into the widget; KaTeX fonts work in the shadow root', async () => {
+  const { page, errors, close } = await open(browser, `${server.url}fixtures/hostile.html`);
+  await widgetsReady(page);
+  const look = await inWidget(page, 'attention-explorer', (w) => {
+    const r = w.shadowRoot;
+    const table = r.querySelector('[data-grid="P"] table') ?? r.querySelector('table');
+    const td = r.querySelector('[data-grid="S"] td');
+    const input = r.querySelector('[data-grid="input-Q"] input');
+    const katex = r.querySelector('.katex');
+    return {
+      tableShown: getComputedStyle(r.querySelector('[data-grid="input-Q"] table')).display,
+      tableHeight: r.querySelector('[data-grid="input-Q"] table').getBoundingClientRect().height,
+      tdFont: parseFloat(getComputedStyle(td).fontSize), tdColor: getComputedStyle(td).color, tdBg: getComputedStyle(td).backgroundColor,
+      inputShown: getComputedStyle(input).display, katexShown: getComputedStyle(katex).display, katexFont: getComputedStyle(katex).fontFamily,
+      h2Font: parseFloat(getComputedStyle(r.querySelector('h2')).fontSize), tableFound: !!table,
+      transform: getComputedStyle(r.querySelector('p')).textTransform,
+    };
+  });
+  assert.notEqual(look.tableShown, 'none');
+  assert.ok(look.tableHeight > 50, `the Q table is ${look.tableHeight}px tall`);
+  assert.ok(look.tdFont > 10 && look.tdFont < 20, `cell font ${look.tdFont}px`);
+  assert.ok(look.h2Font > 20 && look.h2Font < 40, `heading font ${look.h2Font}px`);
+  assert.notEqual(look.tdColor, 'rgb(255, 0, 0)');
+  assert.notEqual(look.tdBg, 'rgb(0, 255, 0)');
+  assert.notEqual(look.inputShown, 'none');
+  assert.notEqual(look.katexShown, 'none');
+  assert.equal(look.transform, 'none');
+  assert.match(look.katexFont, /KaTeX_Main/);
+  // the fonts were added to the document (from bytes in the script) and are usable
+  await page.evaluate(() => document.fonts.ready);
+  assert.ok(await page.evaluate(() => document.fonts.check('16px KaTeX_Main') && document.fonts.check('16px KaTeX_Math')));
+  assert.ok(await page.evaluate(() => [...document.fonts].some((f) => f.family.replace(/"/g, '') === 'KaTeX_Math' && f.status === 'loaded')));
+  // and the widget's styles do not leak out: the host's paragraph keeps the host's look
+  assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('body > p')).fontSize), '40px');
+  await page.screenshot({ path: join(shots, 'widget-hostile.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('light or dark as the host page is; theme="light" overrides', async () => {
+  const { page, errors, close } = await open(browser, `${server.url}fixtures/dark.html`, { width: 700, height: 600 });
+  await widgetsReady(page);
+  const scheme = () => page.evaluate(() => [...document.querySelectorAll('attention-explorer')].map((w) => w.shadowRoot.querySelector('.ae-root').dataset.scheme));
+  assert.deepEqual(await scheme(), ['dark', 'light']);
+  const bg = await inWidget(page, 'attention-explorer', (w) => getComputedStyle(w.shadowRoot.querySelector('.ae-root')).backgroundColor);
+  assert.equal(bg, 'rgb(21, 23, 27)');
+  await page.screenshot({ path: join(shots, 'widget-dark.png'), fullPage: true });
+  await page.evaluate(() => document.documentElement.classList.remove('dark'));
+  await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('.ae-root').dataset.scheme === 'light');
+  assert.deepEqual(await scheme(), ['light', 'light']);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('attributes: figure, editable, state, hide, bad values give a notice and defaults', async () => {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>attrs</title>
+    <script type="module" src="attention-explorer.js"></script></head><body>
+    <attention-explorer id="fig" chapter="core-attention" figure="P" editable="false"></attention-explorer>
+    <attention-explorer id="st" chapter="core-attention" state="Q:~19_5;causal:!f" step="softmax" hide="P.3.1 P.3.2" tolerance="0.005"></attention-explorer>
+    <attention-explorer id="bad" chapter="no-such-chapter" tokens="lots" mask="sideways" state="Q:2x2,1,2,3,4;zzz:1" lang="fr"></attention-explorer>
+    <attention-explorer id="ro" chapter="core-attention" editable="false"></attention-explorer>
+    </body></html>`;
+  await writeFile(join(gen, 'attrs.html'), html);
+  const { page, errors, close } = await open(browser, `${server.url}generated/attrs.html`);
+  await widgetsReady(page);
+  // figure="P": only that grid is shown
+  const fig = await inWidget(page, '#fig', (w) => [...w.shadowRoot.querySelectorAll('figure.grid')].filter((f) => f.offsetParent !== null).map((f) => f.dataset.grid));
+  assert.deepEqual(fig, ['P']);
+  // editable="false": no input cells, controls disabled
+  assert.equal(await inWidget(page, '#ro', (w) => w.shadowRoot.querySelectorAll('[data-grid="input-Q"] input').length), 0);
+  assert.equal(await inWidget(page, '#ro', (w) => w.shadowRoot.querySelector('[data-control="causal"]').disabled), true);
+  // state="...": the same numbers as the page with that permalink; hidden cells are answer fields
+  assert.equal(await inWidget(page, '#st', (w) => w.shadowRoot.querySelector('[data-grid="input-Q"] tbody tr:nth-child(3) td:nth-of-type(4) input').value), '5');
+  assert.equal(await inWidget(page, '#st', (w) => w.shadowRoot.querySelector('[data-control="causal"]').checked), false);
+  assert.equal(await inWidget(page, '#st', (w) => w.shadowRoot.querySelectorAll('[data-grid="P"] input.answer:not([hidden])').length), 2);
+  // bad attributes: a notice, and the first chapter at its defaults
+  const notice = await inWidget(page, '#bad', (w) => w.shadowRoot.querySelector('.notice').textContent);
+  for (const re of [/no-such-chapter/, /tokens="lots"/, /mask="sideways"/, /fr/, /needs 2 numbers|must have|columns|shape/i, /zzz/]) assert.match(notice, re);
+  assert.deepEqual(await widgetCells(page, '#bad', 'P', 3), ['0.114', '0.042', '0.844']);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('every registered chapter mounts in a widget without errors', async () => {
+  await writeFile(join(gen, 'all.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>all</title></head><body>
+    <script type="module">
+      import { CHAPTERS } from './attention-explorer.js';
+      for (const id of CHAPTERS) {
+        const w = document.createElement('attention-explorer');
+        w.setAttribute('chapter', id);
+        w.setAttribute('lang', 'en');
+        document.body.append(w);
+      }
+    </script></body></html>`);
+  const { page, errors, foreign, close } = await open(browser, `${server.url}generated/all.html`);
+  await widgetsReady(page, 60000);
+  const report = await page.evaluate(() => [...document.querySelectorAll('attention-explorer')].map((w) => ({
+    id: w.getAttribute('chapter'), notice: w.shadowRoot.querySelector('.notice').hidden ? '' : w.shadowRoot.querySelector('.notice').textContent,
+    error: [...w.shadowRoot.querySelectorAll('.chapter-error')].filter((e) => !e.hidden).map((e) => e.textContent).join(' '),
+    tables: w.shadowRoot.querySelectorAll('table').length + w.shadowRoot.querySelectorAll('svg').length,
+  })));
+  assert.ok(report.length >= 1);
+  for (const r of report) {
+    assert.equal(r.notice, '', `${r.id}: ${r.notice}`);
+    assert.equal(r.error, '', `${r.id}: ${r.error}`);
+    assert.ok(r.tables > 0, `${r.id} shows no figure`);
+  }
+  assert.equal(await page.evaluate(() => window.__wasmInstances), 1);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(foreign, []);
+  await close();
+});
+
+test('anywidget: render({model, el}) from the same file, loaded from a blob: URL as anywidget does', async () => {
+  await writeFile(join(gen, 'anywidget.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>anywidget</title></head>
+    <body><div id="out"></div></body></html>`);
+  const { page, errors, close } = await open(browser, `${server.url}generated/anywidget.html`);
+  await page.evaluate(async () => {
+    const src = await (await fetch('./attention-explorer.js')).text();
+    const url = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
+    const { default: widget } = await import(url);
+    // a minimal model with the anywidget interface: get, set, on, off, save_changes
+    const traits = { chapter: 'core-attention', lang: 'en', step: 'softmax', state: '' };
+    const handlers = {};
+    window.model = {
+      saved: 0,
+      get: (k) => traits[k],
+      set: (k, v) => { traits[k] = v; for (const h of handlers[`change:${k}`] ?? []) h(); },
+      on: (ev, h) => (handlers[ev] ??= []).push(h),
+      off: (ev, h) => (handlers[ev] = (handlers[ev] ?? []).filter((x) => x !== h)),
+      save_changes() { this.saved++; },
+    };
+    window.cleanup = widget.render({ model: window.model, el: document.getElementById('out') });
+  });
+  await widgetsReady(page);
+  assert.deepEqual(await widgetCells(page, 'attention-explorer', 'P', 3), ['0.114', '0.042', '0.844']);
+  assert.match(await page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('h2').textContent), /Core attention/);
+  // the widget's edits flow back into the model's `state` trait
+  await page.fill('attention-explorer [data-grid="input-Q"] tbody tr:nth-child(3) td:nth-of-type(4) input', '5');
+  assert.equal(await page.evaluate(() => window.model.get('state')), 'Q:~19_5');
+  assert.ok(await page.evaluate(() => window.model.saved) > 0);
+  // a trait change from Python re-renders with the new value
+  await page.evaluate(() => window.model.set('lang', 'ko'));
+  await page.waitForFunction(() => document.querySelector('attention-explorer').dataset.ready === 'true' &&
+    !/Core attention/.test(document.querySelector('attention-explorer').shadowRoot.querySelector('h2')?.textContent ?? 'Core attention'));
+  assert.equal(await page.inputValue('attention-explorer [data-grid="input-Q"] tbody tr:nth-child(3) td:nth-of-type(4) input'), '5');
+  await page.evaluate(() => window.cleanup());
+  assert.equal(await page.evaluate(() => document.querySelectorAll('attention-explorer').length), 0);
+  assert.deepEqual(errors, []);
+  await close();
+});

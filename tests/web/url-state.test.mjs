@@ -1,0 +1,137 @@
+// Permalink text (web/src/url-state.js) and matrix text (web/src/matrix-text.js), in Node:
+// round trips, defaults left out, and every kind of hand-edited or corrupt input refused
+// with a reason instead of an exception.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  encodeNumber, decodeNumber, encodeValue, decodeValue, encodeSlice, decodeSlice, sameValue,
+  readQuery, buildQuery, parseCellRefs, cellRef,
+} from '../../web/src/url-state.js';
+import { plainNumber, matrixToText, matrixToLatex, matrixToMarkdown, matrixToCsv, parseMatrixText, MatrixTextError } from '../../web/src/matrix-text.js';
+
+const M = (rows, cols, xs) => ({ rows, cols, data: Float32Array.from(xs) });
+
+test('numbers: shortest text that reads back to the same float32', () => {
+  for (const x of [0, 1, -1, 0.5, -0.25, 0.1, 1 / 3, -2.718281828, 1e-7, 123456.789, 3.4e38, -1e-30]) {
+    const f = Math.fround(x);
+    const t = encodeNumber(f);
+    assert.equal(Math.fround(decodeNumber(t)), f, `${x} -> ${t}`);
+    assert.ok(!/[^0-9.e-]/.test(t), `${t} uses only digits, '.', 'e', '-'`);
+  }
+  assert.equal(encodeNumber(Math.fround(0.1)), '.1');
+  assert.equal(encodeNumber(Math.fround(-0.5)), '-.5');
+  assert.equal(encodeNumber(-0), '0');
+  assert.equal(encodeNumber(-Infinity), '!-inf');
+  assert.equal(decodeNumber('!-inf'), -Infinity);
+  assert.ok(Number.isNaN(decodeNumber('!nan')));
+  assert.throws(() => decodeNumber('1..2'), /not a number/);
+  assert.throws(() => decodeNumber('0x10'), /not a number/);
+});
+
+test('values of every kind round-trip', () => {
+  const dflt = M(2, 3, [1, 2, 3, 4, 5, 6]);
+  const cases = [
+    true, false, null, 0, -3, 0.125, 'rows', 'a string; with: separators, and % * ~ ( )', '12', 'Ünïcödé 한국어',
+    [2, 0], [], ['a', true, null, 1.5], M(2, 3, [1, 2, 3, 4, 5, 6.5]), M(0, 0, []), M(1, 2, [-Infinity, 0]),
+    { nested: { list: [1, 2] } }, [M(1, 1, [7])],
+  ];
+  for (const v of cases) {
+    const t = encodeValue(v, dflt);
+    assert.ok(!/[\s&#?=+%]/.test(t), `${t} is safe in a query value`);
+    assert.ok(sameValue(decodeValue(t, dflt), v), `${JSON.stringify(v)} via ${t}`);
+  }
+});
+
+test('a matrix with a few edits is written as the changed entries only', () => {
+  const dflt = M(3, 8, Array.from({ length: 24 }, (_, k) => k % 3));
+  const edited = { ...dflt, data: Float32Array.from(dflt.data) };
+  edited.data[19] = 5;
+  assert.equal(encodeValue(edited, dflt), '~19_5');
+  assert.deepEqual(Array.from(decodeValue('~19_5', dflt).data), Array.from(edited.data));
+  const all = M(3, 8, Array.from({ length: 24 }, (_, k) => k + 0.5));
+  assert.match(encodeValue(all, dflt), /^3x8,/); // dense is shorter when everything changed
+  assert.throws(() => decodeValue('~24_1', dflt), /not an entry/);
+  assert.throws(() => decodeValue('~x_1', dflt), /not an entry/);
+  assert.throws(() => decodeValue('~1_1', 5), /not a matrix/);
+});
+
+test('slices: only what differs from the defaults, transient keys left out, meta entries apart', () => {
+  const defaults = { Q: M(2, 2, [1, 0, 0, 1]), causal: true, head: 0, focus: [2, 0], hover: null, label: 'x' };
+  assert.equal(encodeSlice(defaults, defaults), '');
+  const s = { ...defaults, Q: M(2, 2, [1, 0, 0.5, 1]), causal: false, hover: ['S', 1, 1], head: 1 };
+  const text = encodeSlice(s, defaults, { transient: ['hover'], meta: { step: 'softmax', hide: ['P.3.1', 'P.3.2'] } });
+  assert.equal(text, 'Q:~2_.5;causal:!f;head:1;!step:softmax;!hide:@P.3.1,P.3.2');
+  const back = decodeSlice(text, defaults);
+  assert.deepEqual(back.problems, []);
+  assert.deepEqual(back.meta, { step: 'softmax', hide: ['P.3.1', 'P.3.2'] });
+  const merged = { ...defaults, ...back.slice };
+  for (const k of ['Q', 'causal', 'head', 'focus']) assert.ok(sameValue(merged[k], s[k]), k);
+  assert.equal(merged.hover, null);
+});
+
+test('hand-edited or corrupt slices: each bad entry dropped with a reason, the rest kept', () => {
+  const defaults = { Q: M(2, 2, [1, 0, 0, 1]), causal: true, head: 0, focus: [2, 0] };
+  const bad = [
+    ['Q:2x2,1,2,3', /needs 4 numbers/],
+    ['Q:99999x99999,1', /too large/],
+    ['Q:2x2,1,2,3,abc', /not a number/],
+    ['Q:2x2,1,2,3,1e300', /outside the allowed range/],
+    ['Q:2x2,1,2,3,!inf', /outside the allowed range/],
+    ['Q:!t', /expected a matrix/],
+    ['causal:3', /expected a boolean/],
+    ['head:!nan', /outside the allowed range/],
+    ['focus:@a,b', /expected a list of numbers/],
+    ['zzz:1', /no setting "zzz"/],
+    ['garbage', /not a setting/],
+    ['Q:!j%%%', /JSON|base64/],
+    ['$%E0:1', /escaped/],
+  ];
+  for (const [text, re] of bad) {
+    const r = decodeSlice(`${text};head:1`, defaults);
+    assert.equal(r.problems.length, 1, text);
+    assert.match(r.problems[0], re, text);
+    assert.equal(r.slice.head, 1, `the good entry after ${text} is kept`);
+    assert.ok(!('Q' in r.slice) || text.startsWith('head'), text);
+  }
+});
+
+test('query strings: read raw (percent-decoded once), written without escaping our characters', () => {
+  const q = buildQuery([['lang', 'en'], ['core-attention', 'Q:~19_5;causal:!f;!hide:@P.3.1'], ['x', undefined]]);
+  assert.equal(q, '?lang=en&core-attention=Q:~19_5;causal:!f;!hide:@P.3.1');
+  assert.deepEqual(readQuery(q), [['lang', 'en', false], ['core-attention', 'Q:~19_5;causal:!f;!hide:@P.3.1', false]]);
+  // a chat app that percent-encodes the separators on the way
+  assert.deepEqual(readQuery('?core-attention=Q%3A~19_5%3Bcausal%3A!f')[0][1], 'Q:~19_5;causal:!f');
+  assert.equal(readQuery('?a=%E0%A4%A')[0][2], true); // malformed escapes are flagged, not thrown
+  assert.deepEqual(readQuery(''), []);
+});
+
+test('exercise cell references: grid.row.column from 1', () => {
+  assert.equal(cellRef('P', 2, 0), 'P.3.1');
+  const { cells, problems } = parseCellRefs('P.3.1, P-sums.1.1 flow-O1.2.4 P.0.1 nonsense');
+  assert.deepEqual(cells, [{ grid: 'P', i: 2, j: 0 }, { grid: 'P-sums', i: 0, j: 0 }, { grid: 'flow-O1', i: 1, j: 3 }]);
+  assert.equal(problems.length, 2);
+});
+
+test('matrix text: copy out, paste in, LaTeX, Markdown, CSV', () => {
+  const m = M(2, 3, [1, -0.5, Math.fround(0.1), -Infinity, 2.25, 1e-7]);
+  assert.equal(plainNumber(Math.fround(0.1)), '0.1');
+  assert.equal(matrixToText(m), '1 -0.5 0.1\n-inf 2.25 1e-7');
+  assert.equal(matrixToLatex(m, { digits: 3 }), '\\begin{bmatrix}\n  1 & -0.5 & 0.1 \\\\\n  -\\infty & 2.25 & 0\n\\end{bmatrix}');
+  assert.equal(matrixToMarkdown(m, { digits: 2, fixed: true, rowLabel: (i) => `q${i + 1}`, colLabel: (j) => `k${j + 1}` }),
+    '|  | k1 | k2 | k3 |\n|---|---:|---:|---:|\n| q1 | 1.00 | −0.50 | 0.10 |\n| q2 | −∞ | 2.25 | 0.00 |');
+  assert.equal(matrixToCsv(m), '1,-0.5,0.1\r\n-inf,2.25,1e-7');
+  const hidden = new Set(['0,1']);
+  assert.equal(matrixToText(m, { hidden }).split('\n')[0], '1 ? 0.1');
+  assert.match(matrixToLatex(m, { hidden }), /1 & \\square & 0\.1/);
+  const finite = M(2, 2, [1.5, -2, Math.fround(0.3), 4]);
+  assert.deepEqual(parseMatrixText(matrixToText(finite)), finite);
+  for (const text of ['1.5, -2\n0.3, 4', '1.5\t-2\r\n0.3\t4\n\n', '[[1.5, -2], [0.3, 4]]', '\\begin{bmatrix} 1.5 & -2 \\\\ 0.3 & 4 \\end{bmatrix}', '1.5 −2\n0.3 +4'])
+    assert.deepEqual(Array.from(parseMatrixText(text).data), Array.from(finite.data), JSON.stringify(text));
+  const err = (text, code) => assert.throws(() => parseMatrixText(text), (e) => e instanceof MatrixTextError && e.code === code, `${JSON.stringify(text)} -> ${code}`);
+  err('', 'empty');
+  err('1 2\n3', 'ragged');
+  err('1 2\n3 abc', 'nan');
+  err('1 2\n3 1e9', 'range');
+  err('1 NaN', 'nan');
+  err('x'.repeat(300000), 'long');
+});

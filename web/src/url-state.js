@@ -1,0 +1,330 @@
+// Compact, URL-safe text form of a chapter's state slice, for permalinks and for the
+// widget's `state` attribute. Generic over chapters: it knows matrices {rows, cols, data}
+// and plain values, and writes only what differs from the chapter's defaults.
+//
+//   encodeSlice({Q, causal: false, head: 1}, defaults)  ->  "Q:~19_5;causal:!f;head:1"
+//   decodeSlice("Q:~19_5;causal:!f", defaults)          ->  {slice, meta, problems}
+//
+// Grammar of a slice (entries separated by ';', key and value by the first ':'):
+//   value  := '!t' | '!f' | '!n'                       true, false, null
+//           | number                                   shortest text that reads back to the
+//                                                      same float32: 2, -.5, 1e-7, !inf, !-inf, !nan
+//           | R 'x' C [',' number]*                    a matrix, row-major: 2x2,1,0,0,1
+//           | '~' [index '_' number] (',' ...)*         the default matrix with these entries
+//                                                      (flat index) changed: ~19_5,20_-1
+//           | '@' [item (',' item)*]                   a flat list of numbers, booleans, strings
+//           | name | '$' escaped                       a string (bare when it is a plain name)
+//           | '!j' base64url(JSON)                     anything else (nested values)
+//   keys starting with '!' are meta entries (e.g. !step, !hide) that belong to the host.
+// Only unreserved characters and ',;:!~@$_*' are used, so browsers and chat apps leave
+// the text alone; a value percent-encoded on the way is decoded once before parsing.
+
+export class UrlStateError extends Error {}
+
+const f32 = (x) => Math.fround(x);
+const BARE = /^[A-Za-z_][\w.-]*$/;
+const NUMBER = /^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+const MATRIX = /^(\d{1,6})x(\d{1,6})(?:,(.*))?$/;
+export const MAX_ELEMENTS = 1 << 16; // a hand-edited URL must not allocate gigabytes
+export const VALUE_LIMIT = 1e6; // same bound as a typed cell (format.js LIMIT)
+
+export const isMatrix = (v) =>
+  v !== null && typeof v === 'object' && Number.isInteger(v.rows) && Number.isInteger(v.cols) &&
+  (ArrayBuffer.isView(v.data) || Array.isArray(v.data)) && v.data.length === v.rows * v.cols;
+
+// Shortest decimal text that reads back to the same float32 (or double when exact=false).
+export function encodeNumber(x, single = true) {
+  if (typeof x !== 'number' || Number.isNaN(x)) return '!nan';
+  if (x === Infinity) return '!inf';
+  if (x === -Infinity) return '!-inf';
+  let s = String(x);
+  if (single) {
+    const want = f32(x);
+    for (let p = 1; p <= 9; p++) {
+      const t = Number(x.toPrecision(p));
+      if (f32(t) === want) {
+        s = String(t);
+        break;
+      }
+    }
+  }
+  if (s === '-0') s = '0';
+  return s.replace('e+', 'e').replace(/^(-?)0\./, '$1.');
+}
+
+export function decodeNumber(t) {
+  if (t === '!nan') return NaN;
+  if (t === '!inf') return Infinity;
+  if (t === '!-inf') return -Infinity;
+  if (!NUMBER.test(t)) throw new UrlStateError(`"${short(t)}" is not a number`);
+  return Number(t);
+}
+
+const short = (t) => (t.length > 24 ? `${t.slice(0, 24)}…` : t);
+const escape = (s) =>
+  encodeURIComponent(s).replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%/g, '*');
+const unescape = (t) => {
+  try {
+    return decodeURIComponent(t.replace(/\*/g, '%'));
+  } catch {
+    throw new UrlStateError(`"${short(t)}" is not a valid escaped text`);
+  }
+};
+export const encodeString = (s) => (BARE.test(s) ? s : `$${escape(s)}`);
+
+function b64urlEncode(text) {
+  const bytes = new TextEncoder().encode(text);
+  let bin = '';
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+function b64urlDecode(t) {
+  try {
+    const bin = atob(t.replace(/-/g, '+').replace(/_/g, '/'));
+    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
+  } catch {
+    throw new UrlStateError('a JSON value is not valid base64url');
+  }
+}
+const TYPED = { Float32Array, Float64Array, Int32Array, Uint8Array, Int8Array, Uint16Array, Int16Array, Uint32Array };
+const jsonReplacer = (k, v) => (ArrayBuffer.isView(v) ? { $typed: v.constructor.name, v: Array.from(v, (x) => encodeNumber(x, v instanceof Float32Array)) } : v);
+const jsonReviver = (k, v) => {
+  if (v && typeof v === 'object' && typeof v.$typed === 'string' && Array.isArray(v.v)) {
+    const T = TYPED[v.$typed];
+    if (!T) throw new UrlStateError(`unknown array type ${short(v.$typed)}`);
+    return T.from(v.v, decodeNumber);
+  }
+  return v;
+};
+
+function kind(v) {
+  if (v === null || v === undefined) return 'null';
+  if (isMatrix(v)) return 'matrix';
+  if (Array.isArray(v)) return 'list';
+  return typeof v; // number, boolean, string, object
+}
+
+const isPrimitive = (v) => v === null || ['number', 'boolean', 'string'].includes(typeof v);
+
+function encodePrimitive(v) {
+  if (v === null || v === undefined) return '!n';
+  if (v === true) return '!t';
+  if (v === false) return '!f';
+  if (typeof v === 'number') return encodeNumber(v, false);
+  return encodeString(v);
+}
+
+export function encodeValue(v, dflt) {
+  if (isMatrix(v)) {
+    const single = !(v.data instanceof Float64Array) && !Array.isArray(v.data);
+    const dense = `${v.rows}x${v.cols}` + Array.from(v.data, (x) => `,${encodeNumber(x, single)}`).join('');
+    if (isMatrix(dflt) && dflt.rows === v.rows && dflt.cols === v.cols) {
+      const parts = [];
+      for (let k = 0; k < v.data.length; k++)
+        if (!sameNumber(v.data[k], dflt.data[k])) parts.push(`${k}_${encodeNumber(v.data[k], single)}`);
+      const sparse = `~${parts.join(',')}`;
+      if (sparse.length < dense.length) return sparse;
+    }
+    return dense;
+  }
+  if (Array.isArray(v) && v.every(isPrimitive)) return `@${v.map(encodePrimitive).join(',')}`;
+  if (isPrimitive(v) || v === undefined) return encodePrimitive(v);
+  return `!j${b64urlEncode(JSON.stringify(v, jsonReplacer))}`;
+}
+
+function decodePrimitive(t) {
+  if (t === '!t') return true;
+  if (t === '!f') return false;
+  if (t === '!n') return null;
+  if (t.startsWith('$')) return unescape(t.slice(1));
+  if (BARE.test(t)) return t;
+  return decodeNumber(t);
+}
+
+export function decodeValue(t, dflt) {
+  const m = MATRIX.exec(t);
+  if (m) {
+    const rows = Number(m[1]), cols = Number(m[2]);
+    if (rows * cols > MAX_ELEMENTS) throw new UrlStateError(`a ${rows}×${cols} matrix is too large`);
+    const items = m[3] === undefined ? [] : m[3].split(',');
+    if (items.length !== rows * cols)
+      throw new UrlStateError(`a ${rows}×${cols} matrix needs ${rows * cols} numbers, the link has ${items.length}`);
+    return { rows, cols, data: Float32Array.from(items, decodeNumber) };
+  }
+  if (t.startsWith('~')) {
+    if (!isMatrix(dflt)) throw new UrlStateError('changed entries given for a value that is not a matrix');
+    const data = Float32Array.from(dflt.data);
+    if (t.length > 1)
+      for (const item of t.slice(1).split(',')) {
+        const us = item.indexOf('_');
+        const k = Number(item.slice(0, us));
+        if (us < 1 || !/^\d+$/.test(item.slice(0, us)) || k >= data.length)
+          throw new UrlStateError(`"${short(item)}" is not an entry of a ${dflt.rows}×${dflt.cols} matrix`);
+        data[k] = decodeNumber(item.slice(us + 1));
+      }
+    return { rows: dflt.rows, cols: dflt.cols, data };
+  }
+  if (t.startsWith('@')) return t.length === 1 ? [] : t.slice(1).split(',').map(decodePrimitive);
+  if (t.startsWith('!j')) {
+    try {
+      return JSON.parse(b64urlDecode(t.slice(2)), jsonReviver);
+    } catch (e) {
+      throw e instanceof UrlStateError ? e : new UrlStateError('a JSON value cannot be read');
+    }
+  }
+  return decodePrimitive(t);
+}
+
+const sameNumber = (a, b) => a === b || (Number.isNaN(a) && Number.isNaN(b)) || f32(a) === f32(b);
+
+export function sameValue(a, b) {
+  if (isMatrix(a) || isMatrix(b)) {
+    if (!isMatrix(a) || !isMatrix(b) || a.rows !== b.rows || a.cols !== b.cols) return false;
+    for (let k = 0; k < a.data.length; k++) if (!sameNumber(a.data[k], b.data[k])) return false;
+    return true;
+  }
+  if (typeof a === 'number' && typeof b === 'number') return a === b || (Number.isNaN(a) && Number.isNaN(b));
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((x, k) => sameValue(x, b[k]));
+  }
+  if (ArrayBuffer.isView(a) || ArrayBuffer.isView(b)) {
+    if (!ArrayBuffer.isView(a) || !ArrayBuffer.isView(b) || a.length !== b.length) return false;
+    return Array.prototype.every.call(a, (x, k) => sameNumber(x, b[k]));
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const ka = Object.keys(a), kb = Object.keys(b);
+    return ka.length === kb.length && ka.every((k) => k in b && sameValue(a[k], b[k]));
+  }
+  return (a ?? null) === (b ?? null);
+}
+
+const encodeKey = (k) => (/^!?[A-Za-z_][\w-]*$/.test(k) ? k : `$${escape(k)}`);
+const decodeKey = (t) => (t.startsWith('$') ? unescape(t.slice(1)) : t);
+
+// The text of one slice: entries whose value differs from the default, in the defaults'
+// key order, then meta entries ({step: ..., hide: [...]}, written as !step, !hide).
+export function encodeSlice(slice, defaults = {}, { transient = [], meta = {} } = {}) {
+  const out = [];
+  const keys = [...Object.keys(defaults), ...Object.keys(slice).filter((k) => !(k in defaults))];
+  for (const k of keys) {
+    if (transient.includes(k) || !(k in slice) || typeof slice[k] === 'function') continue;
+    if (k in defaults && sameValue(slice[k], defaults[k])) continue;
+    out.push(`${encodeKey(k)}:${encodeValue(slice[k], defaults[k])}`);
+  }
+  for (const [k, v] of Object.entries(meta)) if (v !== undefined) out.push(`!${k}:${encodeValue(v)}`);
+  return out.join(';');
+}
+
+// Reads a slice written by encodeSlice and checks it against the defaults: unknown keys,
+// a value of another kind than the default, and non-finite or huge numbers where the
+// default has finite ones are dropped and reported in `problems` (plain English
+// sentences, shown in the notice). Returns {slice, meta, problems}; slice holds only the
+// keys read successfully (merge it over the defaults).
+export function decodeSlice(text, defaults = {}) {
+  const slice = {};
+  const meta = {};
+  const problems = [];
+  if (!text) return { slice, meta, problems };
+  for (const entry of text.split(';')) {
+    if (entry === '') continue;
+    const colon = entry.indexOf(':');
+    if (colon < 1) {
+      problems.push(`"${short(entry)}" is not a setting (name:value)`);
+      continue;
+    }
+    let key;
+    try {
+      key = decodeKey(entry.slice(0, colon));
+    } catch (e) {
+      problems.push(e.message);
+      continue;
+    }
+    const raw = entry.slice(colon + 1);
+    if (key.startsWith('!')) {
+      try {
+        meta[key.slice(1)] = decodeValue(raw);
+      } catch (e) {
+        problems.push(`${key}: ${e.message}`);
+      }
+      continue;
+    }
+    if (!(key in defaults)) {
+      problems.push(`there is no setting "${short(key)}"`);
+      continue;
+    }
+    try {
+      const dflt = defaults[key];
+      const v = decodeValue(raw, dflt);
+      checkLike(v, dflt, key);
+      slice[key] = v;
+    } catch (e) {
+      if (!(e instanceof UrlStateError)) throw e;
+      problems.push(`${key}: ${e.message}`);
+    }
+  }
+  return { slice, meta, problems };
+}
+
+function finiteLike(x, d, key) {
+  if (Number.isFinite(d) && !(Number.isFinite(x) && Math.abs(x) <= Math.max(VALUE_LIMIT, Math.abs(d))))
+    throw new UrlStateError(`${encodeNumber(x)} is outside the allowed range for ${key}`);
+}
+
+function checkLike(v, dflt, key) {
+  const kd = kind(dflt);
+  if (kd === 'null') return; // the default says nothing about the kind
+  const kv = kind(v);
+  if (kv !== kd) throw new UrlStateError(`expected a ${kd}, the link has a ${kv}`);
+  if (kv === 'matrix') {
+    const allFinite = Array.prototype.every.call(dflt.data, Number.isFinite);
+    if (allFinite) for (const x of v.data) finiteLike(x, 0, key);
+  } else if (kv === 'number') finiteLike(v, dflt, key);
+  else if (kv === 'list' && dflt.length > 0 && dflt.every((x) => typeof x === 'number')) {
+    if (!v.every((x) => typeof x === 'number')) throw new UrlStateError('expected a list of numbers');
+    v.forEach((x) => finiteLike(x, 0, key));
+  }
+}
+
+// Query strings: read raw (each value decoded once, '+' kept), write with our own
+// characters left as they are. Returns [[name, value], ...] in order.
+export function readQuery(search) {
+  const out = [];
+  const q = search.startsWith('?') ? search.slice(1) : search;
+  if (!q) return out;
+  for (const part of q.split('&')) {
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    const [n, v] = eq < 0 ? [part, ''] : [part.slice(0, eq), part.slice(eq + 1)];
+    let name = n, value = v, bad = false;
+    try {
+      name = decodeURIComponent(n);
+      value = decodeURIComponent(v);
+    } catch {
+      bad = true;
+    }
+    out.push([name, value, bad]);
+  }
+  return out;
+}
+
+export function buildQuery(pairs) {
+  const safe = (s) => encodeURIComponent(s).replace(/%(2C|3B|3A|40|24|21|7E|2A)/gi, (m, h) => String.fromCharCode(parseInt(h, 16)));
+  const q = pairs.filter(([, v]) => v !== undefined && v !== null).map(([n, v]) => (v === '' ? safe(n) : `${safe(n)}=${safe(v)}`));
+  return q.length ? `?${q.join('&')}` : '';
+}
+
+// Exercise cells: "P.3.1" = grid P, row 3, column 1 (counted from 1, as a teacher says them).
+export function parseCellRefs(list) {
+  const items = Array.isArray(list) ? list : String(list ?? '').split(/[\s,]+/);
+  const out = [];
+  const problems = [];
+  for (const it of items) {
+    if (it === '' || it === null || it === undefined) continue;
+    const m = /^(.+)\.(\d+)\.(\d+)$/.exec(String(it));
+    if (!m || Number(m[2]) < 1 || Number(m[3]) < 1) problems.push(`"${short(String(it))}" is not a cell (grid.row.column)`);
+    else out.push({ grid: m[1], i: Number(m[2]) - 1, j: Number(m[3]) - 1 });
+  }
+  return { cells: out, problems };
+}
+export const cellRef = (grid, i, j) => `${grid}.${i + 1}.${j + 1}`;

@@ -1,0 +1,326 @@
+// <attention-explorer>: any chapter of the page as a custom element for course notes,
+// in one script file (web/dist/attention-explorer.js) that carries the WebAssembly core,
+// KaTeX's styles and fonts, so it works wherever the file is copied and makes no request.
+//
+//   <script type="module" src="attention-explorer.js"></script>
+//   <attention-explorer chapter="core-attention" step="softmax" lang="en"></attention-explorer>
+//
+// Attributes: chapter (id, default the first chapter), step (a step key), figure (one grid
+// or plot by its data-grid / data-plot name, shown alone), tokens, d_model, heads, mask
+// (causal | none), seed (what the chapter supports: its module's `options`), lang (ko | en,
+// default from the page's lang), editable ("false" makes inputs read-only), state (a
+// chapter's permalink text, as in ?<chapter>=<state>), hide (exercise cells: "P.3.1 P.3.2",
+// grid.row.column counted from 1), tolerance (for checking answers, default 0.01), theme
+// (auto | light | dark; auto follows the host page).
+// Every widget on a page shares one instance of the core and keeps its own state; the
+// markup lives in a shadow root, so the page's CSS and the widget's do not meet.
+//
+// The same file is an anywidget module: export default { render({ model, el }) }, with
+// the attributes above as the model's traits (Jupyter, marimo, MyST).
+import createAttention from './attn.mjs';
+import { createI18n } from './i18n.js';
+import { createStore } from './store.js';
+import { createHost } from './host.js';
+import chapters from './chapters/index.js';
+import { css, fonts, wasm } from 'widget-assets';
+
+export const CHAPTERS = chapters.map((c) => c.id);
+export const ATTRIBUTES = ['chapter', 'step', 'figure', 'tokens', 'd_model', 'heads', 'mask', 'seed', 'lang', 'editable', 'state', 'hide', 'tolerance', 'theme'];
+
+// ---- one core, one stylesheet, fonts on the document ----------------------------------------
+let corePromise = null;
+export function loadCore() {
+  // locateFile: the loader then never resolves a URL against import.meta.url, which fails
+  // when this module itself comes from a blob: or data: URL (anywidget, notebooks).
+  corePromise ??= createAttention({ wasmBinary: wasm, locateFile: (path) => path });
+  return corePromise;
+}
+
+let sheet = null;
+function stylesheet() {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+  }
+  return sheet;
+}
+
+// @font-face inside a shadow root is ignored by browsers, so KaTeX's fonts are added to
+// the document's font set, from bytes carried in this file (no URL, no request).
+let fontsAdded = false;
+function addFonts() {
+  if (fontsAdded || typeof FontFace !== 'function') return;
+  fontsAdded = true;
+  for (const f of fonts) {
+    const bin = atob(f.data);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    const face = new FontFace(f.family, bytes.buffer, { style: f.style, weight: f.weight, display: 'block' });
+    document.fonts.add(face);
+    face.load().catch(() => {});
+  }
+}
+
+// ---- light or dark, as the host page is ---------------------------------------------------------
+const luminance = (rgb) => {
+  const m = /rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)/.exec(rgb);
+  if (!m || (m[4] !== undefined && Number(m[4]) < 0.5)) return null;
+  const lin = (c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * lin(+m[1]) + 0.7152 * lin(+m[2]) + 0.0722 * lin(+m[3]);
+};
+function hostScheme(el) {
+  const want = el.getAttribute('theme');
+  if (want === 'light' || want === 'dark') return want;
+  for (let n = el.parentElement; n; n = n.parentElement) {
+    const L = luminance(getComputedStyle(n).backgroundColor);
+    if (L !== null) return L < 0.3 ? 'dark' : 'light';
+  }
+  const cs = getComputedStyle(document.documentElement).colorScheme || 'normal';
+  if (/dark/.test(cs) && (!/light/.test(cs) || matchMedia('(prefers-color-scheme: dark)').matches)) return 'dark';
+  return 'light';
+}
+
+const int = (v) => (v === null || v === '' || !/^\d{1,6}$/.test(v.trim()) ? undefined : Number(v.trim()));
+
+class AttentionExplorer extends HTMLElement {
+  static get observedAttributes() {
+    return ATTRIBUTES;
+  }
+
+  #gen = 0;
+  #scheduled = false;
+  #watch = null;
+  #root = null;
+  #emitted = null;
+  #ready = null;
+  #resolveReady = null;
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' });
+    this.#ready = new Promise((r) => (this.#resolveReady = r));
+  }
+
+  /** Resolves when the chapter has been drawn (after every re-render too: see `rendered`). */
+  get ready() {
+    return this.#ready;
+  }
+
+  connectedCallback() {
+    addFonts();
+    this.shadowRoot.adoptedStyleSheets = [stylesheet()];
+    this.#schedule();
+    const update = () => this.#root && (this.#root.dataset.scheme = hostScheme(this));
+    const mo = new MutationObserver(update);
+    mo.observe(document.documentElement, { attributes: true, subtree: false });
+    if (document.body) mo.observe(document.body, { attributes: true });
+    const mq = matchMedia('(prefers-color-scheme: dark)');
+    mq.addEventListener('change', update);
+    this.#watch = { update, stop: () => (mo.disconnect(), mq.removeEventListener('change', update)) };
+  }
+
+  disconnectedCallback() {
+    this.#watch?.stop();
+    this.#watch = null;
+  }
+
+  attributeChangedCallback(name, old, value) {
+    if (old === value) return;
+    if (name === 'theme') return this.#watch?.update();
+    if (name === 'state' && value === this.#emitted) return; // our own state, echoed back
+    if (this.isConnected) this.#schedule();
+  }
+
+  #schedule() {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    queueMicrotask(() => {
+      this.#scheduled = false;
+      if (this.isConnected) this.#render();
+    });
+  }
+
+  async #render() {
+    const gen = ++this.#gen;
+    const shadow = this.shadowRoot;
+    const root = document.createElement('div');
+    root.className = 'ae-root';
+    root.dataset.scheme = hostScheme(this);
+    this.#root = root;
+    const a = (n) => this.getAttribute(n);
+
+    // language: the attribute, else the page's (ko or en), else English on a page in
+    // another language, Korean on a page that says nothing
+    const pageLang = (this.closest('[lang]')?.getAttribute('lang') ?? '').toLowerCase();
+    const lang = ['ko', 'en'].includes(a('lang')) ? a('lang') : pageLang.startsWith('ko') ? 'ko' : pageLang ? 'en' : 'ko';
+    const i18n = createI18n(lang);
+    const problems = [];
+    if (a('lang') !== null && !['ko', 'en'].includes(a('lang'))) problems.push(i18n.t('common.badLang').replace('{lang}', a('lang')));
+
+    const bar = document.createElement('div');
+    bar.className = 'ae-bar';
+    const langBtn = document.createElement('button');
+    langBtn.type = 'button';
+    langBtn.className = 'ae-lang';
+    bar.append(langBtn);
+    const notice = document.createElement('div');
+    notice.className = 'notice';
+    notice.setAttribute('role', 'alert');
+    notice.hidden = true;
+    const status = document.createElement('p');
+    status.className = 'boot-status';
+    status.setAttribute('role', 'status');
+    status.textContent = i18n.t('common.loading');
+    root.append(bar, notice, status);
+    // Keys typed into the widget's fields belong to it: the host page (reveal.js, a
+    // notebook) sees document.activeElement = this element, not the field, so it would
+    // take ←/→ for itself.
+    root.addEventListener('keydown', (e) => {
+      const t = e.composedPath()[0];
+      if (t?.closest?.('input, textarea, select, [role="tablist"]')) e.stopPropagation();
+    });
+    shadow.replaceChildren(root);
+    this.removeAttribute('data-ready');
+
+    let attn;
+    try {
+      attn = await loadCore();
+    } catch (e) {
+      status.textContent = i18n.t('common.loadFailed').replace('{message}', e.message);
+      status.classList.add('error');
+      console.error(e);
+      return;
+    }
+    if (gen !== this.#gen) return; // attributes changed while the core loaded
+
+    let ch = chapters.find((c) => c.id === a('chapter'));
+    if (!ch) {
+      if (a('chapter') !== null) problems.push(i18n.t('common.unknownChapter').replace('{id}', a('chapter')));
+      ch = chapters[0];
+    }
+    const options = {};
+    for (const [attr, key] of [['tokens', 'tokens'], ['d_model', 'dModel'], ['heads', 'heads'], ['seed', 'seed']]) {
+      if (a(attr) === null) continue;
+      const v = int(a(attr));
+      if (v === undefined) problems.push(`${attr}="${a(attr).slice(0, 20)}" is not a whole number`);
+      else options[key] = v;
+    }
+    if (a('mask') !== null) {
+      if (['causal', 'none'].includes(a('mask'))) options.mask = a('mask');
+      else problems.push(`mask="${a('mask').slice(0, 20)}" is not causal or none`);
+    }
+    const supported = ch.options ?? [];
+    for (const [attr, key] of [['tokens', 'tokens'], ['d_model', 'dModel'], ['heads', 'heads'], ['seed', 'seed'], ['mask', 'mask']])
+      if (key in options && !supported.includes(key)) problems.push(`${ch.id} does not take ${attr}`);
+    const tolerance = a('tolerance') === null ? undefined : Number(a('tolerance'));
+    if (tolerance !== undefined && !(tolerance >= 0)) problems.push(`tolerance="${a('tolerance').slice(0, 20)}" is not a number ≥ 0`);
+
+    const store = createStore({});
+    const host = createHost({
+      store, options, readOnly: a('editable') === 'false',
+      restore: a('state') ? { [ch.id]: a('state') } : {},
+      step: a('step'), hide: a('hide'), tolerance: tolerance >= 0 ? tolerance : undefined,
+    });
+    const section = document.createElement('section');
+    section.className = 'chapter';
+    section.id = ch.id;
+    status.remove();
+    root.append(section);
+
+    const renderNotice = () => {
+      const items = [...problems, ...host.notices.map((n) => n.problems.join('; '))];
+      notice.hidden = items.length === 0;
+      notice.textContent = '';
+      if (!items.length) return;
+      const p = document.createElement('p');
+      p.className = 'notice-title';
+      p.textContent = i18n.t('common.noticeTitle');
+      const ul = document.createElement('ul');
+      for (const it of items) ul.append(Object.assign(document.createElement('li'), { textContent: it }));
+      notice.append(p, ul);
+    };
+    const relabel = () => {
+      langBtn.textContent = i18n.t('common.langToggle');
+      langBtn.lang = i18n.lang === 'ko' ? 'en' : 'ko';
+      langBtn.setAttribute('aria-label', i18n.t('common.langToggleLabel'));
+      root.lang = i18n.lang;
+      renderNotice();
+    };
+    langBtn.addEventListener('click', () => i18n.setLang(i18n.lang === 'ko' ? 'en' : 'ko'));
+    i18n.onChange(relabel);
+    host.onNotice(renderNotice);
+    relabel();
+
+    try {
+      ch.mount(section, { attn, i18n, store, host });
+      host.finishRestore();
+      if (a('figure')) this.#single(section, host, ch.id, a('figure'), problems);
+    } catch (e) {
+      problems.push(e.message);
+      console.error(e);
+    }
+    renderNotice();
+
+    // Tell the page (and anywidget) when the state changes: detail.state is the text the
+    // `state` attribute takes.
+    const emit = () => {
+      this.#emitted = host.encodeState(ch.id);
+      this.dispatchEvent(new CustomEvent('statechange', { detail: { chapter: ch.id, state: this.#emitted } }));
+    };
+    store.subscribe(emit);
+    this.#emitted = host.encodeState(ch.id);
+
+    Object.assign(this, { attn, store, host, i18n });
+    this.setAttribute('data-ready', 'true');
+    this.#resolveReady(this);
+    this.dispatchEvent(new CustomEvent('rendered'));
+  }
+
+  // figure="name": only that grid or plot (and the chapter's error box) stays visible.
+  #single(section, host, id, name, problems) {
+    const target = host.chapters.get(id)?.grids.get(name)?.el ?? section.querySelector(`[data-grid="${CSS.escape(name)}"], [data-plot="${CSS.escape(name)}"]`);
+    if (!target) {
+      problems.push(`there is no figure "${name}"`);
+      return;
+    }
+    const panel = target.closest('.step-panel');
+    if (panel) for (const s of host.chapters.get(id)?.steppers ?? []) if (s.has(panel.dataset.step)) s.goTo(panel.dataset.step);
+    for (let n = target; n && n !== section; n = n.parentElement)
+      for (const sib of n.parentElement.children)
+        if (sib !== n && !sib.classList.contains('chapter-error') && !sib.classList.contains('step-panel')) sib.classList.add('ae-off');
+    for (const nav of section.querySelectorAll('.stepper-nav')) nav.classList.add('ae-off');
+    section.classList.add('single-figure');
+  }
+}
+
+if (typeof customElements !== 'undefined' && !customElements.get('attention-explorer'))
+  customElements.define('attention-explorer', AttentionExplorer);
+
+// anywidget: the model's traits are the attributes; the widget's state flows back into
+// the `state` trait when the model has one.
+export default {
+  render({ model, el }) {
+    const w = document.createElement('attention-explorer');
+    const apply = () => {
+      for (const name of ATTRIBUTES) {
+        const v = model.get(name);
+        if (v === null || v === undefined || v === '') w.removeAttribute(name);
+        else if (w.getAttribute(name) !== String(v)) w.setAttribute(name, String(v));
+      }
+    };
+    apply();
+    for (const name of ATTRIBUTES) model.on(`change:${name}`, apply);
+    const back = (e) => {
+      if (model.get('state') === undefined) return;
+      model.set('state', e.detail.state);
+      model.save_changes();
+    };
+    w.addEventListener('statechange', back);
+    el.append(w);
+    return () => {
+      for (const name of ATTRIBUTES) model.off(`change:${name}`, apply);
+      w.removeEventListener('statechange', back);
+      w.remove();
+    };
+  },
+};
