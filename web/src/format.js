@@ -26,10 +26,11 @@ export function editText(x) {
 
 // TeX form of a number, e.g. for formulas with the current values filled in.
 export function tex(x, opts) {
-  const s = fmt(x, opts).replace(MINUS, '-');
+  const s = fmt(x, opts).replaceAll(MINUS, '-');
   if (s === '-∞') return '-\\infty';
   if (s === '∞') return '\\infty';
-  return s;
+  const e = /^(-?[\d.]+)e(-?\d+)$/.exec(s); // 1.2e-7 -> 1.2 \times 10^{-7}
+  return e ? `${e[1]} \\times 10^{${e[2]}}` : s;
 }
 
 export const LIMIT = 1e6;
