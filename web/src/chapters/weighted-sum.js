@@ -138,6 +138,13 @@ export default {
     }
 
 
+    // Screen direction pointing away from the other points (for a label that stays clear of
+    // the hull); y grows downwards on screen.
+    const away = (pts, p) => {
+      const cx = pts.reduce((a, q) => a + q[0], 0) / pts.length, cy = pts.reduce((a, q) => a + q[1], 0) / pts.length;
+      return [p[0] >= cx ? 1 : -1, p[1] >= cy ? -1 : 1];
+    };
+
     k.start((s) => {
       modeButtons.forEach((b) => (b.checked = b.value === s.mode));
       wSliders.forEach((sl) => (sl.label.hidden = s.mode !== 'weights'));
@@ -165,7 +172,7 @@ export default {
       plot.update({
         polygons: [{ points: r.hull.map((j) => pts[j]), color: '#1f5fbf' }],
         marks,
-        handles: pts.map((p, j) => ({ id: `v${j}`, x: p[0], y: p[1], label: token(j), ariaLabel: tr('handleLabel').replace('{token}', token(j)).replace('{x}', fmt(p[0])).replace('{y}', fmt(p[1])) })),
+        handles: pts.map((p, j) => ({ id: `v${j}`, x: p[0], y: p[1], label: token(j), labelDir: away(pts, p), ariaLabel: tr('handleLabel').replace('{token}', token(j)).replace('{x}', fmt(p[0])).replace('{y}', fmt(p[1])) })),
         summary: tr('plotSummary').replace('{o}', `(${f3(o[0])}, ${f3(o[1])})`).replace('{d}', f3(r.dist)),
       });
       return r;

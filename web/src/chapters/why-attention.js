@@ -64,7 +64,7 @@ export default {
     text('h3', 'parallelTitle');
     text('p', 'parallelBody');
     const stepControls = el('div', 'controls');
-    k.slider('N', 'sliderN2', { min: 2, max: 64, step: 1, parent: stepControls });
+    k.slider('N', 'sliderN2', { min: 2, max: 100, step: 1, parent: stepControls });
     const run = k.button('run', () => play(), stepControls);
     run.dataset.control = 'run';
     k.button('step', () => { stop(); patch((s) => ({ tick: Math.min(s.tick + 1, s.N) })); }, stepControls).dataset.control = 'step';

@@ -16,7 +16,7 @@
 // to do with them (usually: store them and call update again). Fix both axes' domains so
 // the picture does not rescale under the pointer.
 //   const p = createPlot({ ..., x: { domain: [-1, 2] }, y: { domain: [-1, 2] }, onDrag: (id, x, y) => ... });
-//   p.update({ handles: [{ id: 'v1', x: 1, y: 0, label: 'v₁', ariaLabel: 'Value 1' }] });
+//   p.update({ handles: [{ id: 'v1', x: 1, y: 0, label: 'v₁', ariaLabel: 'Value 1', labelDir: [1, -1] }] });
 import { scaleLinear, scaleLog } from 'd3-scale';
 import { line } from 'd3-shape';
 import { fmt } from '../format.js';
@@ -166,7 +166,10 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
         'aria-label': hd.ariaLabel ?? hd.label ?? hd.id }, g);
       svgEl('circle', { cx: sx(hd.x), cy: sy(hd.y), r: 16, class: 'handle-hit' }, node);
       svgEl('circle', { cx: sx(hd.x), cy: sy(hd.y), r: hd.r ?? 7, class: 'handle-dot', fill: hd.color ?? PALETTE[0] }, node);
-      if (hd.label) svgEl('text', { x: sx(hd.x) + 10, y: sy(hd.y) + 16, class: 'mark-label' }, node).textContent = hd.label;
+      // Label beside the point; labelDir [dx, dy] (screen directions, e.g. away from the
+      // other points) picks the side, default right and below.
+      const [ldx, ldy] = hd.labelDir ?? [1, 1];
+      if (hd.label) svgEl('text', { x: sx(hd.x) + (ldx < 0 ? -11 : 11), y: sy(hd.y) + (ldy < 0 ? -9 : 18), 'text-anchor': ldx < 0 ? 'end' : 'start', class: 'mark-label' }, node).textContent = hd.label;
     }
     if (focused !== undefined) svg.querySelector(`[data-handle="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
     scales = { sx, sy };
