@@ -3,9 +3,11 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { setup, cells, setSlider, text, num, shots } from './lecture-helpers.mjs';
 
-const { open } = await setup();
+const { open, browser, server } = await setup();
+const axePath = createRequire(import.meta.url).resolve('../../web/node_modules/axe-core/axe.min.js');
 const S = '#review';
 
 test('review: softmax gives positive weights adding up to 1 (0.330, 0.670 for the lecture example)', async () => {
@@ -64,6 +66,22 @@ test('lecture chapters at 360 px and in English: no horizontal overflow, no cons
     }
     if (query) assert.match(await text(page, `${S} h2`), /Review/);
     assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
+test('lecture chapters pass an axe-core scan in both languages', async () => {
+  for (const query of ['', '?lang=en']) {
+    // axe is injected as an inline script, which the page's Content-Security-Policy forbids.
+    const page = await browser.newPage({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+    await page.goto(`${server.url}${query}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.addScriptTag({ path: axePath });
+    for (const id of ['why-attention', 'weighted-sum', 'reading-matrix', 'positional-encoding', 'review']) {
+      const violations = await page.evaluate((sel) => window.axe.run(sel).then((r) =>
+        r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)), `#${id}`);
+      assert.deepEqual(violations, [], `${id} ${query || 'ko'}`);
+    }
     await page.close();
   }
 });

@@ -22,7 +22,7 @@ export default {
   axis1: 'component 1',
   axis2: 'component 2',
   dragHint: 'Drag a Value point with the mouse or a finger, or Tab to it and move it by 0.1 with the arrow keys (by 1 with Shift). Move the weight sliders too: $o$ only ever moves inside the blue region.',
-  handleLabel: 'Value of {token} ({x}, {y}). Arrow keys move it',
+  handleLabel: '{token}: Value ({x}, {y}), arrow keys move it',
   plotSummary: 'output o = {o}, distance to the convex hull {d}',
   checkHull: 'distance to the convex hull: {d} {ok}',
   checkRange: 'per component: $o_1 = {o1} \\in [{lo1}, {hi1}]$, $o_2 = {o2} \\in [{lo2}, {hi2}]$ {ok}',

@@ -22,7 +22,7 @@ export default {
   axis1: '성분 1',
   axis2: '성분 2',
   dragHint: 'Value 점을 마우스나 손가락으로 끌어 보세요. Tab으로 점을 고른 뒤 화살표 키로 0.1씩(Shift와 함께 1씩) 옮길 수도 있습니다. 가중치 슬라이더를 움직여도 $o$는 파란 영역 안에서만 움직입니다.',
-  handleLabel: '{token}의 Value ({x}, {y}). 화살표 키로 옮기기',
+  handleLabel: '{token}: Value ({x}, {y}), 화살표 키로 옮기기',
   plotSummary: '출력 o = {o}, 볼록 껍질까지의 거리 {d}',
   checkHull: '볼록 껍질까지의 거리: {d} {ok}',
   checkRange: '성분별 범위: $o_1 = {o1} \\in [{lo1}, {hi1}]$, $o_2 = {o2} \\in [{lo2}, {hi2}]$ {ok}',

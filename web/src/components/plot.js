@@ -38,7 +38,8 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
   el.className = 'plot';
   if (testId) el.dataset.plot = testId;
   const cap = document.createElement('figcaption');
-  const svg = svgEl('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-labelledby': `${id}-t ${id}-d` });
+  // With draggable handles the figure has focusable parts, so it is a group, not an image.
+  const svg = svgEl('svg', { viewBox: `0 0 ${width} ${height}`, role: onDrag ? 'group' : 'img', 'aria-labelledby': `${id}-t ${id}-d` });
   const t = svgEl('title', { id: `${id}-t` }, svg);
   const desc = svgEl('desc', { id: `${id}-d` }, svg);
   const legend = document.createElement('div');
