@@ -63,6 +63,18 @@ test('weighted-sum: training-mode dropout breaks "the weights add up to 1"; a fu
   assert.notDeepEqual(sum, ['1.000'], 'dropout rescales the kept weights');
   assert.match(await text(page, `${S} [data-check="dropout"]`), /✗|✓/);
   assert.match(await text(page, `${S} [data-check="masked"]`), /0\.707/);
+  // All raw weights 0: the core refuses to normalise, the chapter says so, the last output stays.
+  await page.uncheck(`${S} input[data-control="dropout"]`);
+  for (const j of [0, 1]) await setSlider(page, `${S} input[data-control="w${j}"]`, 0);
+  const before = await cells(page, 'ws-output', 1);
+  assert.deepEqual(before, ['1', '1'], 'all weight on 먹었다: its own Value');
+  await setSlider(page, `${S} input[data-control="w2"]`, 0);
+  assert.ok(await page.isVisible(`${S} .chapter-error`));
+  assert.match(await text(page, `${S} .chapter-error`), /sums to 0/);
+  assert.deepEqual(await cells(page, 'ws-output', 1), before);
+  await setSlider(page, `${S} input[data-control="w1"]`, 0.4);
+  assert.equal(await page.isVisible(`${S} .chapter-error`), false);
+  assert.deepEqual(await cells(page, 'ws-output', 1), ['0', '1']);
   assert.deepEqual(errors, []);
   await page.close();
 });

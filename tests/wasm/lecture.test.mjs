@@ -26,6 +26,14 @@ test('seed 001: 0.2[1,0] + 0.5[0,1] + 0.3[1,1] = [0.5, 0.8], inside the hull of 
   close(attn.hullDistance(zero, V), Math.SQRT1_2, 1e-6, 'distance of [0, 0]');
 });
 
+test('seed 004 (shown in the review): q=[1,1], k1=[1,0], k2=[0,2] -> [0.707, 1.414] -> [0.330, 0.670]', () => {
+  const t = attn.attention(attn.matrix(1, 2, [1, 1]), attn.matrix(2, 2, [1, 0, 0, 2]), attn.matrix(2, 2, [1, 0, 0, 2]));
+  assert.deepEqual(Array.from(t.scores.data), [1, 2]);
+  assert.deepEqual(Array.from(t.scaled.data).map((x) => x.toFixed(3)), ['0.707', '1.414']);
+  assert.deepEqual(Array.from(t.weights.data).map((x) => x.toFixed(3)), ['0.330', '0.670']);
+  close(attn.rowSums(t.weights).data[0], 1, 1e-6, 'sum');
+});
+
 test('normalizeRows re-normalises raw weights; bad weights are RangeErrors', () => {
   const w = attn.normalizeRows(attn.matrix(1, 3, [1, 2, 1]));
   assert.deepEqual(Array.from(w.data), [0.25, 0.5, 0.25]);
