@@ -77,7 +77,7 @@ export default {
     const gridOB = k.grid({ caption: () => 'O_B', ariaLabel: () => tr('gridOB'), rowLabel: (i) => word(orderB(state())[i]), colLabel: (j) => String(j + 1), digits: 3, testId: 'pe-OB' });
     const gridOAB = k.grid({ caption: () => tr('reorderedCaption'), ariaLabel: () => tr('gridOAB'), rowLabel: (i) => word(orderB(state())[i]), colLabel: (j) => String(j + 1), digits: 3, testId: 'pe-OA-reordered' });
     oRow.append(gridOA.el, gridOB.el, gridOAB.el);
-    const check = text('p', (s) => (s.pe || s.causal || s.dropout ? 'checkOn' : 'checkOff'), section, (s, r) => (r ? {
+    const check = text('p', 'check', section, (s, r) => (r ? {
       diff: f4(r.diff), ok: r.diff <= SAME ? '✓' : '✗', verdict: tr(r.diff <= SAME ? 'same' : 'differ'),
     } : {}), 'check-line big');
     check.dataset.check = 'permutation';

@@ -86,7 +86,7 @@ export default {
     text('p', 'clickHint', section, undefined, 'hint');
 
     const attends = el('div', 'attends');
-    text('h4', 'attendsTitle', attends, (s) => ({ token: tokenLabel(s.focus) }));
+    text('h4', 'attendsTitle', attends, (s, r) => ({ token: tokenLabel(r ? r.focus : s.focus) }));
     const chips = el('ol', 'token-chips', attends);
     chips.dataset.attends = 'row';
 
