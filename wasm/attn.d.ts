@@ -103,6 +103,8 @@ export interface Cost {
   pathLengthRecurrent: number;
   sequentialStepsAttention: number;
   sequentialStepsRecurrent: number;
+  /** layers · heads: attention matrices one input sequence produces (BERT-base: 144). */
+  attentionMatrices: number;
 }
 
 export interface CoreAttentionExample {
@@ -112,6 +114,41 @@ export interface CoreAttentionExample {
   Q: Matrix;
   K: Matrix;
   V: Matrix;
+}
+
+export interface WeightedSumExample {
+  /** 3 x 2: the Values of 나는, 사과를, 먹었다 */
+  V: Matrix;
+  /** 1 x 3: the weights of 먹었다 */
+  weights: Matrix;
+}
+
+export interface PermutationExample {
+  /** 3 x 4: rows dog/개, man/사람, bites/물었다 */
+  embeddings: Matrix;
+  Wq: Matrix;
+  Wk: Matrix;
+  Wv: Matrix;
+}
+
+export type HeadKind = 'previous' | 'self' | 'first' | 'verb-object' | 'pronoun-noun';
+
+export interface ReadingSentence {
+  lang: 'ko' | 'en';
+  /** 'a': the pronoun refers to the animate noun; 'b': it does not. */
+  id: string;
+  tokens: string[];
+  /** Bit sets per token: verb = 1, object = 2, pronoun = 4, animate = 8. */
+  flags: number[];
+  /** Index of the pronoun and of the word it refers to. */
+  pronoun: number;
+  referent: number;
+}
+
+export interface ReadingHeadsExample {
+  heads: HeadKind[];
+  features: string[];
+  sentences: ReadingSentence[];
 }
 
 /**
@@ -160,6 +197,38 @@ export interface Attention {
   random(options: { rows: number; cols: number; seed?: number; distribution?: 'normal' | 'uniform'; mean?: number; std?: number; lo?: number; hi?: number }): Matrix;
   /** The documents' worked examples as inputs. */
   example(name: 'core-attention'): CoreAttentionExample;
+  example(name: 'weighted-sum'): WeightedSumExample;
+  example(name: 'permutation'): PermutationExample;
+  example(name: 'reading-heads'): ReadingHeadsExample;
+
+  /** r x c -> r x 1: each row's sum (1 for every row of softmax weights). */
+  rowSums(M: MatrixLike): Matrix;
+  /** r x c -> 1 x c: each column's sum (in [0, r] for softmax weights; they add up to r). */
+  colSums(M: MatrixLike): Matrix;
+  /** r x c -> r x 1: index of each row's largest entry (first on ties). */
+  rowArgmax(M: MatrixLike): Matrix;
+  /** A + B, same shapes. */
+  add(A: MatrixLike, B: MatrixLike): Matrix;
+  /** Row i of the result is row perm[i] of M; perm must be a permutation of 0..rows-1. */
+  permuteRows(M: MatrixLike, perm: number[]): Matrix;
+  /** max |A - B| over all entries (NaN if either has a NaN; 0 for empty matrices). */
+  maxAbsDiff(A: MatrixLike, B: MatrixLike): number;
+  /** Each row divided by its sum; entries must be finite and >= 0, row sums > 0. */
+  normalizeRows(W: MatrixLike): Matrix;
+  /** Per-column minimum and maximum, each 1 x c. */
+  columnRange(M: MatrixLike): { min: Matrix; max: Matrix };
+  /** Indices of the convex hull's vertices of n x 2 points, counter-clockwise. */
+  convexHull(points: MatrixLike): number[];
+  /** Distance from the 1 x 2 point p to the convex hull of n x 2 points (0 inside). */
+  hullDistance(p: MatrixLike, points: MatrixLike): number;
+  /** T x d: pos / 10000^(2i/d), the argument of sin/cos in positionalEncoding(T, d). */
+  sinusoidAngles(T: number, d: number): Matrix;
+  /** T x d: h_t = r h_{t-1} + (1 - r) x_t, h_{-1} = 0, 0 <= r < 1 (a toy recurrent state). */
+  recurrentScan(X: MatrixLike, retention: number): Matrix;
+  /** T flag sets -> T x (4 + T): [verb, object, pronoun, animate | one-hot position]. */
+  tokenFeatures(flags: number[]): Matrix;
+  /** Hand-set (4 + T) x (4 + T) W_Q, W_K producing one head pattern (default strength 4). */
+  constructedHead(kind: HeadKind, T: number, strength?: number): { Wq: Matrix; Wk: Matrix };
 }
 
 export interface CreateOptions {

@@ -72,12 +72,25 @@ function checkDropout(d, what) {
   return out;
 }
 
+// A list of non-negative integers (a permutation, token flags).
+function checkIndexList(list, what) {
+  if (!Array.isArray(list)) throw fail('TypeError', `${what} must be an array of integers`);
+  list.forEach((x, i) => {
+    if (typeof x !== 'number') throw fail('TypeError', `${what}[${i}] must be a number, got ${typeof x}`);
+    if (!Number.isInteger(x) || x < 0) throw fail('RangeError', `${what}[${i}] must be an integer >= 0, got ${x}`);
+  });
+  return list;
+}
+
 // Rethrows an error object returned by the raw bindings as a JS Error.
 function unwrap(r) {
   if (r && typeof r === 'object' && typeof r.__error === 'string')
     throw fail(r.__error === 'Error' ? 'Error' : 'RangeError', r.message);
   return r;
 }
+
+// Examples bound in wasm/inspect.cpp (the lecture chapters); the others in bindings.cpp.
+const LECTURE_EXAMPLES = new Set(['weighted-sum', 'permutation', 'reading-heads']);
 
 function makeApi(raw) {
   const api = {
@@ -168,7 +181,33 @@ function makeApi(raw) {
     },
     example(name) {
       if (typeof name !== 'string') throw fail('TypeError', 'example name must be a string');
+      if (LECTURE_EXAMPLES.has(name)) return unwrap(raw.lectureExample(name));
       return unwrap(raw.example(name));
+    },
+
+    // Reading an attention result (core/include/attn/inspect.hpp).
+    rowSums: (M) => unwrap(raw.rowSums(checkMatrix(M, 'M'))),
+    colSums: (M) => unwrap(raw.colSums(checkMatrix(M, 'M'))),
+    rowArgmax: (M) => unwrap(raw.rowArgmax(checkMatrix(M, 'M'))),
+    add: (A, B) => unwrap(raw.add(checkMatrix(A, 'A'), checkMatrix(B, 'B'))),
+    permuteRows: (M, perm) => unwrap(raw.permuteRows(checkMatrix(M, 'M'), checkIndexList(perm, 'perm'))),
+    maxAbsDiff: (A, B) => unwrap(raw.maxAbsDiff(checkMatrix(A, 'A'), checkMatrix(B, 'B'))),
+    normalizeRows: (W) => unwrap(raw.normalizeRows(checkMatrix(W, 'W'))),
+    columnRange: (M) => unwrap(raw.columnRange(checkMatrix(M, 'M'))),
+    convexHull: (points) => unwrap(raw.convexHull(checkMatrix(points, 'points'))),
+    hullDistance: (p, points) => unwrap(raw.hullDistance(checkMatrix(p, 'p'), checkMatrix(points, 'points'))),
+    sinusoidAngles: (T, d) => unwrap(raw.sinusoidAngles(checkCount(T, 'T'), checkCount(d, 'd', { min: 1 }))),
+    // The toy recurrent state h_t = r h_{t-1} + (1 - r) x_t (core/include/attn/recurrent.hpp).
+    recurrentScan(X, retention) {
+      if (typeof retention !== 'number') throw fail('TypeError', `retention must be a number, got ${typeof retention}`);
+      return unwrap(raw.recurrentScan(checkMatrix(X, 'X'), retention));
+    },
+    // Constructed heads (core/include/attn/reading.hpp).
+    tokenFeatures: (flags) => unwrap(raw.tokenFeatures(checkIndexList(flags, 'flags'))),
+    constructedHead(kind, T, strength = 4) {
+      if (typeof kind !== 'string') throw fail('TypeError', `kind must be a string, got ${typeof kind}`);
+      if (typeof strength !== 'number') throw fail('TypeError', `strength must be a number, got ${typeof strength}`);
+      return unwrap(raw.constructedHead(kind, checkCount(T, 'T', { min: 1 }), strength));
     },
   };
   return Object.freeze(api);

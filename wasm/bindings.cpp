@@ -132,6 +132,7 @@ val cost(val in) {
         out.set("pathLengthRecurrent", r.path_length_recurrent);
         out.set("sequentialStepsAttention", r.sequential_steps_attention);
         out.set("sequentialStepsRecurrent", r.sequential_steps_recurrent);
+        out.set("attentionMatrices", r.attention_matrices);
         return out;
     });
 }

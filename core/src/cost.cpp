@@ -31,6 +31,7 @@ Cost cost(const CostInput& in) {
     c.path_length_recurrent = n - 1;
     c.sequential_steps_attention = 2;
     c.sequential_steps_recurrent = n;
+    c.attention_matrices = double(in.layers) * h;
     return c;
 }
 

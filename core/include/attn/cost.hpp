@@ -10,6 +10,8 @@
 //   flops_recurrent     = 2·n·d²             a recurrent layer's h_t = W h_{t-1} + ..., O(n·d²)
 //   crossover_n         = d                  where n²·d = n·d²
 //   path_length         = 1 (attention) vs n − 1 (recurrent), sequential steps 2 vs n
+//   attention_matrices  = layers · heads     matrices one input sequence produces
+//                                            (BERT-base: 12 · 12 = 144)
 // (Vaswani et al. 2017, Table 1.) Values are doubles: n = 10⁶ does not overflow.
 //
 // Errors: ValueError when n, d_model, heads or layers is 0, heads does not divide
@@ -46,6 +48,7 @@ struct Cost {
     double path_length_recurrent = 0;
     double sequential_steps_attention = 2;
     double sequential_steps_recurrent = 0;
+    double attention_matrices = 0;  // layers · heads
 };
 
 Cost cost(const CostInput& in);

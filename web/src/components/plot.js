@@ -9,6 +9,14 @@
 //
 // kinds: 'line' (default), 'points'; bars are drawn as a histogram; polygons filled.
 // x.type / y.type: 'linear' (default) or 'log'. domain: [lo, hi] to fix an axis.
+//
+// Draggable points: pass onDrag to createPlot and handles to update. A handle is moved
+// with the pointer or, once focused (Tab), with the arrow keys (step `dragStep`, Shift
+// ×10); onDrag(id, x, y) receives the new data coordinates and the chapter decides what
+// to do with them (usually: store them and call update again). Fix both axes' domains so
+// the picture does not rescale under the pointer.
+//   const p = createPlot({ ..., x: { domain: [-1, 2] }, y: { domain: [-1, 2] }, onDrag: (id, x, y) => ... });
+//   p.update({ handles: [{ id: 'v1', x: 1, y: 0, label: 'v₁', ariaLabel: 'Value 1', labelDir: [1, -1] }] });
 import { scaleLinear, scaleLog } from 'd3-scale';
 import { line } from 'd3-shape';
 import { fmt } from '../format.js';
@@ -29,13 +37,14 @@ function svgEl(tag, attrs = {}, parent) {
 // toolText(key), key = menu | svg | png; fileName without extension).
 const PLOT_TEXT = { menu: 'Figure tools: save as image', svg: 'SVG image', png: 'PNG image' };
 export function createPlot({ title = () => '', x = {}, y = {}, width = 520, height = 300, testId, square = false,
-  tools = true, toolText = (k) => PLOT_TEXT[k], fileName = testId ?? 'figure' } = {}) {
+  tools = true, toolText = (k) => PLOT_TEXT[k], fileName = testId ?? 'figure', onDrag = null, dragStep = 0.1 } = {}) {
   const id = `plot-${++plotCount}`;
   const el = document.createElement('figure');
   el.className = 'plot';
   if (testId) el.dataset.plot = testId;
   const cap = document.createElement('figcaption');
-  const svg = svgEl('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-labelledby': `${id}-t ${id}-d` });
+  // With draggable handles the figure has focusable parts, so it is a group, not an image.
+  const svg = svgEl('svg', { viewBox: `0 0 ${width} ${height}`, role: onDrag ? 'group' : 'img', 'aria-labelledby': `${id}-t ${id}-d` });
   const t = svgEl('title', { id: `${id}-t` }, svg);
   const desc = svgEl('desc', { id: `${id}-d` }, svg);
   const legend = document.createElement('div');
@@ -85,16 +94,56 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
     return s;
   }
 
-  function update({ series = [], bars = [], marks = [], polygons = [], summary = '' } = {}) {
+  let scales = null; // the last update's {sx, sy}, for turning pointer positions into data
+  let dragging = null; // id of the handle under the pointer
+  if (onDrag) {
+    const toData = (e) => {
+      const ctm = svg.getScreenCTM();
+      if (!ctm || !scales) return null;
+      const pt = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse());
+      return [scales.sx.invert(pt.x), scales.sy.invert(pt.y)];
+    };
+    svg.addEventListener('pointerdown', (e) => {
+      const h = e.target.closest?.('[data-handle]');
+      if (!h) return;
+      e.preventDefault();
+      dragging = h.dataset.handle;
+      svg.setPointerCapture(e.pointerId);
+      h.focus({ preventScroll: true });
+    });
+    svg.addEventListener('pointermove', (e) => {
+      if (dragging == null) return;
+      const p = toData(e);
+      if (p) onDrag(dragging, p[0], p[1]);
+    });
+    const stop = (e) => {
+      dragging = null;
+      if (svg.hasPointerCapture?.(e.pointerId)) svg.releasePointerCapture(e.pointerId);
+    };
+    svg.addEventListener('pointerup', stop);
+    svg.addEventListener('pointercancel', stop);
+    svg.addEventListener('keydown', (e) => {
+      const h = e.target.closest?.('[data-handle]');
+      const dir = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[e.key];
+      if (!h || !dir) return;
+      e.preventDefault();
+      e.stopPropagation(); // not the page's stepper keys
+      const step = dragStep * (e.shiftKey ? 10 : 1);
+      onDrag(h.dataset.handle, Number(h.dataset.x) + dir[0] * step, Number(h.dataset.y) + dir[1] * step);
+    });
+  }
+
+  function update({ series = [], bars = [], marks = [], polygons = [], handles = [], summary = '' } = {}) {
     relabel();
     cap.textContent = title();
     t.textContent = title();
     desc.textContent = summary;
+    const focused = svg.contains(document.activeElement) ? document.activeElement.dataset?.handle : undefined;
     svg.querySelectorAll('g').forEach((g) => g.remove());
     const xs = [], ys = [];
     for (const s of series) for (const [a, b] of s.points) if (Number.isFinite(a) && Number.isFinite(b)) (xs.push(a), ys.push(b));
     for (const b of bars) (xs.push(b.x0, b.x1), ys.push(0, b.y));
-    for (const mk of marks) (xs.push(mk.x), ys.push(mk.y));
+    for (const mk of [...marks, ...handles]) (xs.push(mk.x), ys.push(mk.y));
     for (const p of polygons) for (const [a, b] of p.points) (xs.push(a), ys.push(b));
     const finite = (arr, log) => arr.filter((v) => Number.isFinite(v) && (!log || v > 0));
     const fx = finite(xs, x.type === 'log'), fy = finite(ys, y.type === 'log');
@@ -131,7 +180,7 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
       svgEl('text', { x: left - 7, y: py + 4, 'text-anchor': 'end' }, ax).textContent = tickFmt(v);
     }
     if (x.label) svgEl('text', { x: (left + right) / 2, y: height - 6, 'text-anchor': 'middle', class: 'axis-label' }, ax).textContent = x.label();
-    if (y.label) svgEl('text', { x: 12, y: (top + bottom) / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${(top + bottom) / 2})`, class: 'axis-label' }, ax).textContent = y.label();
+    if (y.label) svgEl('text', { x: 15, y: (top + bottom) / 2, 'text-anchor': 'middle', transform: `rotate(-90 15 ${(top + bottom) / 2})`, class: 'axis-label' }, ax).textContent = y.label();
     // data
     polygons.forEach((p, k) => {
       svgEl('polygon', { points: p.points.map(([a, b]) => `${sx(a)},${sy(b)}`).join(' '), class: 'polygon', fill: p.color ?? PALETTE[k % PALETTE.length] }, g);
@@ -153,6 +202,18 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
       svgEl('circle', { cx: sx(mk.x), cy: sy(mk.y), r: mk.r ?? 5, class: 'mark', fill: mk.color ?? PALETTE[1] }, g);
       if (mk.label) svgEl('text', { x: sx(mk.x) + 8, y: sy(mk.y) - 8, class: 'mark-label' }, g).textContent = mk.label;
     }
+    for (const hd of handles) {
+      const node = svgEl('g', { class: 'handle', tabindex: 0, role: 'button', 'data-handle': hd.id, 'data-x': hd.x, 'data-y': hd.y,
+        'aria-label': hd.ariaLabel ?? hd.label ?? hd.id }, g);
+      svgEl('circle', { cx: sx(hd.x), cy: sy(hd.y), r: 16, class: 'handle-hit' }, node);
+      svgEl('circle', { cx: sx(hd.x), cy: sy(hd.y), r: hd.r ?? 7, class: 'handle-dot', fill: hd.color ?? PALETTE[0] }, node);
+      // Label beside the point; labelDir [dx, dy] (screen directions, e.g. away from the
+      // other points) picks the side, default right and below.
+      const [ldx, ldy] = hd.labelDir ?? [1, 1];
+      if (hd.label) svgEl('text', { x: sx(hd.x) + (ldx < 0 ? -11 : 11), y: sy(hd.y) + (ldy < 0 ? -9 : 18), 'text-anchor': ldx < 0 ? 'end' : 'start', class: 'mark-label' }, node).textContent = hd.label;
+    }
+    if (focused !== undefined) svg.querySelector(`[data-handle="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
+    scales = { sx, sy };
     legend.textContent = '';
     series.forEach((s, k) => {
       if (!s.name) return;

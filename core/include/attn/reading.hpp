@@ -1,0 +1,70 @@
+// Constructed attention heads, for the chapter on reading attention matrices.
+//
+// NOT from a trained model. Analyses of trained models (Clark et al. 2019, "What Does
+// BERT Look At?"; Vig & Belinkov 2019) report heads that attend to the previous token,
+// to the token itself, to a first/special token, from a verb to its object and from a
+// pronoun to the noun it refers to. Here each pattern is produced on purpose by hand-set
+// W_Q and W_K on hand-made token features, so a learner can see where such a pattern
+// comes from, and where it breaks.
+//
+// Token features (X, T x (kFeatureCount + T)):
+//   columns 0..3           flags: verb, object, pronoun, animate noun (0 or 1)
+//   column kFeatureCount+p one-hot position p
+//   token_features(flags)  flags: T bit sets (kVerb | kObject | ...)  ->  X
+//
+// constructed_head(kind, T, s) -> {Wq, Wk}, both d x d with d = kFeatureCount + T, so
+// Q = X W_Q and K = X W_K are T x d (d_k = d) and, for the X above,
+//   PreviousToken  q_i · k_j = s² when j = i − 1 (and for i = j = 0: the first token has
+//                  no predecessor and looks at itself), else 0
+//   Self           q_i · k_j = s² when j = i, else 0
+//   FirstToken     q_i · k_j = s² when j = 0, else 0
+//   VerbObject     q_i · k_j = s² when token i is a verb and token j an object, else 0
+//   PronounNoun    q_i · k_j = s² when token i is a pronoun and token j an animate noun
+// A row the rule does not cover has all-zero scores and so spreads its weight evenly.
+// With attention's 1/√d_k scaling the pattern sharpens as s grows.
+//
+// reading_sentences(): the chapter's example sentences (Korean and English, each in a
+// version where the pronoun refers to the animate noun and one where it does not, so the
+// pronoun head's "pattern" points at the wrong word), with their flags, the pronoun's
+// index and the index of the word it actually refers to. Position 0 is a start token
+// like BERT's [CLS].
+//
+// Errors: ValueError for an unknown head kind name, s not finite, T = 0, or a flag
+// outside the four bits.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "attn/matrix.hpp"
+
+namespace attn::reading {
+
+enum Feature : unsigned { kVerb = 1u, kObject = 2u, kPronoun = 4u, kAnimate = 8u };
+inline constexpr std::size_t kFeatureCount = 4;
+
+enum class HeadKind { PreviousToken, Self, FirstToken, VerbObject, PronounNoun };
+
+// "previous", "self", "first", "verb-object", "pronoun-noun" (and back).
+HeadKind head_kind(const std::string& name);
+const char* head_name(HeadKind kind);
+std::vector<HeadKind> all_heads();
+
+Matrix token_features(const std::vector<unsigned>& flags);
+
+struct HeadWeights {
+    Matrix Wq, Wk;
+};
+HeadWeights constructed_head(HeadKind kind, std::size_t T, float strength);
+
+struct Sentence {
+    std::string lang;   // "ko" or "en"
+    std::string id;     // "a": the pronoun refers to the animate noun; "b": it does not
+    std::vector<std::string> tokens;
+    std::vector<unsigned> flags;
+    std::size_t pronoun = 0;   // index of the pronoun
+    std::size_t referent = 0;  // index of the word it refers to
+};
+std::vector<Sentence> reading_sentences();
+
+}  // namespace attn::reading

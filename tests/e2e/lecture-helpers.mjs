@@ -1,0 +1,42 @@
+// Shared by the lecture chapters' browser tests (not a test file itself: ctest registers
+// only *.test.mjs). Starts the server and Chromium once per test file.
+import test from 'node:test';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startServer } from '../../web/scripts/serve.mjs';
+import { launchChromium, openPage } from '../../web/scripts/browser.mjs';
+
+export const shots = process.env.ATTN_SCREENSHOT_DIR ?? join(process.cwd(), 'screenshots');
+
+export async function setup() {
+  await mkdir(shots, { recursive: true });
+  const server = await startServer({ port: 0 });
+  const browser = await launchChromium();
+  test.after(async () => {
+    await browser.close();
+    await server.close();
+  });
+  // Opens the page at a chapter's fragment; the section must be the one scrolled to.
+  const open = async (id, { query = '', width, height } = {}) => {
+    const r = await openPage(browser, `${server.url}${query}#${id}`, { width, height });
+    await r.page.waitForSelector(`section#${id} h2`);
+    return r;
+  };
+  return { server, browser, open };
+}
+
+// Texts of a grid's cells, row by row (1-based row), or all rows.
+export const cells = (page, grid, row) =>
+  page.$$eval(`[data-grid="${grid}"] tbody tr${row ? `:nth-child(${row})` : ''} td .v`, (ns) => ns.map((n) => n.textContent));
+
+// Sets a range input and fires the input event, as dragging the thumb does.
+export const setSlider = (page, selector, value) =>
+  page.$eval(selector, (el, v) => {
+    el.value = String(v);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, value);
+
+export const text = (page, selector) => page.textContent(selector).then((t) => t.replace(/\s+/g, ' ').trim());
+
+// A number parsed from displayed text (typographic minus allowed).
+export const num = (s) => Number(String(s).replace('\u2212', '-'));
