@@ -124,7 +124,8 @@ test('attributes: figure, editable, state, hide, bad values give a notice and de
     <script type="module" src="attention-explorer.js"></script></head><body>
     <attention-explorer id="fig" chapter="core-attention" figure="P" editable="false"></attention-explorer>
     <attention-explorer id="st" chapter="core-attention" state="Q:~19_5;causal:!f" step="softmax" hide="P.3.1 P.3.2" tolerance="0.005"></attention-explorer>
-    <attention-explorer id="bad" chapter="no-such-chapter" tokens="lots" mask="sideways" state="Q:2x2,1,2,3,4;zzz:1" lang="fr"></attention-explorer>
+    <attention-explorer id="bad" chapter="core-attention" tokens="lots" mask="sideways" state="Q:2x2,1,2,3,4;zzz:1" lang="fr"></attention-explorer>
+    <attention-explorer id="nochapter" chapter="no-such-chapter"></attention-explorer>
     <attention-explorer id="ro" chapter="core-attention" editable="false"></attention-explorer>
     </body></html>`;
   await writeFile(join(gen, 'attrs.html'), html);
@@ -140,10 +141,13 @@ test('attributes: figure, editable, state, hide, bad values give a notice and de
   assert.equal(await inWidget(page, '#st', (w) => w.shadowRoot.querySelector('[data-grid="input-Q"] tbody tr:nth-child(3) td:nth-of-type(4) input').value), '5');
   assert.equal(await inWidget(page, '#st', (w) => w.shadowRoot.querySelector('[data-control="causal"]').checked), false);
   assert.equal(await inWidget(page, '#st', (w) => w.shadowRoot.querySelectorAll('[data-grid="P"] input.answer:not([hidden])').length), 2);
-  // bad attributes: a notice, and the first chapter at its defaults
+  // bad attributes: a notice, and the chapter at its defaults
   const notice = await inWidget(page, '#bad', (w) => w.shadowRoot.querySelector('.notice').textContent);
-  for (const re of [/no-such-chapter/, /tokens="lots"/, /mask="sideways"/, /fr/, /needs 2 numbers|must have|columns|shape/i, /zzz/]) assert.match(notice, re);
+  for (const re of [/tokens="lots"/, /mask="sideways"/, /fr/, /needs 2 numbers|must have|columns|shape/i, /zzz/]) assert.match(notice, re);
   assert.deepEqual(await widgetCells(page, '#bad', 'P', 3), ['0.114', '0.042', '0.844']);
+  // an unknown chapter: a notice naming it, and the first chapter of the page instead
+  assert.match(await inWidget(page, '#nochapter', (w) => w.shadowRoot.querySelector('.notice').textContent), /no-such-chapter/);
+  assert.ok(await inWidget(page, '#nochapter', (w) => w.shadowRoot.querySelectorAll('section.chapter').length) >= 1);
   assert.deepEqual(errors, []);
   await close();
 });

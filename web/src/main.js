@@ -91,8 +91,21 @@ function syncUrl({ now = false } = {}) {
 host.onChange(syncUrl);
 store.subscribe(syncUrl);
 
-// The chapter nearest the top of the window: where "copy link" points to.
+// Where "copy link" points to: the chapter the learner last worked in (the link button
+// sits in the header, so the window has usually scrolled away from it by the time it is
+// clicked), else the chapter nearest the top of the window.
+let lastActive = null;
+for (const type of ['pointerdown', 'focusin', 'input']) {
+  document.addEventListener(type, (e) => {
+    const section = e.target?.closest?.('section.chapter');
+    if (section) lastActive = section.id;
+  }, true);
+}
+window.addEventListener('hashchange', () => {
+  if (shown.some((ch) => ch.id === location.hash.slice(1))) lastActive = location.hash.slice(1);
+});
 function currentChapter() {
+  if (lastActive && shown.some((ch) => ch.id === lastActive)) return lastActive;
   let best = shown[0]?.id;
   for (const ch of shown) {
     const s = $(ch.id);
