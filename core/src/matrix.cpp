@@ -16,6 +16,14 @@ void check_size(std::size_t rows, std::size_t cols, const char* what) {
                         std::to_string(kMaxElements));
 }
 
+void throw_bad_view(const void* data, std::size_t rows, std::size_t cols, std::size_t stride) {
+    if (data == nullptr && rows != 0 && cols != 0)
+        throw ValueError("view: a " + shape_str(rows, cols) + " view needs data, got a null pointer");
+    throw ShapeError("view: a stride of " + std::to_string(stride) + " is less than the " +
+                     std::to_string(cols) + " columns of a " + shape_str(rows, cols) +
+                     " view; its rows would overlap");
+}
+
 ConstMatrixView ConstMatrixView::cols_block(std::size_t c0, std::size_t n) const {
     if (c0 > cols_ || n > cols_ - c0)
         throw ShapeError("cols_block: columns [" + std::to_string(c0) + ", " +

@@ -4,6 +4,11 @@
 // Shapes are (rows x cols). Element (i, j) lives at data()[i * stride + j]; for an
 // owning Matrix the stride equals cols. Views may have a larger stride (a block of
 // columns, such as one head's slice of Q), but their rows are always contiguous.
+//
+// Limits: every allocation is checked against kMaxElements before memory is touched
+// (SizeError, also when rows * cols overflows size_t); a view whose rows would overlap
+// throws ShapeError. Element access (operator(), row()) is unchecked, as in the
+// standard containers; every public function of the core checks shapes first.
 #pragma once
 
 #include <cstddef>
@@ -27,11 +32,21 @@ inline constexpr std::size_t kAlignment = 64;
 // Throws SizeError when rows * cols overflows or exceeds kMaxElements.
 void check_size(std::size_t rows, std::size_t cols, const char* what);
 
+// Checks a view's arguments: ShapeError when rows overlap (stride < cols with more than
+// one row), ValueError for a null pointer to a non-empty view.
+[[noreturn]] void throw_bad_view(const void* data, std::size_t rows, std::size_t cols, std::size_t stride);
+inline void check_view(const void* data, std::size_t rows, std::size_t cols, std::size_t stride) {
+    if ((rows > 1 && stride < cols) || (data == nullptr && rows != 0 && cols != 0))
+        throw_bad_view(data, rows, cols, stride);
+}
+
 class ConstMatrixView {
 public:
     ConstMatrixView() = default;
     ConstMatrixView(const float* data, std::size_t rows, std::size_t cols, std::size_t stride)
-        : data_(data), rows_(rows), cols_(cols), stride_(stride) {}
+        : data_(data), rows_(rows), cols_(cols), stride_(stride) {
+        check_view(data, rows, cols, stride);
+    }
 
     std::size_t rows() const { return rows_; }
     std::size_t cols() const { return cols_; }
@@ -54,7 +69,9 @@ class MatrixView {
 public:
     MatrixView() = default;
     MatrixView(float* data, std::size_t rows, std::size_t cols, std::size_t stride)
-        : data_(data), rows_(rows), cols_(cols), stride_(stride) {}
+        : data_(data), rows_(rows), cols_(cols), stride_(stride) {
+        check_view(data, rows, cols, stride);
+    }
 
     std::size_t rows() const { return rows_; }
     std::size_t cols() const { return cols_; }
