@@ -53,7 +53,7 @@ Matrix scale(ConstMatrixView S, float factor) {
 
 Matrix causal_mask(std::size_t Tq, std::size_t Tk) {
     Matrix M(Tq, Tk, 0.0f);
-    for (std::size_t i = 0; i < Tq; ++i)
+    for (std::size_t i = 0; i < std::min(Tq, Tk); ++i)  // rows i >= Tk see every key
         for (std::size_t j = i + 1; j < Tk; ++j) M(i, j) = kNegInf;
     return M;
 }

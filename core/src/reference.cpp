@@ -45,7 +45,7 @@ Matrix scale(ConstMatrixView S, float factor) {
 
 Matrix causal_mask(std::size_t Tq, std::size_t Tk) {
     Matrix M(Tq, Tk);
-    for (std::size_t i = 0; i < Tq; ++i)
+    for (std::size_t i = 0; i < M.rows(); ++i)
         for (std::size_t j = 0; j < Tk; ++j) M(i, j) = j <= i ? 0.0f : kNegInf;
     return M;
 }

@@ -263,6 +263,31 @@ TEST_CASE("the trace reports where a non-finite value entered", "[numerics][hard
     }
 }
 
+// Regressions from the fuzz targets (inputs kept in tests/fuzz/regressions/).
+TEST_CASE("fuzz regression: column blocks of an empty matrix (null data) are valid empty views", "[hardening][fuzz]") {
+    // fuzz_multihead: cols_block added an offset to the null pointer of an empty matrix (UB).
+    const Matrix empty(0, 4);
+    const ConstMatrixView v = empty.cols_block(2, 2);
+    REQUIRE(v.rows() == 0);
+    REQUIRE(v.cols() == 2);
+    REQUIRE(split_heads(empty, 2).size() == 2);
+    REQUIRE(Matrix(3, 0).cols_block(0, 0).cols() == 0);
+    MultiHeadOptions o;
+    o.heads = 2;
+    REQUIRE_THROWS_AS(multi_head_attention(empty, {Matrix(4, 4), Matrix(4, 4), Matrix(4, 4), Matrix(4, 2)}, o), ValueError);
+}
+
+TEST_CASE("fuzz regression: a huge side with nothing in it is refused, not looped over", "[hardening][fuzz]") {
+    // fuzz_sizes: causal_mask(2^28, 0) looped over 2^28 empty rows; (2^64 − 1, 0) never ended.
+    REQUIRE(causal_mask(kMaxElements, 0).rows() == kMaxElements);
+    REQUIRE_THROWS_AS(causal_mask(kHuge, 0), SizeError);
+    REQUIRE_THROWS_AS(Matrix(kHuge, 0), SizeError);
+    REQUIRE_THROWS_AS(Matrix(0, kMaxElements + 1), SizeError);
+    float x = 0;
+    REQUIRE_THROWS_AS(ConstMatrixView(&x, kHuge, 0, 0), SizeError);
+    REQUIRE_THROWS_AS(softmax(ConstMatrixView(&x, kHuge, 0, 0)), SizeError);
+}
+
 TEST_CASE("the core keeps computing correctly after every kind of error", "[errors][hardening]") {
     const auto ex = examples::core_attention();
     REQUIRE_THROWS(attention(ex.Q, Matrix(2, 8), ex.V));

@@ -29,14 +29,17 @@ inline constexpr std::size_t kMaxElements = std::size_t{1} << 28;
 // Storage alignment in bytes: a cache line, enough for every SIMD width up to AVX-512.
 inline constexpr std::size_t kAlignment = 64;
 
-// Throws SizeError when rows * cols overflows or exceeds kMaxElements.
+// Throws SizeError when rows * cols overflows or exceeds kMaxElements, or when either
+// side alone does (so no loop over the rows of an empty matrix can run for ever).
 void check_size(std::size_t rows, std::size_t cols, const char* what);
 
 // Checks a view's arguments: ShapeError when rows overlap (stride < cols with more than
-// one row), ValueError for a null pointer to a non-empty view.
+// one row), ValueError for a null pointer to a non-empty view, SizeError for a side
+// longer than kMaxElements.
 [[noreturn]] void throw_bad_view(const void* data, std::size_t rows, std::size_t cols, std::size_t stride);
 inline void check_view(const void* data, std::size_t rows, std::size_t cols, std::size_t stride) {
-    if ((rows > 1 && stride < cols) || (data == nullptr && rows != 0 && cols != 0))
+    if ((rows > 1 && stride < cols) || (data == nullptr && rows != 0 && cols != 0) || rows > kMaxElements ||
+        cols > kMaxElements)
         throw_bad_view(data, rows, cols, stride);
 }
 
