@@ -81,7 +81,7 @@ fuzz: debug
 	@set -e; for f in build/native-debug/tests/fuzz/fuzz_*; do \
 	  n=$${f##*/fuzz_}; log=build/native-debug/fuzz-$$n.log; mkdir -p build/native-debug/fuzz-corpus/$$n; \
 	  echo "== $$n: $(FUZZ_SECONDS) s (log: $$log)"; \
-	  $$f -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	  $$f -max_total_time=$(FUZZ_SECONDS) -max_len=1024 -len_control=0 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 	    -artifact_prefix=build/native-debug/fuzz-artifacts/$$n- \
 	    build/native-debug/fuzz-corpus/$$n tests/fuzz/corpus/$$n > $$log 2>&1 || { tail -40 $$log; exit 1; }; \
 	  grep -E 'stat::number_of_executed_units|stat::peak_rss_mb' $$log; \

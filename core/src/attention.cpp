@@ -117,12 +117,13 @@ Trace attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V,
     t.scale = options.scale.value_or(1.0f / std::sqrt(float(Q.cols())));
     t.scores = scores(Q, K);
     t.scaled = scale(t.scores, t.scale);
-    t.masked = t.scaled;
+    // The additive mask first, then the causal mask, so a hidden key stays −∞ whatever
+    // the score and the mask hold there (+∞ + −∞ would be NaN; found by fuzz_attention).
+    t.masked = options.mask ? add_mask(t.scaled, *options.mask) : t.scaled;
     if (options.causal) {
         for (std::size_t i = 0; i < t.masked.rows(); ++i)
             for (std::size_t j = i + 1; j < t.masked.cols(); ++j) t.masked(i, j) = kNegInf;
     }
-    if (options.mask) t.masked = add_mask(t.masked, *options.mask);
     t.weights = softmax(t.masked, Axis::Rows);
     const bool drop = options.dropout.training && options.dropout.rate > 0.0f;
     t.dropped = drop ? dropout(t.weights, options.dropout.rate, options.dropout.seed) : t.weights;

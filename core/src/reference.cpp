@@ -107,8 +107,9 @@ Trace attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V,
     t.scores = reference::scores(Q, K);
     t.scaled = reference::scale(t.scores, t.scale);
     t.masked = t.scaled;
-    if (options.causal) t.masked = reference::add_mask(t.masked, reference::causal_mask(Q.rows(), K.rows()));  // hides whatever S holds
     if (options.mask) t.masked = reference::add_mask(t.masked, *options.mask);
+    // Causal last: a −∞ there hides the key whatever S and the mask hold (documented rule).
+    if (options.causal) t.masked = reference::add_mask(t.masked, reference::causal_mask(Q.rows(), K.rows()));
     t.weights = reference::softmax(t.masked, Axis::Rows);
     t.dropped = t.weights;
     if (options.dropout.training && options.dropout.rate > 0.0f) {

@@ -288,6 +288,24 @@ TEST_CASE("fuzz regression: a huge side with nothing in it is refused, not loope
     REQUIRE_THROWS_AS(softmax(ConstMatrixView(&x, kHuge, 0, 0)), SizeError);
 }
 
+TEST_CASE("fuzz regression: the causal mask hides a key even where the mask holds +∞ or NaN", "[hardening][fuzz]") {
+    // fuzz_attention: causal −∞ + mask +∞ gave NaN in a hidden position, and a NaN row.
+    const Matrix Q = random_matrix(3, 2, 41), K = random_matrix(3, 2, 42), V = random_matrix(3, 2, 43);
+    Matrix M(3, 3, 0.0f);
+    M(0, 2) = kInf;
+    M(1, 2) = kNaN;
+    AttentionOptions o;
+    o.causal = true;
+    o.mask = M;
+    for (const Trace& t : {attention(Q, K, V, o), reference::attention(Q, K, V, o)}) {
+        REQUIRE(t.masked(0, 2) == -kInf);
+        REQUIRE(t.masked(1, 2) == -kInf);
+        REQUIRE(all_finite(t.output.row(0), 2));
+        REQUIRE(all_finite(t.output.row(1), 2));
+    }
+    REQUIRE(attention(Q, K, V, o).nonfinite.count == 2);  // still reported as non-finite mask entries
+}
+
 TEST_CASE("the core keeps computing correctly after every kind of error", "[errors][hardening]") {
     const auto ex = examples::core_attention();
     REQUIRE_THROWS(attention(ex.Q, Matrix(2, 8), ex.V));

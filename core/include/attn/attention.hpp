@@ -24,8 +24,8 @@
 //   entry is −∞ ("fully masked") gets all-zero weights and therefore a zero output
 //   row, never NaN.
 // * A mask hides a key whatever its score: where the causal mask or M is −∞, the
-//   masked score is −∞ even if S holds NaN or +∞ there (add_mask follows the same
-//   rule). So a non-finite value in a hidden key never reaches the queries it is
+//   masked score is −∞ even if S holds NaN or +∞ there, or M holds +∞ or NaN where the
+//   causal mask hides (add_mask follows the same rule). So a non-finite value in a hidden key never reaches the queries it is
 //   hidden from.
 // * A zero weight takes nothing from its Value row (not even a NaN or ∞ there).
 // * NaN or +∞ that reaches a row of the scores makes that whole row of P NaN (a NaN
