@@ -1,16 +1,17 @@
 # Front door. README's two commands:
 #   make serve   install what is missing, build the wasm core and the page, serve on :8000
 #   make test    install what is missing, build natively, run every test with ctest
-# Other targets: make deps | wasm | web | native | screenshots | clean
+# Other targets: make deps | wasm | web | native | debug | fuzz | screenshots | clean
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help deps apt-deps npm-deps wasm web native serve test screenshots clean
+.PHONY: help deps apt-deps npm-deps wasm web native debug serve test fuzz screenshots clean
 
-APT_PACKAGES := cmake g++ make emscripten libxsimd-dev catch2 chromium fonts-nanum
+APT_PACKAGES := cmake g++ make emscripten libxsimd-dev catch2 chromium fonts-nanum clang-14 libclang-rt-14-dev
 # Root installs directly; anyone else through sudo (which must then exist).
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 JOBS ?= $(shell nproc)
 PORT ?= 8000
+FUZZ_SECONDS ?= 600
 HOST ?= 127.0.0.1
 # Debian's emscripten optimiser needs node modules (acorn) from here.
 export NODE_PATH := /usr/share/nodejs
@@ -18,7 +19,8 @@ export DEBIAN_FRONTEND := noninteractive
 
 help:
 	@echo "make serve   build and serve the page on http://localhost:$(PORT)"
-	@echo "make test    build natively and run every test (ctest)"
+	@echo "make test    build natively and run every test (ctest), then the core again under ASan+UBSan with short fuzz runs"
+	@echo "make fuzz    run each libFuzzer target for FUZZ_SECONDS (default $(FUZZ_SECONDS)) seconds"
 
 # apt: install only what is missing (a fresh machine's package lists are empty,
 # so update them first). Node.js >= 18 is needed; Debian 12's (18.x) is installed if
@@ -64,9 +66,32 @@ build/native-release/CMakeCache.txt: | apt-deps
 native: build/native-release/CMakeCache.txt
 	cmake --build --preset native-release -j $(JOBS)
 
-# ctest's "web.build" fixture runs `make web` before the node and browser tests.
-test: deps native
+# The sanitizer build (clang-14, ASan + UBSan) of the core, its Catch2 suite and the
+# libFuzzer targets (tests/fuzz).
+build/native-debug/CMakeCache.txt: | apt-deps
+	cmake --preset native-debug
+
+debug: build/native-debug/CMakeCache.txt
+	cmake --build --preset native-debug -j $(JOBS)
+
+# ctest's "web.build" fixture runs `make web` before the node and browser tests. Then the
+# whole Catch2 suite again under the sanitizers, and a few seconds of each fuzz target.
+test: deps native debug
 	ctest --preset native-release -j $(JOBS)
+	ctest --preset native-debug -j $(JOBS)
+
+# Long fuzz runs (one target after the other). New inputs accumulate in
+# build/native-debug/fuzz-corpus/; crashes land in build/native-debug/fuzz-artifacts/
+# (copy them to tests/fuzz/regressions/<name>/ and add a Catch2 case).
+fuzz: debug
+	@set -e; for f in build/native-debug/tests/fuzz/fuzz_*; do \
+	  n=$${f##*/fuzz_}; log=build/native-debug/fuzz-$$n.log; mkdir -p build/native-debug/fuzz-corpus/$$n; \
+	  echo "== $$n: $(FUZZ_SECONDS) s (log: $$log)"; \
+	  $$f -max_total_time=$(FUZZ_SECONDS) -max_len=1024 -len_control=0 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	    -artifact_prefix=build/native-debug/fuzz-artifacts/$$n- \
+	    build/native-debug/fuzz-corpus/$$n tests/fuzz/corpus/$$n > $$log 2>&1 || { tail -40 $$log; exit 1; }; \
+	  grep -E 'stat::number_of_executed_units|stat::peak_rss_mb' $$log; \
+	done
 
 screenshots: web
 	cd web && SEGMENTS=1 node scripts/screenshot.mjs ../build/screenshots

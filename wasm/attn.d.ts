@@ -33,6 +33,29 @@ export interface AttentionOptions {
   dropout?: DropoutOptions;
 }
 
+/** One non-finite input entry: where a NaN or an infinity entered. */
+export interface NonFiniteEntry {
+  /** "Q", "K", "V" or "mask" (multi-head: "X", "W_Q", "W_K", "W_V", "W_O"). */
+  input: string;
+  row: number;
+  col: number;
+  /** NaN, Infinity or -Infinity. */
+  value: number;
+}
+
+/**
+ * Where NaN or ±Infinity entered a computation (core/include/attn/attention.hpp,
+ * "Numerics"). -Infinity in a mask, and in the scores, is a mask and is not counted.
+ */
+export interface NonFiniteReport {
+  /** Non-finite input entries in total. */
+  count: number;
+  /** The first 16 of them, inputs in argument order, row-major. */
+  entries: NonFiniteEntry[];
+  /** Stages holding a NaN or ±Infinity, in computation order; the first is where it appeared. */
+  stages: string[];
+}
+
 /** Every intermediate of one attention call (Vaswani et al. 2017, eq. 1). */
 export interface Trace {
   /** The factor applied to the scores. */
@@ -49,6 +72,8 @@ export interface Trace {
   dropped: Matrix;
   /** O = dropped · V, T_q x d_v. */
   output: Matrix;
+  /** Where a NaN or an infinity entered, if anywhere. */
+  nonFinite: NonFiniteReport;
 }
 
 export interface MultiHeadOptions {
@@ -74,6 +99,8 @@ export interface MultiHeadTrace {
   heads: Trace[];
   concat: Matrix;
   output: Matrix;
+  /** Non-finite entries of X and the weights; stages "q", "k", "v", "concat", "output". */
+  nonFinite: NonFiniteReport;
 }
 
 export interface CostInput {
@@ -153,14 +180,17 @@ export interface ReadingHeadsExample {
 
 /**
  * Errors: TypeError for arguments of the wrong type; RangeError (with the core's
- * message, naming both shapes for a mismatch) for wrong shapes, sizes or values.
+ * message, naming both shapes for a mismatch) for wrong shapes, sizes or values. Every
+ * error has `kind`: 'TypeError', 'ShapeError', 'ValueError' or 'SizeError'.
  * The module keeps working after any error. Every returned Matrix is a fresh copy.
  */
 export interface Attention {
-  /** The instruction set the core was built for, e.g. "wasm-simd128". */
+  /** The build that runs: "wasm-simd128", or "scalar" where WebAssembly SIMD is missing. */
   readonly simd: string;
   /** Current size of the module's memory in bytes. */
   heapBytes(): number;
+  /** Memory in use, for leak checks: heap size, bytes malloc'd now, live Embind handles. */
+  memoryStats(): { heapBytes: number; mallocBytes: number; handles: number };
   /** A rows x cols matrix, zero-filled or copied from data (length rows*cols). */
   matrix(rows: number, cols: number, data?: ArrayLike<number>): Matrix;
   /** (m x k)(k x n) -> m x n */
@@ -232,10 +262,16 @@ export interface Attention {
 }
 
 export interface CreateOptions {
+  /** 'auto' (default): SIMD128 when the engine has it, else the scalar build; true or false forces one. */
+  simd?: 'auto' | boolean;
   /** The wasm bytes (otherwise fetched next to attn.mjs, or read from disk in Node). */
   wasmBinary?: ArrayBuffer | Uint8Array;
   locateFile?: (path: string, prefix: string) => string;
 }
 
 export default function createAttention(options?: CreateOptions): Promise<Attention>;
+/** True when this engine runs WebAssembly SIMD128 (what createAttention's 'auto' checks). */
+export function simdSupported(): boolean;
+/** The largest matrix the core allocates, in elements (attn::kMaxElements = 2^28). */
+export const MAX_ELEMENTS: number;
 export { createAttention };

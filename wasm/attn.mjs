@@ -11,63 +11,111 @@
 //
 // Works unchanged in browsers, workers and Node >= 20: in Node the wasm bytes are read
 // from the file next to this module and handed to the Emscripten loader.
-import createAttnCore from './attn-core.mjs';
+// Two builds of the core sit next to this file: attn-core.{mjs,wasm} (WebAssembly SIMD128
+// kernels) and attn-core-scalar.{mjs,wasm} (plain loops, for engines without SIMD).
+// createAttention() probes for SIMD and loads the one that runs; attn.simd says which.
 
 const isNode = typeof process === 'object' && !!process.versions?.node && typeof window === 'undefined';
 
+// The largest matrix the core allocates (attn::kMaxElements, core/include/attn/matrix.hpp).
+export const MAX_ELEMENTS = 2 ** 28;
+// Counts that are not matrix sizes (n in the cost model) are size_t in wasm32.
+const MAX_COUNT = 2 ** 32 - 1;
+
+// A tiny module using one SIMD128 instruction (v128 result, i8x16.splat, i8x16.popcnt):
+// engines without WebAssembly SIMD reject it.
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0,
+  65, 0, 253, 15, 253, 98, 11]);
+
+/** True when this engine runs WebAssembly SIMD128. */
+export function simdSupported() {
+  try {
+    return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+const FROM_CHECKS = Symbol('attn.check');
+
+// Errors raised here carry `kind` like the core's ('TypeError' for a wrong type;
+// 'ShapeError', 'ValueError', 'SizeError' for RangeErrors) and get the API function's
+// name in front of their message.
 function fail(kind, message) {
   const e = kind === 'TypeError' ? new TypeError(message) : new RangeError(message);
-  e.kind = kind;
+  e.kind = kind === 'RangeError' ? 'ValueError' : kind;
+  e[FROM_CHECKS] = true;
   return e;
 }
 
-function checkCount(value, what, { min = 0 } = {}) {
-  if (typeof value !== 'number') throw fail('TypeError', `${what} must be a number, got ${typeof value}`);
+const describe = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : ArrayBuffer.isView(v) ? v.constructor.name
+  : typeof v === 'number' ? String(v) : typeof v === 'string' ? `the string "${v.slice(0, 20)}"` : typeof v);
+
+function checkCount(value, what, { min = 0, max = MAX_ELEMENTS } = {}) {
+  if (typeof value !== 'number') throw fail('TypeError', `${what} must be a number, got ${describe(value)}`);
   if (!Number.isInteger(value) || value < min)
-    throw fail('RangeError', `${what} must be an integer >= ${min}, got ${value}`);
+    throw fail('ValueError', `${what} must be an integer >= ${min}, got ${value}`);
+  if (value > max) throw fail('SizeError', `${what} = ${value} is past the limit of ${max}`);
   return value;
 }
 
 function checkBool(value, what) {
   if (value !== undefined && typeof value !== 'boolean')
-    throw fail('TypeError', `${what} must be true or false, got ${typeof value}`);
+    throw fail('TypeError', `${what} must be true or false, got ${describe(value)}`);
   return value === true;
 }
 
+// undefined and null mean "no options"; anything else must be an object.
+function checkOptions(o, what) {
+  if (o === undefined || o === null) return {};
+  if (typeof o !== 'object' || Array.isArray(o)) throw fail('TypeError', `${what} must be an object, got ${describe(o)}`);
+  return o;
+}
+
 function checkMatrix(m, what) {
-  if (m === null || typeof m !== 'object')
-    throw fail('TypeError', `${what} must be a matrix {rows, cols, data}, got ${m === null ? 'null' : typeof m}`);
+  if (m === null || typeof m !== 'object' || Array.isArray(m))
+    throw fail('TypeError', `${what} must be a matrix {rows, cols, data}, got ${describe(m)}`);
   checkCount(m.rows, `${what}.rows`);
   checkCount(m.cols, `${what}.cols`);
+  if (m.rows * m.cols > MAX_ELEMENTS)
+    throw fail('SizeError', `${what} is ${m.rows}x${m.cols} = ${m.rows * m.cols} elements, more than the limit of ${MAX_ELEMENTS}`);
   const { data } = m;
   if (!(data instanceof Float32Array) && !(data instanceof Float64Array) && !Array.isArray(data))
-    throw fail('TypeError', `${what}.data must be a Float32Array or an array of numbers`);
-  if (data.length !== m.rows * m.cols)
-    throw fail('RangeError',
-      `${what}.data has ${data.length} values but a ${m.rows}x${m.cols} matrix needs ${m.rows * m.cols}` +
-      (data.length === 0 && data.buffer?.byteLength === 0 ? ' (is its buffer detached?)' : ''));
+    throw fail('TypeError', `${what}.data must be a Float32Array, a Float64Array or an array of numbers, got ${describe(data)}`);
+  if (data.length !== m.rows * m.cols) {
+    const detached = !Array.isArray(data) && data.length === 0 && data.buffer?.byteLength === 0 && m.rows * m.cols > 0;
+    throw fail('ShapeError', detached
+      ? `${what}.data is empty because its buffer was detached (transferred); a ${m.rows}x${m.cols} matrix needs ${m.rows * m.cols} values`
+      : `${what}.data has ${data.length} values but a ${m.rows}x${m.cols} matrix needs ${m.rows * m.cols}`);
+  }
   if (Array.isArray(data)) {
     for (let i = 0; i < data.length; i++)
       if (typeof data[i] !== 'number')
-        throw fail('TypeError', `${what}.data[${i}] must be a number, got ${typeof data[i]}`);
+        throw fail('TypeError', `${what}.data[${i}] must be a number, got ${describe(data[i])}`);
   }
   return { rows: m.rows, cols: m.cols, data };
 }
 
+function checkSeed(seed, what) {
+  if (typeof seed !== 'number') throw fail('TypeError', `${what} must be a number, got ${describe(seed)}`);
+  if (!Number.isSafeInteger(seed) || seed < 0)
+    throw fail('ValueError', `${what} must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}, got ${seed}`);
+  return seed;
+}
+
+function checkRate(rate, what) {
+  if (typeof rate !== 'number') throw fail('TypeError', `${what} must be a number, got ${describe(rate)}`);
+  // The core works in float: 0.99999999 rounds to 1, which is not a rate.
+  if (!(rate >= 0 && Math.fround(rate) < 1)) throw fail('ValueError', `${what} must be in [0, 1), got ${rate}`);
+  return rate;
+}
+
 function checkDropout(d, what) {
   if (d === undefined || d === null) return undefined;
-  if (typeof d !== 'object') throw fail('TypeError', `${what} must be an object {rate, seed, training}`);
+  if (typeof d !== 'object' || Array.isArray(d)) throw fail('TypeError', `${what} must be an object {rate, seed, training}, got ${describe(d)}`);
   const out = {};
-  if (d.rate !== undefined) {
-    if (typeof d.rate !== 'number') throw fail('TypeError', `${what}.rate must be a number`);
-    out.rate = d.rate;
-  }
-  if (d.seed !== undefined) {
-    if (typeof d.seed !== 'number') throw fail('TypeError', `${what}.seed must be a number`);
-    if (!Number.isSafeInteger(d.seed) || d.seed < 0)
-      throw fail('RangeError', `${what}.seed must be a non-negative safe integer, got ${d.seed}`);
-    out.seed = d.seed;
-  }
+  if (d.rate !== undefined) out.rate = checkRate(d.rate, `${what}.rate`);
+  if (d.seed !== undefined) out.seed = checkSeed(d.seed, `${what}.seed`);
   out.training = checkBool(d.training, `${what}.training`);
   return out;
 }
@@ -82,10 +130,14 @@ function checkIndexList(list, what) {
   return list;
 }
 
-// Rethrows an error object returned by the raw bindings as a JS Error.
+// Rethrows an error object returned by the raw bindings as a RangeError whose `kind` is
+// the core's error type (ShapeError, ValueError, SizeError; Error for anything else).
 function unwrap(r) {
-  if (r && typeof r === 'object' && typeof r.__error === 'string')
-    throw fail(r.__error === 'Error' ? 'Error' : 'RangeError', r.message);
+  if (r && typeof r === 'object' && typeof r.__error === 'string') {
+    const e = new RangeError(r.message);
+    e.kind = r.__error;
+    throw e;
+  }
   return r;
 }
 
@@ -98,10 +150,17 @@ function makeApi(raw) {
     simd: raw.simd(),
     /** Current size of the module's memory in bytes (for leak checks). */
     heapBytes: () => raw.heapBytes(),
+    /** Memory in use: the heap's size, bytes allocated by malloc now, live Embind handles. */
+    memoryStats: () => ({
+      heapBytes: raw.heapBytes(),
+      mallocBytes: raw.mallocBytes(),
+      handles: typeof raw.count_emval_handles === 'function' ? raw.count_emval_handles() : 0,
+    }),
 
     matrix(rows, cols, data) {
       checkCount(rows, 'rows');
       checkCount(cols, 'cols');
+      if (rows * cols > MAX_ELEMENTS) throw fail('SizeError', `a ${rows}x${cols} matrix is more than the limit of ${MAX_ELEMENTS} elements`);
       if (data === undefined) return { rows, cols, data: new Float32Array(rows * cols) };
       const m = checkMatrix({ rows, cols, data }, 'matrix');
       return { rows, cols, data: Float32Array.from(m.data) };
@@ -116,21 +175,23 @@ function makeApi(raw) {
     },
     causalMask: (Tq, Tk) => unwrap(raw.causalMask(checkCount(Tq, 'Tq'), checkCount(Tk, 'Tk'))),
     addMask: (S, M) => unwrap(raw.addMask(checkMatrix(S, 'S'), checkMatrix(M, 'mask'))),
-    softmax(S, { axis = 'rows' } = {}) {
+    softmax(S, options) {
+      const { axis = 'rows' } = checkOptions(options, 'options');
       if (axis !== 'rows' && axis !== 'cols')
         throw fail('TypeError', `axis must be 'rows' or 'cols', got ${String(axis)}`);
       return unwrap(raw.softmax(checkMatrix(S, 'S'), axis));
     },
     weightedSum: (P, V) => unwrap(raw.weightedSum(checkMatrix(P, 'P'), checkMatrix(V, 'V'))),
-    dropout(P, { rate = 0, seed = 0 } = {}) {
+    dropout(P, options) {
+      const { rate = 0, seed = 0 } = checkOptions(options, 'options');
       const d = checkDropout({ rate, seed }, 'dropout');
       return unwrap(raw.dropout(checkMatrix(P, 'P'), d.rate, d.seed));
     },
-    attention(Q, K, V, options = {}) {
-      if (options === null || typeof options !== 'object') throw fail('TypeError', 'options must be an object');
+    attention(Q, K, V, opts) {
+      const options = checkOptions(opts, 'options');
       const o = { causal: checkBool(options.causal, 'causal') };
       if (options.scale !== undefined && options.scale !== null) {
-        if (typeof options.scale !== 'number') throw fail('TypeError', 'scale must be a number');
+        if (typeof options.scale !== 'number') throw fail('TypeError', `scale must be a number, got ${describe(options.scale)}`);
         o.scale = options.scale;
       }
       if (options.mask !== undefined && options.mask !== null) o.mask = checkMatrix(options.mask, 'mask');
@@ -143,8 +204,8 @@ function makeApi(raw) {
       return unwrap(raw.concatHeads(list.map((m, i) => checkMatrix(m, `heads[${i}]`))));
     },
     multiHeadAttention(X, options) {
-      if (options === null || typeof options !== 'object')
-        throw fail('TypeError', 'options must be an object {Wq, Wk, Wv, Wo, heads, causal}');
+      if (options === null || typeof options !== 'object' || Array.isArray(options))
+        throw fail('TypeError', `options must be an object {Wq, Wk, Wv, Wo, heads, causal}, got ${describe(options)}`);
       const o = {
         Wq: checkMatrix(options.Wq, 'Wq'),
         Wk: checkMatrix(options.Wk, 'Wk'),
@@ -156,23 +217,33 @@ function makeApi(raw) {
       };
       return unwrap(raw.multiHeadAttention(checkMatrix(X, 'X'), o));
     },
-    positionalEncoding: (T, d) =>
-      unwrap(raw.positionalEncoding(checkCount(T, 'T'), checkCount(d, 'd', { min: 1 }))),
+    positionalEncoding(T, d) {
+      checkCount(T, 'T');
+      checkCount(d, 'd', { min: 1 });
+      if (T * d > MAX_ELEMENTS) throw fail('SizeError', `a ${T}x${d} encoding is more than the limit of ${MAX_ELEMENTS} elements`);
+      return unwrap(raw.positionalEncoding(T, d));
+    },
     cost(input) {
-      if (input === null || typeof input !== 'object') throw fail('TypeError', 'cost expects an object');
+      if (input === null || typeof input !== 'object' || Array.isArray(input))
+        throw fail('TypeError', `cost expects an object {n, dModel, heads, layers, bytesPerElement}, got ${describe(input)}`);
       const { n, dModel, heads = 1, layers = 1, bytesPerElement = 4 } = input;
+      const count = { min: 1, max: MAX_COUNT };
       return unwrap(raw.cost({
-        n: checkCount(n, 'n', { min: 1 }),
-        dModel: checkCount(dModel, 'dModel', { min: 1 }),
-        heads: checkCount(heads, 'heads', { min: 1 }),
-        layers: checkCount(layers, 'layers', { min: 1 }),
-        bytesPerElement: checkCount(bytesPerElement, 'bytesPerElement', { min: 1 }),
+        n: checkCount(n, 'n', count),
+        dModel: checkCount(dModel, 'dModel', count),
+        heads: checkCount(heads, 'heads', count),
+        layers: checkCount(layers, 'layers', count),
+        bytesPerElement: checkCount(bytesPerElement, 'bytesPerElement', count),
       }));
     },
-    random({ rows, cols, seed = 0, distribution = 'normal', mean = 0, std = 1, lo = 0, hi = 1 } = {}) {
+    random(options) {
+      if (options === null || typeof options !== 'object' || Array.isArray(options))
+        throw fail('TypeError', `random expects an object {rows, cols, seed, distribution, ...}, got ${describe(options)}`);
+      const { rows, cols, seed = 0, distribution = 'normal', mean = 0, std = 1, lo = 0, hi = 1 } = options;
       checkCount(rows, 'rows');
       checkCount(cols, 'cols');
-      checkDropout({ seed }, 'random');
+      if (rows * cols > MAX_ELEMENTS) throw fail('SizeError', `a ${rows}x${cols} matrix is more than the limit of ${MAX_ELEMENTS} elements`);
+      checkSeed(seed, 'seed');
       if (distribution !== 'normal' && distribution !== 'uniform')
         throw fail('TypeError', `distribution must be 'normal' or 'uniform', got ${String(distribution)}`);
       for (const [k, v] of Object.entries({ mean, std, lo, hi }))
@@ -180,7 +251,7 @@ function makeApi(raw) {
       return unwrap(raw.random({ rows, cols, seed, distribution, mean, std, lo, hi }));
     },
     example(name) {
-      if (typeof name !== 'string') throw fail('TypeError', 'example name must be a string');
+      if (typeof name !== 'string') throw fail('TypeError', `example name must be a string, got ${describe(name)}`);
       if (LECTURE_EXAMPLES.has(name)) return unwrap(raw.lectureExample(name));
       return unwrap(raw.example(name));
     },
@@ -210,18 +281,45 @@ function makeApi(raw) {
       return unwrap(raw.constructedHead(kind, checkCount(T, 'T', { min: 1 }), strength));
     },
   };
+  // Every method: a check that fails names the method ("attention: Q must be ...").
+  for (const [name, f] of Object.entries(api)) {
+    if (typeof f !== 'function') continue;
+    api[name] = function (...args) {
+      try {
+        return f.apply(this, args);
+      } catch (e) {
+        if (e && e[FROM_CHECKS]) {
+          e.message = `${name}: ${e.message}`;
+          delete e[FROM_CHECKS];
+        }
+        throw e;
+      }
+    };
+  }
   return Object.freeze(api);
 }
 
 /**
  * Loads the WebAssembly core and returns the API.
- * @param {object} [options] passed to the Emscripten loader (e.g. wasmBinary, locateFile).
+ * @param {object} [options]
+ *   simd: 'auto' (default: SIMD128 when the engine has it, else the scalar build),
+ *         true (SIMD build; fails without SIMD) or false (scalar build);
+ *   other keys go to the Emscripten loader (e.g. wasmBinary, locateFile).
  */
 export default async function createAttention(options = {}) {
-  const moduleArgs = { ...options };
+  if (options === null || typeof options !== 'object' || Array.isArray(options))
+    throw new TypeError(`createAttention: options must be an object, got ${describe(options)}`);
+  const { simd = 'auto', ...moduleArgs } = options;
+  if (simd !== 'auto' && simd !== true && simd !== false)
+    throw new TypeError(`createAttention: simd must be 'auto', true or false, got ${describe(simd)}`);
+  const useSimd = simd === 'auto' ? simdSupported() : simd;
+  if (simd === true && !simdSupported())
+    throw new Error('createAttention: this engine has no WebAssembly SIMD; use {simd: false} or the default \'auto\'');
+  const file = useSimd ? 'attn-core' : 'attn-core-scalar';
+  const { default: createAttnCore } = useSimd ? await import('./attn-core.mjs') : await import('./attn-core-scalar.mjs');
   if (isNode && !moduleArgs.wasmBinary && !moduleArgs.locateFile && !moduleArgs.instantiateWasm) {
     const { readFile } = await import('node:fs/promises');
-    moduleArgs.wasmBinary = await readFile(new URL('./attn-core.wasm', import.meta.url));
+    moduleArgs.wasmBinary = await readFile(new URL(`./${file}.wasm`, import.meta.url));
   }
   const raw = await createAttnCore(moduleArgs);
   return makeApi(raw);

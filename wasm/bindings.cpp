@@ -4,6 +4,7 @@
 // Conversions and the no-exception rule are in convert.hpp. New topics may add their
 // own binding file (wasm/*.cpp) with its own EMSCRIPTEN_BINDINGS block.
 #include <emscripten/heap.h>
+#include <malloc.h>
 
 #include "convert.hpp"
 
@@ -15,18 +16,20 @@ namespace {
 attn::DropoutOptions dropout_from_js(const val& d) {
     attn::DropoutOptions o;
     if (d.isUndefined() || d.isNull()) return o;
-    if (!d["rate"].isUndefined()) o.rate = d["rate"].as<float>();
-    if (!d["seed"].isUndefined()) o.seed = std::uint64_t(d["seed"].as<double>());
-    if (!d["training"].isUndefined()) o.training = d["training"].as<bool>();
+    if (!d["rate"].isUndefined()) o.rate = to_float(number(d["rate"], "dropout rate"));
+    if (!d["seed"].isUndefined()) o.seed = to_seed(number(d["seed"], "dropout seed"), "dropout seed");
+    if (!d["training"].isUndefined()) o.training = d["training"].isTrue();
     return o;
 }
 
 bool flag(const val& opts, const char* name) {
-    return !opts.isUndefined() && !opts.isNull() && opts[name].as<bool>();
+    return !opts.isUndefined() && !opts.isNull() && opts[name].isTrue();
 }
 
 val simd() { return val(attn::simd_name()); }
 val heap_bytes() { return val(double(emscripten_get_heap_size())); }
+// Bytes currently allocated by malloc (dlmalloc's uordblks): flat when nothing leaks.
+val malloc_bytes() { return val(double(mallinfo().uordblks)); }
 
 val matmul(val A, val B) { return guard([&] { return to_js(attn::matmul(from_js(A), from_js(B))); }); }
 val matmul_bt(val A, val B) { return guard([&] { return to_js(attn::matmul_bt(from_js(A), from_js(B))); }); }
@@ -34,7 +37,7 @@ val transpose(val A) { return guard([&] { return to_js(attn::transpose(from_js(A
 val scores(val Q, val K) { return guard([&] { return to_js(attn::scores(from_js(Q), from_js(K))); }); }
 val scale(val S, float f) { return guard([&] { return to_js(attn::scale(from_js(S), f)); }); }
 val causal_mask(double tq, double tk) {
-    return guard([&] { return to_js(attn::causal_mask(std::size_t(tq), std::size_t(tk))); });
+    return guard([&] { return to_js(attn::causal_mask(to_count(tq, "Tq"), to_count(tk, "Tk"))); });
 }
 val add_mask(val S, val M) { return guard([&] { return to_js(attn::add_mask(from_js(S), from_js(M))); }); }
 val softmax(val S, std::string axis) {
@@ -48,24 +51,27 @@ val weighted_sum(val P, val V) {
     return guard([&] { return to_js(attn::weighted_sum(from_js(P), from_js(V))); });
 }
 val dropout(val P, float rate, double seed) {
-    return guard([&] { return to_js(attn::dropout(from_js(P), rate, std::uint64_t(seed))); });
+    return guard([&] { return to_js(attn::dropout(from_js(P), rate, to_seed(seed, "dropout seed"))); });
 }
 
 val attention(val Q, val K, val V, val opts) {
     return guard([&] {
         attn::AttentionOptions o;
         o.causal = flag(opts, "causal");
-        if (!opts["scale"].isUndefined() && !opts["scale"].isNull()) o.scale = opts["scale"].as<float>();
+        if (!opts["scale"].isUndefined() && !opts["scale"].isNull()) o.scale = to_float(number(opts["scale"], "scale"));
         if (!opts["mask"].isUndefined() && !opts["mask"].isNull()) o.mask = from_js(opts["mask"]);
         o.dropout = dropout_from_js(opts["dropout"]);
-        return trace_to_js(attn::attention(from_js(Q), from_js(K), from_js(V), o));
+        const attn::Matrix q = from_js(Q), k = from_js(K), v = from_js(V);
+        // scores, scaled, masked, weights, dropped and softmax's working copy, then O.
+        check_budget(6.0 * double(q.rows()) * double(k.rows()) + double(q.rows()) * double(v.cols()), "attention");
+        return trace_to_js(attn::attention(q, k, v, o));
     });
 }
 
 val split_heads(val X, double heads) {
     return guard([&] {
         val out = val::array();
-        for (const auto& m : attn::split_heads(from_js(X), std::size_t(heads))) out.call<void>("push", to_js(m));
+        for (const auto& m : attn::split_heads(from_js(X), to_count(heads, "heads"))) out.call<void>("push", to_js(m));
         return out;
     });
 }
@@ -73,7 +79,7 @@ val split_heads(val X, double heads) {
 val concat_heads(val list) {
     return guard([&] {
         std::vector<attn::Matrix> heads;
-        const std::size_t n = list["length"].as<std::size_t>();
+        const std::size_t n = to_count(number(list["length"], "heads list length"), "heads list length");
         for (std::size_t i = 0; i < n; ++i) heads.push_back(from_js(list[i]));
         return to_js(attn::concat_heads(heads));
     });
@@ -84,10 +90,14 @@ val multi_head_attention(val X, val opts) {
         attn::MultiHeadWeights w{from_js(opts["Wq"]), from_js(opts["Wk"]), from_js(opts["Wv"]),
                                  from_js(opts["Wo"])};
         attn::MultiHeadOptions o;
-        o.heads = std::size_t(opts["heads"].as<double>());
+        o.heads = to_count(number(opts["heads"], "heads"), "heads");
         o.causal = flag(opts, "causal");
         o.dropout = dropout_from_js(opts["dropout"]);
-        const auto t = attn::multi_head_attention(from_js(X), w, o);
+        const attn::Matrix x = from_js(X);
+        const double T = double(x.rows());
+        check_budget(T * double(w.Wq.cols() + w.Wk.cols() + w.Wv.cols()) * 2.0 + 6.0 * T * T * double(std::max<std::size_t>(o.heads, 1)),
+                     "multi_head_attention");
+        const auto t = attn::multi_head_attention(x, w, o);
         val out = val::object();
         out.set("q", to_js(t.q));
         out.set("k", to_js(t.k));
@@ -97,22 +107,23 @@ val multi_head_attention(val X, val opts) {
         out.set("heads", heads);
         out.set("concat", to_js(t.concat));
         out.set("output", to_js(t.output));
+        out.set("nonFinite", nonfinite_to_js(t.nonfinite));
         return out;
     });
 }
 
 val positional_encoding(double T, double d) {
-    return guard([&] { return to_js(attn::sinusoidal_encoding(std::size_t(T), std::size_t(d))); });
+    return guard([&] { return to_js(attn::sinusoidal_encoding(to_count(T, "T"), to_count(d, "d"))); });
 }
 
 val cost(val in) {
     return guard([&] {
         attn::CostInput c;
-        c.n = std::size_t(in["n"].as<double>());
-        c.d_model = std::size_t(in["dModel"].as<double>());
-        c.heads = std::size_t(in["heads"].as<double>());
-        c.layers = std::size_t(in["layers"].as<double>());
-        c.bytes_per_element = std::size_t(in["bytesPerElement"].as<double>());
+        c.n = to_count(number(in["n"], "n"), "n");
+        c.d_model = to_count(number(in["dModel"], "dModel"), "dModel");
+        c.heads = to_count(number(in["heads"], "heads"), "heads");
+        c.layers = to_count(number(in["layers"], "layers"), "layers");
+        c.bytes_per_element = to_count(number(in["bytesPerElement"], "bytesPerElement"), "bytesPerElement");
         const attn::Cost r = attn::cost(c);
         val out = val::object();
         out.set("dHead", r.d_head);
@@ -139,13 +150,13 @@ val cost(val in) {
 
 val random_matrix(val opts) {
     return guard([&] {
-        const std::size_t rows = std::size_t(opts["rows"].as<double>()), cols = std::size_t(opts["cols"].as<double>());
-        const std::uint64_t seed = std::uint64_t(opts["seed"].as<double>());
+        const std::size_t rows = to_count(number(opts["rows"], "rows"), "rows"), cols = to_count(number(opts["cols"], "cols"), "cols");
+        const std::uint64_t seed = to_seed(number(opts["seed"], "seed"), "seed");
+        if (!opts["distribution"].isString()) throw attn::ValueError("random: distribution must be a string");
         const std::string dist = opts["distribution"].as<std::string>();
-        if (dist == "uniform")
-            return to_js(attn::random_uniform(rows, cols, seed, opts["lo"].as<float>(), opts["hi"].as<float>()));
-        if (dist == "normal")
-            return to_js(attn::random_normal(rows, cols, seed, opts["mean"].as<float>(), opts["std"].as<float>()));
+        const auto f = [&](const char* k) { return to_float(number(opts[k], k)); };
+        if (dist == "uniform") return to_js(attn::random_uniform(rows, cols, seed, f("lo"), f("hi")));
+        if (dist == "normal") return to_js(attn::random_normal(rows, cols, seed, f("mean"), f("std")));
         throw attn::ValueError("random: distribution must be 'normal' or 'uniform', got '" + dist + "'");
     });
 }
@@ -171,6 +182,7 @@ EMSCRIPTEN_BINDINGS(attn_core) {
     using emscripten::function;
     function("simd", &simd);
     function("heapBytes", &heap_bytes);
+    function("mallocBytes", &malloc_bytes);
     function("matmul", &matmul);
     function("matmulBt", &matmul_bt);
     function("transpose", &transpose);

@@ -8,9 +8,12 @@
 #pragma once
 
 #include <emscripten/bind.h>
+#include <emscripten/heap.h>
 #include <emscripten/val.h>
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <new>
 #include <string>
 
@@ -20,16 +23,79 @@ namespace attn::wasm {
 
 using emscripten::val;
 
+// A JS number used as a count (a size, a head count, n in the cost model): an integer in
+// [0, max]. NaN, ±∞, fractions, negatives and values past what size_t holds in wasm32
+// throw ValueError, never reach a float-to-integer conversion (undefined behaviour in
+// C++, garbage in wasm). attn.mjs checks the same first; this is the second line.
+inline std::size_t to_count(double x, const char* what,
+                            double max = double(std::numeric_limits<std::size_t>::max())) {
+    if (!(x >= 0) || !(x <= max) || x != std::floor(x))
+        throw attn::ValueError(std::string(what) + " must be an integer from 0 to " + std::to_string(std::uint64_t(max)) +
+                               ", got " + std::to_string(x));
+    return std::size_t(x);
+}
+
+// A seed: an integer in [0, 2^53] (what a JS number holds exactly).
+inline std::uint64_t to_seed(double x, const char* what) {
+    if (!(x >= 0) || !(x <= 9007199254740992.0) || x != std::floor(x))
+        throw attn::ValueError(std::string(what) + " must be a non-negative safe integer, got " + std::to_string(x));
+    return std::uint64_t(x);
+}
+
+// double -> float without undefined behaviour: past the float range gives ±∞ (as the
+// wasm instruction would), which the core then rejects or treats as documented.
+inline float to_float(double x) {
+    constexpr double kMax = double(std::numeric_limits<float>::max());
+    if (x > kMax) return std::numeric_limits<float>::infinity();
+    if (x < -kMax) return -std::numeric_limits<float>::infinity();
+    return float(x);
+}
+
+inline double number(const val& v, const char* what) {
+    if (!v.isNumber()) throw attn::ValueError(std::string(what) + " must be a number");
+    return v.as<double>();
+}
 
 inline attn::Matrix from_js(const val& m) {
-    const double rows = m["rows"].as<double>(), cols = m["cols"].as<double>();
-    if (!(rows >= 0) || !(cols >= 0) || rows != std::floor(rows) || cols != std::floor(cols))
-        throw attn::ShapeError("matrix: rows and cols must be non-negative integers");
-    if (rows > double(attn::kMaxElements) || cols > double(attn::kMaxElements))
-        attn::check_size(attn::kMaxElements, 2, "matrix");
-    attn::check_size(std::size_t(rows), std::size_t(cols), "matrix");
-    return attn::Matrix(std::size_t(rows), std::size_t(cols),
-                        emscripten::convertJSArrayToNumberVector<float>(m["data"]));
+    const std::size_t rows = to_count(number(m["rows"], "matrix rows"), "matrix rows", double(attn::kMaxElements) + 1);
+    const std::size_t cols = to_count(number(m["cols"], "matrix cols"), "matrix cols", double(attn::kMaxElements) + 1);
+    attn::check_size(rows, cols, "matrix");
+    const val data = m["data"];
+    if (data.isUndefined() || data.isNull() || !data["length"].isNumber())
+        throw attn::ValueError("matrix: data must be an array of numbers");
+    if (data["length"].as<double>() != double(rows) * double(cols))
+        throw attn::ShapeError("matrix: " + std::to_string(std::uint64_t(data["length"].as<double>())) +
+                               " values do not fill a " + attn::shape_str(rows, cols) + " matrix");
+    return attn::Matrix(rows, cols, emscripten::convertJSArrayToNumberVector<float>(data));
+}
+
+// Refuses a call whose working set (in floats) cannot fit in the module's memory, before
+// anything is allocated: SizeError instead of growing the heap to its maximum first.
+inline void check_budget(double floats, const char* what) {
+    const double bytes = 4.0 * floats, max = double(emscripten_get_heap_max());
+    if (bytes > max)
+        throw attn::SizeError(std::string(what) + ": needs about " + std::to_string(std::uint64_t(bytes / 1e6)) +
+                              " MB, more than the " + std::to_string(std::uint64_t(max / 1e6)) +
+                              " MB this WebAssembly module can use");
+}
+
+inline val nonfinite_to_js(const attn::NonFiniteReport& r) {
+    val out = val::object();
+    out.set("count", double(r.count));
+    val entries = val::array();
+    for (const auto& e : r.entries) {
+        val x = val::object();
+        x.set("input", e.input);
+        x.set("row", double(e.row));
+        x.set("col", double(e.col));
+        x.set("value", e.value);
+        entries.call<void>("push", x);
+    }
+    out.set("entries", entries);
+    val stages = val::array();
+    for (const auto& s : r.stages) stages.call<void>("push", val(s));
+    out.set("stages", stages);
+    return out;
 }
 
 inline val to_js(const attn::Matrix& m) {
@@ -51,6 +117,7 @@ inline val trace_to_js(const attn::Trace& t) {
     out.set("weights", to_js(t.weights));
     out.set("dropped", to_js(t.dropped));
     out.set("output", to_js(t.output));
+    out.set("nonFinite", nonfinite_to_js(t.nonfinite));
     return out;
 }
 

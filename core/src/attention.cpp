@@ -6,6 +6,7 @@
 
 #include "attn/linalg.hpp"
 #include "kernels/simd.hpp"
+#include "nonfinite.hpp"
 
 namespace attn {
 
@@ -23,8 +24,11 @@ void check_same_shape(ConstMatrixView a, const char* an, ConstMatrixView b, cons
 void softmax_row(float* x, std::size_t n) {
     const float m = kernels::max(x, n);
     if (m == kNegInf) {
-        // Fully masked (every entry −∞): zero weights. A NaN in the row stays NaN.
-        for (std::size_t j = 0; j < n; ++j) x[j] = std::isnan(x[j]) ? x[j] : 0.0f;
+        // Fully masked (every entry −∞): zero weights. A NaN in the row (max skips it)
+        // makes the whole row NaN, as it does in every other row.
+        bool nan = false;
+        for (std::size_t j = 0; j < n; ++j) nan = nan || std::isnan(x[j]);
+        std::fill_n(x, n, nan ? std::numeric_limits<float>::quiet_NaN() : 0.0f);
         return;
     }
     const float sum = kernels::exp_shift_sum(x, m, x, n);
@@ -49,7 +53,7 @@ Matrix scale(ConstMatrixView S, float factor) {
 
 Matrix causal_mask(std::size_t Tq, std::size_t Tk) {
     Matrix M(Tq, Tk, 0.0f);
-    for (std::size_t i = 0; i < Tq; ++i)
+    for (std::size_t i = 0; i < std::min(Tq, Tk); ++i)  // rows i >= Tk see every key
         for (std::size_t j = i + 1; j < Tk; ++j) M(i, j) = kNegInf;
     return M;
 }
@@ -57,11 +61,19 @@ Matrix causal_mask(std::size_t Tq, std::size_t Tk) {
 Matrix add_mask(ConstMatrixView S, ConstMatrixView M) {
     check_same_shape(S, "S", M, "mask", "add_mask");
     Matrix out(S.rows(), S.cols());
-    for (std::size_t i = 0; i < S.rows(); ++i) kernels::add(S.row(i), M.row(i), out.row(i), S.cols());
+    for (std::size_t i = 0; i < S.rows(); ++i) {
+        kernels::add(S.row(i), M.row(i), out.row(i), S.cols());
+        // A hidden key stays hidden whatever its score (NaN + −∞ would be NaN, +∞ + −∞ too).
+        const float* m = M.row(i);
+        for (std::size_t j = 0; j < S.cols(); ++j)
+            if (m[j] == kNegInf) out(i, j) = kNegInf;
+    }
     return out;
 }
 
 Matrix softmax(ConstMatrixView S, Axis axis) {
+    if (axis != Axis::Rows && axis != Axis::Cols)
+        throw ValueError("softmax: unknown axis " + std::to_string(int(axis)));
     if (axis == Axis::Cols) {
         Matrix T = transpose(S);
         for (std::size_t i = 0; i < T.rows(); ++i) softmax_row(T.row(i), T.cols());
@@ -105,16 +117,28 @@ Trace attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V,
     t.scale = options.scale.value_or(1.0f / std::sqrt(float(Q.cols())));
     t.scores = scores(Q, K);
     t.scaled = scale(t.scores, t.scale);
-    t.masked = t.scaled;
+    // The additive mask first, then the causal mask, so a hidden key stays −∞ whatever
+    // the score and the mask hold there (+∞ + −∞ would be NaN; found by fuzz_attention).
+    t.masked = options.mask ? add_mask(t.scaled, *options.mask) : t.scaled;
     if (options.causal) {
         for (std::size_t i = 0; i < t.masked.rows(); ++i)
-            for (std::size_t j = i + 1; j < t.masked.cols(); ++j) t.masked(i, j) += kNegInf;
+            for (std::size_t j = i + 1; j < t.masked.cols(); ++j) t.masked(i, j) = kNegInf;
     }
-    if (options.mask) t.masked = add_mask(t.masked, *options.mask);
     t.weights = softmax(t.masked, Axis::Rows);
     const bool drop = options.dropout.training && options.dropout.rate > 0.0f;
     t.dropped = drop ? dropout(t.weights, options.dropout.rate, options.dropout.seed) : t.weights;
     t.output = weighted_sum(t.dropped, V);
+
+    detail::report_input(t.nonfinite, "Q", Q);
+    detail::report_input(t.nonfinite, "K", K);
+    detail::report_input(t.nonfinite, "V", V);
+    if (options.mask) detail::report_input(t.nonfinite, "mask", *options.mask, true);
+    detail::report_stage(t.nonfinite, "scores", t.scores, true);
+    detail::report_stage(t.nonfinite, "scaled", t.scaled, true);
+    detail::report_stage(t.nonfinite, "masked", t.masked, true);
+    detail::report_stage(t.nonfinite, "weights", t.weights);
+    if (drop) detail::report_stage(t.nonfinite, "dropped", t.dropped);
+    detail::report_stage(t.nonfinite, "output", t.output);
     return t;
 }
 

@@ -6,6 +6,11 @@
 namespace attn {
 
 void check_size(std::size_t rows, std::size_t cols, const char* what) {
+    // Each side on its own too: a 2^60 x 0 matrix holds nothing, but a loop over its rows
+    // would never end (found by tests/fuzz/fuzz_sizes).
+    if (rows > kMaxElements || cols > kMaxElements)
+        throw SizeError(std::string(what) + ": " + shape_str(rows, cols) + " has a side longer than the limit of " +
+                        std::to_string(kMaxElements));
     const bool overflows = cols != 0 && rows > std::numeric_limits<std::size_t>::max() / cols;
     if (overflows)
         throw SizeError(std::string(what) + ": " + shape_str(rows, cols) +
@@ -16,11 +21,21 @@ void check_size(std::size_t rows, std::size_t cols, const char* what) {
                         std::to_string(kMaxElements));
 }
 
+void throw_bad_view(const void* data, std::size_t rows, std::size_t cols, std::size_t stride) {
+    if (rows > kMaxElements || cols > kMaxElements) check_size(rows, cols, "view");
+    if (data == nullptr && rows != 0 && cols != 0)
+        throw ValueError("view: a " + shape_str(rows, cols) + " view needs data, got a null pointer");
+    throw ShapeError("view: a stride of " + std::to_string(stride) + " is less than the " +
+                     std::to_string(cols) + " columns of a " + shape_str(rows, cols) +
+                     " view; its rows would overlap");
+}
+
 ConstMatrixView ConstMatrixView::cols_block(std::size_t c0, std::size_t n) const {
     if (c0 > cols_ || n > cols_ - c0)
         throw ShapeError("cols_block: columns [" + std::to_string(c0) + ", " +
                          std::to_string(c0 + n) + ") are outside a " + shape() + " matrix");
-    return {data_ + c0, rows_, n, stride_};
+    // No arithmetic on the null pointer of an empty matrix (UB; found by tests/fuzz/fuzz_multihead).
+    return {data_ ? data_ + c0 : nullptr, rows_, n, stride_};
 }
 
 Matrix::Matrix(std::size_t rows, std::size_t cols, float fill) : rows_(rows), cols_(cols) {

@@ -3,12 +3,16 @@
 #include <algorithm>
 
 #include "attn/linalg.hpp"
+#include "nonfinite.hpp"
 
 namespace attn {
 
 namespace {
 void check_heads(std::size_t width, std::size_t heads, const char* fn, const char* what) {
     if (heads == 0) throw ValueError(std::string(fn) + ": heads must be at least 1");
+    if (heads > width)
+        throw ValueError(std::string(fn) + ": " + std::to_string(heads) + " heads are more than " +
+                         what + " = " + std::to_string(width) + " (each head needs at least one column)");
     if (width % heads != 0)
         throw ValueError(std::string(fn) + ": " + std::to_string(heads) + " heads do not divide " +
                          what + " = " + std::to_string(width));
@@ -82,6 +86,17 @@ MultiHeadTrace multi_head_attention(ConstMatrixView X, const MultiHeadWeights& w
     }
     t.concat = concat_heads(outs);
     t.output = matmul(t.concat, w.Wo);
+
+    detail::report_input(t.nonfinite, "X", X);
+    detail::report_input(t.nonfinite, "W_Q", w.Wq);
+    detail::report_input(t.nonfinite, "W_K", w.Wk);
+    detail::report_input(t.nonfinite, "W_V", w.Wv);
+    detail::report_input(t.nonfinite, "W_O", w.Wo);
+    detail::report_stage(t.nonfinite, "q", t.q);
+    detail::report_stage(t.nonfinite, "k", t.k);
+    detail::report_stage(t.nonfinite, "v", t.v);
+    detail::report_stage(t.nonfinite, "concat", t.concat);
+    detail::report_stage(t.nonfinite, "output", t.output);
     return t;
 }
 

@@ -45,35 +45,41 @@ Matrix scale(ConstMatrixView S, float factor) {
 
 Matrix causal_mask(std::size_t Tq, std::size_t Tk) {
     Matrix M(Tq, Tk);
-    for (std::size_t i = 0; i < Tq; ++i)
+    for (std::size_t i = 0; i < M.rows(); ++i)
         for (std::size_t j = 0; j < Tk; ++j) M(i, j) = j <= i ? 0.0f : kNegInf;
     return M;
 }
 
+// S + M, but a −∞ in M hides the key whatever S holds (documented rule).
 Matrix add_mask(ConstMatrixView S, ConstMatrixView M) {
     Matrix out(S);
     for (std::size_t i = 0; i < out.rows(); ++i)
-        for (std::size_t j = 0; j < out.cols(); ++j) out(i, j) = S(i, j) + M(i, j);
+        for (std::size_t j = 0; j < out.cols(); ++j) out(i, j) = M(i, j) == kNegInf ? kNegInf : S(i, j) + M(i, j);
     return out;
 }
 
+// exp(s − max) / Σ exp(s − max). Documented non-finite rules: a NaN anywhere in the
+// row, or +∞ (∞ − ∞), makes the whole row NaN; an all −∞ row gives zeros.
 Matrix softmax(ConstMatrixView S, Axis axis) {
     const bool rows = axis == Axis::Rows;
     const std::size_t outer = rows ? S.rows() : S.cols(), inner = rows ? S.cols() : S.rows();
     auto at = [&](std::size_t o, std::size_t k) { return rows ? S(o, k) : S(k, o); };
+    constexpr double kInf = std::numeric_limits<double>::infinity();
     Matrix P(S.rows(), S.cols());
     for (std::size_t o = 0; o < outer; ++o) {
-        double m = -std::numeric_limits<double>::infinity();
-        for (std::size_t k = 0; k < inner; ++k) m = std::max(m, double(at(o, k)));
-        double sum = 0;
-        if (m != -std::numeric_limits<double>::infinity())
-            for (std::size_t k = 0; k < inner; ++k) sum += std::exp(double(at(o, k)) - m);
-        const bool fully_masked = m == -std::numeric_limits<double>::infinity();
+        double m = -kInf;
+        bool nan = false;
         for (std::size_t k = 0; k < inner; ++k) {
-            const double x = double(at(o, k));
-            // Fully masked: zero weights (a NaN stays NaN). Otherwise a NaN anywhere in
-            // the row makes the sum, and so every weight of the row, NaN.
-            const double p = fully_masked ? (std::isnan(x) ? x : 0.0) : std::exp(x - m) / sum;
+            nan = nan || std::isnan(at(o, k));
+            if (double(at(o, k)) > m) m = double(at(o, k));
+        }
+        double sum = 0;
+        for (std::size_t k = 0; k < inner; ++k) sum += std::exp(double(at(o, k)) - m);
+        for (std::size_t k = 0; k < inner; ++k) {
+            double p;
+            if (nan || m == kInf) p = std::numeric_limits<double>::quiet_NaN();
+            else if (m == -kInf) p = 0.0;
+            else p = std::exp(double(at(o, k)) - m) / sum;
             (rows ? P(o, k) : P(k, o)) = float(p);
         }
     }
@@ -101,8 +107,9 @@ Trace attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V,
     t.scores = reference::scores(Q, K);
     t.scaled = reference::scale(t.scores, t.scale);
     t.masked = t.scaled;
-    if (options.causal) t.masked = reference::add_mask(t.masked, reference::causal_mask(Q.rows(), K.rows()));
     if (options.mask) t.masked = reference::add_mask(t.masked, *options.mask);
+    // Causal last: a −∞ there hides the key whatever S and the mask hold (documented rule).
+    if (options.causal) t.masked = reference::add_mask(t.masked, reference::causal_mask(Q.rows(), K.rows()));
     t.weights = reference::softmax(t.masked, Axis::Rows);
     t.dropped = t.weights;
     if (options.dropout.training && options.dropout.rate > 0.0f) {

@@ -2,7 +2,8 @@
 //   dist/index.html, dist/app.js (the page, bundled by esbuild), dist/styles.css,
 //   dist/katex/ (KaTeX's stylesheet and fonts, served locally: no CDN),
 //   dist/attn.mjs + attn.d.ts (the public JS API) and attn-core.mjs + attn-core.wasm
-//   (the Emscripten build of the core, from build/wasm-release/wasm by default),
+//   (the Emscripten build of the core, from build/wasm-release/wasm by default), plus
+//   attn-core-scalar.mjs + .wasm (the same core without SIMD, for engines lacking it),
 //   dist/attention-explorer.js: the <attention-explorer> widget in one file (the page's
 //   chapters and components, KaTeX's styles and fonts, and the same attn-core.wasm, inlined).
 import { build } from 'esbuild';
@@ -20,6 +21,7 @@ async function mustExist(path, hint) {
 }
 
 await mustExist(join(wasmDir, 'attn-core.wasm'), 'build the WebAssembly core first: make wasm');
+await mustExist(join(wasmDir, 'attn-core-scalar.wasm'), 'build the WebAssembly core first: make wasm');
 
 await rm(dist, { recursive: true, force: true });
 await mkdir(join(dist, 'katex'), { recursive: true });
@@ -27,6 +29,8 @@ await mkdir(join(dist, 'katex'), { recursive: true });
 await Promise.all([
   cp(join(wasmDir, 'attn-core.mjs'), join(dist, 'attn-core.mjs')),
   cp(join(wasmDir, 'attn-core.wasm'), join(dist, 'attn-core.wasm')),
+  cp(join(wasmDir, 'attn-core-scalar.mjs'), join(dist, 'attn-core-scalar.mjs')),
+  cp(join(wasmDir, 'attn-core-scalar.wasm'), join(dist, 'attn-core-scalar.wasm')),
   cp(join(root, 'wasm', 'attn.mjs'), join(dist, 'attn.mjs')),
   cp(join(root, 'wasm', 'attn.d.ts'), join(dist, 'attn.d.ts')),
   cp(join(web, 'index.html'), join(dist, 'index.html')),

@@ -17,8 +17,14 @@ const dist = join(web, 'dist');
 const examples = resolve(web, '..', 'docs', 'examples');
 const reveal = join(web, 'node_modules', 'reveal.js');
 
-// Emscripten's loader compiles the module with WebAssembly.instantiate, which needs
-// 'wasm-unsafe-eval' (not 'unsafe-eval'); KaTeX and the heatmaps set inline styles.
+// What the page needs, and nothing more (tests/e2e/hardening.test.mjs checks that the page
+// raises no violation and requests nothing from another origin):
+// * Emscripten's loader compiles the core with WebAssembly.instantiate(Streaming), which
+//   needs 'wasm-unsafe-eval' in script-src (not 'unsafe-eval': the module is linked with
+//   -sDYNAMIC_EXECUTION=0, so Embind builds its glue without eval or new Function);
+// * it fetches attn-core.wasm (or attn-core-scalar.wasm) from the page's origin: connect-src 'self';
+// * attn.mjs imports the core's loader with import(): script-src 'self';
+// * KaTeX and the heatmaps set inline styles: style-src 'unsafe-inline' (styles only).
 export const CSP = [
   "default-src 'self'",
   "script-src 'self' 'wasm-unsafe-eval'",

@@ -16,20 +16,40 @@
 //   weighted_sum(P, V)   -> T_q x d_v     O = P V
 //   attention(Q, K, V, options) -> Trace  all of the above, every intermediate kept
 //
-// Numerics (documented behaviour, tested):
-// * softmax subtracts the maximum of each row (column) before exp, so logits up to
-//   ±3.4e38 never overflow.
-// * a row whose every entry is −∞ ("fully masked") gets all-zero weights and therefore
-//   a zero output row, never NaN.
-// * masked weights (exp(−∞)) are exactly 0.
-// * +∞ or NaN in Q, K or V propagates to the outputs it reaches by IEEE-754 rules: a NaN
-//   in row i of Q makes row i of S, P and O NaN and no other row.
+// Numerics (documented behaviour, tested in tests/core/test_numerics.cpp,
+// test_properties.cpp and test_hardening.cpp, fuzzed by tests/fuzz/):
+// * softmax subtracts the maximum of each row (column) before exp, so finite logits of
+//   any size (±1e30, ±3.4e38) never overflow: the largest entry gets exp(0) = 1.
+// * −∞ in the scores is a mask: that key gets weight exactly 0. A row whose every
+//   entry is −∞ ("fully masked") gets all-zero weights and therefore a zero output
+//   row, never NaN.
+// * A mask hides a key whatever its score: where the causal mask or M is −∞, the
+//   masked score is −∞ even if S holds NaN or +∞ there, or M holds +∞ or NaN where the
+//   causal mask hides (add_mask follows the same rule). So a non-finite value in a hidden key never reaches the queries it is
+//   hidden from.
+// * A zero weight takes nothing from its Value row (not even a NaN or ∞ there).
+// * NaN or +∞ that reaches a row of the scores makes that whole row of P NaN (a NaN
+//   anywhere in a row, or +∞ next to anything: ∞ − ∞ is NaN), and so that row of O.
+//   Other rows are untouched: +∞ or NaN in an input propagates to the outputs it
+//   reaches by IEEE-754 rules and no further — a NaN in row i of Q reaches row i of
+//   S, P and O only; one in row j of K or V reaches every query that sees key j.
+//   −∞ in Q or K is an ordinary non-finite input (−∞ · 0 is NaN), not a mask.
+// * Finite inputs whose dot products overflow float (|q·k| > 3.4e38) give ±∞ scores,
+//   which then follow the rules above.
+// * Trace::nonfinite says where a non-finite value entered (the first entries of
+//   Q, K, V and the mask that are NaN or ±∞; −∞ in the mask is a mask, not counted)
+//   and which stages hold one, so the page can point at its source.
 //
 // Errors: ShapeError naming both shapes for mismatched operands; ValueError for a
-// non-finite scale factor, d_k = 0 or an empty sequence.
+// non-finite scale factor, d_k = 0, an empty sequence (T_q = 0 or T_k = 0), a dropout
+// rate outside [0, 1) or an unknown Axis; SizeError when a T_q x T_k matrix would
+// exceed kMaxElements. V may have 0 columns (the output is then T_q x 0). A scale of 0
+// or below is allowed (0 gives uniform weights over the visible keys).
 #pragma once
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "attn/dropout.hpp"
 #include "attn/matrix.hpp"
@@ -44,6 +64,7 @@ Matrix causal_mask(std::size_t Tq, std::size_t Tk);
 Matrix add_mask(ConstMatrixView S, ConstMatrixView M);
 // Axis::Rows is attention's softmax (each query's weights sum to 1). Axis::Cols exists
 // to show the classic wrong-axis bug; its rows do not sum to 1.
+// add_mask: S + M, except that where M is −∞ the result is −∞ whatever S holds.
 Matrix softmax(ConstMatrixView S, Axis axis = Axis::Rows);
 Matrix weighted_sum(ConstMatrixView P, ConstMatrixView V);
 
@@ -56,6 +77,26 @@ struct AttentionOptions {
     DropoutOptions dropout;
 };
 
+// Where a NaN or an infinity entered a computation (see "Numerics" above).
+struct NonFiniteEntry {
+    std::string input;     // the argument it sits in: "Q", "K", "V", "mask" ("X", "W_Q", ... for multi-head)
+    std::size_t row = 0, col = 0;
+    float value = 0.0f;    // NaN, +∞ or −∞
+};
+
+struct NonFiniteReport {
+    // At most this many entries are listed; count says how many there are in total.
+    static constexpr std::size_t kMaxListed = 16;
+    std::size_t count = 0;                // non-finite input entries in total
+    std::vector<NonFiniteEntry> entries;  // the first kMaxListed, inputs in argument order, row-major
+    // Stages holding a NaN or ±∞, in computation order ("scores", "scaled", "masked",
+    // "weights", "dropped", "output"; "q", "k", "v", "concat", "output" for multi-head).
+    // −∞ in scores, scaled and masked is a mask and does not count. Finite inputs whose
+    // products overflow show up here with count = 0: the first stage named is where.
+    std::vector<std::string> stages;
+    bool clean() const { return count == 0 && stages.empty(); }
+};
+
 // Every intermediate of one attention call.
 struct Trace {
     float scale = 1.0f;  // the factor applied to the scores
@@ -65,6 +106,7 @@ struct Trace {
     Matrix weights;      // P = softmax(masked) by rows    T_q x T_k
     Matrix dropped;      // P after dropout (equals P in evaluation mode)
     Matrix output;       // O = dropped · V                T_q x d_v
+    NonFiniteReport nonfinite;  // where NaN / ±∞ entered, if anywhere
 };
 
 Trace attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V,

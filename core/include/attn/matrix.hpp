@@ -4,6 +4,11 @@
 // Shapes are (rows x cols). Element (i, j) lives at data()[i * stride + j]; for an
 // owning Matrix the stride equals cols. Views may have a larger stride (a block of
 // columns, such as one head's slice of Q), but their rows are always contiguous.
+//
+// Limits: every allocation is checked against kMaxElements before memory is touched
+// (SizeError, also when rows * cols overflows size_t); a view whose rows would overlap
+// throws ShapeError. Element access (operator(), row()) is unchecked, as in the
+// standard containers; every public function of the core checks shapes first.
 #pragma once
 
 #include <cstddef>
@@ -24,17 +29,27 @@ inline constexpr std::size_t kMaxElements = std::size_t{1} << 28;
 // Storage alignment in bytes: a cache line, enough for every SIMD width up to AVX-512.
 inline constexpr std::size_t kAlignment = 64;
 
-// Throws SizeError when rows * cols overflows or exceeds kMaxElements.
+// Throws SizeError when rows * cols overflows or exceeds kMaxElements, or when either
+// side alone does (so no loop over the rows of an empty matrix can run for ever).
 void check_size(std::size_t rows, std::size_t cols, const char* what);
 
-// Preconditions of the view constructors (not checked): data points to at least
-// (rows - 1) * stride + cols valid floats, and stride >= cols. Views from Matrix and
-// cols_block() always satisfy them.
+// Checks a view's arguments: ShapeError when rows overlap (stride < cols with more than
+// one row), ValueError for a null pointer to a non-empty view, SizeError for a side
+// longer than kMaxElements.
+[[noreturn]] void throw_bad_view(const void* data, std::size_t rows, std::size_t cols, std::size_t stride);
+inline void check_view(const void* data, std::size_t rows, std::size_t cols, std::size_t stride) {
+    if ((rows > 1 && stride < cols) || (data == nullptr && rows != 0 && cols != 0) || rows > kMaxElements ||
+        cols > kMaxElements)
+        throw_bad_view(data, rows, cols, stride);
+}
+
 class ConstMatrixView {
 public:
     ConstMatrixView() = default;
     ConstMatrixView(const float* data, std::size_t rows, std::size_t cols, std::size_t stride)
-        : data_(data), rows_(rows), cols_(cols), stride_(stride) {}
+        : data_(data), rows_(rows), cols_(cols), stride_(stride) {
+        check_view(data, rows, cols, stride);
+    }
 
     std::size_t rows() const { return rows_; }
     std::size_t cols() const { return cols_; }
@@ -57,7 +72,9 @@ class MatrixView {
 public:
     MatrixView() = default;
     MatrixView(float* data, std::size_t rows, std::size_t cols, std::size_t stride)
-        : data_(data), rows_(rows), cols_(cols), stride_(stride) {}
+        : data_(data), rows_(rows), cols_(cols), stride_(stride) {
+        check_view(data, rows, cols, stride);
+    }
 
     std::size_t rows() const { return rows_; }
     std::size_t cols() const { return cols_; }

@@ -16,8 +16,12 @@
 //
 // Each head's scores are scaled by 1/√d_h, d_h being the per-head width of Q and K.
 //
-// Errors: ValueError when h is 0 or does not divide the width; ShapeError for weights
-// whose shapes do not chain.
+// Errors: ValueError when h is 0, does not divide the width or exceeds it (d_h would be
+// 0); ShapeError for weights whose shapes do not chain; ValueError for a dropout rate
+// outside [0, 1); SizeError past kMaxElements. Non-finite values follow attention.hpp's
+// rules; MultiHeadTrace::nonfinite lists those in X and the weights (inputs "X", "W_Q",
+// "W_K", "W_V", "W_O") and the stages "q", "k", "v", "concat", "output" holding one;
+// each head's Trace has its own report for its slices of q, k, v.
 #pragma once
 
 #include <vector>
@@ -44,6 +48,7 @@ struct MultiHeadTrace {
     std::vector<Trace> heads;  // one per head
     Matrix concat;             // heads' outputs side by side
     Matrix output;             // concat W_O
+    NonFiniteReport nonfinite; // where NaN / ±∞ entered X or the weights, if anywhere
 };
 
 MultiHeadTrace multi_head_attention(ConstMatrixView X, const MultiHeadWeights& weights,

@@ -1,0 +1,110 @@
+// Property and fuzz tests (fast-check) of the page's text parsers: parseCell
+// (web/src/format.js), which reads every number a learner types into a cell, and, where
+// the page has it, parseMatrixText (web/src/matrix-text.js), which reads pasted matrices.
+// Nothing a learner types may throw, hang or yield a number the core cannot take.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import { parseCell, editText, fmt, LIMIT } from '../../web/src/format.js';
+
+const fc = createRequire(new URL('../../web/package.json', import.meta.url))('fast-check');
+const matrixTextUrl = new URL('../../web/src/matrix-text.js', import.meta.url);
+const matrixText = existsSync(matrixTextUrl) ? await import(matrixTextUrl) : null;
+const tried = {};
+const RUNS = 4000;
+
+// Text a learner might produce: any Unicode, number-like fragments, long runs.
+const numberish = fc.stringMatching(/^[ \t]*[+\-\u2212]?[0-9]{0,12}[.,]?[0-9]{0,8}([eE][+\-]?[0-9]{0,4})?[ \t]*$/);
+const text = fc.oneof(
+  fc.string({ unit: 'grapheme', maxLength: 60 }),
+  fc.string({ unit: 'binary', maxLength: 60 }),
+  numberish,
+  fc.constantFrom('1,,2', '1e999', '-1e999', 'NaN', 'nan', 'Infinity', '-Infinity', '∞', '-', '+', '.', 'e5', '1e', '--1',
+    '1..2', '0x10', '0b1', '1_000', '١٢', '１２', '😀', '1😀', '\u0000', '  ', '', '1 2', '−', '−∞', '1e-400', '4e-324'),
+  fc.integer({ min: 1, max: 10000 }).map((n) => '9'.repeat(n)),
+  fc.integer({ min: 1, max: 10000 }).map((n) => `${'1'.repeat(n)}x`),
+  fc.integer({ min: 1, max: 3000 }).map((n) => '😀'.repeat(n)),
+);
+
+test('parseCell: any text gives a finite number within ±1e6 or a named error, never an exception', () => {
+  let n = 0;
+  fc.assert(fc.property(text, (t) => {
+    n++;
+    const r = parseCell(t);
+    const keys = Object.keys(r);
+    assert.equal(keys.length, 1, JSON.stringify(r));
+    if ('value' in r) {
+      assert.ok(Number.isFinite(r.value) && Math.abs(r.value) <= LIMIT, `${JSON.stringify(t)} -> ${r.value}`);
+      assert.ok(!Object.is(r.value, -0), 'no −0');
+    } else {
+      assert.ok(r.error === 'nan' || r.error === 'range', `${JSON.stringify(t)} -> ${JSON.stringify(r)}`);
+    }
+  }), { numRuns: RUNS, seed: 11 });
+  tried.parseCell = n;
+});
+
+test('parseCell: the issue\'s garbage is refused', () => {
+  const cases = { '1,,2': 'nan', '1e999': 'range', NaN: 'nan', '-': 'nan', '😀': 'nan', '1e7': 'range', [`${'1'.repeat(10000)}`]: 'nan' };
+  for (const [t, error] of Object.entries(cases)) assert.deepEqual(parseCell(t), { error }, t.slice(0, 20));
+  tried.parseCell += Object.keys(cases).length;
+});
+
+test('parseCell: every number in range reads back (plain, edited and displayed forms)', () => {
+  let n = 0;
+  const inRange = fc.double({ min: -LIMIT, max: LIMIT, noNaN: true });
+  fc.assert(fc.property(inRange, (x) => {
+    n++;
+    const want = x === 0 ? 0 : x;
+    assert.equal(parseCell(String(x)).value, want, String(x));
+    assert.equal(parseCell(`  ${x}\t`).value, want);
+    const edited = parseCell(editText(x)).value; // rounded to 6 decimals for editing
+    assert.ok(Math.abs(edited - x) <= 5e-7 + 1e-15 * Math.abs(x), `${x} -> ${editText(x)} -> ${edited}`);
+    const shown = fmt(x, { digits: 6 }); // typographic minus
+    assert.ok(Math.abs(parseCell(shown).value - x) <= 5e-7 + 1e-12 * Math.abs(x), `${x} -> ${shown}`);
+  }), { numRuns: RUNS, seed: 12 });
+  tried.parseCellRoundTrip = n;
+});
+
+test('parseMatrixText: any pasted text gives a well-formed matrix or a MatrixTextError', { skip: !matrixText && 'web/src/matrix-text.js is not on this branch' }, () => {
+  const { parseMatrixText, MatrixTextError, matrixToText } = matrixText;
+  const row = fc.array(fc.oneof(numberish, fc.double({ min: -LIMIT, max: LIMIT, noNaN: true }).map(String), text), { maxLength: 6 });
+  const pasted = fc.oneof(
+    text,
+    fc.array(row, { maxLength: 6 }).chain((rows) => fc.constantFrom(' ', ',', '\t', ';', ', ').chain((sep) =>
+      fc.constantFrom('\n', '\r\n', '\\\\').map((nl) => rows.map((r) => r.join(sep)).join(nl)))),
+    fc.array(row, { maxLength: 5 }).map((rows) => `[${rows.map((r) => `[${r.join(', ')}]`).join(', ')}]`),
+    fc.integer({ min: 1, max: 300000 }).map((n) => '1 '.repeat(n)),
+  );
+  let n = 0;
+  fc.assert(fc.property(pasted, (t) => {
+    n++;
+    try {
+      const m = parseMatrixText(t);
+      assert.ok(Number.isInteger(m.rows) && Number.isInteger(m.cols) && m.rows >= 1 && m.cols >= 1);
+      assert.equal(m.data.length, m.rows * m.cols);
+      assert.ok(m.data.every((x) => Number.isFinite(x) && Math.abs(x) <= LIMIT));
+    } catch (e) {
+      assert.ok(e instanceof MatrixTextError, `${JSON.stringify(t).slice(0, 80)} threw ${e}`);
+      assert.ok(typeof e.code === 'string' && e.message.length > 0);
+    }
+  }), { numRuns: RUNS, seed: 13 });
+  // Copy then paste gives the same matrix back (float32 exact).
+  const mat = fc.tuple(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 5 })).chain(([r, c]) =>
+    fc.array(fc.float({ min: -1e6, max: 1e6, noNaN: true }), { minLength: r * c, maxLength: r * c })
+      .map((a) => ({ rows: r, cols: c, data: Float32Array.from(a) })));
+  fc.assert(fc.property(mat, (m) => {
+    n++;
+    const back = parseMatrixText(matrixToText(m));
+    assert.deepEqual([back.rows, back.cols], [m.rows, m.cols]);
+    assert.deepEqual(Array.from(back.data, (x) => x + 0), Array.from(m.data, (x) => x + 0));
+  }), { numRuns: 1000, seed: 14 });
+  for (const bad of ['1 2\n3', '1e999 2', 'NaN 1', '- 1', '😀 2', '', '[[1, 2], [3]]'])
+    assert.throws(() => parseMatrixText(bad), MatrixTextError, bad);
+  tried.parseMatrixText = n + 8;
+});
+
+test.after(() => {
+  const total = Object.values(tried).reduce((a, b) => a + b, 0);
+  console.log(`text inputs tried at the page's parsers: ${total} (${JSON.stringify(tried)})`);
+});
