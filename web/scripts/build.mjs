@@ -91,11 +91,13 @@ const widgetAssets = {
     // The wrapper's loader import resolves to the Emscripten build; the page's './attn.mjs'
     // (a separate file next to app.js) is bundled into the widget.
     b.onResolve({ filter: /^\.\/attn-core\.mjs$/ }, () => ({ path: join(wasmDir, 'attn-core.mjs') }));
+    b.onResolve({ filter: /^\.\/attn-core-scalar\.mjs$/ }, () => ({ path: join(wasmDir, 'attn-core-scalar.mjs') }));
     b.onResolve({ filter: /^\.\/attn\.mjs$/ }, () => ({ path: join(root, 'wasm', 'attn.mjs') }));
     b.onResolve({ filter: /^widget-assets$/ }, () => ({ path: 'widget-assets', namespace: 'widget-assets' }));
     b.onLoad({ filter: /.*/, namespace: 'widget-assets' }, () => ({
       contents: `export const css = ${JSON.stringify(css)};\nexport const fonts = ${JSON.stringify(fonts)};\n` +
-        `export { default as wasm } from ${JSON.stringify(join(wasmDir, 'attn-core.wasm'))};`,
+        `export { default as wasm } from ${JSON.stringify(join(wasmDir, 'attn-core.wasm'))};\n` +
+        `export { default as wasmScalar } from ${JSON.stringify(join(wasmDir, 'attn-core-scalar.wasm'))};`,
       resolveDir: web,
       loader: 'js',
     }));

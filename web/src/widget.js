@@ -17,12 +17,12 @@
 //
 // The same file is an anywidget module: export default { render({ model, el }) }, with
 // the attributes above as the model's traits (Jupyter, marimo, MyST).
-import createAttention from './attn.mjs';
+import createAttention, { simdSupported } from './attn.mjs';
 import { createI18n } from './i18n.js';
 import { createStore } from './store.js';
 import { createHost } from './host.js';
 import chapters from './chapters/index.js';
-import { css, fonts, wasm } from 'widget-assets';
+import { css, fonts, wasm, wasmScalar } from 'widget-assets';
 
 export const CHAPTERS = chapters.map((c) => c.id);
 export const ATTRIBUTES = ['chapter', 'step', 'figure', 'tokens', 'd_model', 'heads', 'mask', 'seed', 'lang', 'editable', 'state', 'hide', 'tolerance', 'theme'];
@@ -32,7 +32,10 @@ let corePromise = null;
 export function loadCore() {
   // locateFile: the loader then never resolves a URL against import.meta.url, which fails
   // when this module itself comes from a blob: or data: URL (anywidget, notebooks).
-  corePromise ??= createAttention({ wasmBinary: wasm, locateFile: (path) => path });
+  // Both builds are inlined; the engine's SIMD support picks one (the scalar core for
+  // engines without WebAssembly SIMD).
+  const simd = simdSupported();
+  corePromise ??= createAttention({ simd, wasmBinary: simd ? wasm : wasmScalar, locateFile: (path) => path });
   return corePromise;
 }
 
