@@ -114,6 +114,45 @@ export interface CoreAttentionExample {
   V: Matrix;
 }
 
+/** Six 3-dimensional inputs (illustrative) for attention without trainable weights. */
+export interface NoWeightsExample {
+  X: Matrix;
+}
+
+/** The same six inputs and projections W_Q, W_K, W_V (3 x 2, illustrative). */
+export interface ProjectionsExample {
+  X: Matrix;
+  Wq: Matrix;
+  Wk: Matrix;
+  Wv: Matrix;
+}
+
+/** The core-attention example continued: X (3 x 8) with X·W_Q, X·W_K, X·W_V equal to its Q, K, V; W_O 8 x 8. */
+export interface MultiHeadExample {
+  tokens: number;
+  dModel: number;
+  heads: number;
+  X: Matrix;
+  Wq: Matrix;
+  Wk: Matrix;
+  Wv: Matrix;
+  Wo: Matrix;
+}
+
+/** Subject – object – verb tokens (d_model = 6) where one head splits and two heads focus. */
+export interface OneHeadExample {
+  verb: number;
+  subject: number;
+  object: number;
+  X: Matrix;
+  /** The same sentence with subject and object swapped ("the fish ate the cat"). */
+  Xswapped: Matrix;
+  Wq: Matrix;
+  Wk: Matrix;
+  Wv: Matrix;
+  Wo: Matrix;
+}
+
 /**
  * Errors: TypeError for arguments of the wrong type; RangeError (with the core's
  * message, naming both shapes for a mismatch) for wrong shapes, sizes or values.
@@ -160,6 +199,10 @@ export interface Attention {
   random(options: { rows: number; cols: number; seed?: number; distribution?: 'normal' | 'uniform'; mean?: number; std?: number; lo?: number; hi?: number }): Matrix;
   /** The documents' worked examples as inputs. */
   example(name: 'core-attention'): CoreAttentionExample;
+  example(name: 'no-weights'): NoWeightsExample;
+  example(name: 'projections' | 'causal-dropout'): ProjectionsExample;
+  example(name: 'multi-head'): MultiHeadExample;
+  example(name: 'one-head'): OneHeadExample;
 }
 
 export interface CreateOptions {

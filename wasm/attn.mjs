@@ -79,6 +79,9 @@ function unwrap(r) {
   return r;
 }
 
+// Examples bound in wasm/heads.cpp (the chapters on heads, masking and dropout).
+const HEADS_EXAMPLES = ['no-weights', 'projections', 'causal-dropout', 'multi-head', 'one-head'];
+
 function makeApi(raw) {
   const api = {
     /** Which instruction set the core was built for, e.g. "wasm-simd128". */
@@ -168,6 +171,7 @@ function makeApi(raw) {
     },
     example(name) {
       if (typeof name !== 'string') throw fail('TypeError', 'example name must be a string');
+      if (HEADS_EXAMPLES.includes(name)) return unwrap(raw.exampleHeads(name));
       return unwrap(raw.example(name));
     },
   };
