@@ -52,17 +52,20 @@ export function choice(k, name, { labelKey, options, parent, testId = name, cls 
 
 // A number field bound to the number state()[name]. Text that is not an allowed number
 // shows an inline error next to the field, and the last good value stays in use.
-export function numberField(k, name, { labelKey, min = 0, max = 1e9, step = 1, integer = true, parent, testId = name }) {
+export function numberField(k, name, { labelKey, min = 0, max = 1e9, integer = true, parent, testId = name, patchFor = null }) {
   const { el, tr, state, patch } = k;
   const wrap = el('span', 'number-field', parent);
   const label = el('label', '', wrap);
   const span = el('span', '', label);
   const input = el('input', '', label);
-  Object.assign(input, { type: 'number', min: String(min), max: String(max), step: String(step) });
+  // type="text" (not "number") so that whatever was typed stays visible next to its error.
+  Object.assign(input, { type: 'text', autocomplete: 'off', spellcheck: false, size: 8 });
   input.inputMode = integer ? 'numeric' : 'decimal';
   input.dataset.control = testId;
   const err = el('span', 'field-error', wrap);
   err.setAttribute('role', 'alert');
+  err.id = `${testId}-${Math.random().toString(36).slice(2, 8)}-error`;
+  input.setAttribute('aria-describedby', err.id);
   err.hidden = true;
 
   function parse(text) {
@@ -85,7 +88,7 @@ export function numberField(k, name, { labelKey, min = 0, max = 1e9, step = 1, i
     }
     input.removeAttribute('aria-invalid');
     err.hidden = true;
-    patch({ [name]: v });
+    patch(patchFor ? patchFor(v) : { [name]: v });
   });
   input.addEventListener('blur', () => {
     if (input.getAttribute('aria-invalid')) {

@@ -84,7 +84,7 @@ export default {
         const row = el('div', 'grid-row compact', card);
         const P = k.grid({
           caption: () => `P_{${i + 1}}`, ariaLabel: () => tr('gridPHead').replace('{n}', i + 1), rowLabel: (r) => `q${r + 1}`,
-          colLabel: (c) => `k${c + 1}`, color: 'weights', digits: 2, fixed: true, testId: `mh-P${i + 1}`,
+          colLabel: (c) => `k${c + 1}`, color: 'weights', digits: 3, fixed: true, testId: `mh-P${i + 1}`,
         });
         const O = k.grid({
           caption: () => `O_{${i + 1}}`, ariaLabel: () => tr('gridOHead').replace('{n}', i + 1), rowLabel: tok,
@@ -116,7 +116,11 @@ export default {
     text('p', 'costBody', section, (s, r) => ({ dk: r ? r.cost.dHead : '', dModel: s.dModel, costHeads: s.costHeads, n: s.n }));
     const costControls = el('div', 'controls');
     const nField = numberField(k, 'n', { labelKey: 'nLabel', min: 1, max: 1e6, parent: costControls, testId: 'mh-n' });
-    const dField = numberField(k, 'dModel', { labelKey: 'dModelLabel', min: 1, max: 65536, parent: costControls, testId: 'mh-dmodel' });
+    // A new d_model keeps the chosen h when it still divides, else the largest divisor below it.
+    const dField = numberField(k, 'dModel', {
+      labelKey: 'dModelLabel', min: 1, max: 65536, parent: costControls, testId: 'mh-dmodel',
+      patchFor: (v) => ({ dModel: v, costHeads: divisors(v).filter((h) => h <= Math.min(state().costHeads, MAX_HEADS_LISTED)).at(-1) }),
+    });
     const costHeads = choice(k, 'costHeads', {
       labelKey: 'costHeadsLabel', testId: 'mh-cost-heads',
       options: (s) => divisors(s.dModel).filter((h) => h <= MAX_HEADS_LISTED).map((h) => ({ value: h, text: String(h) })),
