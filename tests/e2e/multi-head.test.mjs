@@ -9,6 +9,7 @@ const ID = 'multi-head';
 const env = await setup();
 test.after(() => env.close());
 const { attn } = env;
+const d2 = { digits: 2 };
 const cards = (page) => page.$$eval('[data-heads="mh"] .head-card', (ns) => ns.length);
 const headOfCols = (page, grid) => page.$$eval(`[data-grid="${grid}"] thead th[data-j]`, (ths) =>
   ths.map((th) => [0, 1, 2, 3].find((c) => th.classList.contains(`head-${c}`))));
@@ -25,8 +26,8 @@ test('h = 2 with the causal mask continues the core-attention example through co
   assert.deepEqual(await cellTexts(page, 'mh-Q', 3), shown(ca.Q, 2));
   const m = attn.example(ID);
   const t = attn.multiHeadAttention(m.X, { ...m, heads: 2, causal: true });
-  assert.deepEqual(await cellTexts(page, 'mh-H', 3), shown(t.concat, 2));
-  assert.deepEqual(await cellTexts(page, 'mh-Y', 3), shown(t.output, 2));
+  assert.deepEqual(await cellTexts(page, 'mh-H', 3), shown(t.concat, 2, d2));
+  assert.deepEqual(await cellTexts(page, 'mh-Y', 3), shown(t.output, 2, d2));
   assert.deepEqual(await headOfCols(page, 'mh-Q'), [0, 0, 0, 0, 1, 1, 1, 1]);
   assert.match(await page.textContent('[data-check="continued"]'), /Core Attention/);
   assert.deepEqual(errors, []);
@@ -42,7 +43,7 @@ test('changing h moves the split; editing X changes Q and the output', async () 
   const t4 = attn.multiHeadAttention(m.X, { ...m, heads: 4, causal: true });
   assert.deepEqual(await cellTexts(page, 'mh-P3', 3), shown(t4.heads[2].weights, 2, { digits: 3, fixed: true }));
   assert.equal(await page.$$eval('[data-grid="mh-O1"] thead th[data-j]', (n) => n.length), 2, 'd_h = 8 / 4');
-  assert.deepEqual(await cellTexts(page, 'mh-Y', 2), shown(t4.output, 1));
+  assert.deepEqual(await cellTexts(page, 'mh-Y', 2), shown(t4.output, 1, d2));
   await page.check('[data-choice="mh-heads"] input[value="1"]');
   assert.equal(await cards(page), 1);
   await page.check('[data-choice="mh-heads"] input[value="8"]');
@@ -57,7 +58,7 @@ test('changing h moves the split; editing X changes Q and the output', async () 
   const t = attn.multiHeadAttention(m.X, { ...m, heads: 2, causal: true });
   assert.deepEqual(await cellTexts(page, 'mh-Q', 3), shown(t.q, 2));
   assert.notDeepEqual(await cellTexts(page, 'mh-Y', 3), Y0);
-  assert.deepEqual(await cellTexts(page, 'mh-Y', 3), shown(t.output, 2));
+  assert.deepEqual(await cellTexts(page, 'mh-Y', 3), shown(t.output, 2, d2));
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -5,7 +5,7 @@
 // among the divisors of d_model. Then the original model's arithmetic (d_model = 512,
 // h = 8, d_k = 64) from the core's cost model. Every number comes from the core.
 import { chapterKit } from './kit.js';
-import { choice, numberField, tintColumns, divisors, opGroup } from './controls.js';
+import { choice, numberField, tintColumns, divisors } from './controls.js';
 import { tex } from '../format.js';
 import { rowOf } from '../matrix.js';
 
@@ -104,11 +104,11 @@ export default {
     text('h3', 'concatTitle');
     text('p', 'concatBody', section, (s, r) => dims(s, r));
     const rowH = el('div', 'grid-row');
-    g.H = k.grid({ caption: () => 'H = [\\,O_1 \\mid \\cdots \\mid O_h\\,]', ariaLabel: () => tr('gridH'), rowLabel: tok, colLabel: comp, testId: 'mh-H' });
+    g.H = k.grid({ caption: () => 'H = [\\,O_1 \\mid \\cdots \\mid O_h\\,]', ariaLabel: () => tr('gridH'), rowLabel: tok, colLabel: comp, digits: 2, testId: 'mh-H' });
     g.Wo = k.grid({ caption: () => 'W_O', ariaLabel: () => 'WO', rowLabel: comp, colLabel: comp, color: 'none', testId: 'mh-Wo-2' });
-    g.Y = k.grid({ caption: () => 'H W_O', ariaLabel: () => tr('gridY'), rowLabel: tok, colLabel: comp, testId: 'mh-Y' });
+    g.Y = k.grid({ caption: () => 'H W_O', ariaLabel: () => tr('gridY'), rowLabel: tok, colLabel: comp, digits: 2, testId: 'mh-Y' });
     rowH.append(g.H.el, g.Wo.el);
-    opGroup(rowH, '=', g.Y.el);
+    rowH.append(g.Y.el); // its caption says H W_O; no '=' so that it fits 360 px
     text('p', 'residual', section, dims, 'hint');
 
     // ---- 4. the original model's arithmetic ---------------------------------------------------------
