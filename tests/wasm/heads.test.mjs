@@ -125,3 +125,15 @@ test('cost: d_model = 512, h = 8 gives d_k = 64 and the same attention FLOPs for
   }
   assert.throws(() => attn.cost({ n: 512, dModel: 512, heads: 3 }), RangeError);
 });
+
+test('the page-side helpers the checks rely on: bitwise row comparison and divisors', async () => {
+  const { sameBits, divisors } = await import('../../web/src/chapters/controls.js');
+  const m = (data) => ({ rows: 1, cols: data.length, data: Float32Array.from(data) });
+  assert.equal(sameBits(m([1, 2]), m([1, 2]), 0), true);
+  assert.equal(sameBits(m([0, 2]), m([-0, 2]), 0), false, '0 and −0 differ in their bits');
+  assert.equal(sameBits(m([1, 2]), m([1, 2 + 2 ** -22]), 0), false, 'one ulp apart differs');
+  assert.equal(sameBits(m([NaN]), m([NaN]), 0), true);
+  assert.deepEqual(divisors(8), [1, 2, 4, 8]);
+  assert.deepEqual(divisors(512).length, 10);
+  assert.deepEqual(divisors(13), [1, 13]);
+});

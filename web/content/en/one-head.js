@@ -4,7 +4,7 @@ export default {
   toc: 'Why one head is not enough',
   title: 'Why one head is not enough',
   lead: 'Each row of softmax weights is a single probability distribution. It sums to 1, so attention given to one place is taken from every other. When a token has to hold on to several relations at once, one distribution can only share its attention among them, and the result is a flat row in which no relation stands out.',
-  construction: 'The inputs and weights below were constructed to show this (they are not from a trained model). Each of the {d} input components stands for one feature. The tokens follow Korean word order (subject – object – verb).',
+  construction: 'The inputs and weights below were constructed to show this. Each of the {d} input components stands for one feature. The tokens follow Korean word order (subject – object – verb).',
   inputTitle: 'Sentence and input',
   sentenceLabel: 'Sentence',
   sentence0: 'the cat ate the fish',

@@ -4,7 +4,7 @@
 // attention dropout (rate, seed, training vs evaluation). Every number comes from the
 // WebAssembly core; this module only compares results (booleans) and lays them out.
 import { chapterKit } from './kit.js';
-import { choice, numberField, sameBits, opGroup } from './controls.js';
+import { choice, numberField, sameBits, opGroup, foldForPrint } from './controls.js';
 import { tex, fmt } from '../format.js';
 import { rowOf, colOf } from '../matrix.js';
 import { setProse } from '../prose.js';
@@ -51,7 +51,7 @@ export default {
     k.commonText('p', 'editHint', section, 'hint');
     const gX = k.editable('X', { caption: () => 'X', ariaLabel: () => 'X', rowLabel: tok, colLabel: comp, testId: 'cd-X' });
     section.append(gX.el);
-    const details = el('details', 'weights-details');
+    const details = foldForPrint(el('details', 'weights-details'));
     text('summary', 'weightsSummary', details);
     const wRow = el('div', 'grid-row', details);
     const gW = {};

@@ -141,3 +141,10 @@ export function opGroup(row, op, gridEl) {
   row.append(g);
   return g;
 }
+
+// A <details> fold that opens for printing (course notes get printed; closed folds would
+// hide their matrices on paper).
+export function foldForPrint(details) {
+  if (typeof window !== 'undefined') window.addEventListener('beforeprint', () => { details.open = true; });
+  return details;
+}

@@ -5,7 +5,7 @@
 // among the divisors of d_model. Then the original model's arithmetic (d_model = 512,
 // h = 8, d_k = 64) from the core's cost model. Every number comes from the core.
 import { chapterKit } from './kit.js';
-import { choice, numberField, tintColumns, divisors } from './controls.js';
+import { choice, numberField, tintColumns, divisors, foldForPrint } from './controls.js';
 import { tex } from '../format.js';
 import { rowOf } from '../matrix.js';
 
@@ -46,7 +46,7 @@ export default {
     k.commonText('p', 'editHint', section, 'hint');
     const gX = k.editable('X', { caption: () => 'X', ariaLabel: () => 'X', rowLabel: tok, colLabel: comp, testId: 'mh-X' });
     section.append(gX.el);
-    const details = el('details', 'weights-details');
+    const details = foldForPrint(el('details', 'weights-details'));
     text('summary', 'weightsSummary', details);
     const wRow = el('div', 'grid-row', details);
     const gW = {};

@@ -3,7 +3,7 @@
 // verb needs two relations: with one head its weight splits between them, with two
 // heads (same weights, h = 2) each head focuses on one. Every number comes from the core.
 import { chapterKit } from './kit.js';
-import { choice } from './controls.js';
+import { choice, foldForPrint } from './controls.js';
 import { tex, fmt } from '../format.js';
 import { at, rowOf } from '../matrix.js';
 
@@ -52,7 +52,7 @@ export default {
     k.button('common.reset', k.reset, controls, 'reset');
     const gX = k.editable('X', { caption: () => 'X', ariaLabel: () => 'X', rowLabel: tokLabel, colLabel: featLabel, testId: 'oh-X' });
     section.append(gX.el);
-    const details = el('details', 'weights-details');
+    const details = foldForPrint(el('details', 'weights-details'));
     text('summary', 'weightsSummary', details);
     text('p', 'weightsBody', details, () => ({}), 'hint');
     const wRow = el('div', 'grid-row', details);
