@@ -44,10 +44,11 @@ export async function assertVisitedByFragment(page, id) {
 }
 
 // axe-core on one section (WCAG 2 A/AA rules); serious or critical findings fail.
-const require = createRequire(import.meta.url);
+// Resolved from web/ (where npm installs it), whatever the working directory (ctest runs in build/).
+const require = createRequire(new URL('../../web/package.json', import.meta.url));
 let axeSource;
 export async function assertAccessible(page, id) {
-  axeSource ??= await readFile(require.resolve('axe-core/axe.min.js', { paths: [join(process.cwd(), 'web'), process.cwd()] }), 'utf8');
+  axeSource ??= await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
   await page.evaluate(axeSource);
   const result = await page.evaluate(async (sel) => {
     const r = await window.axe.run(sel, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] }, resultTypes: ['violations'] });
