@@ -158,6 +158,19 @@ export interface PermutationExample {
   Wv: Matrix;
 }
 
+/** Six 3-dimensional inputs (illustrative) for attention without trainable weights. */
+export interface NoWeightsExample {
+  X: Matrix;
+}
+
+/** The same six inputs and projections W_Q, W_K, W_V (3 x 2, illustrative). */
+export interface ProjectionsExample {
+  X: Matrix;
+  Wq: Matrix;
+  Wk: Matrix;
+  Wv: Matrix;
+}
+
 export type HeadKind = 'previous' | 'self' | 'first' | 'verb-object' | 'pronoun-noun';
 
 export interface ReadingSentence {
@@ -176,6 +189,32 @@ export interface ReadingHeadsExample {
   heads: HeadKind[];
   features: string[];
   sentences: ReadingSentence[];
+}
+
+/** The core-attention example continued: X (3 x 8) with X·W_Q, X·W_K, X·W_V equal to its Q, K, V; W_O 8 x 8. */
+export interface MultiHeadExample {
+  tokens: number;
+  dModel: number;
+  heads: number;
+  X: Matrix;
+  Wq: Matrix;
+  Wk: Matrix;
+  Wv: Matrix;
+  Wo: Matrix;
+}
+
+/** Subject – object – verb tokens (d_model = 6) where one head splits and two heads focus. */
+export interface OneHeadExample {
+  verb: number;
+  subject: number;
+  object: number;
+  X: Matrix;
+  /** The same sentence with subject and object swapped ("the fish ate the cat"). */
+  Xswapped: Matrix;
+  Wq: Matrix;
+  Wk: Matrix;
+  Wv: Matrix;
+  Wo: Matrix;
 }
 
 /**
@@ -259,6 +298,15 @@ export interface Attention {
   tokenFeatures(flags: number[]): Matrix;
   /** Hand-set (4 + T) x (4 + T) W_Q, W_K producing one head pattern (default strength 4). */
   constructedHead(kind: HeadKind, T: number, strength?: number): { Wq: Matrix; Wk: Matrix };
+  Wq: Matrix;
+  Wk: Matrix;
+  Wv: Matrix;
+}
+
+  example(name: 'no-weights'): NoWeightsExample;
+  example(name: 'projections' | 'causal-dropout'): ProjectionsExample;
+  example(name: 'multi-head'): MultiHeadExample;
+  example(name: 'one-head'): OneHeadExample;
 }
 
 export interface CreateOptions {

@@ -143,6 +143,8 @@ function unwrap(r) {
 
 // Examples bound in wasm/inspect.cpp (the lecture chapters); the others in bindings.cpp.
 const LECTURE_EXAMPLES = new Set(['weighted-sum', 'permutation', 'reading-heads']);
+// Examples bound in wasm/heads.cpp (the chapters on heads, masking and dropout).
+const HEADS_EXAMPLES = ['no-weights', 'projections', 'causal-dropout', 'multi-head', 'one-head'];
 
 function makeApi(raw) {
   const api = {
@@ -253,6 +255,8 @@ function makeApi(raw) {
     example(name) {
       if (typeof name !== 'string') throw fail('TypeError', `example name must be a string, got ${describe(name)}`);
       if (LECTURE_EXAMPLES.has(name)) return unwrap(raw.lectureExample(name));
+      if (typeof name !== 'string') throw fail('TypeError', 'example name must be a string');
+      if (HEADS_EXAMPLES.includes(name)) return unwrap(raw.exampleHeads(name));
       return unwrap(raw.example(name));
     },
 

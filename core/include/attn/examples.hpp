@@ -25,3 +25,56 @@ struct CoreAttention {
 CoreAttention core_attention();
 
 }  // namespace attn::examples
+
+// ---- Chapters on heads, masking and dropout (seeds/000, /001, /002) -------------------------
+// None of these inputs appears in the documents (seed 003, the article with the 3 x 8 inputs
+// and projections, is not available): they were constructed by this project and are
+// illustrative. What each construction guarantees is tested in tests/core/test_heads.cpp.
+namespace attn::examples {
+
+// "Attention without trainable weights" (seeds/002): six tokens, each a 3-dimensional
+// input vector; every input serves as query, key and value at once.
+struct NoWeights {
+    Matrix X;  // 6 x 3
+};
+NoWeights no_weights();
+
+// "Trainable projections" and "causal attention with dropout" (seeds/002): the same six
+// inputs, projected to d_out = 2 by W_Q, W_K, W_V (d_in x d_out = 3 x 2). The weights
+// are small multiples of 0.1 so that a learner can read and retype them.
+struct Projections {
+    Matrix X;            // 6 x 3
+    Matrix Wq, Wk, Wv;   // 3 x 2
+};
+Projections projections();
+
+// "Multi-head attention end to end": the core_attention() example continued through
+// explicit projections and the output projection. X (3 x 8) and W_Q, W_K, W_V (8 x 8)
+// have entries in {−1, 0, 1} and were built so that X·W_Q, X·W_K and X·W_V are exactly
+// core_attention()'s Q, K and V: X = [U | A] with U unimodular, W = [U⁻¹(M − A·B); B].
+// W_O = [[I₄, I₄], [I₄, −I₄]]: output column c < 4 is head 1's column c plus head 2's,
+// column c + 4 their difference, so every output column mixes both heads.
+struct MultiHead {
+    std::size_t tokens = 3, d_model = 8, heads = 2;
+    Matrix X, Wq, Wk, Wv, Wo;
+};
+MultiHead multi_head();
+
+// "Why one head is not enough" (seeds/001, last section): three tokens in Korean word
+// order, subject – object – verb (고양이가 생선을 먹었다, "the cat ate the fish"). Input
+// features (d_model = 6): [cat, fish, eat, subject particle, object particle, past tense].
+// Head 1 (columns 0..2 of Q and K) links the verb's query to the token carrying the
+// subject particle, head 2 (columns 3..5) to the token carrying the object particle;
+// W_V copies the noun's identity into both heads' value columns. With h = 2 each head of
+// the verb puts most of its weight on one relation; with h = 1 the same weights add
+// both relations into one score row, which ties: the verb's single distribution splits
+// between subject and object, and its output is the same for "the fish ate the cat"
+// (X_swapped). W_O = I so the heads' outputs can be read in the result.
+struct OneHead {
+    std::size_t verb = 2, subject = 0, object = 1;
+    Matrix X, X_swapped;   // 3 x 6
+    Matrix Wq, Wk, Wv, Wo; // 6 x 6
+};
+OneHead one_head();
+
+}  // namespace attn::examples

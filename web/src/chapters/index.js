@@ -2,9 +2,26 @@
 // text lives in web/content/<lang>/<id>.js.
 import whyAttention from './why-attention.js';
 import coreAttention from './core-attention.js';
+import noWeights from './no-weights.js';
+import projections from './projections.js';
 import weightedSum from './weighted-sum.js';
 import readingMatrix from './reading-matrix.js';
+import oneHead from './one-head.js';
+import multiHead from './multi-head.js';
+import causalDropout from './causal-dropout.js';
 import positionalEncoding from './positional-encoding.js';
 import review from './review.js';
 
-export default [whyAttention, coreAttention, weightedSum, readingMatrix, positionalEncoding, review];
+export default [
+  whyAttention,
+  coreAttention,
+  noWeights,
+  projections,
+  weightedSum,
+  readingMatrix,
+  oneHead,
+  multiHead,
+  causalDropout,
+  positionalEncoding,
+  review,
+];

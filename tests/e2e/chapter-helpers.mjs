@@ -1,0 +1,69 @@
+// Shared set-up for the browser tests of the chapters on heads, masking and dropout:
+// one served page and one Chromium per test file, the core loaded in Node to compute
+// the numbers the page must show, and small DOM readers.
+import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import { startServer } from '../../web/scripts/serve.mjs';
+import { launchChromium, openPage } from '../../web/scripts/browser.mjs';
+import createAttention from '../../web/dist/attn.mjs';
+import { fmt } from '../../web/src/format.js';
+
+export { fmt };
+export const shots = process.env.ATTN_SCREENSHOT_DIR ?? join(process.cwd(), 'screenshots');
+
+export async function setup() {
+  await mkdir(shots, { recursive: true });
+  const server = await startServer({ port: 0 });
+  const browser = await launchChromium();
+  const attn = await createAttention();
+  return {
+    server, browser, attn,
+    open: (id, opts) => openPage(browser, `${server.url}${opts?.query ?? ''}#${id}`, opts),
+    close: async () => {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+// Texts of row `row` (1-based) of a grid; inputs give their values.
+export const cellTexts = (page, grid, row) =>
+  page.$$eval(`[data-grid="${grid}"] tbody tr:nth-child(${row}) td`, (tds) =>
+    tds.map((td) => td.querySelector('input')?.value ?? td.querySelector('.v')?.textContent));
+export const rowOf = (m, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols));
+export const shown = (m, i, opts) => rowOf(m, i).map((x) => fmt(x, opts));
+export const cellInput = (grid, row, col) => `[data-grid="${grid}"] tbody tr:nth-child(${row}) td:nth-of-type(${col}) input`;
+
+// The chapter's section is the fragment target and lies in view after load.
+export async function assertVisitedByFragment(page, id) {
+  assert.equal(await page.evaluate(() => location.hash), `#${id}`);
+  const top = await page.$eval(`#${id}`, (n) => n.getBoundingClientRect().top);
+  assert.ok(Math.abs(top) < 5, `#${id} is scrolled to the top (top = ${top})`);
+}
+
+// axe-core on one section (WCAG 2 A/AA rules); serious or critical findings fail.
+// Resolved from web/ (where npm installs it), whatever the working directory (ctest runs in build/).
+const require = createRequire(new URL('../../web/package.json', import.meta.url));
+let axeSource;
+export async function assertAccessible(page, id) {
+  axeSource ??= await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(async (sel) => {
+    const r = await window.axe.run(sel, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] }, resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0].target.join(' ')})`);
+  }, `#${id}`);
+  assert.deepEqual(result, [], `accessibility of #${id}`);
+}
+
+// Desktop and 360 px screenshots of the section; at 360 px nothing may widen the page.
+export async function screenshots(page, id) {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await (await page.$(`#${id}`)).screenshot({ path: join(shots, `${id}-desktop.png`) });
+  await page.setViewportSize({ width: 360, height: 780 });
+  await (await page.$(`#${id}`)).screenshot({ path: join(shots, `${id}-phone.png`) });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than a 360px phone`);
+}

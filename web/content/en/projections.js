@@ -1,0 +1,27 @@
+// Chapter "projections" (source: seeds/002). {x} placeholders are filled with values the
+// core computed; $...$ is TeX.
+export default {
+  toc: 'Trainable weights: W_Q, W_K, W_V',
+  title: 'Adding trainable weights: $W_Q$, $W_K$, $W_V$',
+  lead: 'In the previous chapter one input vector played all three parts: the query, the thing compared with, and the material mixed. Now each part gets a matrix of its own. Multiplying the input by $W_Q$ gives the query, by $W_K$ the key, by $W_V$ the value vector. Training changes these three matrices; the skeleton — scores → weights → context vectors — stays the same.',
+  inputTitle: 'Inputs and three weight matrices',
+  inputBody: '$X$ is the same ${T} \\times {din}$ input as before. Each weight matrix is ${din} \\times {dout}$, so it maps every token’s vector from length {din} to length {dout}. Edit the weights directly, or pick a seed and press the button to draw new ones from the core’s random generator (the same seed always gives the same matrices; they are rounded to two decimals so they are easy to read and retype).',
+  seedLabel: 'seed',
+  fieldError: '“{text}” cannot be used: enter a whole number from {min} to {max}. Still using {last}.',
+  drawWeights: 'Draw new weights with this seed',
+  projTitle: '① Projections: Q, K, V from the same input',
+  projBody: '$Q = XW_Q$, $K = XW_K$, $V = XW_V$, each of shape $({T} \\times {din})({din} \\times {dout}) \\to {T} \\times {dout}$. The same token now looks different as a query, as a key and as a value.',
+  projRow: 'token {n}’s query',
+  scoresTitle: '② Scores and scaling',
+  scoresBody: 'The scores are now dot products of queries with keys, $S = QK^\\top$ (${T} \\times {T}$). Dot products grow with the dimension, so they are multiplied by $1/\\sqrt{d_k}$; here $d_k = {dout}$ and the factor is {scale}.',
+  focusLabel: 'Token to follow',
+  symYes: 'Right now $S$ is symmetric (as it is when $W_Q$ equals $W_K$).',
+  symNo: 'The previous chapter’s $XX^\\top$ was always symmetric; this one is not. Token {i} gives token {j} a score of {a}, token {j} gives token {i} {b}. Queries (what a token looks for) and keys (what it offers) now come from different matrices.',
+  gridS: 'scores S', gridScaled: 'scaled scores',
+  weightsTitle: '③ Weights and context vectors',
+  weightsBody: 'Softmax turns each row into weights that sum to 1, exactly as before. What changes is the material being mixed: the value vectors $V$ instead of the inputs $X$. The context vectors $Z = PV$ are ${T} \\times {dout}$.',
+  gridP: 'weights P', rowSum: 'row sum', gridZ: 'context vectors Z',
+  contextRow: 'token {n}’s context vector',
+  tryIt: 'Try it: make $W_K$ identical to $W_Q$ and check whether $S$ becomes symmetric. Then double every entry of $W_Q$: do the weight rows get sharper or flatter?',
+  summary: 'In short: three weight matrices draw different queries, keys and values from the same input, and scores → scaling → softmax → weighted sum run on them. Shapes: $({T} \\times {din}) \\to ({T} \\times {dout})$; scores and weights are ${T} \\times {T}$.',
+};

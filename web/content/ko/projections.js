@@ -1,0 +1,27 @@
+// Chapter "projections" (source: seeds/002). {x} placeholders are filled with values the
+// core computed; $...$ is TeX.
+export default {
+  toc: '학습 가능한 가중치: W_Q, W_K, W_V',
+  title: '학습 가능한 가중치가 들어오면: $W_Q$, $W_K$, $W_V$',
+  lead: '앞 장에서는 입력 벡터 하나가 질의, 비교 대상, 섞이는 재료의 세 역할을 모두 맡았습니다. 이제 세 역할에 각각 행렬을 하나씩 줍니다. 입력에 $W_Q$를 곱하면 쿼리, $W_K$를 곱하면 키, $W_V$를 곱하면 값 벡터가 됩니다. 학습이 바꾸는 것은 바로 이 세 행렬이고, 점수 → 가중치 → 컨텍스트 벡터라는 뼈대는 그대로입니다.',
+  inputTitle: '입력과 세 가중치 행렬',
+  inputBody: '$X$는 앞 장과 같은 ${T} \\times {din}$ 입력입니다. 세 가중치 행렬은 모두 ${din} \\times {dout}$이라서 각 토큰의 벡터를 길이 {din}에서 {dout}으로 옮깁니다. 가중치 칸을 직접 고치거나, seed를 정하고 버튼을 눌러 코어의 난수 생성기로 새로 뽑아 보세요(같은 seed는 언제나 같은 행렬을 줍니다. 읽고 고치기 쉽도록 소수 둘째 자리까지 반올림합니다).',
+  seedLabel: 'seed',
+  fieldError: '“{text}”은(는) 쓸 수 없습니다. {min}에서 {max} 사이의 정수를 넣어 주세요. 지금은 {last}을(를) 씁니다.',
+  drawWeights: '이 seed로 가중치 새로 뽑기',
+  projTitle: '① 투영: 같은 입력에서 Q, K, V 만들기',
+  projBody: '$Q = XW_Q$, $K = XW_K$, $V = XW_V$이고, 모양은 모두 $({T} \\times {din})({din} \\times {dout}) \\to {T} \\times {dout}$입니다. 같은 토큰이라도 쿼리로서의 모습, 키로서의 모습, 값으로서의 모습이 서로 달라집니다.',
+  projRow: '토큰 {n}의 쿼리',
+  scoresTitle: '② 점수와 스케일링',
+  scoresBody: '점수는 이제 쿼리와 키의 내적 $S = QK^\\top$(${T} \\times {T}$)입니다. 차원이 커질수록 내적의 크기가 커지므로 $1/\\sqrt{d_k}$를 곱해 폭을 줄입니다. 여기서는 $d_k = {dout}$이라 곱하는 값은 {scale}입니다.',
+  focusLabel: '살펴볼 토큰',
+  symYes: '지금의 $S$는 대칭입니다($W_Q$와 $W_K$가 같을 때처럼).',
+  symNo: '앞 장의 $XX^\\top$는 언제나 대칭이었지만 이제는 아닙니다. 토큰 {i}이 토큰 {j}에게 주는 점수는 {a}, 토큰 {j}가 토큰 {i}에게 주는 점수는 {b}입니다. 쿼리(무엇을 찾는가)와 키(무엇을 내보이는가)가 다른 행렬에서 나오기 때문입니다.',
+  gridS: '점수 S', gridScaled: '스케일한 점수',
+  weightsTitle: '③ 가중치와 컨텍스트 벡터',
+  weightsBody: 'softmax는 앞 장과 똑같이 각 행을 합이 1인 가중치로 바꿉니다. 다른 점은 섞이는 재료가 입력 $X$가 아니라 값 벡터 $V$라는 것입니다. 컨텍스트 벡터 $Z = PV$의 모양은 ${T} \\times {dout}$입니다.',
+  gridP: '가중치 P', rowSum: '행의 합', gridZ: '컨텍스트 벡터 Z',
+  contextRow: '토큰 {n}의 컨텍스트 벡터',
+  tryIt: '해 보기: $W_K$를 $W_Q$와 똑같이 만들면 $S$가 대칭이 되는지 확인해 보세요. 또 $W_Q$의 모든 칸을 두 배로 키우면 가중치 행이 더 뾰족해지나요, 평평해지나요?',
+  summary: '정리: 세 가중치 행렬이 같은 입력에서 서로 다른 쿼리·키·값을 뽑아내고, 그 위에서 점수 → 스케일 → softmax → 가중합이 진행됩니다. 행렬 모양은 $({T} \\times {din}) \\to ({T} \\times {dout})$, 점수와 가중치는 ${T} \\times {T}$입니다.',
+};
