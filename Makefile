@@ -1,10 +1,10 @@
 # Front door. README's two commands:
 #   make serve   install what is missing, build the wasm core and the page, serve on :8000
 #   make test    install what is missing, build natively, run every test with ctest
-# Other targets: make deps | wasm | web | native | screenshots | clean
+# Other targets: make deps | wasm | web | native | screenshots | bench-training | clean
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help deps apt-deps npm-deps wasm web native serve test screenshots clean
+.PHONY: help deps apt-deps npm-deps wasm web native serve test screenshots clean bench-training
 
 APT_PACKAGES := cmake g++ make emscripten libxsimd-dev catch2 chromium fonts-nanum
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
@@ -61,6 +61,11 @@ native: build/native-release/CMakeCache.txt
 # ctest's "web.build" fixture runs `make web` before the node and browser tests.
 test: deps native
 	ctest --preset native-release -j $(JOBS)
+
+# The training chapter in headless Chromium: time to 99% held-out accuracy, update rate,
+# main-thread frame gaps (reports; see docs/training.md).
+bench-training: web
+	node tests/bench/training.mjs --json build/bench/training.json
 
 screenshots: web
 	cd web && SEGMENTS=1 node scripts/screenshot.mjs ../build/screenshots

@@ -1,7 +1,8 @@
 // The tiny Transformer of model.hpp: forward, backward (the stages of grad.hpp chained
 // in reverse), Adam and the Trainer. One template for float (the page trains with it;
-// products through the xsimd kernels, attention through attn::attention) and double
-// (the gradient checks).
+// products through the xsimd kernels) and double (the gradient checks). Each causal head
+// runs fused (training/fused.hpp: the attention stages and their backward passes in one
+// pass per head and sequence, no per-head allocations).
 #include "attn/model.hpp"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 
 #include "attn/positional.hpp"
 #include "attn/random.hpp"
+#include "training/fused.hpp"
 #include "training/stages.hpp"
 
 namespace attn {
@@ -45,11 +47,6 @@ inline MatrixD block(const MatrixD& m, std::size_t r0, std::size_t nr, std::size
 }
 
 template <class M, class S>
-void set_block(M& dst, std::size_t r0, std::size_t c0, const S& src) {
-    for (std::size_t i = 0; i < src.rows(); ++i)
-        for (std::size_t j = 0; j < src.cols(); ++j) dst(r0 + i, c0 + j) = src(i, j);
-}
-template <class M, class S>
 void add_block(M& dst, std::size_t r0, std::size_t c0, const S& src) {
     for (std::size_t i = 0; i < src.rows(); ++i)
         for (std::size_t j = 0; j < src.cols(); ++j) dst(r0 + i, c0 + j) += src(i, j);
@@ -60,34 +57,6 @@ template <class M, class B>
 void add_row(M& dst, const B& bias) {
     for (std::size_t i = 0; i < dst.rows(); ++i)
         for (std::size_t j = 0; j < dst.cols(); ++j) dst(i, j) += bias(0, j);
-}
-
-// One causal head: the core's attention() in float, its double twin in double.
-inline Trace attend(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, double scale, const DropoutOptions& drop) {
-    AttentionOptions o;
-    o.causal = true;
-    o.scale = float(scale);
-    o.dropout = drop;
-    return attention(Q, K, V, o);
-}
-inline f64::TraceD attend(const MatrixD& Q, const MatrixD& K, const MatrixD& V, double scale, const DropoutOptions& drop) {
-    f64::AttentionOptionsD o;
-    o.causal = true;
-    o.scale = scale;
-    o.dropout = drop;
-    return f64::attention(Q, K, V, o);
-}
-
-struct DropoutOnly {
-    DropoutOptions dropout;
-};
-
-template <class M>
-double sum_squares(const M& m) {
-    double s = 0;
-    for (std::size_t i = 0; i < m.rows(); ++i)
-        for (std::size_t j = 0; j < m.cols(); ++j) s += double(m(i, j)) * double(m(i, j));
-    return s;
 }
 
 // Parameter layout: E, then per layer Wq, Wk, Wv, Wo [, W1, b1, W2, b2], then Wout, bout.
@@ -183,11 +152,11 @@ std::size_t TinyTransformerT<T>::parameter_count() const {
 
 template <class T>
 struct TinyTransformerT<T>::Forward {
-    using TraceT = typename d::Path<Mat<T>>::Trace;
     struct Layer {
         Mat<T> x_in, q, k, v, concat, x_mid, h_pre, h;
-        std::vector<TraceT> traces;  // [b·H + h]
-        std::vector<std::uint64_t> seeds;
+        // per head of each sequence, [b·H + h]: weights P and softmax inputs Z (T x T each)
+        std::vector<T> P, Z;
+        std::vector<d::HeadShape> heads;
     };
     std::size_t B = 0, Tn = 0;
     std::vector<Layer> layers;
@@ -221,16 +190,17 @@ typename TinyTransformerT<T>::Forward TinyTransformerT<T>::forward(const std::ve
         ly.k = d::mm(x, param(L.Wk(l)));
         ly.v = d::mm(x, param(L.Wv(l)));
         ly.concat = Mat<T>(B * Tn, H * dv);
+        ly.P.assign(B * H * Tn * Tn, T(0));
+        ly.Z.assign(B * H * Tn * Tn, T(0));
         for (std::size_t b = 0; b < B; ++b)
             for (std::size_t h = 0; h < H; ++h) {
-                DropoutOptions drop;
-                drop.rate = c.dropout;
-                drop.training = training && c.dropout > 0.0f;
-                drop.seed = combine(combine(combine(dropout_seed, l), b), h);
-                ly.traces.push_back(attend(block(ly.q, b * Tn, Tn, h * dk, dk), block(ly.k, b * Tn, Tn, h * dk, dk),
-                                           block(ly.v, b * Tn, Tn, h * dv, dv), s, drop));
-                ly.seeds.push_back(drop.seed);
-                set_block(ly.concat, b * Tn, h * dv, ly.traces.back().output);
+                d::HeadShape hs{Tn, dk, dv, H * dk, H * dv, s, training ? c.dropout : 0.0f,
+                                combine(combine(combine(dropout_seed, l), b), h)};
+                const std::size_t r0 = b * Tn, n = (b * H + h) * Tn * Tn;
+                d::head_forward(hs, ly.q.data() + r0 * hs.ldq + h * dk, ly.k.data() + r0 * hs.ldq + h * dk,
+                                ly.v.data() + r0 * hs.ldv + h * dv, ly.P.data() + n, ly.Z.data() + n,
+                                ly.concat.data() + r0 * hs.ldv + h * dv);
+                ly.heads.push_back(hs);
             }
         ly.x_mid = d::mm(ly.concat, param(L.Wo(l)));
         add_into(ly.x_mid, x);
@@ -341,22 +311,16 @@ LossStats TinyTransformerT<T>::loss_and_grad(const Batch& batch, bool training, 
         grad(L.Wo(l)) = d::mm_at(ly.concat, dmid);
         const Mat<T> dconcat = d::mm_bt(dmid, param(L.Wo(l)));
         Mat<T> dq(B * Tn, H * dk), dk_(B * Tn, H * dk), dvv(B * Tn, H * dv);
+        std::vector<T> scratch(Tn);
         for (std::size_t b = 0; b < B; ++b)
             for (std::size_t h = 0; h < H; ++h) {
-                DropoutOnly o;
-                o.dropout.rate = c.dropout;
-                o.dropout.training = training && c.dropout > 0.0f;
-                o.dropout.seed = ly.seeds[b * H + h];
-                const auto& tr = ly.traces[b * H + h];
-                const auto g = d::attention_backward<Mat<T>>(
-                    view(block(ly.q, b * Tn, Tn, h * dk, dk)), view(block(ly.k, b * Tn, Tn, h * dk, dk)),
-                    view(block(ly.v, b * Tn, Tn, h * dv, dv)), tr, view(block(dconcat, b * Tn, Tn, h * dv, dv)), o);
-                add_block(dq, b * Tn, h * dk, g.dQ);
-                add_block(dk_, b * Tn, h * dk, g.dK);
-                add_block(dvv, b * Tn, h * dv, g.dV);
-                const double sq = sum_squares(g.dLogits);
+                const d::HeadShape& hs = ly.heads[b * H + h];
+                const std::size_t r0 = b * Tn, qo = r0 * hs.ldq + h * dk, vo = r0 * hs.ldv + h * dv;
+                const double sq = d::head_backward(hs, ly.q.data() + qo, ly.k.data() + qo, ly.v.data() + vo,
+                                                   ly.P.data() + (b * H + h) * Tn * Tn, dconcat.data() + vo,
+                                                   dq.data() + qo, dk_.data() + qo, dvv.data() + vo, scratch.data());
                 logits_sq += sq;
-                scores_sq += sq * double(tr.scale) * double(tr.scale);
+                scores_sq += sq * hs.scale * hs.scale;
             }
         // q = x Wq, k = x Wk, v = x Wv
         grad(L.Wq(l)) = d::mm_at(ly.x_in, dq);
@@ -383,16 +347,20 @@ ProbeT<T> TinyTransformerT<T>::probe(const std::vector<int>& tokens) const {
     for (const auto& ly : f.layers) {
         std::vector<Mat<T>> ws;
         std::vector<double> stds, maxes;
-        for (const auto& tr : ly.traces) {
-            ws.push_back(tr.weights);
+        for (std::size_t h = 0; h < ly.heads.size(); ++h) {
+            const T* P = ly.P.data() + h * Tn * Tn;
+            const T* Z = ly.Z.data() + h * Tn * Tn;
+            Mat<T> W(Tn, Tn);
+            std::copy(P, P + Tn * Tn, W.data());
+            ws.push_back(std::move(W));
             // Rows i >= 1 see at least two keys (0..i): the entries a softmax chooses among.
             double n = 0, sum = 0, sq = 0, mx = 0;
             for (std::size_t i = 1; i < Tn; ++i) {
                 double rmax = 0;
                 for (std::size_t j = 0; j <= i; ++j) {
-                    const double z = tr.masked(i, j);
+                    const double z = Z[i * Tn + j];
                     n += 1, sum += z, sq += z * z;
-                    rmax = std::max(rmax, double(tr.weights(i, j)));
+                    rmax = std::max(rmax, double(P[i * Tn + j]));
                 }
                 mx += rmax;
             }

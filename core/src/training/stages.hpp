@@ -17,6 +17,7 @@
 #include "attn/grad.hpp"
 #include "attn/linalg.hpp"
 #include "attn/multihead.hpp"
+#include "kernels/simd.hpp"
 
 namespace attn::detail {
 
@@ -58,8 +59,19 @@ void require_same_shape(const A& a, const char* an, const B& b, const char* bn, 
 // ---- products: float through the core's xsimd kernels, double by plain loops ----------
 inline Matrix mm(ConstMatrixView A, ConstMatrixView B) { return attn::matmul(A, B); }
 inline Matrix mm_bt(ConstMatrixView A, ConstMatrixView B) { return attn::matmul_bt(A, B); }
-// Aᵀ B (A: k x m, B: k x n -> m x n)
-inline Matrix mm_at(ConstMatrixView A, ConstMatrixView B) { return attn::matmul(attn::transpose(A), B); }
+// Aᵀ B (A: k x m, B: k x n -> m x n) without materialising Aᵀ: row k of A scatters
+// A(k, i) · B.row(k) into row i of C (the weight gradients Xᵀ dY of every projection).
+inline Matrix mm_at(ConstMatrixView A, ConstMatrixView B) {
+    if (A.rows() != B.rows())
+        throw ShapeError("matmul_at: A is " + A.shape() + " and B is " + B.shape() + "; Aᵀ B needs equal row counts");
+    Matrix C(A.cols(), B.cols(), 0.0f);
+    for (std::size_t k = 0; k < A.rows(); ++k) {
+        const float* a = A.row(k);
+        const float* b = B.row(k);
+        for (std::size_t i = 0; i < A.cols(); ++i) kernels::axpy(a[i], b, C.row(i), B.cols());
+    }
+    return C;
+}
 inline MatrixD mm(const MatrixD& A, const MatrixD& B) { return f64::matmul(A, B); }
 // A view of a float matrix, the matrix itself in double: lets one template pass owning
 // results on to functions taking the path's input type without copies.

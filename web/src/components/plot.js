@@ -8,6 +8,7 @@
 //              bars: [{ x0, x1, y }], marks: [{ x, y, label }] , polygons: [{ points, name }] });
 //
 // kinds: 'line' (default), 'points'; bars are drawn as a histogram; polygons filled.
+// A series with dashed: true is drawn dashed, and so is its legend swatch.
 // x.type / y.type: 'linear' (default) or 'log'. domain: [lo, hi] to fix an axis.
 import { scaleLinear, scaleLog } from 'd3-scale';
 import { line } from 'd3-shape';
@@ -118,8 +119,9 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
       if (!s.name) return;
       const item = document.createElement('span');
       const sw = document.createElement('span');
-      sw.className = 'swatch';
-      sw.style.background = s.color ?? PALETTE[k % PALETTE.length];
+      sw.className = s.dashed ? 'swatch dashed' : 'swatch';
+      if (s.dashed) sw.style.borderTopColor = s.color ?? PALETTE[k % PALETTE.length];
+      else sw.style.background = s.color ?? PALETTE[k % PALETTE.length];
       item.append(sw, document.createTextNode(s.name));
       legend.append(item);
     });
