@@ -29,10 +29,13 @@ async function browserRun(browser, url) {
   // Page-side probes: snapshot arrivals (data-step changes) and animation-frame gaps.
   await page.evaluate(() => {
     const el = document.querySelector('[data-status="training"]');
-    window.__bench = { updates: [], frames: [], reached: null };
+    window.__bench = { updates: [], frames: [], reached: null, draws: [], snaps: [] };
+    new MutationObserver(() => window.__bench.snaps.push([performance.now(), Number(el.dataset.snapshots)]))
+      .observe(el, { attributes: true, attributeFilter: ['data-snapshots'] });
     new MutationObserver(() => {
       const t = performance.now();
       window.__bench.updates.push(t);
+      window.__bench.draws.push(Number(el.dataset.drawMs));
       if (!window.__bench.reached && Number(el.dataset.accuracyOn) >= 0.99)
         window.__bench.reached = { t, step: Number(el.dataset.step), elapsedMs: Number(el.dataset.elapsedMs), accuracy: Number(el.dataset.accuracyOn) };
     }).observe(el, { attributes: true, attributeFilter: ['data-step'] });
@@ -47,13 +50,20 @@ async function browserRun(browser, url) {
   await page.waitForFunction(() => window.__bench.reached, null, { timeout: TIMEOUT_MS, polling: 100 }).catch(() => null);
   const b = await page.evaluate((start) => {
     window.__bench.stop = true;
-    const { updates, frames, reached } = window.__bench;
+    const { updates, frames, reached, draws, snaps } = window.__bench;
     const during = (xs) => xs.filter((t) => t >= start && (!reached || t <= reached.t));
     const u = during(updates), f = during(frames);
     let gap = 0;
     for (let i = 1; i < f.length; i++) gap = Math.max(gap, f[i] - f[i - 1]);
     const span = (u.at(-1) ?? start) - start;
-    return { reached, wallMs: reached ? reached.t - start : null, updatesPerSecond: span > 0 ? (u.length - 1) / (span / 1000) : 0, maxFrameGapMs: gap };
+    const d = draws.filter(Number.isFinite).sort((a, b) => a - b);
+    const sn = snaps.filter(([t]) => t >= start && (!reached || t <= reached.t));
+    const snapSpan = sn.length > 1 ? (sn.at(-1)[0] - sn[0][0]) / 1000 : 0;
+    const snapshotsPerSecond = snapSpan > 0 ? (sn.at(-1)[1] - sn[0][1]) / snapSpan : 0;
+    return {
+      reached, wallMs: reached ? reached.t - start : null, updatesPerSecond: span > 0 ? (u.length - 1) / (span / 1000) : 0,
+      snapshotsPerSecond, maxFrameGapMs: gap, drawMsMedian: d[Math.floor(d.length / 2)] ?? null, drawMsMax: d.at(-1) ?? null,
+    };
   }, t0);
   await page.click('[data-control="start"]'); // pause
   await page.close();
@@ -84,7 +94,7 @@ try {
     const line = res.reached
       ? `step ${res.reached.step}, ${(res.reached.elapsedMs / 1000).toFixed(2)} s of training (worker), ${(res.wallMs / 1000).toFixed(2)} s wall`
       : `not reached within ${TIMEOUT_MS / 1000} s`;
-    console.log(`run ${r + 1}: ${TARGET * 100}% held-out accuracy: ${line}; ${res.updatesPerSecond.toFixed(1)} updates/s; longest frame gap ${res.maxFrameGapMs.toFixed(0)} ms${res.errors.length ? `; console errors: ${res.errors.join(' | ')}` : ''}`);
+    console.log(`run ${r + 1}: ${TARGET * 100}% held-out accuracy: ${line}; ${res.snapshotsPerSecond.toFixed(1)} snapshots/s from the worker, ${res.updatesPerSecond.toFixed(1)} drawn/s; longest frame gap ${res.maxFrameGapMs.toFixed(0)} ms; drawing a snapshot ${res.drawMsMedian} ms (median), ${res.drawMsMax} ms (max)${res.errors.length ? `; console errors: ${res.errors.join(' | ')}` : ''}`);
   }
 } finally {
   await browser.close();

@@ -4,7 +4,7 @@
 // responsive and nothing was logged as an error.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startServer } from '../../web/scripts/serve.mjs';
 import { launchChromium, openPage } from '../../web/scripts/browser.mjs';
@@ -111,6 +111,15 @@ test('training: screenshots at desktop and phone width, in both languages', asyn
   await section.screenshot({ path: join(shots, 'training-phone.png') });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than a 360px phone`);
+  // axe-core on the chapter: no serious or critical accessibility violations
+  const axe = await readFile(new URL('../../web/node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+  await page.evaluate(axe);
+  const violations = await page.evaluate(async () => {
+    const r = await window.axe.run('#training', { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  assert.deepEqual(violations, []);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -43,7 +43,7 @@ export default {
   headsTitle: 'Every head on a fixed probe sequence',
   headsBody: 'Rows are query positions, columns the positions they read from; the causal mask leaves everything right of the diagonal at exactly 0. The maps refresh while the model trains.',
   headCaption: 'layer {l} · head {h}',
-  headStats: 'std of $Z$: {std} · mean largest weight: {max}',
+  headStats: 'std of Z: {std} · mean largest weight: {max}',
   cautionTitle: 'What these weights do and do not tell you',
   cautionBody: 'A large weight means that the value of that token was mixed in heavily, not that the model gave its answer because of that token. With more layers, later layers, the feed-forward block and the residual path keep changing the values, so one layer\'s weights cannot reconstruct how the output came about. Only some heads show a pattern you can name; many do not, and a pattern that looks clean can fall apart on another sequence, as you can check below.',
   predTitle: 'What the model predicts',

@@ -12,7 +12,7 @@
 // Built by esbuild into dist/training-worker.js; attn.mjs sits next to it.
 import createAttention from './attn.mjs';
 
-const CHUNK_MS = 50; // training time between two snapshots
+const CHUNK_MS = 40; // training time between two snapshots
 const EVAL_MS = 100; // the held-out evaluation runs at most this often while training
 const MAX_STEPS = 3000; // stops by itself here, so a forgotten tab does not burn a core
 
