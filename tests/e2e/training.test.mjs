@@ -92,6 +92,8 @@ test('training: the scale toggle switches the heatmaps; your own sequence; malfo
   await page.click('[data-control="task-sort"]');
   await waitFor(page, () => document.querySelectorAll('[data-grid="probe-l1h1"] tbody td').length === 121, null, 30000);
   assert.equal(await status(page, 'step'), '0');
+  const heads = await page.$$eval('[data-grid="probe-l1h1"] thead th', (ns) => ns.map((n) => n.textContent));
+  assert.deepEqual(heads, ['3', '9', '1', '7', '4', '|', '1', '3', '4', '7', '9']); // labels from the core
   assert.deepEqual(errors, []);
   await page.close();
 });

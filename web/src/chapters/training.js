@@ -333,23 +333,23 @@ export default {
         cells = [];
         layers.forEach((layer, l) => layer.heads.forEach((_, h) => {
           const fig = el('div', `training-head head-${h % 4}`, container);
-          let toks = probe.tokens;
+          let toks = probe.tokens, names = labels;
           const grid = k.grid({
             caption: () => '', ariaLabel: () => tr('headCaption').replace('{l}', l + 1).replace('{h}', h + 1),
-            rowLabel: (i) => `${i + 1}:${labels[toks[i]] ?? ''}`, colLabel: (j) => labels[toks[j]] ?? '',
+            rowLabel: (i) => `${i + 1}:${names[toks[i]] ?? ''}`, colLabel: (j) => names[toks[j]] ?? '',
             color: 'weights', digits: 2, fixed: true, testId: `${container.dataset.heads}-l${l + 1}h${h + 1}`,
           });
           const cap = el('p', 'training-head-title', fig);
           fig.append(grid.el);
           const stats = el('p', 'training-head-stats', fig);
-          cells.push({ grid, cap, stats, l, h, setTokens: (t) => (toks = t) });
+          cells.push({ grid, cap, stats, l, h, setTokens: (t, n) => ((toks = t), (names = n)) });
         }));
         headGrids.set(container, cells);
       }
       let n = 0;
       layers.forEach((layer, l) => layer.heads.forEach((W, h) => {
         const c = cells[n++];
-        c.setTokens(probe.tokens);
+        c.setTokens(probe.tokens, labels);
         setProse(c.cap, tr('headCaption'), { l: l + 1, h: h + 1 });
         c.grid.update(W);
         setProse(c.stats, tr('headStats'), { std: fmt(layer.logitStd[h], { digits: 2 }), max: fmt(layer.meanMaxWeight[h], { digits: 2, fixed: true }) });
