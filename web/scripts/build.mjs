@@ -46,7 +46,7 @@ await build({
   bundle: true,
   format: 'esm',
   target: ['es2022', 'chrome100', 'firefox100', 'safari15'],
-  minify: true,
+  minify: process.env.ATTN_NO_MINIFY ? false : true,
   sourcemap: true,
   external: ['./attn.mjs'],
   logLevel: 'warning',

@@ -39,6 +39,16 @@ function configOf(s) {
 
 const pct = (x) => `${fmt(100 * x, { digits: 1, fixed: true })}%`;
 
+const STEP_BOUNDS = [10, 20, 50, 100, 200, 300, 500, 1000, 1500, 2000, 3000];
+// The whole decades around the positive finite values (log axes).
+function decades(values) {
+  let lo = Infinity, hi = -Infinity;
+  for (const v of values) if (v > 0 && Number.isFinite(v)) (lo = Math.min(lo, v), hi = Math.max(hi, v));
+  if (lo > hi) return [0.1, 1];
+  const a = 10 ** Math.floor(Math.log10(lo)), b = 10 ** Math.ceil(Math.log10(hi));
+  return [a, b > a ? b : a * 10];
+}
+
 function decimate(arr) {
   const n = arr.length;
   const stride = Math.max(1, Math.ceil(n / MAX_POINTS));
@@ -164,9 +174,17 @@ export default {
 
     // ---- plots -------------------------------------------------------------------------
     const plots = el('div', 'training-plots');
-    const lossPlot = createPlot({ title: () => tr('lossTitle'), x: { label: () => tr('axisStep') }, y: { label: () => tr('axisLoss'), type: 'log' }, testId: 'training-loss', height: 260 });
-    const accPlot = createPlot({ title: () => tr('accTitle'), x: { label: () => tr('axisStep') }, y: { label: () => tr('axisAcc'), domain: [0, 1] }, testId: 'training-accuracy', height: 260 });
-    const gradPlot = createPlot({ title: () => tr('gradTitle'), x: { label: () => tr('axisStep') }, y: { label: () => tr('axisGrad'), type: 'log' }, testId: 'training-grad', height: 260 });
+    // Axis ranges snap to round steps and whole decades, so while training the axes stay
+    // put and each snapshot only redraws the curves.
+    const stepAxis = () => ({ label: () => tr('axisStep'), domain: [0, 10] });
+    const axes = {
+      loss: { x: stepAxis(), y: { label: () => tr('axisLoss'), type: 'log', domain: [0.1, 10] } },
+      acc: { x: stepAxis(), y: { label: () => tr('axisAcc'), domain: [0, 1] } },
+      grad: { x: stepAxis(), y: { label: () => tr('axisGrad'), type: 'log', domain: [1e-3, 1] } },
+    };
+    const lossPlot = createPlot({ title: () => tr('lossTitle'), ...axes.loss, testId: 'training-loss', height: 260 });
+    const accPlot = createPlot({ title: () => tr('accTitle'), ...axes.acc, testId: 'training-accuracy', height: 260 });
+    const gradPlot = createPlot({ title: () => tr('gradTitle'), ...axes.grad, testId: 'training-grad', height: 260 });
     plots.append(lossPlot.el, accPlot.el, gradPlot.el);
 
     text('h3', 'scaleTitle');
@@ -408,6 +426,10 @@ export default {
       const curve = (arr, i) => ({ name: names[i], points: decimate(arr), dashed: i === 1 });
       const summary = (series) => series.map((x) => tr('plotSummary').replace('{name}', x.name).replace('{n}', x.points.length)
         .replace('{last}', x.points.length ? fmt(x.points.at(-1)[1], { digits: 4 }) : '–')).join(' ');
+      const stepBound = STEP_BOUNDS.find((b) => b >= m.step) ?? m.step;
+      for (const a of Object.values(axes)) a.x.domain = [0, stepBound];
+      axes.loss.y.domain = decades([...hist.on.loss, ...hist.off.loss]);
+      axes.grad.y.domain = decades([...hist.on.gradLogits, ...hist.off.gradLogits]);
       const lossSeries = [curve(hist.on.loss, 0), curve(hist.off.loss, 1)];
       lossPlot.update({ series: lossSeries, summary: summary(lossSeries) });
       const accSeries = ['on', 'off'].map((key, i) => ({ name: names[i], dashed: i === 1, points: hist.eval.map((e) => [e.step, e[key].accuracy]) }));

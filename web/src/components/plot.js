@@ -47,11 +47,11 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
     return s;
   }
 
+  let axisGroup = null, dataGroup = null, lastAxisKey = '';
   function update({ series = [], bars = [], marks = [], polygons = [], summary = '' } = {}) {
     cap.textContent = title();
     t.textContent = title();
     desc.textContent = summary;
-    svg.querySelectorAll('g').forEach((g) => g.remove());
     const xs = [], ys = [];
     for (const s of series) for (const [a, b] of s.points) if (Number.isFinite(a) && Number.isFinite(b)) (xs.push(a), ys.push(b));
     for (const b of bars) (xs.push(b.x0, b.x1), ys.push(0, b.y));
@@ -72,27 +72,39 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
     }
     const sx = scale(x, x0, x1, [left, right]);
     const sy = scale(y, y0, y1, [bottom, top]);
+    // The axes are rebuilt only when they change (domains, labels, size): a plot redrawn many
+    // times a second with fixed domains then only replaces its data.
+    const axisKey = JSON.stringify([sx.domain(), sy.domain(), sx.range(), sy.range(), x.type, y.type, x.label?.(), y.label?.()]);
+    if (axisKey !== lastAxisKey || !svg.contains(axisGroup)) {
+      svg.querySelectorAll('g').forEach((n) => n.remove());
+      axisGroup = svgEl('g', {}, svg);
+      lastAxisKey = axisKey;
+      drawAxes(svgEl('g', { class: 'axis' }, axisGroup));
+    } else {
+      dataGroup?.remove();
+    }
     const g = svgEl('g', {}, svg);
-    // axes
-    const ax = svgEl('g', { class: 'axis' }, g);
-    svgEl('line', { x1: left, x2: right, y1: bottom, y2: bottom }, ax);
-    svgEl('line', { x1: left, x2: left, y1: top, y2: bottom }, ax);
-    const tickFmt = (v) => (Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(0) : fmt(v, { digits: 3 }));
-    for (const v of sx.ticks(x.type === 'log' ? 6 : 6)) {
-      const px = sx(v);
-      if (x.type === 'log' && !Number.isInteger(Math.log10(v)) && !Number.isInteger(Math.log2(v))) continue;
-      svgEl('line', { x1: px, x2: px, y1: bottom, y2: bottom + 4 }, ax);
-      svgEl('text', { x: px, y: bottom + 16, 'text-anchor': 'middle' }, ax).textContent = tickFmt(v);
+    dataGroup = g;
+    function drawAxes(ax) {
+      svgEl('line', { x1: left, x2: right, y1: bottom, y2: bottom }, ax);
+      svgEl('line', { x1: left, x2: left, y1: top, y2: bottom }, ax);
+      const tickFmt = (v) => (Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(0) : fmt(v, { digits: 3 }));
+      for (const v of sx.ticks(x.type === 'log' ? 6 : 6)) {
+        const px = sx(v);
+        if (x.type === 'log' && !Number.isInteger(Math.log10(v)) && !Number.isInteger(Math.log2(v))) continue;
+        svgEl('line', { x1: px, x2: px, y1: bottom, y2: bottom + 4 }, ax);
+        svgEl('text', { x: px, y: bottom + 16, 'text-anchor': 'middle' }, ax).textContent = tickFmt(v);
+      }
+      for (const v of sy.ticks(5)) {
+        const py = sy(v);
+        if (y.type === 'log' && !Number.isInteger(Math.log10(v))) continue;
+        svgEl('line', { x1: left - 4, x2: left, y1: py, y2: py }, ax);
+        svgEl('line', { x1: left, x2: right, y1: py, y2: py, class: 'gridline' }, ax);
+        svgEl('text', { x: left - 7, y: py + 4, 'text-anchor': 'end' }, ax).textContent = tickFmt(v);
+      }
+      if (x.label) svgEl('text', { x: (left + right) / 2, y: height - 6, 'text-anchor': 'middle', class: 'axis-label' }, ax).textContent = x.label();
+      if (y.label) svgEl('text', { x: 12, y: (top + bottom) / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${(top + bottom) / 2})`, class: 'axis-label' }, ax).textContent = y.label();
     }
-    for (const v of sy.ticks(5)) {
-      const py = sy(v);
-      if (y.type === 'log' && !Number.isInteger(Math.log10(v))) continue;
-      svgEl('line', { x1: left - 4, x2: left, y1: py, y2: py }, ax);
-      svgEl('line', { x1: left, x2: right, y1: py, y2: py, class: 'gridline' }, ax);
-      svgEl('text', { x: left - 7, y: py + 4, 'text-anchor': 'end' }, ax).textContent = tickFmt(v);
-    }
-    if (x.label) svgEl('text', { x: (left + right) / 2, y: height - 6, 'text-anchor': 'middle', class: 'axis-label' }, ax).textContent = x.label();
-    if (y.label) svgEl('text', { x: 12, y: (top + bottom) / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${(top + bottom) / 2})`, class: 'axis-label' }, ax).textContent = y.label();
     // data
     polygons.forEach((p, k) => {
       svgEl('polygon', { points: p.points.map(([a, b]) => `${sx(a)},${sy(b)}`).join(' '), class: 'polygon', fill: p.color ?? PALETTE[k % PALETTE.length] }, g);
