@@ -1,10 +1,10 @@
 # Front door. README's two commands:
 #   make serve   install what is missing, build the wasm core and the page, serve on :8000
 #   make test    install what is missing, build natively, run every test with ctest
-# Other targets: make deps | wasm | web | native | debug | fuzz | screenshots | clean
+# Other targets: make deps | wasm | web | native | debug | fuzz | screenshots | bench-training | clean
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help deps apt-deps npm-deps wasm web native debug serve test fuzz screenshots clean
+.PHONY: help deps apt-deps npm-deps wasm web native debug serve test fuzz screenshots clean bench-training
 
 APT_PACKAGES := cmake g++ make emscripten libxsimd-dev catch2 chromium fonts-nanum clang-14 libclang-rt-14-dev
 # Root installs directly; anyone else through sudo (which must then exist).
@@ -92,6 +92,11 @@ fuzz: debug
 	    build/native-debug/fuzz-corpus/$$n tests/fuzz/corpus/$$n > $$log 2>&1 || { tail -40 $$log; exit 1; }; \
 	  grep -E 'stat::number_of_executed_units|stat::peak_rss_mb' $$log; \
 	done
+
+# The training chapter in headless Chromium: time to 99% held-out accuracy, update rate,
+# main-thread frame gaps (reports; see docs/training.md).
+bench-training: web
+	node tests/bench/training.mjs --json build/bench/training.json
 
 screenshots: web
 	cd web && SEGMENTS=1 node scripts/screenshot.mjs ../build/screenshots

@@ -217,6 +217,120 @@ export interface OneHeadExample {
   Wo: Matrix;
 }
 
+/** A toy task of the training chapter (core/include/attn/model.hpp). */
+export interface TaskInfo {
+  /** 'previous-token' | 'two-relations' | 'sort' */
+  name: string;
+  vocabIn: number;
+  vocabOut: number;
+  /** Tokens per training sequence. */
+  seqLen: number;
+  /** Lengths accepted by probe(). */
+  minLen: number;
+  maxLen: number;
+  /** sort: the separator's token id; otherwise -1. */
+  separator: number;
+  /** The fixed probe sequence the chapter shows while training. */
+  probe: number[];
+  /** One label per input token id, e.g. "0".."9", "|". */
+  tokenLabels: string[];
+  /** One label per class, e.g. "47" for two-relations. */
+  outputLabels: string[];
+}
+
+export interface ModelConfig {
+  /** Default 'previous-token'. */
+  task?: 'previous-token' | 'two-relations' | 'sort';
+  /** Non-negative safe integer; names the initial weights, the batches and the dropout masks. Default 1. */
+  seed?: number;
+  /** Default 1; must divide dModel unless dV is set. */
+  heads?: number;
+  /** 1..4, default 1. */
+  layers?: number;
+  /** Default 32. */
+  dModel?: number;
+  /** Per-head width of Q and K, default 64. */
+  dK?: number;
+  /** Per-head width of V; 0 (default) means dModel / heads. */
+  dV?: number;
+  /** Hidden width of the optional MLP block; 0 (default) means none. */
+  mlpHidden?: number;
+  /** Add the sinusoidal positional encoding. Default true. */
+  positional?: boolean;
+  /** Multiply the scores by 1/sqrt(dK). Default true. */
+  scale?: boolean;
+  /** Attention dropout while training, in [0, 1). Default 0. */
+  dropout?: number;
+  /** Adam learning rate, in (0, 10]. Default 0.01. */
+  lr?: number;
+  /** Sequences per step, 1..1024. Default 32. */
+  batch?: number;
+  /** Held-out sequences for evaluate(), 1..4096. Default 256. */
+  evalSize?: number;
+}
+
+export interface TrainResult {
+  /** Steps done so far. */
+  step: number;
+  /** Per step: mean cross-entropy of the training batch (before the update). */
+  loss: Float32Array;
+  /** Per step: the training batch's accuracy. */
+  accuracy: Float32Array;
+  /** Per step: ‖∂L/∂Z‖, the gradient at the softmax inputs, over every head, layer and sequence. */
+  gradLogits: Float32Array;
+  /** Per step: ‖∂L/∂S‖ with S = QKᵀ (= scale · gradLogits). */
+  gradScores: Float32Array;
+}
+
+export interface Evaluation {
+  step: number;
+  /** Mean cross-entropy over the scored positions of the held-out set. */
+  loss: number;
+  /** Fraction of scored positions predicted right. */
+  accuracy: number;
+  /** Fraction of sequences with every scored position right. */
+  sequenceAccuracy: number;
+  positions: number;
+  sequences: number;
+}
+
+export interface ModelProbe {
+  step: number;
+  /** The sequence run (for sort, five digits are completed by the model itself). */
+  tokens: number[];
+  /** The task's answer per position; -1 where nothing is scored. */
+  targets: number[];
+  /** The model's argmax per position. */
+  predictions: number[];
+  /** T x vocabOut, softmax of the logits. */
+  probabilities: Matrix;
+  /** Per layer: every head's T x T weights (rows = queries), and how saturated each head is. */
+  layers: { heads: Matrix[]; logitStd: number[]; meanMaxWeight: number[] }[];
+}
+
+/**
+ * A model living inside the module, driven through this plain object (no Embind object
+ * crosses the boundary). Call dispose() when done; a forgotten handle is freed when it is
+ * garbage-collected.
+ */
+export interface ModelHandle {
+  readonly id: number;
+  /** The resolved configuration (every field filled in). */
+  readonly config: Required<ModelConfig>;
+  readonly task: TaskInfo;
+  /** Number of trainable parameters. */
+  readonly parameters: number;
+  /** Runs `steps` (default 1) Adam steps on fresh training batches. */
+  train(steps?: number): TrainResult;
+  /** Loss and accuracy on the task's held-out sequences (evaluation mode, no dropout). */
+  evaluate(): Evaluation;
+  /** Every head's weights and the predictions on one sequence of token ids. */
+  probe(tokens: ArrayLike<number>): ModelProbe;
+  /** Frees the model; later calls throw. Safe to call twice. */
+  dispose(): void;
+  readonly disposed: boolean;
+}
+
 /**
  * Errors: TypeError for arguments of the wrong type; RangeError (with the core's
  * message, naming both shapes for a mismatch) for wrong shapes, sizes or values. Every
@@ -298,16 +412,20 @@ export interface Attention {
   tokenFeatures(flags: number[]): Matrix;
   /** Hand-set (4 + T) x (4 + T) W_Q, W_K producing one head pattern (default strength 4). */
   constructedHead(kind: HeadKind, T: number, strength?: number): { Wq: Matrix; Wk: Matrix };
-  Wq: Matrix;
-  Wk: Matrix;
-  Wv: Matrix;
-}
-
   example(name: 'no-weights'): NoWeightsExample;
   example(name: 'projections' | 'causal-dropout'): ProjectionsExample;
   example(name: 'multi-head'): MultiHeadExample;
   example(name: 'one-head'): OneHeadExample;
+  /** A toy task of the training chapter. */
+  task(name: 'previous-token' | 'two-relations' | 'sort'): TaskInfo;
+  /** A tiny Transformer and its Adam optimiser (core/include/attn/model.hpp), seeded. */
+  createModel(config?: ModelConfig): ModelHandle;
+  /** How many models are alive in the module (for leak checks). */
+  liveModels(): number;
 }
+
+/** createModel's defaults. */
+export const MODEL_DEFAULTS: Readonly<Required<ModelConfig>>;
 
 export interface CreateOptions {
   /** 'auto' (default): SIMD128 when the engine has it, else the scalar build; true or false forces one. */

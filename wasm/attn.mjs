@@ -147,6 +147,9 @@ const LECTURE_EXAMPLES = new Set(['weighted-sum', 'permutation', 'reading-heads'
 const HEADS_EXAMPLES = ['no-weights', 'projections', 'causal-dropout', 'multi-head', 'one-head'];
 
 function makeApi(raw) {
+  // Frees a model whose handle was garbage-collected without dispose().
+  const finalizer = typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry((id) => raw.modelDispose(id)) : null;
   const api = {
     /** Which instruction set the core was built for, e.g. "wasm-simd128". */
     simd: raw.simd(),
@@ -284,6 +287,78 @@ function makeApi(raw) {
       if (typeof strength !== 'number') throw fail('TypeError', `strength must be a number, got ${typeof strength}`);
       return unwrap(raw.constructedHead(kind, checkCount(T, 'T', { min: 1 }), strength));
     },
+    // ---- live training (core/include/attn/model.hpp) ----------------------------------
+    /** A toy task of the training chapter: vocabulary, lengths, probe sequence, labels. */
+    task(name) {
+      if (typeof name !== 'string') throw fail('TypeError', `task name must be a string, got ${typeof name}`);
+      return unwrap(raw.task(name));
+    },
+    /**
+     * A tiny Transformer and its Adam optimiser, living inside the module. Returns a plain
+     * object: train(steps), evaluate(), probe(tokens), dispose(). No Embind object is
+     * handed out; the handle holds only the model's id.
+     */
+    createModel(config = {}) {
+      if (config === null || typeof config !== 'object') throw fail('TypeError', 'createModel expects an object');
+      const c = { ...MODEL_DEFAULTS, ...config };
+      if (typeof c.task !== 'string') throw fail('TypeError', `task must be a string, got ${typeof c.task}`);
+      checkDropout({ seed: c.seed }, 'createModel');
+      for (const k of ['heads', 'layers', 'dModel', 'dK', 'dV', 'mlpHidden', 'batch', 'evalSize']) checkCount(c[k], k);
+      for (const k of ['positional', 'scale'])
+        if (typeof c[k] !== 'boolean') throw fail('TypeError', `${k} must be true or false, got ${typeof c[k]}`);
+      for (const k of ['dropout', 'lr'])
+        if (typeof c[k] !== 'number') throw fail('TypeError', `${k} must be a number, got ${typeof c[k]}`);
+      const r = unwrap(raw.modelCreate({
+        task: c.task, seed: c.seed, heads: c.heads, layers: c.layers, dModel: c.dModel, dK: c.dK, dV: c.dV,
+        mlpHidden: c.mlpHidden, positional: c.positional, scale: c.scale, dropout: c.dropout, lr: c.lr,
+        batch: c.batch, evalSize: c.evalSize,
+      }));
+      const { id } = r;
+      let disposed = false;
+      const alive = () => {
+        if (disposed) throw new Error(`model ${id} was disposed: create a new one with createModel()`);
+      };
+      const handle = {
+        id,
+        config: Object.freeze(r.config),
+        task: Object.freeze(r.task),
+        parameters: r.parameters,
+        /** Runs `steps` Adam steps; per-step loss, batch accuracy and gradient norms. */
+        train(steps = 1) {
+          alive();
+          return unwrap(raw.modelTrain(id, checkCount(steps, 'steps', { min: 1 })));
+        },
+        /** Loss and accuracy on the task's held-out sequences. */
+        evaluate() {
+          alive();
+          return unwrap(raw.modelEvaluate(id));
+        },
+        /** Every head's weights and the predictions on one sequence of token ids. */
+        probe(tokens) {
+          alive();
+          if (!Array.isArray(tokens) && !ArrayBuffer.isView(tokens))
+            throw fail('TypeError', 'probe expects an array of token ids');
+          for (let i = 0; i < tokens.length; i++)
+            if (typeof tokens[i] !== 'number' || !Number.isInteger(tokens[i]))
+              throw fail('TypeError', `token ${i + 1} must be an integer, got ${String(tokens[i])}`);
+          return unwrap(raw.modelProbe(id, Array.from(tokens)));
+        },
+        /** Frees the model in the module; later calls throw. Safe to call twice. */
+        dispose() {
+          if (disposed) return;
+          disposed = true;
+          finalizer?.unregister(handle);
+          raw.modelDispose(id);
+        },
+        get disposed() {
+          return disposed;
+        },
+      };
+      finalizer?.register(handle, id, handle);
+      return Object.freeze(handle);
+    },
+    /** How many models are alive in the module (for leak checks). */
+    liveModels: () => raw.modelCount(),
   };
   // Every method: a check that fails names the method ("attention: Q must be ...").
   for (const [name, f] of Object.entries(api)) {
@@ -302,6 +377,12 @@ function makeApi(raw) {
   }
   return Object.freeze(api);
 }
+
+// createModel's defaults: the training chapter's default configuration.
+export const MODEL_DEFAULTS = Object.freeze({
+  task: 'previous-token', seed: 1, heads: 1, layers: 1, dModel: 32, dK: 64, dV: 0, mlpHidden: 0,
+  positional: true, scale: true, dropout: 0, lr: 0.01, batch: 32, evalSize: 256,
+});
 
 /**
  * Loads the WebAssembly core and returns the API.

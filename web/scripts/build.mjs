@@ -1,5 +1,6 @@
 // Builds the static site into web/dist/:
 //   dist/index.html, dist/app.js (the page, bundled by esbuild), dist/styles.css,
+//   dist/training-worker.js (the training chapter's module worker),
 //   dist/katex/ (KaTeX's stylesheet and fonts, served locally: no CDN),
 //   dist/attn.mjs + attn.d.ts (the public JS API) and attn-core.mjs + attn-core.wasm
 //   (the Emscripten build of the core, from build/wasm-release/wasm by default), plus
@@ -40,12 +41,18 @@ await Promise.all([
 ]);
 
 await build({
-  entryPoints: { app: join(web, 'src', 'main.js'), styles: join(web, 'src', 'styles.css') },
+  // training-worker: the training chapter's Web Worker (a module worker; imports ./attn.mjs
+  // like the page does).
+  entryPoints: {
+    app: join(web, 'src', 'main.js'),
+    styles: join(web, 'src', 'styles.css'),
+    'training-worker': join(web, 'src', 'training', 'worker.js'),
+  },
   outdir: dist,
   bundle: true,
   format: 'esm',
   target: ['es2022', 'chrome100', 'firefox100', 'safari15'],
-  minify: true,
+  minify: process.env.ATTN_NO_MINIFY ? false : true,
   sourcemap: true,
   external: ['./attn.mjs'],
   logLevel: 'warning',

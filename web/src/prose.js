@@ -6,8 +6,18 @@ const ESC = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;
 export const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ESC[c]);
 
 // Typesets one TeX string; a bad formula degrades to red source text, never an exception.
+// Results are memoised (the same formula is typeset once), so prose that is re-rendered
+// with fresh numbers many times a second stays cheap.
+const texCache = new Map();
 export function texToHtml(src, { display = false } = {}) {
-  return katex.renderToString(src, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
+  const key = `${display ? 'D' : 'I'}${src}`;
+  let html = texCache.get(key);
+  if (html === undefined) {
+    html = katex.renderToString(src, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
+    if (texCache.size > 2000) texCache.clear();
+    texCache.set(key, html);
+  }
+  return html;
 }
 
 // Fills {name} placeholders. Inside $...$ the value is inserted raw (it is TeX);

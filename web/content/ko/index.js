@@ -9,6 +9,7 @@ import oneHead from './one-head.js';
 import multiHead from './multi-head.js';
 import causalDropout from './causal-dropout.js';
 import positionalEncoding from './positional-encoding.js';
+import training from './training.js';
 import review from './review.js';
 
 export default {
@@ -23,5 +24,6 @@ export default {
   'multi-head': multiHead,
   'causal-dropout': causalDropout,
   'positional-encoding': positionalEncoding,
+  'training': training,
   'review': review,
 };

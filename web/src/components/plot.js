@@ -8,6 +8,7 @@
 //              bars: [{ x0, x1, y }], marks: [{ x, y, label }] , polygons: [{ points, name }] });
 //
 // kinds: 'line' (default), 'points'; bars are drawn as a histogram; polygons filled.
+// A series with dashed: true is drawn dashed, and so is its legend swatch.
 // x.type / y.type: 'linear' (default) or 'log'. domain: [lo, hi] to fix an axis.
 //
 // Draggable points: pass onDrag to createPlot and handles to update. A handle is moved
@@ -94,52 +95,13 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
     return s;
   }
 
-  let scales = null; // the last update's {sx, sy}, for turning pointer positions into data
-  let dragging = null; // id of the handle under the pointer
-  if (onDrag) {
-    const toData = (e) => {
-      const ctm = svg.getScreenCTM();
-      if (!ctm || !scales) return null;
-      const pt = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse());
-      return [scales.sx.invert(pt.x), scales.sy.invert(pt.y)];
-    };
-    svg.addEventListener('pointerdown', (e) => {
-      const h = e.target.closest?.('[data-handle]');
-      if (!h) return;
-      e.preventDefault();
-      dragging = h.dataset.handle;
-      svg.setPointerCapture(e.pointerId);
-      h.focus({ preventScroll: true });
-    });
-    svg.addEventListener('pointermove', (e) => {
-      if (dragging == null) return;
-      const p = toData(e);
-      if (p) onDrag(dragging, p[0], p[1]);
-    });
-    const stop = (e) => {
-      dragging = null;
-      if (svg.hasPointerCapture?.(e.pointerId)) svg.releasePointerCapture(e.pointerId);
-    };
-    svg.addEventListener('pointerup', stop);
-    svg.addEventListener('pointercancel', stop);
-    svg.addEventListener('keydown', (e) => {
-      const h = e.target.closest?.('[data-handle]');
-      const dir = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[e.key];
-      if (!h || !dir) return;
-      e.preventDefault();
-      e.stopPropagation(); // not the page's stepper keys
-      const step = dragStep * (e.shiftKey ? 10 : 1);
-      onDrag(h.dataset.handle, Number(h.dataset.x) + dir[0] * step, Number(h.dataset.y) + dir[1] * step);
-    });
-  }
-
+  let axisGroup = null, dataGroup = null, lastAxisKey = '';
   function update({ series = [], bars = [], marks = [], polygons = [], handles = [], summary = '' } = {}) {
     relabel();
     cap.textContent = title();
     t.textContent = title();
     desc.textContent = summary;
     const focused = svg.contains(document.activeElement) ? document.activeElement.dataset?.handle : undefined;
-    svg.querySelectorAll('g').forEach((g) => g.remove());
     const xs = [], ys = [];
     for (const s of series) for (const [a, b] of s.points) if (Number.isFinite(a) && Number.isFinite(b)) (xs.push(a), ys.push(b));
     for (const b of bars) (xs.push(b.x0, b.x1), ys.push(0, b.y));
@@ -160,27 +122,39 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
     }
     const sx = scale(x, x0, x1, [left, right]);
     const sy = scale(y, y0, y1, [bottom, top]);
+    // The axes are rebuilt only when they change (domains, labels, size): a plot redrawn many
+    // times a second with fixed domains then only replaces its data.
+    const axisKey = JSON.stringify([sx.domain(), sy.domain(), sx.range(), sy.range(), x.type, y.type, x.label?.(), y.label?.()]);
+    if (axisKey !== lastAxisKey || !svg.contains(axisGroup)) {
+      svg.querySelectorAll('g').forEach((n) => n.remove());
+      axisGroup = svgEl('g', {}, svg);
+      lastAxisKey = axisKey;
+      drawAxes(svgEl('g', { class: 'axis' }, axisGroup));
+    } else {
+      dataGroup?.remove();
+    }
     const g = svgEl('g', {}, svg);
-    // axes
-    const ax = svgEl('g', { class: 'axis' }, g);
-    svgEl('line', { x1: left, x2: right, y1: bottom, y2: bottom }, ax);
-    svgEl('line', { x1: left, x2: left, y1: top, y2: bottom }, ax);
-    const tickFmt = (v) => (Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(0) : fmt(v, { digits: 3 }));
-    for (const v of sx.ticks(x.type === 'log' ? 6 : 6)) {
-      const px = sx(v);
-      if (x.type === 'log' && !Number.isInteger(Math.log10(v)) && !Number.isInteger(Math.log2(v))) continue;
-      svgEl('line', { x1: px, x2: px, y1: bottom, y2: bottom + 4 }, ax);
-      svgEl('text', { x: px, y: bottom + 16, 'text-anchor': 'middle' }, ax).textContent = tickFmt(v);
+    dataGroup = g;
+    function drawAxes(ax) {
+      svgEl('line', { x1: left, x2: right, y1: bottom, y2: bottom }, ax);
+      svgEl('line', { x1: left, x2: left, y1: top, y2: bottom }, ax);
+      const tickFmt = (v) => (Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(0) : fmt(v, { digits: 3 }));
+      for (const v of sx.ticks(x.type === 'log' ? 6 : 6)) {
+        const px = sx(v);
+        if (x.type === 'log' && !Number.isInteger(Math.log10(v)) && !Number.isInteger(Math.log2(v))) continue;
+        svgEl('line', { x1: px, x2: px, y1: bottom, y2: bottom + 4 }, ax);
+        svgEl('text', { x: px, y: bottom + 16, 'text-anchor': 'middle' }, ax).textContent = tickFmt(v);
+      }
+      for (const v of sy.ticks(5)) {
+        const py = sy(v);
+        if (y.type === 'log' && !Number.isInteger(Math.log10(v))) continue;
+        svgEl('line', { x1: left - 4, x2: left, y1: py, y2: py }, ax);
+        svgEl('line', { x1: left, x2: right, y1: py, y2: py, class: 'gridline' }, ax);
+        svgEl('text', { x: left - 7, y: py + 4, 'text-anchor': 'end' }, ax).textContent = tickFmt(v);
+      }
+      if (x.label) svgEl('text', { x: (left + right) / 2, y: height - 6, 'text-anchor': 'middle', class: 'axis-label' }, ax).textContent = x.label();
+      if (y.label) svgEl('text', { x: 15, y: (top + bottom) / 2, 'text-anchor': 'middle', transform: `rotate(-90 15 ${(top + bottom) / 2})`, class: 'axis-label' }, ax).textContent = y.label();
     }
-    for (const v of sy.ticks(5)) {
-      const py = sy(v);
-      if (y.type === 'log' && !Number.isInteger(Math.log10(v))) continue;
-      svgEl('line', { x1: left - 4, x2: left, y1: py, y2: py }, ax);
-      svgEl('line', { x1: left, x2: right, y1: py, y2: py, class: 'gridline' }, ax);
-      svgEl('text', { x: left - 7, y: py + 4, 'text-anchor': 'end' }, ax).textContent = tickFmt(v);
-    }
-    if (x.label) svgEl('text', { x: (left + right) / 2, y: height - 6, 'text-anchor': 'middle', class: 'axis-label' }, ax).textContent = x.label();
-    if (y.label) svgEl('text', { x: 15, y: (top + bottom) / 2, 'text-anchor': 'middle', transform: `rotate(-90 15 ${(top + bottom) / 2})`, class: 'axis-label' }, ax).textContent = y.label();
     // data
     polygons.forEach((p, k) => {
       svgEl('polygon', { points: p.points.map(([a, b]) => `${sx(a)},${sy(b)}`).join(' '), class: 'polygon', fill: p.color ?? PALETTE[k % PALETTE.length] }, g);
@@ -219,8 +193,9 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
       if (!s.name) return;
       const item = document.createElement('span');
       const sw = document.createElement('span');
-      sw.className = 'swatch';
-      sw.style.background = s.color ?? PALETTE[k % PALETTE.length];
+      sw.className = s.dashed ? 'swatch dashed' : 'swatch';
+      if (s.dashed) sw.style.borderTopColor = s.color ?? PALETTE[k % PALETTE.length];
+      else sw.style.background = s.color ?? PALETTE[k % PALETTE.length];
       item.append(sw, document.createTextNode(s.name));
       legend.append(item);
     });

@@ -1,0 +1,200 @@
+// The public backward stages (grad.hpp): thin wrappers around the templates of
+// training/stages.hpp, instantiated for float (attn) and double (attn::f64), and the
+// double forward stages the gradient checks differentiate numerically.
+#include "attn/grad.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "training/stages.hpp"
+
+namespace attn {
+
+namespace d = detail;
+using f64::MatrixD;
+
+MatmulGrads matmul_backward(ConstMatrixView A, ConstMatrixView B, ConstMatrixView dC) {
+    return d::matmul_backward<Matrix>(A, B, dC);
+}
+MatmulGrads matmul_bt_backward(ConstMatrixView A, ConstMatrixView B, ConstMatrixView dC) {
+    return d::matmul_bt_backward<Matrix>(A, B, dC);
+}
+Matrix scale_backward(ConstMatrixView dY, float factor) { return d::scale_backward<Matrix>(dY, factor); }
+Matrix add_mask_backward(ConstMatrixView M, ConstMatrixView dY) { return d::add_mask_backward<Matrix>(M, dY); }
+Matrix softmax_backward(ConstMatrixView P, ConstMatrixView dP) { return d::softmax_backward<Matrix>(P, dP); }
+Matrix softmax_jacobian(ConstMatrixView p) { return d::softmax_jacobian<Matrix>(p); }
+MatmulGrads weighted_sum_backward(ConstMatrixView P, ConstMatrixView V, ConstMatrixView dO) {
+    return d::weighted_sum_backward<Matrix>(P, V, dO);
+}
+Matrix dropout_backward(ConstMatrixView dY, float rate, std::uint64_t seed) {
+    return d::dropout_backward<Matrix>(dY, rate, seed);
+}
+Matrix split_heads_backward(const std::vector<Matrix>& dHeads) { return d::concat<Matrix>(dHeads); }
+std::vector<Matrix> concat_heads_backward(ConstMatrixView dC, std::size_t heads) {
+    return d::split<Matrix>(dC, heads);
+}
+Matrix bias_backward(ConstMatrixView dY) { return d::bias_backward<Matrix>(dY); }
+Matrix relu(ConstMatrixView X) { return d::relu<Matrix>(X); }
+Matrix relu_backward(ConstMatrixView X, ConstMatrixView dY) { return d::relu_backward<Matrix>(X, dY); }
+Matrix embedding(const std::vector<int>& tokens, ConstMatrixView E) { return d::embedding<Matrix>(tokens, E); }
+Matrix embedding_backward(const std::vector<int>& tokens, ConstMatrixView dX, std::size_t vocab) {
+    return d::embedding_backward<Matrix>(tokens, dX, vocab);
+}
+CrossEntropy cross_entropy(ConstMatrixView logits, const std::vector<int>& targets) {
+    return d::cross_entropy<Matrix>(logits, targets);
+}
+AttentionGrads attention_backward(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, const Trace& trace,
+                                  ConstMatrixView dO, const AttentionOptions& options) {
+    return d::attention_backward<Matrix>(Q, K, V, trace, dO, options);
+}
+
+namespace f64 {
+
+MatrixD::MatrixD(std::size_t rows, std::size_t cols, double fill) : rows_(rows), cols_(cols) {
+    check_size(rows, cols, "MatrixD");
+    data_.assign(rows * cols, fill);
+}
+
+MatrixD::MatrixD(std::size_t rows, std::size_t cols, const std::vector<double>& values) : MatrixD(rows, cols) {
+    if (values.size() != rows * cols)
+        throw ShapeError("MatrixD: " + std::to_string(values.size()) + " values for a " + shape_str(rows, cols) +
+                         " matrix");
+    data_ = values;
+}
+
+MatrixD::MatrixD(ConstMatrixView m) : MatrixD(m.rows(), m.cols()) {
+    for (std::size_t i = 0; i < rows_; ++i)
+        for (std::size_t j = 0; j < cols_; ++j) (*this)(i, j) = m(i, j);
+}
+
+Matrix MatrixD::to_float() const {
+    Matrix out(rows_, cols_);
+    for (std::size_t k = 0; k < data_.size(); ++k) out.data()[k] = float(data_[k]);
+    return out;
+}
+
+MatrixD matmul(const MatrixD& A, const MatrixD& B) {
+    if (A.cols() != B.rows())
+        throw ShapeError("matmul: A is " + A.shape() + " and B is " + B.shape() + "; A's columns must equal B's rows");
+    MatrixD C(A.rows(), B.cols());
+    for (std::size_t i = 0; i < A.rows(); ++i)
+        for (std::size_t k = 0; k < A.cols(); ++k) {
+            const double a = A(i, k);
+            for (std::size_t j = 0; j < B.cols(); ++j) C(i, j) += a * B(k, j);
+        }
+    return C;
+}
+
+MatrixD matmul_bt(const MatrixD& A, const MatrixD& B) {
+    if (A.cols() != B.cols())
+        throw ShapeError("matmul_bt: A is " + A.shape() + " and B is " + B.shape() +
+                         "; A and B must have the same number of columns");
+    MatrixD C(A.rows(), B.rows());
+    for (std::size_t i = 0; i < A.rows(); ++i)
+        for (std::size_t j = 0; j < B.rows(); ++j) {
+            double s = 0;
+            for (std::size_t k = 0; k < A.cols(); ++k) s += A(i, k) * B(j, k);
+            C(i, j) = s;
+        }
+    return C;
+}
+
+MatrixD softmax(const MatrixD& S) {
+    MatrixD P(S.rows(), S.cols());
+    for (std::size_t i = 0; i < S.rows(); ++i) {
+        double m = -std::numeric_limits<double>::infinity();
+        for (std::size_t j = 0; j < S.cols(); ++j) m = std::max(m, S(i, j));
+        if (m == -std::numeric_limits<double>::infinity()) continue;  // fully masked: zeros
+        double sum = 0;
+        for (std::size_t j = 0; j < S.cols(); ++j) sum += (P(i, j) = std::exp(S(i, j) - m));
+        for (std::size_t j = 0; j < S.cols(); ++j) P(i, j) /= sum;
+    }
+    return P;
+}
+
+MatrixD dropout(const MatrixD& P, float rate, std::uint64_t seed) {
+    check_dropout_rate(rate);
+    const double keep_scale = 1.0 / (1.0 - double(rate));
+    MatrixD out(P.rows(), P.cols());
+    for (std::size_t i = 0; i < P.rows(); ++i)
+        for (std::size_t j = 0; j < P.cols(); ++j)
+            out(i, j) = dropout_keep(seed, i, j, rate) ? P(i, j) * keep_scale : 0.0;
+    return out;
+}
+
+TraceD attention(const MatrixD& Q, const MatrixD& K, const MatrixD& V, const AttentionOptionsD& o) {
+    if (K.rows() != V.rows())
+        throw ShapeError("attention: K is " + K.shape() + " and V is " + V.shape() +
+                         "; K and V must have the same number of rows (tokens)");
+    if (!std::isfinite(o.scale)) throw ValueError("attention: the scale must be finite");
+    check_dropout_rate(o.dropout.rate);
+    TraceD t;
+    t.scale = o.scale;
+    t.scores = matmul_bt(Q, K);
+    t.scaled = MatrixD(t.scores.rows(), t.scores.cols());
+    for (std::size_t k = 0; k < t.scores.size(); ++k) t.scaled.data()[k] = t.scores.data()[k] * o.scale;
+    t.masked = t.scaled;
+    if (o.causal)
+        for (std::size_t i = 0; i < t.masked.rows(); ++i)
+            for (std::size_t j = i + 1; j < t.masked.cols(); ++j)
+                t.masked(i, j) = -std::numeric_limits<double>::infinity();
+    t.weights = softmax(t.masked);
+    const bool drop = o.dropout.training && o.dropout.rate > 0.0f;
+    t.dropped = drop ? dropout(t.weights, o.dropout.rate, o.dropout.seed) : t.weights;
+    t.output = matmul(t.dropped, V);
+    return t;
+}
+
+MatrixD embedding(const std::vector<int>& tokens, const MatrixD& E) { return d::embedding<MatrixD>(tokens, E); }
+MatrixD relu(const MatrixD& X) { return d::relu<MatrixD>(X); }
+
+MatmulGradsD matmul_backward(const MatrixD& A, const MatrixD& B, const MatrixD& dC) {
+    return d::matmul_backward<MatrixD>(A, B, dC);
+}
+MatmulGradsD matmul_bt_backward(const MatrixD& A, const MatrixD& B, const MatrixD& dC) {
+    return d::matmul_bt_backward<MatrixD>(A, B, dC);
+}
+MatrixD scale_backward(const MatrixD& dY, double factor) { return d::scale_backward<MatrixD>(dY, factor); }
+MatrixD add_mask_backward(const MatrixD& M, const MatrixD& dY) { return d::add_mask_backward<MatrixD>(M, dY); }
+MatrixD softmax_backward(const MatrixD& P, const MatrixD& dP) { return d::softmax_backward<MatrixD>(P, dP); }
+MatrixD softmax_jacobian(const MatrixD& p) { return d::softmax_jacobian<MatrixD>(p); }
+MatmulGradsD weighted_sum_backward(const MatrixD& P, const MatrixD& V, const MatrixD& dO) {
+    return d::weighted_sum_backward<MatrixD>(P, V, dO);
+}
+MatrixD dropout_backward(const MatrixD& dY, float rate, std::uint64_t seed) {
+    return d::dropout_backward<MatrixD>(dY, rate, seed);
+}
+MatrixD split_heads_backward(const std::vector<MatrixD>& dHeads) { return d::concat<MatrixD>(dHeads); }
+std::vector<MatrixD> concat_heads_backward(const MatrixD& dC, std::size_t heads) {
+    return d::split<MatrixD>(dC, heads);
+}
+MatrixD bias_backward(const MatrixD& dY) { return d::bias_backward<MatrixD>(dY); }
+MatrixD relu_backward(const MatrixD& X, const MatrixD& dY) { return d::relu_backward<MatrixD>(X, dY); }
+MatrixD embedding_backward(const std::vector<int>& tokens, const MatrixD& dX, std::size_t vocab) {
+    return d::embedding_backward<MatrixD>(tokens, dX, vocab);
+}
+CrossEntropyD cross_entropy(const MatrixD& logits, const std::vector<int>& targets) {
+    return d::cross_entropy<MatrixD>(logits, targets);
+}
+AttentionGradsD attention_backward(const MatrixD& Q, const MatrixD& K, const MatrixD& V, const TraceD& trace,
+                                   const MatrixD& dO, const AttentionOptionsD& options) {
+    return d::attention_backward<MatrixD>(Q, K, V, trace, dO, options);
+}
+
+}  // namespace f64
+
+namespace detail {
+MatrixD mm_at(const MatrixD& A, const MatrixD& B) {
+    if (A.rows() != B.rows())
+        throw ShapeError("matmul_at: A is " + A.shape() + " and B is " + B.shape() + "; Aᵀ B needs equal row counts");
+    MatrixD C(A.cols(), B.cols());
+    for (std::size_t k = 0; k < A.rows(); ++k)
+        for (std::size_t i = 0; i < A.cols(); ++i) {
+            const double a = A(k, i);
+            for (std::size_t j = 0; j < B.cols(); ++j) C(i, j) += a * B(k, j);
+        }
+    return C;
+}
+}  // namespace detail
+
+}  // namespace attn

@@ -1,0 +1,130 @@
+// The live-training API of the built module (attn.createModel, attn.task) in Node:
+// plain-object handles, no leaks, typed errors, and the previous-token task learned
+// through WebAssembly with a fixed seed.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import createAttention from '../../web/dist/attn.mjs';
+
+const attn = await createAttention();
+
+test('task() describes each toy task, computed by the core', () => {
+  const t = attn.task('previous-token');
+  assert.equal(t.vocabIn, 10);
+  assert.equal(t.seqLen, 8);
+  assert.deepEqual(t.probe, [3, 1, 4, 1, 5, 9, 2, 6]);
+  assert.equal(t.tokenLabels.length, t.vocabIn);
+  const two = attn.task('two-relations');
+  assert.equal(two.outputLabels[47], '47');
+  const sort = attn.task('sort');
+  assert.equal(sort.tokenLabels[sort.separator], '|');
+  assert.throws(() => attn.task('copy'), (e) => e instanceof RangeError && /previous-token/.test(e.message));
+  assert.throws(() => attn.task(3), TypeError);
+});
+
+test('createModel returns a plain object; dispose frees the model; nothing leaks', () => {
+  const before = attn.liveModels();
+  const m = attn.createModel();
+  assert.equal(attn.liveModels(), before + 1);
+  assert.equal(Object.getPrototypeOf(m), Object.prototype);
+  assert.ok(Object.isFrozen(m));
+  assert.equal(m.config.task, 'previous-token');
+  assert.equal(m.config.dK, 64);
+  assert.equal(m.config.dV, 32);
+  assert.ok(m.parameters > 1000);
+  const r = m.train(3);
+  assert.equal(r.step, 3);
+  assert.ok(r.loss instanceof Float32Array && r.loss.length === 3);
+  assert.ok(r.gradLogits.every((g) => g > 0 && Number.isFinite(g)));
+  const p = m.probe(m.task.probe);
+  assert.equal(Object.getPrototypeOf(p), Object.prototype);
+  assert.equal(p.layers.length, 1);
+  assert.equal(p.layers[0].heads.length, 1);
+  const W = p.layers[0].heads[0];
+  for (let i = 0; i < W.rows; i++) {
+    const row = W.data.subarray(i * W.cols, (i + 1) * W.cols);
+    assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-5, `row ${i} sums to 1`);
+    for (let j = i + 1; j < W.cols; j++) assert.equal(row[j], 0, 'causal: future weights are exactly 0');
+  }
+  m.dispose();
+  m.dispose(); // twice is fine
+  assert.equal(attn.liveModels(), before);
+  assert.equal(m.disposed, true);
+  assert.throws(() => m.train(1), /disposed/);
+  // create, train and dispose repeatedly: the module's memory settles
+  const run = () => {
+    const x = attn.createModel({ task: 'sort', heads: 2, layers: 2, mlpHidden: 16 });
+    x.train(2);
+    x.probe([3, 9, 1, 7, 4]);
+    x.dispose();
+  };
+  run();
+  const heap = attn.heapBytes();
+  for (let i = 0; i < 20; i++) run();
+  assert.equal(attn.heapBytes(), heap);
+  assert.equal(attn.liveModels(), before);
+});
+
+test('bad configurations and inputs give typed errors; the module keeps working', () => {
+  assert.throws(() => attn.createModel({ heads: 3 }), (e) => e instanceof RangeError && /heads do not divide/.test(e.message));
+  assert.throws(() => attn.createModel({ dropout: 1 }), RangeError);
+  assert.throws(() => attn.createModel({ layers: 9 }), RangeError);
+  assert.throws(() => attn.createModel({ lr: 0 }), RangeError);
+  assert.throws(() => attn.createModel({ heads: '2' }), TypeError);
+  assert.throws(() => attn.createModel({ scale: 1 }), TypeError);
+  assert.throws(() => attn.createModel({ seed: -1 }), RangeError);
+  assert.throws(() => attn.createModel(null), TypeError);
+  const m = attn.createModel();
+  assert.throws(() => m.probe([1]), (e) => e instanceof RangeError && /2 to 8 tokens/.test(e.message));
+  assert.throws(() => m.probe([1, 2, 3, 4, 5, 6, 7, 8, 9]), RangeError);
+  assert.throws(() => m.probe([1, 10]), RangeError);
+  assert.throws(() => m.probe([1, 2.5]), TypeError);
+  assert.throws(() => m.probe('12'), TypeError);
+  assert.throws(() => m.train(0), RangeError);
+  const s = attn.createModel({ task: 'sort' });
+  assert.throws(() => s.probe([1, 1, 2, 3, 4]), /different/);
+  s.dispose();
+  assert.equal(m.train(1).step, 1);
+  m.dispose();
+});
+
+test('a seed names a training run: same seed, same losses', () => {
+  const a = attn.createModel({ seed: 11 }), b = attn.createModel({ seed: 11 }), c = attn.createModel({ seed: 12 });
+  const la = a.train(4).loss, lb = b.train(4).loss, lc = c.train(4).loss;
+  assert.deepEqual(la, lb);
+  assert.notDeepEqual(la, lc);
+  for (const m of [a, b, c]) m.dispose();
+});
+
+test('previous token, seed 1, default settings: learned within 200 steps; the head looks at i-1', () => {
+  const m = attn.createModel({ task: 'previous-token', seed: 1 });
+  let best = Infinity;
+  for (let s = 0; s < 200; s += 25) best = Math.min(best, (m.train(25), m.evaluate()).loss);
+  const ev = m.evaluate();
+  assert.ok(best < 0.05, `held-out loss ${best} should fall below 0.05 within 200 steps`);
+  assert.ok(ev.accuracy >= 0.99, `held-out accuracy ${ev.accuracy}`);
+  const p = m.probe(m.task.probe);
+  const W = p.layers[0].heads[0];
+  let mean = 0;
+  for (let i = 1; i < W.rows; i++) {
+    const row = Array.from(W.data.subarray(i * W.cols, (i + 1) * W.cols));
+    assert.equal(row.indexOf(Math.max(...row)), i - 1, `row ${i}: largest weight on position i-1`);
+    mean += row[i - 1] / (W.rows - 1);
+  }
+  assert.ok(mean > 0.5, `mean weight on i-1: ${mean}`);
+  assert.deepEqual(p.predictions.slice(1), m.task.probe.slice(0, -1));
+  m.dispose();
+});
+
+test('without 1/sqrt(d_k) the same initial weights give softmax inputs 8 times wider, and saturated rows', () => {
+  const on = attn.createModel({ task: 'sort' }), off = attn.createModel({ task: 'sort', scale: false });
+  const a = on.probe(on.task.probe).layers[0], b = off.probe(off.task.probe).layers[0];
+  assert.ok(Math.abs(b.logitStd[0] / a.logitStd[0] - 8) < 1e-3, `${b.logitStd[0]} / ${a.logitStd[0]}`);
+  assert.ok(b.meanMaxWeight[0] > 0.9, `mean largest weight without the scale: ${b.meanMaxWeight[0]}`);
+  assert.ok(a.meanMaxWeight[0] < b.meanMaxWeight[0]);
+  // the first 20 steps: the gradient reaching the scores through the saturated softmax is smaller
+  const ga = on.train(20).gradLogits, gb = off.train(20).gradLogits;
+  const mean = (x) => x.reduce((s, v) => s + v, 0) / x.length;
+  assert.ok(mean(gb) < mean(ga), `mean ‖∂L/∂Z‖ without ${mean(gb)} vs with ${mean(ga)}`);
+  on.dispose();
+  off.dispose();
+});

@@ -1,0 +1,497 @@
+// Chapter "Watch attention learn": a tiny Transformer trains live, computed by the core in
+// a Web Worker (web/src/training/worker.js). Two models of the same configuration and seed
+// train side by side, one with the 1/√d_k scale and one without; this module draws what
+// the worker reports: loss, held-out accuracy, the gradient reaching the scores, every
+// head's weights on a probe sequence, and the model on a sequence the learner types.
+// Every number shown is computed by the core; this module only lays them out.
+import { chapterKit } from './kit.js';
+import { createPlot } from '../components/plot.js';
+import { fmt } from '../format.js';
+import { setProse } from '../prose.js';
+
+const ID = 'training';
+// Per-task settings applied when the task changes (the learner may change heads after).
+// two-relations gives each head a value width of d_v = 2 (see the task's description).
+const TASKS = [
+  { name: 'previous-token', key: 'previous', heads: 1, dV: 0 },
+  { name: 'two-relations', key: 'two', heads: 2, dV: 2 },
+  { name: 'sort', key: 'sort', heads: 1, dV: 0 },
+];
+const LRS = [0.001, 0.003, 0.01, 0.02, 0.03];
+const HEADS = [1, 2, 4];
+const LAYERS = [1, 2];
+const MAX_SEED = 2147483647;
+const MAX_POINTS = 400; // drawn per curve (every k-th step once a run is longer)
+const TARGET_ACC = 0.99;
+const EVAL_SIZE = 128; // held-out sequences (evaluated up to ten times a second, for both models)
+
+const initialState = () => ({
+  task: 'previous-token', seed: 1, lr: 0.01, heads: 1, layers: 1, dropout: 0, scale: true, positional: true,
+});
+
+function configOf(s) {
+  const t = TASKS.find((x) => x.name === s.task) ?? TASKS[0];
+  return {
+    task: t.name, seed: s.seed, lr: s.lr, heads: s.heads, layers: s.layers, dropout: s.dropout,
+    positional: s.positional, dV: t.dV, batch: 32, evalSize: EVAL_SIZE,
+  };
+}
+
+const pct = (x) => `${fmt(100 * x, { digits: 1, fixed: true })}%`;
+
+const STEP_BOUNDS = [10, 20, 50, 100, 200, 300, 500, 1000, 1500, 2000, 3000];
+// The whole decades around the positive finite values (log axes).
+function decades(values) {
+  let lo = Infinity, hi = -Infinity;
+  for (const v of values) if (v > 0 && Number.isFinite(v)) (lo = Math.min(lo, v), hi = Math.max(hi, v));
+  if (lo > hi) return [0.1, 1];
+  const a = 10 ** Math.floor(Math.log10(lo)), b = 10 ** Math.ceil(Math.log10(hi));
+  return [a, b > a ? b : a * 10];
+}
+
+function decimate(arr) {
+  const n = arr.length;
+  const stride = Math.max(1, Math.ceil(n / MAX_POINTS));
+  const pts = [];
+  for (let i = 0; i < n; i += stride) pts.push([i + 1, arr[i]]);
+  if (n && (n - 1) % stride !== 0) pts.push([n, arr[n - 1]]);
+  return pts;
+}
+
+export default {
+  id: ID,
+  mount(section, ctx) {
+    const k = chapterKit(section, ctx, ID, initialState);
+    const { el, text, tr, state, patch } = k;
+
+    // ---- what the worker last reported ----------------------------------------------------
+    let last = null; // last snapshot
+    let hist = null;
+    let reachedAt = null;
+    const clearHistory = () => {
+      hist = { on: { loss: [], gradLogits: [] }, off: { loss: [], gradLogits: [] }, eval: [] };
+      reachedAt = null;
+    };
+    clearHistory();
+    const shown = () => (state().scale ? 'on' : 'off');
+    const info = () => ({
+      params: last ? last.parameters : '…',
+      layers: last ? last.config.layers : state().layers,
+      heads: last ? last.config.heads : state().heads,
+      dk: last ? last.config.dK : '…',
+      dv: last ? last.config.dV : '…',
+      minLen: last ? last.task.minLen : '…',
+      maxLen: last ? last.task.maxLen : '…',
+      sortHint: state().task === 'sort' ? tr('sortHint') : '',
+    });
+
+    text('h2', 'title');
+    text('p', 'lead', section, info, 'lead');
+
+    // ---- task --------------------------------------------------------------------------
+    text('h3', 'taskTitle');
+    const taskSet = el('fieldset', 'task-picker');
+    text('legend', 'taskLegend', taskSet);
+    const taskRadios = TASKS.map((t) => {
+      const lab = el('label', 'toggle', taskSet);
+      const r = el('input', '', lab);
+      Object.assign(r, { type: 'radio', name: `${ID}-task`, value: t.name });
+      r.dataset.control = `task-${t.name}`;
+      r.addEventListener('change', () => patch({ task: t.name, heads: t.heads }));
+      text('span', `task_${t.key}`, lab);
+      return r;
+    });
+    text('p', (s) => `desc_${(TASKS.find((t) => t.name === s.task) ?? TASKS[0]).key}`, section, info, 'task-desc');
+
+    // ---- controls ----------------------------------------------------------------------
+    text('h3', 'controlsTitle');
+    const run = el('div', 'controls training-run');
+    const startBtn = el('button', 'primary', run);
+    startBtn.type = 'button';
+    startBtn.dataset.control = 'start';
+    const stepBtn = k.button('step', () => send({ type: 'step', steps: 1 }), run);
+    stepBtn.dataset.control = 'step';
+    const resetBtn = k.button('reset', () => configure(true), run);
+    resetBtn.dataset.control = 'reset';
+
+    const knobs = el('div', 'controls training-knobs');
+    // seed: a whole number; anything else is an inline error and the old seed stays
+    const seedLab = el('label', 'field', knobs);
+    text('span', 'seed', seedLab);
+    const seedIn = el('input', '', seedLab);
+    Object.assign(seedIn, { type: 'text', inputMode: 'numeric', autocomplete: 'off', size: 8 });
+    seedIn.dataset.control = 'seed';
+    const seedErr = el('p', 'grid-error', knobs);
+    seedErr.setAttribute('role', 'alert');
+    seedErr.hidden = true;
+    seedIn.addEventListener('input', () => {
+      const t = seedIn.value.trim();
+      const v = /^\d{1,10}$/.test(t) ? Number(t) : NaN;
+      if (Number.isInteger(v) && v <= MAX_SEED) {
+        seedErr.hidden = true;
+        seedIn.removeAttribute('aria-invalid');
+        patch({ seed: v });
+      } else {
+        seedIn.setAttribute('aria-invalid', 'true');
+        seedErr.hidden = false;
+        seedErr.textContent = tr('seedError').replace('{text}', t.slice(0, 24)).replace('{last}', String(state().seed));
+      }
+    });
+    seedIn.addEventListener('blur', () => {
+      seedIn.value = String(state().seed);
+      seedIn.removeAttribute('aria-invalid');
+      seedErr.hidden = true;
+    });
+    const select = (name, key, values, format = String) => {
+      const lab = el('label', 'field', knobs);
+      text('span', key, lab);
+      const sel = el('select', '', lab);
+      sel.dataset.control = name;
+      for (const v of values) {
+        const o = el('option', '', sel);
+        o.value = String(v);
+        o.textContent = format(v);
+      }
+      sel.addEventListener('change', () => patch({ [name]: Number(sel.value) }));
+      return sel;
+    };
+    const lrSel = select('lr', 'lr', LRS);
+    const headsSel = select('heads', 'heads', HEADS);
+    const layersSel = select('layers', 'layers', LAYERS);
+    k.slider('dropout', 'dropout', { min: 0, max: 0.5, step: 0.05, parent: knobs });
+    const toggles = el('div', 'controls');
+    k.toggle('positional', 'positional', toggles);
+    k.toggle('scale', 'scale', toggles);
+    text('p', 'configNote', section, info, 'hint');
+
+    const errorBox = el('p', 'chapter-error');
+    errorBox.setAttribute('role', 'alert');
+    errorBox.hidden = true;
+    const status = el('p', 'training-status');
+    status.dataset.status = 'training';
+    const announce = el('p', 'sr-only');
+    announce.setAttribute('aria-live', 'polite');
+
+    // ---- plots -------------------------------------------------------------------------
+    const plots = el('div', 'training-plots');
+    // Axis ranges snap to round steps and whole decades, so while training the axes stay
+    // put and each snapshot only redraws the curves.
+    const stepAxis = () => ({ label: () => tr('axisStep'), domain: [0, 10] });
+    const axes = {
+      loss: { x: stepAxis(), y: { label: () => tr('axisLoss'), type: 'log', domain: [0.1, 10] } },
+      acc: { x: stepAxis(), y: { label: () => tr('axisAcc'), domain: [0, 1] } },
+      grad: { x: stepAxis(), y: { label: () => tr('axisGrad'), type: 'log', domain: [1e-3, 1] } },
+    };
+    const lossPlot = createPlot({ title: () => tr('lossTitle'), ...axes.loss, testId: 'training-loss', height: 260 });
+    const accPlot = createPlot({ title: () => tr('accTitle'), ...axes.acc, testId: 'training-accuracy', height: 260 });
+    const gradPlot = createPlot({ title: () => tr('gradTitle'), ...axes.grad, testId: 'training-grad', height: 260 });
+    plots.append(lossPlot.el, accPlot.el, gradPlot.el);
+
+    text('h3', 'scaleTitle');
+    const scaleBody = el('p', 'training-scale');
+
+    // ---- heads ---------------------------------------------------------------------------
+    text('h3', 'headsTitle');
+    text('p', 'headsBody');
+    const headsWrap = el('div', 'training-heads-wrap');
+    const headsBox = el('div', 'training-heads', headsWrap);
+    headsBox.dataset.heads = 'probe';
+    const caution = el('aside', 'training-caution', headsWrap);
+    caution.dataset.caution = 'weights';
+    text('h4', 'cautionTitle', caution);
+    text('p', 'cautionBody', caution);
+    const peNote = el('p', 'training-pe-note');
+    const swapLine = el('p', 'training-swap');
+
+    text('h4', 'predTitle');
+    const predBox = el('div', 'training-pred');
+    predBox.dataset.pred = 'probe';
+
+    // ---- your sequence -------------------------------------------------------------------
+    text('h3', 'yourTitle');
+    text('p', 'yourBody', section, info);
+    const yourForm = el('form', 'controls training-your');
+    const yourLab = el('label', 'field', yourForm);
+    text('span', 'yourLabel', yourLab);
+    const yourIn = el('input', '', yourLab);
+    Object.assign(yourIn, { type: 'text', autocomplete: 'off', spellcheck: false, size: 16 });
+    yourIn.dataset.control = 'your-sequence';
+    const yourBtn = el('button', '', yourForm);
+    yourBtn.type = 'submit';
+    yourBtn.dataset.control = 'your-run';
+    const yourErr = el('p', 'grid-error');
+    yourErr.setAttribute('role', 'alert');
+    yourErr.hidden = true;
+    const yourPred = el('div', 'training-pred');
+    yourPred.dataset.pred = 'yours';
+    const yourHeads = el('div', 'training-heads');
+    yourHeads.dataset.heads = 'yours';
+    text('p', 'summary', section, info, 'summary');
+
+    // ---- the worker ----------------------------------------------------------------------
+    let worker = null;
+    let postedConfig = '';
+    let yourTokens = null;
+    let yourResult = null;
+    let probeId = 0;
+    const send = (msg) => worker?.postMessage(msg);
+    function configure(force = false) {
+      const cfg = configOf(state());
+      const key = JSON.stringify(cfg);
+      if (!force && key === postedConfig) return;
+      postedConfig = key;
+      clearHistory();
+      last = null;
+      yourResult = null;
+      send({ type: 'configure', config: cfg });
+    }
+    function showError(message) {
+      errorBox.hidden = false;
+      errorBox.textContent = tr('workerError').replace('{message}', message);
+    }
+    if (typeof Worker !== 'function') {
+      showError(tr('noWorker'));
+    } else {
+      worker = new Worker(new URL('./training-worker.js', import.meta.url), { type: 'module' });
+      worker.onerror = (e) => showError(e.message ?? 'worker error');
+      worker.onmessage = (e) => {
+        const m = e.data;
+        if (m.type === 'snapshot') onSnapshot(m);
+        else if (m.type === 'probe') onProbe(m);
+        else if (m.type === 'error') {
+          showError(m.message);
+          scheduleDraw();
+        }
+      };
+    }
+    startBtn.addEventListener('click', () => send({ type: last?.running ? 'pause' : 'start' }));
+
+    let snapshots = 0;
+    function onSnapshot(m) {
+      status.dataset.snapshots = String(++snapshots); // read by the benchmark
+      const fresh = m.reason === 'configure';
+      if (fresh) clearHistory();
+      for (const key of ['on', 'off']) {
+        hist[key].loss.push(...m.series[key].loss);
+        hist[key].gradLogits.push(...m.series[key].gradLogits);
+      }
+      if (!hist.eval.length || hist.eval.at(-1).step !== m.eval.step) hist.eval.push(m.eval);
+      const wasUnknown = !last;
+      last = m;
+      errorBox.hidden = true;
+      const acc = m.eval[shown()].accuracy;
+      if (reachedAt === null && m.step > 0 && acc >= TARGET_ACC) {
+        reachedAt = m.step;
+        announce.textContent = tr('reached').replace('{acc}', pct(acc)).replace('{step}', String(m.step));
+      }
+      if (yourTokens) send({ type: 'probe', id: ++probeId, tokens: yourTokens });
+      if (wasUnknown || fresh) k.render(); // prose that names the model's sizes
+      scheduleDraw();
+    }
+    function onProbe(m) {
+      if (m.id !== probeId) return;
+      if (m.error) {
+        yourErr.hidden = false;
+        yourErr.textContent = tr('yourError').replace('{message}', m.error);
+        yourResult = null;
+        yourTokens = null;
+      } else {
+        yourErr.hidden = true;
+        yourResult = m;
+      }
+      scheduleDraw();
+    }
+
+    yourForm.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const raw = yourIn.value.replace(/[\s,]+/g, '');
+      const labels = last?.task.tokenLabels ?? [];
+      if (!raw) {
+        yourErr.hidden = false;
+        yourErr.textContent = tr('yourEmpty');
+        return;
+      }
+      const tokens = [];
+      for (const ch of raw) {
+        const id = labels.indexOf(ch);
+        if (id < 0) {
+          yourErr.hidden = false;
+          yourErr.textContent = tr('yourBadChar').replace('{ch}', ch.slice(0, 8)).replace('{example}', (last?.task.probe ?? []).slice(0, 5).map((t) => labels[t]).join(''));
+          yourIn.setAttribute('aria-invalid', 'true');
+          return;
+        }
+        tokens.push(id);
+      }
+      yourIn.removeAttribute('aria-invalid');
+      yourTokens = tokens;
+      send({ type: 'probe', id: ++probeId, tokens });
+    });
+
+    // ---- drawing ----------------------------------------------------------------------------
+    let drawPending = false;
+    let proseAt = -Infinity;
+    function scheduleDraw() {
+      if (drawPending) return;
+      drawPending = true;
+      requestAnimationFrame(() => {
+        drawPending = false;
+        const t0 = performance.now();
+        drawLive();
+        status.dataset.drawMs = (performance.now() - t0).toFixed(1); // read by the benchmark
+      });
+    }
+
+    const headGrids = new Map(); // container -> [{grid, stats}]
+    function drawHeads(container, probe, labels) {
+      const layers = probe.layers;
+      const count = layers.reduce((a, l) => a + l.heads.length, 0);
+      let cells = headGrids.get(container);
+      if (!cells || cells.length !== count) {
+        container.textContent = '';
+        cells = [];
+        layers.forEach((layer, l) => layer.heads.forEach((_, h) => {
+          const fig = el('div', `training-head head-${h % 4}`, container);
+          let toks = probe.tokens, names = labels;
+          const grid = k.grid({
+            caption: () => '', ariaLabel: () => tr('headCaption').replace('{l}', l + 1).replace('{h}', h + 1),
+            rowLabel: (i) => `${i + 1}:${names[toks[i]] ?? ''}`, colLabel: (j) => names[toks[j]] ?? '',
+            color: 'weights', digits: 2, fixed: true, testId: `${container.dataset.heads}-l${l + 1}h${h + 1}`,
+          });
+          const cap = el('p', 'training-head-title', fig);
+          fig.append(grid.el);
+          const stats = el('p', 'training-head-stats', fig);
+          cells.push({ grid, cap, stats, l, h, setTokens: (t, n) => ((toks = t), (names = n)) });
+        }));
+        headGrids.set(container, cells);
+      }
+      let n = 0;
+      layers.forEach((layer, l) => layer.heads.forEach((W, h) => {
+        const c = cells[n++];
+        c.setTokens(probe.tokens, labels);
+        setProse(c.cap, tr('headCaption'), { l: l + 1, h: h + 1 });
+        c.grid.update(W);
+        setProse(c.stats, tr('headStats'), { std: fmt(layer.logitStd[h], { digits: 2 }), max: fmt(layer.meanMaxWeight[h], { digits: 2, fixed: true }) });
+      }));
+    }
+
+    function drawPredictions(container, probe, targets, task) {
+      const { tokenLabels: tl, outputLabels: ol } = task;
+      const T = probe.tokens.length;
+      let table = container.querySelector('table');
+      if (!table || table.rows[0].cells.length !== T + 1) {
+        container.textContent = '';
+        const scroll = el('div', 'grid-scroll', container);
+        table = el('table', 'pred-table', scroll);
+        for (let r = 0; r < 4; r++) {
+          const row = table.insertRow();
+          const th = document.createElement('th');
+          th.scope = 'row';
+          row.append(th);
+          for (let i = 0; i < T; i++) row.insertCell();
+        }
+      }
+      const heads = ['rowPosition', 'rowToken', 'rowTarget', 'rowPred'];
+      heads.forEach((key, r) => (table.rows[r].cells[0].textContent = tr(key)));
+      for (let i = 0; i < T; i++) {
+        const scored = targets[i] >= 0;
+        const ok = scored && probe.predictions[i] === targets[i];
+        table.rows[0].cells[i + 1].textContent = String(i + 1);
+        table.rows[1].cells[i + 1].textContent = tl[probe.tokens[i]];
+        table.rows[2].cells[i + 1].textContent = scored ? ol[targets[i]] : tr('notScored');
+        const cell = table.rows[3].cells[i + 1];
+        cell.textContent = scored ? `${ol[probe.predictions[i]]} ${ok ? '✓' : '✗'}` : ol[probe.predictions[i]];
+        cell.className = scored ? (ok ? 'ok' : 'wrong') : 'unscored';
+      }
+    }
+
+    function drawLive() {
+      const s = state();
+      const which = shown();
+      startBtn.textContent = tr(last?.running ? 'pause' : 'start');
+      startBtn.setAttribute('aria-pressed', last?.running ? 'true' : 'false');
+      stepBtn.disabled = !last || last.running;
+      if (!last) return;
+      const m = last;
+      const secs = fmt(m.elapsedMs / 1000, { digits: 1, fixed: true });
+      if (m.step === 0) setProse(status, tr('statusIdle'));
+      else if (m.reason === 'limit') setProse(status, tr('statusLimit'), { step: m.step });
+      else setProse(status, tr('status'), { step: m.step, seconds: secs, accOn: pct(m.eval.on.accuracy), accOff: pct(m.eval.off.accuracy) });
+      status.dataset.step = String(m.step);
+      status.dataset.accuracy = String(m.eval[which].accuracy);
+      status.dataset.accuracyOn = String(m.eval.on.accuracy);
+      status.dataset.elapsedMs = String(Math.round(m.elapsedMs));
+      status.dataset.running = String(m.running);
+
+      const names = [tr('withScale'), tr('withoutScale')];
+      const curve = (arr, i) => ({ name: names[i], points: decimate(arr), dashed: i === 1 });
+      const summary = (series) => series.map((x) => tr('plotSummary').replace('{name}', x.name).replace('{n}', x.points.length)
+        .replace('{last}', x.points.length ? fmt(x.points.at(-1)[1], { digits: 4 }) : '–')).join(' ');
+      const stepBound = STEP_BOUNDS.find((b) => b >= m.step) ?? m.step;
+      for (const a of Object.values(axes)) a.x.domain = [0, stepBound];
+      axes.loss.y.domain = decades([...hist.on.loss, ...hist.off.loss]);
+      axes.grad.y.domain = decades([...hist.on.gradLogits, ...hist.off.gradLogits]);
+      const lossSeries = [curve(hist.on.loss, 0), curve(hist.off.loss, 1)];
+      lossPlot.update({ series: lossSeries, summary: summary(lossSeries) });
+      const accSeries = ['on', 'off'].map((key, i) => ({ name: names[i], dashed: i === 1, points: hist.eval.map((e) => [e.step, e[key].accuracy]) }));
+      accPlot.update({ series: accSeries, summary: summary(accSeries) });
+      const gradSeries = [curve(hist.on.gradLogits, 0), curve(hist.off.gradLogits, 1)];
+      gradPlot.update({ series: gradSeries, summary: summary(gradSeries) });
+
+      // The explanation with its live numbers is typeset at most a few times a second (it
+      // holds several formulas); the curves, maps and status follow every snapshot.
+      const l0on = m.probe.on.layers[0], l0off = m.probe.off.layers[0];
+      const now = performance.now();
+      if (m.running && now - proseAt < 400) return finishLive(m, s, which);
+      proseAt = now;
+      setProse(scaleBody, tr('scaleBody'), {
+        dk: m.config.dK,
+        stdOn: fmt(l0on.logitStd[0], { digits: 2 }), stdOff: fmt(l0off.logitStd[0], { digits: 2 }),
+        maxOn: fmt(l0on.meanMaxWeight[0], { digits: 3, fixed: true }), maxOff: fmt(l0off.meanMaxWeight[0], { digits: 3, fixed: true }),
+      });
+      finishLive(m, s, which);
+    }
+
+    function finishLive(m, s, which) {
+
+      const probe = m.probe[which];
+      drawHeads(headsBox, probe, m.task.tokenLabels);
+      drawPredictions(predBox, probe, probe.targets, m.task);
+
+      peNote.hidden = s.positional;
+      if (!s.positional) setProse(peNote, tr('peOff'));
+      swapLine.hidden = !m.swap;
+      if (m.swap) {
+        const ol = m.task.outputLabels;
+        const before = ol[probe.predictions[m.swap.c]], after = ol[m.swap[which].predictions[m.swap.c]];
+        // Without positions the prediction cannot change (the core computes both); with them
+        // it changes once the model has learned to use them.
+        const why = !s.positional ? 'swapSame' : before !== after ? 'swapDiff' : 'swapNotYet';
+        setProse(swapLine, `${tr('swapLine')} ${tr(why)}`, { a: m.swap.a + 1, b: m.swap.b + 1, c: m.swap.c + 1, before, after });
+      }
+
+      const yours = yourResult?.[which];
+      yourPred.hidden = !yours;
+      yourHeads.hidden = !yours;
+      if (yours) {
+        drawPredictions(yourPred, yours, yours.targets, m.task);
+        drawHeads(yourHeads, yours, m.task.tokenLabels);
+      }
+    }
+
+    // ---- state -> configuration; the kit re-renders the prose ------------------------------
+    k.start((s) => {
+      taskRadios.forEach((r) => (r.checked = r.value === s.task));
+      if (document.activeElement !== seedIn) seedIn.value = String(s.seed);
+      lrSel.value = String(s.lr);
+      headsSel.value = String(s.heads);
+      layersSel.value = String(s.layers);
+      yourBtn.textContent = tr('yourRun');
+      configure();
+      scheduleDraw();
+      return info();
+    });
+    // Plot titles and labels follow the language.
+    ctx.i18n.onChange(scheduleDraw);
+    queueMicrotask(() => section.querySelector('h2')?.after(errorBox));
+  },
+};
