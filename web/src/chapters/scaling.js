@@ -111,9 +111,9 @@ export default {
       const line = el('div', 'grid-row compact', row);
       const fmtOpts = digits === 'small' ? { digits: 7 } : { digits: 3, fixed: true };
       const g = {
-        x: k.grid({ caption: () => divisor, ariaLabel: () => tr('gridInput'), rowLabel: () => '', colLabel: comp, color: 'none', digits: 3, testId: `${tid}-x` }),
-        p: k.grid({ caption: () => 'p = \\mathrm{softmax}', ariaLabel: () => tr('gridP'), rowLabel: () => '', colLabel: (j) => `p${j + 1}`, color: 'weights', ...fmtOpts, testId: `${tid}-p` }),
-        g: k.grid({ caption: () => 'p(1-p)', ariaLabel: () => tr('gridGrad'), rowLabel: () => '', colLabel: (j) => `p${j + 1}`, color: 'none', ...fmtOpts, testId: `${tid}-g` }),
+        x: k.grid({ caption: () => divisor, ariaLabel: () => tr('gridInput'), rowLabel: () => 's', colLabel: comp, color: 'none', digits: 3, testId: `${tid}-x` }),
+        p: k.grid({ caption: () => 'p = \\mathrm{softmax}', ariaLabel: () => tr('gridP'), rowLabel: () => 'p', colLabel: (j) => `p${j + 1}`, color: 'weights', ...fmtOpts, testId: `${tid}-p` }),
+        g: k.grid({ caption: () => 'p(1-p)', ariaLabel: () => tr('gridGrad'), rowLabel: () => '∂', colLabel: (j) => `p${j + 1}`, color: 'none', ...fmtOpts, testId: `${tid}-g` }),
       };
       line.append(g.x.el, arrowEl('→'), g.p.el, g.g.el);
       return g;
@@ -135,10 +135,11 @@ export default {
     text('p', 'satDkNote', section, undefined, 'note');
     text('p', 'satRank', section, undefined, 'summary');
 
-    // The sweep depends only on (count, seed). Each d_k is sampled once per pair and kept;
-    // the chosen d_k at once, the others one per task after it, so that the page stays
-    // responsive (512 x 2000 pairs is a million normal draws). The plot and the table fill
-    // in as they arrive; data-complete marks the end.
+    // The sweep depends only on (count, seed). Each d_k is sampled once per pair and kept.
+    // The chosen d_k is sampled at once; the others (512 x 2000 pairs alone is a million
+    // normal draws) only when the sweep comes near the screen (or the page is printed), one
+    // d_k per task so that the page stays responsive, drawn together at the end.
+    // data-complete on the plot and the table marks the end.
     const cache = new Map(); // "count/seed/dk" -> {dk, r, sqrt, byDk}
     const entry = (s, dk) => {
       const key = `${s.count}/${s.seed}/${dk}`;
@@ -150,23 +151,45 @@ export default {
       return cache.get(key);
     };
     const have = (s) => SWEEP.map((e) => cache.get(`${s.count}/${s.seed}/${2 ** e}`)).filter(Boolean);
+    const missingDk = (s) => SWEEP.map((e) => 2 ** e).find((dk) => !cache.has(`${s.count}/${s.seed}/${dk}`));
+    let wanted = typeof IntersectionObserver === 'undefined';
     let timer = null;
     function fillSweep() {
-      if (timer !== null) return;
+      if (!wanted || timer !== null) return;
       timer = setTimeout(() => {
         timer = null;
         const s = state();
-        const missing = SWEEP.map((e) => 2 ** e).find((dk) => !cache.has(`${s.count}/${s.seed}/${dk}`));
-        if (missing === undefined) return;
+        const dk = missingDk(s);
+        if (dk === undefined) return;
         try {
-          entry(s, missing);
+          entry(s, dk);
         } catch (e) {
           console.warn(e);
           return;
         }
-        k.render();
+        if (missingDk(s) === undefined) k.render();
+        else fillSweep();
       }, 0);
     }
+    const startSweep = () => {
+      wanted = true;
+      fillSweep();
+    };
+    if (!wanted) {
+      const io = new IntersectionObserver((entries) => {
+        if (entries.some((e) => e.isIntersecting)) {
+          io.disconnect();
+          startSweep();
+        }
+      }, { rootMargin: '400px' });
+      queueMicrotask(() => io.observe(sweepRow));
+    }
+    window.addEventListener('beforeprint', () => {
+      wanted = true;
+      const s = state();
+      for (let dk = missingDk(s); dk !== undefined; dk = missingDk(s)) entry(s, dk);
+      k.render();
+    });
 
     k.start((s) => {
       seedInput.value = String(s.seed);

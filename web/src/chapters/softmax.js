@@ -70,9 +70,9 @@ export default {
     text('p', 'axisBody');
     const code = el('div', 'code-pair');
     const codeOk = el('pre', 'code ok', code);
-    codeOk.textContent = "attn.softmax(S, { axis: 'rows' })   // PyTorch: softmax(scores, dim=-1)";
+    codeOk.textContent = "attn.softmax(S, { axis: 'rows' })\n// PyTorch: F.softmax(scores, dim=-1)";
     const codeBad = el('pre', 'code bad', code);
-    codeBad.textContent = "attn.softmax(S, { axis: 'cols' })   // PyTorch: softmax(scores, dim=-2)";
+    codeBad.textContent = "attn.softmax(S, { axis: 'cols' })\n// PyTorch: F.softmax(scores, dim=-2)";
     const pair = el('div', 'side-by-side');
     const right = el('div', 'side ok', pair);
     text('h4', 'axisRows', right);
@@ -131,8 +131,8 @@ export default {
       const e = sv.map((x) => (raw ? `e^{${tex(x)}}` : `e^{${tex(x)} - ${tex(parts.max.data[row])}}`));
       setProse(workedTitle, tr(raw ? 'workedRaw' : 'workedShifted'), { i: row + 1 });
       workedMath.innerHTML = texToHtml(
-        `${e.join(' + ')} = ${ex.map((x) => tex(x, { digits: 3 })).join(' + ')} = ${tex(total, { digits: 3 })}` +
-        `\\quad\\Rightarrow\\quad P_{${row + 1},\\cdot} = [${w.map((x) => tex(x, { digits: 3, fixed: true })).join(',\\ ')}]`,
+        `\\begin{aligned} &${e.join(' + ')} \\\\ &= ${ex.map((x) => tex(x, { digits: 3 })).join(' + ')} \\\\ &= ${tex(total, { digits: 3 })} \\\\ ` +
+        `&P_{${row + 1},\\cdot} = [${w.map((x) => tex(x, { digits: 3, fixed: true })).join(',\\ ')}] \\end{aligned}`,
         { display: true });
 
       // the wrong axis

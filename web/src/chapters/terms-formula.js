@@ -18,10 +18,13 @@ const TARGETS = {
 const GLOSSARY = ['token', 'embedding', 'query', 'key', 'value', 'dk', 'softmax', 'position'];
 
 const cls = (name, body) => `\\htmlClass{sym sym-${name}}{${body}}`;
-const FORMULA = `\\mathrm{Attention}(Q,K,V) = ${cls('softmax', '\\mathrm{softmax}')}\\!\\left(\\frac{${cls('scores', `${cls('q', 'Q')}${cls('k', 'K^{\\top}')}`)}}{${cls('dk', '\\sqrt{d_k}')}}\\right)${cls('v', 'V')}`;
+const RHS = `${cls('softmax', '\\mathrm{softmax}')}\\!\\left(\\frac{${cls('scores', `${cls('q', 'Q')}${cls('k', 'K^{\\top}')}`)}}{${cls('dk', '\\sqrt{d_k}')}}\\right)${cls('v', 'V')}`;
+// One line where it fits; on a phone the right-hand side goes on its own line.
+const FORMULA = `\\mathrm{Attention}(Q,K,V) = ${RHS}`;
+const FORMULA_NARROW = `\\begin{aligned} &\\mathrm{Attention}(Q,K,V) \\\\ &\\quad = ${RHS} \\end{aligned}`;
 
-function renderFormula() {
-  return katex.renderToString(FORMULA, {
+function renderFormula(src) {
+  return katex.renderToString(src, {
     displayMode: true, throwOnError: false, output: 'htmlAndMathml', strict: 'ignore',
     trust: ({ command }) => command === '\\htmlClass',
   });
@@ -51,7 +54,7 @@ export default {
     text('h3', 'formulaTitle');
     text('p', 'formulaBody');
     const formula = el('div', 'formula linked-formula');
-    formula.innerHTML = renderFormula();
+    formula.innerHTML = `<div class="formula-wide">${renderFormula(FORMULA)}</div><div class="formula-narrow">${renderFormula(FORMULA_NARROW)}</div>`;
     text('p', 'formulaHint', section, undefined, 'hint');
 
     const goTo = (name) => {
@@ -71,6 +74,12 @@ export default {
       const s = node?.closest?.('.sym');
       return s ? [...s.classList].find((c) => c.startsWith('sym-'))?.slice(4) : null;
     };
+    // The symbols are links, so the typeset (HTML) half of KaTeX's output is what assistive
+    // technology meets: it is not hidden, the MathML copy is, and the formula is one group
+    // named by its plain-text reading.
+    formula.setAttribute('role', 'group');
+    formula.querySelectorAll('.katex-html').forEach((n) => n.removeAttribute('aria-hidden'));
+    formula.querySelectorAll('.katex-mathml').forEach((n) => n.setAttribute('aria-hidden', 'true'));
     formula.querySelectorAll('.sym').forEach((n) => {
       const name = symOf(n);
       n.tabIndex = 0;
@@ -141,9 +150,17 @@ export default {
     k.start(() => {
       const s = store.get()['two-keys'] ?? TWO_KEYS_DEFAULTS();
       seen = store.get()['two-keys'];
-      formula.querySelectorAll('.sym').forEach((n) => {
-        n.setAttribute('aria-label', tr(`sym_${n.dataset.symbol}`));
-        n.title = tr(`sym_${n.dataset.symbol}`);
+      // The symbols are links, so the typeset (HTML) half of KaTeX's output is what assistive
+    // technology meets: it is not hidden, the MathML copy is, and the formula is one group
+    // named by its plain-text reading.
+    formula.setAttribute('role', 'group');
+    formula.querySelectorAll('.katex-html').forEach((n) => n.removeAttribute('aria-hidden'));
+    formula.querySelectorAll('.katex-mathml').forEach((n) => n.setAttribute('aria-hidden', 'true'));
+    formula.querySelectorAll('.sym').forEach((n) => {
+        // The accessible name starts with the symbol as it reads on screen.
+        const label = `${n.textContent.replace(/\s+/g, '')}: ${tr(`sym_${n.dataset.symbol}`)}`;
+        n.setAttribute('aria-label', label);
+        n.title = label;
       });
       return computeTwoKeys(attn, s.q, s.K, s.V);
     });

@@ -22,6 +22,8 @@ const texSig = (x) => sig(x).replace('\u2212', '-').replace('∞', '\\infty');
 const w3 = { digits: 3, fixed: true };
 const paren = (x) => (x < 0 ? `(${tex(x)})` : tex(x));
 const vecTex = (xs, f = (x) => tex(x)) => `[${xs.map(f).join(',\\ ')}]`;
+// One formula per line (narrow screens keep every line readable).
+const lines = (xs) => `\\begin{gathered} ${xs.join(' \\\\ ')} \\end{gathered}`;
 
 // Computes one worked example through the core.
 export function computeTwoKeys(attn, q, K, V) {
@@ -78,13 +80,13 @@ function stepCards(k, parent, { idPrefix, gridPrefix }) {
     // 1. scores, dot product term by term
     const dots = Array.from({ length: n }, (_, j) =>
       `q \\cdot k_{${j + 1}} = ${qv.map((x, c) => `${paren(x)} \\cdot ${paren(at(K, j, c))}`).join(' + ')} = \\mathbf{${tex(at(t.scores, 0, j))}}`);
-    cards.scores.math.innerHTML = texToHtml(dots.join(',\\quad '), { display: true });
+    cards.scores.math.innerHTML = texToHtml(lines(dots), { display: true });
     g.scores.update(t.scores);
     // 2. ÷ √d_k
     const scaled = Array.from({ length: n }, (_, j) =>
       `\\frac{${tex(at(t.scores, 0, j))}}{${tex(sc.sqrtDk, w3)}} \\approx \\mathbf{${tex(at(t.scaled, 0, j), w3)}}`);
     cards.scaled.math.innerHTML = texToHtml(
-      `\\sqrt{d_k} = \\sqrt{${sc.dk}} \\approx ${tex(sc.sqrtDk, w3)}:\\quad ${scaled.join(',\\quad ')}`, { display: true });
+      lines([`\\sqrt{d_k} = \\sqrt{${sc.dk}} \\approx ${tex(sc.sqrtDk, w3)}`, ...scaled]), { display: true });
     g.scaled.update(t.scaled);
     // 3. e^x and the sum: e^x itself when it fits in a float, else e^{x − max}
     const raw = Number.isFinite(parts.sumsRaw.data[0]);
@@ -94,7 +96,7 @@ function stepCards(k, parent, { idPrefix, gridPrefix }) {
       raw ? `e^{${tex(at(t.scaled, 0, j), w3)}} \\approx ${texSig(at(ex, 0, j))}`
         : `e^{${tex(at(t.scaled, 0, j), w3)} - ${tex(parts.max.data[0], w3)}} \\approx ${texSig(at(ex, 0, j))}`);
     cards.exp.math.innerHTML = texToHtml(
-      `${exps.join(',\\quad ')};\\quad \\textstyle\\sum = ${Array.from({ length: n }, (_, j) => texSig(at(ex, 0, j))).join(' + ')} \\approx \\mathbf{${texSig(total.data[0])}}`,
+      lines([...exps, `\\textstyle\\sum = ${Array.from({ length: n }, (_, j) => texSig(at(ex, 0, j))).join(' + ')} \\approx \\mathbf{${texSig(total.data[0])}}`]),
       { display: true });
     g.exp.update(ex);
     g.sum.update(total);
@@ -103,13 +105,13 @@ function stepCards(k, parent, { idPrefix, gridPrefix }) {
     // 4. weights
     const ws = Array.from({ length: n }, (_, j) =>
       `\\alpha_{${j + 1}} = \\frac{${texSig(at(ex, 0, j))}}{${texSig(total.data[0])}} \\approx \\mathbf{${tex(at(t.weights, 0, j), w3)}}`);
-    cards.weights.math.innerHTML = texToHtml(ws.join(',\\quad '), { display: true });
+    cards.weights.math.innerHTML = texToHtml(lines(ws), { display: true });
     g.weights.update(t.weights);
     g.wsum.update(sum);
     // 5. output
     const terms = Array.from({ length: n }, (_, j) => `${tex(at(t.weights, 0, j), w3)}\\,${vecTex(rowOf(V, j))}`);
     cards.output.math.innerHTML = texToHtml(
-      `${terms.join(' + ')} = ${vecTex(rowOf(t.output, 0), (x) => tex(x, w3))}`, { display: true });
+      `\\begin{aligned} &${terms.join(' + ')} \\\\ &= ${vecTex(rowOf(t.output, 0), (x) => tex(x, w3))} \\end{aligned}`, { display: true });
     g.output.update(t.output);
   }
   return { list, cards, update, grids: g };

@@ -105,10 +105,10 @@ export default {
     text('p', 'selfBody', section, sizes);
     const selfControls = el('div', 'controls');
     k.toggle('equalNorms', 'equalNormsToggle', selfControls);
-    const selfRow = el('div', 'grid-row');
-    const gXn = k.grid({ caption: () => (state().equalNorms ? '\\hat X = X / \\lVert x_i \\rVert' : 'X'), ariaLabel: () => tr('gridXn'), rowLabel: tokenLabel, colLabel: comp, testId: `${ID}-Xn` });
+    const selfRow = el('div', 'grid-row compact');
+    const gXn = k.grid({ caption: () => (state().equalNorms ? '\\hat X = X / \\lVert x_i \\rVert' : 'X'), ariaLabel: () => tr('gridXn'), rowLabel: tokenLabel, colLabel: comp, digits: 2, testId: `${ID}-Xn` });
     const gNorms = k.grid({ caption: () => '\\lVert x_i \\rVert', ariaLabel: () => tr('gridNorms'), rowLabel: tokenLabel, colLabel: () => '‖·‖', color: 'none', testId: `${ID}-norms` });
-    const gS0 = k.grid({ caption: () => (state().equalNorms ? '\\hat X \\hat X^{\\top}' : 'X X^{\\top}'), ariaLabel: () => tr('gridS0'), rowLabel: tokenLabel, colLabel: tokenLabel, note: () => k.common('rowsQueries'), testId: `${ID}-S0` });
+    const gS0 = k.grid({ caption: () => (state().equalNorms ? '\\hat X \\hat X^{\\top}' : 'X X^{\\top}'), ariaLabel: () => tr('gridS0'), rowLabel: tokenLabel, colLabel: tokenLabel, note: () => k.common('rowsQueries'), digits: 2, testId: `${ID}-S0` });
     const gCheck = k.grid({
       caption: () => 'S_{ii}\\ \\text{vs}\\ \\max_{j \\ne i} S_{ij}', ariaLabel: () => tr('gridCheck'), rowLabel: tokenLabel,
       colLabel: (j) => [tr('colDiag'), tr('colOffMax'), tr('colMargin')][j], color: 'none', testId: `${ID}-check`,
@@ -124,7 +124,7 @@ export default {
     text('p', 'asymBody');
     const asymControls = el('div', 'controls');
     k.toggle('shareWk', 'shareWkToggle', asymControls);
-    const asymRow = el('div', 'grid-row');
+    const asymRow = el('div', 'grid-row compact');
     const gS = k.grid({ caption: () => 'S = QK^{\\top}', ariaLabel: () => tr('gridS'), rowLabel: tokenLabel, colLabel: tokenLabel, note: () => k.common('rowsQueries'), testId: `${ID}-S` });
     const gD = k.grid({ caption: () => 'S - S^{\\top}', ariaLabel: () => tr('gridD'), rowLabel: tokenLabel, colLabel: tokenLabel, testId: `${ID}-D` });
     asymRow.append(gS.el, gD.el);
@@ -135,7 +135,7 @@ export default {
     text('h3', 'crossTitle');
     text('p', 'crossHistory');
     text('p', 'crossBody', section, (s) => ({ T: s.T }));
-    const crossRow = el('div', 'grid-row');
+    const crossRow = el('div', 'grid-row compact');
     const gY = k.editable('Y', { caption: () => 'Y', ariaLabel: () => tr('gridY'), rowLabel: (i) => target()[i] ?? `y${i + 1}`, colLabel: comp });
     const gQc = k.grid({ caption: () => 'Q = YW_Q', ariaLabel: () => tr('gridQc'), rowLabel: (i) => target()[i], colLabel: comp, testId: `${ID}-Qc` });
     const gPc = k.grid({
