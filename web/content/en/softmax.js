@@ -11,6 +11,7 @@ export default {
   checkPositive: '{mark} Positivity: the smallest weight is {min}. {why}',
   checkSums: '{markSum} Sums: the rows add up to {sums}.',
   underflow: 'Mathematically it is always positive, but with a very large gap between scores the exponential falls below the smallest float and becomes 0 (underflow).',
+  rowPicker: 'Row to work out',
   workedRaw: 'row {i}, with $e^x$ itself',
   workedShifted: 'row {i}, too large for $e^x$: the maximum subtracted first',
   shiftBody: 'Why subtract the maximum: a score of about 90 is already enough for $e^x$ to exceed what a float can hold. Type 100 into a cell of $S$: the shifted computation still works.',

@@ -11,6 +11,7 @@ export default {
   checkPositive: '{mark} 양수 검사: 가장 작은 가중치는 {min}입니다. {why}',
   checkSums: '{markSum} 합 검사: 행마다 합은 {sums}입니다.',
   underflow: '수학적으로는 언제나 양수지만, 점수 차이가 아주 크면 지수 값이 float가 나타낼 수 있는 가장 작은 수보다 작아져 0이 됩니다(underflow).',
+  rowPicker: '풀어 볼 행',
   workedRaw: '{i}번째 행, $e^x$를 그대로 구하면',
   workedShifted: '{i}번째 행, 값이 커서 최댓값을 빼고 구하면',
   shiftBody: '최댓값을 빼는 이유: 점수가 90 근처만 되어도 $e^x$는 float로 나타낼 수 없을 만큼 커집니다. $S$의 칸에 100을 넣어 보세요. 최댓값을 뺀 계산은 여전히 멀쩡합니다.',

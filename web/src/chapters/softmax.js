@@ -58,7 +58,13 @@ export default {
     checkPos.dataset.check = 'positive';
     checkSum.dataset.check = 'sums';
 
-    // one row, worked: e^x itself (when it fits a float) and the shift the core applies
+    // one row, worked: e^x itself (when it fits a float) and the shift the core applies;
+    // the row is picked by clicking a cell above or with this menu (keyboard)
+    const pick = el('label', 'controls row-picker');
+    text('span', 'rowPicker', pick);
+    const rowSelect = el('select', '', pick);
+    rowSelect.dataset.control = 'row';
+    rowSelect.addEventListener('change', () => patch({ row: Number(rowSelect.value) }));
     const worked = el('div', 'worked');
     const workedTitle = el('p', 'worked-title', worked);
     const workedMath = el('div', 'worked-math', worked);
@@ -102,6 +108,9 @@ export default {
       gP.update(parts.weights);
       gPsum.update(sums);
       const row = Math.min(s.row, s.S.rows - 1);
+      if (rowSelect.options.length !== s.S.rows)
+        rowSelect.replaceChildren(...Array.from({ length: s.S.rows }, (_, i) => new Option(qLabel(i), String(i))));
+      rowSelect.value = String(row);
       gExp.select(row, 0);
       gP.highlight({ rows: [row] });
       gExp.highlight({ rows: [row] });

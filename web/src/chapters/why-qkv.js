@@ -66,7 +66,7 @@ export default {
     // ---- token → embedding ----------------------------------------------------------------------
     text('h3', 'embedTitle');
     text('p', 'embedBody', section, sizes);
-    const chips = el('p', 'token-chips');
+    const chips = el('ul', 'token-chips');
     chips.setAttribute('aria-label', tr('sentenceLabel'));
     const controls = el('div', 'controls');
     k.slider('T', 'tSlider', { min: 1, max: SENTENCE.length, parent: controls });
@@ -156,7 +156,7 @@ export default {
     k.start((s) => {
       chips.textContent = '';
       tr('sentence').forEach((w, i) => {
-        const c = document.createElement('span');
+        const c = document.createElement('li');
         c.className = `chip${i < s.T ? ' on' : ''}`;
         c.textContent = w;
         chips.append(c);
