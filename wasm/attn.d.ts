@@ -331,6 +331,100 @@ export interface ModelHandle {
   readonly disposed: boolean;
 }
 
+/** Statistics of every entry, accumulated in double (analysis.hpp). */
+export interface Moments {
+  count: number;
+  sum: number;
+  mean: number;
+  /** Population variance: Σ (x − mean)² / count. */
+  variance: number;
+  std: number;
+  min: number;
+  max: number;
+}
+
+export interface Histogram {
+  lo: number;
+  hi: number;
+  /** bins + 1 edges; bin k is [edges[k], edges[k+1]), the last bin also takes hi. */
+  edges: number[];
+  counts: number[];
+  below: number;
+  above: number;
+  nonFinite: number;
+}
+
+/** q·k two ways: Σ q_i k_i and |q||k|cos θ. cos and degrees are NaN when a norm is 0. */
+export interface DotGeometry {
+  dot: number;
+  normA: number;
+  normB: number;
+  cos: number;
+  degrees: number;
+}
+
+/** Per row of a square S (n x 1 each): S_ii, max over j ≠ i, their difference, 1 when S_ii ≥ the rest. */
+export interface DiagonalCheck {
+  diagonal: Matrix;
+  offMax: Matrix;
+  margin: Matrix;
+  holds: Matrix;
+}
+
+/** The stable softmax step by step; max/sums are r x 1 (rows) or 1 x c (cols). */
+export interface SoftmaxParts {
+  max: Matrix;
+  /** S − max (a fully masked row stays −∞). */
+  shifted: Matrix;
+  /** e^(S − max): what the core exponentiates. */
+  exp: Matrix;
+  sums: Matrix;
+  /** e^S itself, as computed by hand; +Infinity where it overflows float. */
+  expRaw: Matrix;
+  sumsRaw: Matrix;
+  /** Identical to softmax(S, {axis}). */
+  weights: Matrix;
+}
+
+/** Softmax and its gradient p(1 − p) before and after multiplying the scores by factor. */
+export interface ScalingEffect {
+  factor: number;
+  scaled: Matrix;
+  weights: Matrix;
+  weightsScaled: Matrix;
+  grad: Matrix;
+  gradScaled: Matrix;
+  /** r x 1: column of each row's largest score. */
+  top: Matrix;
+  gradTop: Matrix;
+  gradTopScaled: Matrix;
+  /** r x 1: gradTopScaled / gradTop, computed in double. */
+  ratio: Matrix;
+}
+
+export interface ScoreScale {
+  dk: number;
+  /** √d_k (double): also the standard deviation of q·k for unit-variance entries. */
+  sqrtDk: number;
+  /** 1/√d_k as attention() applies it (float). */
+  factor: number;
+}
+
+/** count pairs q, k with d_k independent N(0, 1) entries, their dot products and statistics. */
+export interface DotProductSample {
+  dk: number;
+  count: number;
+  seed: number;
+  /** count x 1: q·k */
+  dots: Matrix;
+  /** count x 1: q·k / √d_k */
+  scaled: Matrix;
+  raw: Moments;
+  normalized: Moments;
+  /** d_k */
+  expectedVariance: number;
+}
+
 /**
  * Errors: TypeError for arguments of the wrong type; RangeError (with the core's
  * message, naming both shapes for a mismatch) for wrong shapes, sizes or values. Every
@@ -384,10 +478,6 @@ export interface Attention {
   example(name: 'permutation'): PermutationExample;
   example(name: 'reading-heads'): ReadingHeadsExample;
 
-  /** r x c -> r x 1: each row's sum (1 for every row of softmax weights). */
-  rowSums(M: MatrixLike): Matrix;
-  /** r x c -> 1 x c: each column's sum (in [0, r] for softmax weights; they add up to r). */
-  colSums(M: MatrixLike): Matrix;
   /** r x c -> r x 1: index of each row's largest entry (first on ties). */
   rowArgmax(M: MatrixLike): Matrix;
   /** A + B, same shapes. */
@@ -397,7 +487,7 @@ export interface Attention {
   /** max |A - B| over all entries (NaN if either has a NaN; 0 for empty matrices). */
   maxAbsDiff(A: MatrixLike, B: MatrixLike): number;
   /** Each row divided by its sum; entries must be finite and >= 0, row sums > 0. */
-  normalizeRows(W: MatrixLike): Matrix;
+  normalizeWeights(W: MatrixLike): Matrix;
   /** Per-column minimum and maximum, each 1 x c. */
   columnRange(M: MatrixLike): { min: Matrix; max: Matrix };
   /** Indices of the convex hull's vertices of n x 2 points, counter-clockwise. */
@@ -422,6 +512,41 @@ export interface Attention {
   createModel(config?: ModelConfig): ModelHandle;
   /** How many models are alive in the module (for leak checks). */
   liveModels(): number;
+}
+
+  // ---- analysis helpers (core/include/attn/analysis.hpp) ----
+  /** r x c -> r x 1: each row's sum (1 for every row of softmax weights). */
+  rowSums(M: MatrixLike): Matrix;
+  /** r x c -> 1 x c: each column's sum (in [0, r] for softmax weights; they add up to r). */
+  colSums(M: MatrixLike): Matrix;
+  /** r x c -> r x 1 (−Infinity for an empty row) */
+  rowMax(M: MatrixLike): Matrix;
+  /** a_i · b_i: (r x c, r x c) -> r x 1 */
+  rowDots(A: MatrixLike, B: MatrixLike): Matrix;
+  /** ‖m_i‖₂: r x c -> r x 1 */
+  rowNorms(M: MatrixLike): Matrix;
+  /** Each row scaled to length norm (default 1); a zero row stays zero. */
+  normalizeRows(M: MatrixLike, norm?: number): Matrix;
+  /** A − B, same shapes. */
+  difference(A: MatrixLike, B: MatrixLike): Matrix;
+  /** r x c -> min(r, c) x 1 */
+  diagonal(M: MatrixLike): Matrix;
+  moments(M: MatrixLike): Moments;
+  histogram(M: MatrixLike, options: { bins?: number; lo: number; hi: number }): Histogram;
+  /** a, b: 1 x d */
+  dotGeometry(a: MatrixLike, b: MatrixLike): DotGeometry;
+  /** S: n x n (e.g. X Xᵀ); ties count as holding; relTol (default 1e-6) absorbs float rounding. */
+  diagonalCheck(S: MatrixLike, options?: { relTol?: number }): DiagonalCheck;
+  softmaxParts(S: MatrixLike, options?: { axis?: 'rows' | 'cols' }): SoftmaxParts;
+  /** P ⊙ (1 − P): ∂p_i/∂s_i. */
+  softmaxJacobianDiag(P: MatrixLike): Matrix;
+  /** p: 1 x n -> n x n, J_ij = p_i (δ_ij − p_j). */
+  softmaxJacobian(p: MatrixLike): Matrix;
+  /** factor > 0, finite (e.g. 1/√d_k). */
+  scalingEffect(S: MatrixLike, factor: number): ScalingEffect;
+  scoreScale(dk: number): ScoreScale;
+  /** Seeded (seed < 2^52), deterministic; dk x count at most 2^28. */
+  sampleDotProducts(options: { dk: number; count?: number; seed?: number }): DotProductSample;
 }
 
 /** createModel's defaults. */

@@ -146,6 +146,70 @@ const LECTURE_EXAMPLES = new Set(['weighted-sum', 'permutation', 'reading-heads'
 // Examples bound in wasm/heads.cpp (the chapters on heads, masking and dropout).
 const HEADS_EXAMPLES = ['no-weights', 'projections', 'causal-dropout', 'multi-head', 'one-head'];
 
+function checkNumber(value, what, { finite = true } = {}) {
+  if (typeof value !== 'number') throw fail('TypeError', `${what} must be a number, got ${typeof value}`);
+  if (finite && !Number.isFinite(value)) throw fail('RangeError', `${what} must be finite, got ${value}`);
+  return value;
+}
+
+function checkAxis(options, fn) {
+  if (options === null || typeof options !== 'object') throw fail('TypeError', `${fn}: options must be an object`);
+  const { axis = 'rows' } = options;
+  if (axis !== 'rows' && axis !== 'cols') throw fail('TypeError', `axis must be 'rows' or 'cols', got ${String(axis)}`);
+  return axis;
+}
+
+// Analysis helpers for the walkthroughs (core/include/attn/analysis.hpp): softmax parts
+// and gradient, the q·k variance experiment, the effect of scaling, small reductions.
+function analysisApi(raw) {
+  return {
+    rowSums: (M) => unwrap(raw.rowSums(checkMatrix(M, 'M'))),
+    colSums: (M) => unwrap(raw.colSums(checkMatrix(M, 'M'))),
+    rowMax: (M) => unwrap(raw.rowMax(checkMatrix(M, 'M'))),
+    rowDots: (A, B) => unwrap(raw.rowDots(checkMatrix(A, 'A'), checkMatrix(B, 'B'))),
+    rowNorms: (M) => unwrap(raw.rowNorms(checkMatrix(M, 'M'))),
+    normalizeRows(M, norm = 1) {
+      checkNumber(norm, 'norm');
+      if (norm < 0) throw fail('RangeError', `norm must be >= 0, got ${norm}`);
+      return unwrap(raw.normalizeRows(checkMatrix(M, 'M'), norm));
+    },
+    difference: (A, B) => unwrap(raw.difference(checkMatrix(A, 'A'), checkMatrix(B, 'B'))),
+    diagonal: (M) => unwrap(raw.diagonal(checkMatrix(M, 'M'))),
+    moments: (M) => unwrap(raw.moments(checkMatrix(M, 'M'))),
+    histogram(M, { bins = 20, lo, hi } = {}) {
+      checkCount(bins, 'bins', { min: 1 });
+      if (bins > 10000) throw fail('RangeError', `bins must be at most 10000, got ${bins}`);
+      checkNumber(lo, 'lo');
+      checkNumber(hi, 'hi');
+      if (!(lo < hi)) throw fail('RangeError', `need lo < hi, got [${lo}, ${hi}]`);
+      return unwrap(raw.histogram(checkMatrix(M, 'M'), bins, lo, hi));
+    },
+    dotGeometry: (a, b) => unwrap(raw.dotGeometry(checkMatrix(a, 'a'), checkMatrix(b, 'b'))),
+    diagonalCheck(S, { relTol = 1e-6 } = {}) {
+      checkNumber(relTol, 'relTol');
+      if (relTol < 0) throw fail('RangeError', `relTol must be >= 0, got ${relTol}`);
+      return unwrap(raw.diagonalCheck(checkMatrix(S, 'S'), relTol));
+    },
+    softmaxParts: (S, options = {}) => unwrap(raw.softmaxParts(checkMatrix(S, 'S'), checkAxis(options, 'softmaxParts'))),
+    softmaxJacobianDiag: (P) => unwrap(raw.softmaxJacobianDiag(checkMatrix(P, 'P'))),
+    softmaxJacobian: (p) => unwrap(raw.softmaxJacobian(checkMatrix(p, 'p'))),
+    scalingEffect(S, factor) {
+      checkNumber(factor, 'factor');
+      if (!(factor > 0)) throw fail('RangeError', `factor must be > 0, got ${factor}`);
+      return unwrap(raw.scalingEffect(checkMatrix(S, 'S'), factor));
+    },
+    scoreScale: (dk) => unwrap(raw.scoreScale(checkCount(dk, 'dk', { min: 1 }))),
+    sampleDotProducts({ dk, count = 2000, seed = 0 } = {}) {
+      checkCount(dk, 'dk', { min: 1 });
+      checkCount(count, 'count', { min: 1 });
+      checkDropout({ seed }, 'sampleDotProducts');
+      if (seed >= 2 ** 52) throw fail('RangeError', `seed must be below 2^52, got ${seed}`);
+      if (dk * count > 2 ** 28) throw fail('RangeError', `dk x count = ${dk * count} exceeds 2^28 entries`);
+      return unwrap(raw.sampleDotProducts(dk, count, seed));
+    },
+  };
+}
+
 function makeApi(raw) {
   // Frees a model whose handle was garbage-collected without dispose().
   const finalizer = typeof FinalizationRegistry === 'function'
@@ -264,13 +328,12 @@ function makeApi(raw) {
     },
 
     // Reading an attention result (core/include/attn/inspect.hpp).
-    rowSums: (M) => unwrap(raw.rowSums(checkMatrix(M, 'M'))),
-    colSums: (M) => unwrap(raw.colSums(checkMatrix(M, 'M'))),
+    // (rowSums, colSums: see analysisApi)
     rowArgmax: (M) => unwrap(raw.rowArgmax(checkMatrix(M, 'M'))),
     add: (A, B) => unwrap(raw.add(checkMatrix(A, 'A'), checkMatrix(B, 'B'))),
     permuteRows: (M, perm) => unwrap(raw.permuteRows(checkMatrix(M, 'M'), checkIndexList(perm, 'perm'))),
     maxAbsDiff: (A, B) => unwrap(raw.maxAbsDiff(checkMatrix(A, 'A'), checkMatrix(B, 'B'))),
-    normalizeRows: (W) => unwrap(raw.normalizeRows(checkMatrix(W, 'W'))),
+    normalizeWeights: (W) => unwrap(raw.normalizeWeights(checkMatrix(W, 'W'))),
     columnRange: (M) => unwrap(raw.columnRange(checkMatrix(M, 'M'))),
     convexHull: (points) => unwrap(raw.convexHull(checkMatrix(points, 'points'))),
     hullDistance: (p, points) => unwrap(raw.hullDistance(checkMatrix(p, 'p'), checkMatrix(points, 'points'))),
@@ -359,6 +422,7 @@ function makeApi(raw) {
     },
     /** How many models are alive in the module (for leak checks). */
     liveModels: () => raw.modelCount(),
+    ...analysisApi(raw),
   };
   // Every method: a check that fails names the method ("attention: Q must be ...").
   for (const [name, f] of Object.entries(api)) {

@@ -30,8 +30,6 @@ val indices_to_js(const std::vector<std::size_t>& xs) {
     return out;
 }
 
-val row_sums(val M) { return guard([&] { return to_js(attn::row_sums(from_js(M))); }); }
-val col_sums(val M) { return guard([&] { return to_js(attn::col_sums(from_js(M))); }); }
 val row_argmax(val M) { return guard([&] { return to_js(attn::row_argmax(from_js(M))); }); }
 val add(val A, val B) { return guard([&] { return to_js(attn::add(from_js(A), from_js(B))); }); }
 val permute_rows(val M, val perm) {
@@ -40,7 +38,7 @@ val permute_rows(val M, val perm) {
 val max_abs_diff(val A, val B) {
     return guard([&] { return val(double(attn::max_abs_diff(from_js(A), from_js(B)))); });
 }
-val normalize_rows(val W) { return guard([&] { return to_js(attn::normalize_rows(from_js(W))); }); }
+val normalize_weights(val W) { return guard([&] { return to_js(attn::normalize_weights(from_js(W))); }); }
 val column_range(val M) {
     return guard([&] {
         const attn::Matrix r = attn::column_range(from_js(M));
@@ -129,13 +127,11 @@ val lecture_example(std::string name) {
 
 EMSCRIPTEN_BINDINGS(attn_inspect) {
     using emscripten::function;
-    function("rowSums", &row_sums);
-    function("colSums", &col_sums);
     function("rowArgmax", &row_argmax);
     function("add", &add);
     function("permuteRows", &permute_rows);
     function("maxAbsDiff", &max_abs_diff);
-    function("normalizeRows", &normalize_rows);
+    function("normalizeWeights", &normalize_weights);
     function("columnRange", &column_range);
     function("convexHull", &convex_hull);
     function("hullDistance", &hull_distance);

@@ -43,25 +43,6 @@ double segment_distance(const Pt& p, const Pt& a, const Pt& b) {
 
 }  // namespace
 
-Matrix row_sums(ConstMatrixView M) {
-    Matrix out(M.rows(), 1);
-    for (std::size_t i = 0; i < M.rows(); ++i) {
-        double s = 0;
-        for (std::size_t j = 0; j < M.cols(); ++j) s += M(i, j);
-        out(i, 0) = float(s);
-    }
-    return out;
-}
-
-Matrix col_sums(ConstMatrixView M) {
-    std::vector<double> s(M.cols(), 0.0);
-    for (std::size_t i = 0; i < M.rows(); ++i)
-        for (std::size_t j = 0; j < M.cols(); ++j) s[j] += M(i, j);
-    Matrix out(1, M.cols());
-    for (std::size_t j = 0; j < M.cols(); ++j) out(0, j) = float(s[j]);
-    return out;
-}
-
 Matrix row_argmax(ConstMatrixView M) {
     if (M.rows() > 0 && M.cols() == 0)
         throw ValueError("row_argmax: a " + M.shape() + " matrix has no entries to compare");
@@ -112,19 +93,19 @@ float max_abs_diff(ConstMatrixView A, ConstMatrixView B) {
     return m;
 }
 
-Matrix normalize_rows(ConstMatrixView W) {
+Matrix normalize_weights(ConstMatrixView W) {
     Matrix out(W.rows(), W.cols());
     for (std::size_t i = 0; i < W.rows(); ++i) {
         double s = 0;
         for (std::size_t j = 0; j < W.cols(); ++j) {
             const float w = W(i, j);
             if (!std::isfinite(w) || w < 0)
-                throw ValueError("normalize_rows: entry (" + std::to_string(i + 1) + ", " + std::to_string(j + 1) +
+                throw ValueError("normalize_weights: entry (" + std::to_string(i + 1) + ", " + std::to_string(j + 1) +
                                  ") is " + std::to_string(w) + "; weights must be finite and >= 0");
             s += w;
         }
         if (!(s > 0))
-            throw ValueError("normalize_rows: row " + std::to_string(i + 1) +
+            throw ValueError("normalize_weights: row " + std::to_string(i + 1) +
                              " sums to 0; at least one weight must be positive");
         for (std::size_t j = 0; j < W.cols(); ++j) out(i, j) = float(double(W(i, j)) / s);
     }

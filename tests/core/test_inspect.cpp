@@ -32,14 +32,14 @@ TEST_CASE("permute_rows and max_abs_diff", "[inspect]") {
     REQUIRE_THROWS_AS(max_abs_diff(M, Matrix(2, 2)), ShapeError);
 }
 
-TEST_CASE("normalize_rows makes non-negative weights sum to 1, and rejects the rest", "[inspect]") {
-    const Matrix w = normalize_rows(Matrix{{1, 1, 2}, {0, 0, 5}});
+TEST_CASE("normalize_weights makes non-negative weights sum to 1, and rejects the rest", "[inspect]") {
+    const Matrix w = normalize_weights(Matrix{{1, 1, 2}, {0, 0, 5}});
     REQUIRE_THAT(w(0, 2), WithinAbs(0.5, 1e-7));
     REQUIRE(w(1, 2) == 1.0f);
-    REQUIRE_THROWS_WITH(normalize_rows(Matrix{{0, 0}}), Contains("sums to 0"));
-    REQUIRE_THROWS_WITH(normalize_rows(Matrix{{1, -1}}), Contains(">= 0"));
-    REQUIRE_THROWS_AS(normalize_rows(Matrix{{1, NAN}}), ValueError);
-    REQUIRE_THROWS_AS(normalize_rows(Matrix{{1, INFINITY}}), ValueError);
+    REQUIRE_THROWS_WITH(normalize_weights(Matrix{{0, 0}}), Contains("sums to 0"));
+    REQUIRE_THROWS_WITH(normalize_weights(Matrix{{1, -1}}), Contains(">= 0"));
+    REQUIRE_THROWS_AS(normalize_weights(Matrix{{1, NAN}}), ValueError);
+    REQUIRE_THROWS_AS(normalize_weights(Matrix{{1, INFINITY}}), ValueError);
 }
 
 TEST_CASE("column_range", "[inspect]") {

@@ -34,13 +34,13 @@ test('seed 004 (shown in the review): q=[1,1], k1=[1,0], k2=[0,2] -> [0.707, 1.4
   close(attn.rowSums(t.weights).data[0], 1, 1e-6, 'sum');
 });
 
-test('normalizeRows re-normalises raw weights; bad weights are RangeErrors', () => {
-  const w = attn.normalizeRows(attn.matrix(1, 3, [1, 2, 1]));
+test('normalizeWeights re-normalises raw weights; bad weights are RangeErrors', () => {
+  const w = attn.normalizeWeights(attn.matrix(1, 3, [1, 2, 1]));
   assert.deepEqual(Array.from(w.data), [0.25, 0.5, 0.25]);
-  assert.throws(() => attn.normalizeRows(attn.matrix(1, 2, [0, 0])), (e) => e instanceof RangeError && /sums to 0/.test(e.message));
-  assert.throws(() => attn.normalizeRows(attn.matrix(1, 2, [1, -1])), RangeError);
-  assert.throws(() => attn.normalizeRows('w'), TypeError);
-  assert.deepEqual(Array.from(attn.normalizeRows(attn.matrix(1, 2, [3, 1])).data), [0.75, 0.25]);
+  assert.throws(() => attn.normalizeWeights(attn.matrix(1, 2, [0, 0])), (e) => e instanceof RangeError && /sums to 0/.test(e.message));
+  assert.throws(() => attn.normalizeWeights(attn.matrix(1, 2, [1, -1])), RangeError);
+  assert.throws(() => attn.normalizeWeights('w'), TypeError);
+  assert.deepEqual(Array.from(attn.normalizeWeights(attn.matrix(1, 2, [3, 1])).data), [0.75, 0.25]);
 });
 
 test('seed 001: BERT-base 12 x 12 = 144 attention matrices, computed by the cost model', () => {

@@ -6,16 +6,17 @@ const ESC = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;
 export const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ESC[c]);
 
 // Typesets one TeX string; a bad formula degrades to red source text, never an exception.
-// Results are memoised (the same formula is typeset once), so prose that is re-rendered
-// with fresh numbers many times a second stays cheap.
-const texCache = new Map();
+// Results are memoised: every render re-fills a chapter's prose, and most of its formulas
+// have not changed since the last one.
+const typeset = new Map();
+const TYPESET_LIMIT = 4000;
 export function texToHtml(src, { display = false } = {}) {
   const key = `${display ? 'D' : 'I'}${src}`;
-  let html = texCache.get(key);
+  let html = typeset.get(key);
   if (html === undefined) {
     html = katex.renderToString(src, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
-    if (texCache.size > 2000) texCache.clear();
-    texCache.set(key, html);
+    if (typeset.size >= TYPESET_LIMIT) typeset.delete(typeset.keys().next().value); // oldest first
+    typeset.set(key, html);
   }
   return html;
 }

@@ -1,6 +1,7 @@
 // Umbrella header: the whole public API of the attention core.
 #pragma once
 
+#include "attn/analysis.hpp"
 #include "attn/attention.hpp"
 #include "attn/cost.hpp"
 #include "attn/dropout.hpp"

@@ -4,11 +4,10 @@
 // not kernels and run on a handful of numbers.
 //
 // Shapes (r, c, n are sizes):
-//   row_sums(M)             M: r x c  ->  r x 1     Σ_j M(i, j), accumulated in double
-//   col_sums(M)             M: r x c  ->  1 x c     Σ_i M(i, j), accumulated in double
-//       For an attention weight matrix P (T_q x T_k, rows softmax-normalised) every row
-//       sums to 1, while a column sum can be anything in [0, T_q]: 0 when no query looks
-//       at that key, T_q when every query looks only at it. The column sums add up to T_q.
+//   (row_sums and col_sums are in analysis.hpp. For an attention weight matrix P
+//   (T_q x T_k, rows softmax-normalised) every row sums to 1, while a column sum can be
+//   anything in [0, T_q]: 0 when no query looks at that key, T_q when every query looks
+//   only at it. The column sums add up to T_q.)
 //   row_argmax(M)           M: r x c  ->  r x 1     index of each row's largest entry
 //                                                   (the first one on ties), as a float
 //   add(A, B)               r x c, r x c -> r x c   A + B (e.g. embeddings + positional encoding)
@@ -17,7 +16,7 @@
 //   max_abs_diff(A, B)      r x c, r x c -> float   max |A(i,j) − B(i,j)|; 0 for empty matrices;
 //                                                   NaN when an entry of either is NaN; equal
 //                                                   infinities differ by 0, others by +∞
-//   normalize_rows(W)       r x c -> r x c          each row divided by its sum, so rows sum to 1
+//   normalize_weights(W)    r x c -> r x c          each row divided by its sum, so rows sum to 1
 //                                                   (a learner's raw weights made convex)
 //   column_range(M)         r x c (r >= 1) -> 2 x c row 0: each column's minimum, row 1: maximum
 //   convex_hull(P)          P: n x 2 points -> the indices of the hull's vertices in
@@ -35,7 +34,7 @@
 // Errors: ShapeError naming both shapes when operands do not fit (add, max_abs_diff,
 // permute_rows with a perm of the wrong length, convex_hull/hull_distance on points that
 // are not 2 columns wide); ValueError for a perm that is not a permutation of 0..r−1, a
-// negative, NaN or infinite entry or a zero row sum in normalize_rows, non-finite points
+// negative, NaN or infinite entry or a zero row sum in normalize_weights, non-finite points
 // or an empty point set for the hull, an empty matrix for column_range/row_argmax columns,
 // and d = 0 in sinusoid_angles.
 #pragma once
@@ -47,13 +46,11 @@
 
 namespace attn {
 
-Matrix row_sums(ConstMatrixView M);
-Matrix col_sums(ConstMatrixView M);
 Matrix row_argmax(ConstMatrixView M);
 Matrix add(ConstMatrixView A, ConstMatrixView B);
 Matrix permute_rows(ConstMatrixView M, const std::vector<std::size_t>& perm);
 float max_abs_diff(ConstMatrixView A, ConstMatrixView B);
-Matrix normalize_rows(ConstMatrixView W);
+Matrix normalize_weights(ConstMatrixView W);
 Matrix column_range(ConstMatrixView M);
 std::vector<std::size_t> convex_hull(ConstMatrixView points);
 double hull_distance(ConstMatrixView point, ConstMatrixView points);

@@ -1,8 +1,13 @@
 import common from './common.js';
 import whyAttention from './why-attention.js';
+import termsFormula from './terms-formula.js';
+import twoKeys from './two-keys.js';
 import coreAttention from './core-attention.js';
+import whyQkv from './why-qkv.js';
 import noWeights from './no-weights.js';
 import projections from './projections.js';
+import scaling from './scaling.js';
+import softmax from './softmax.js';
 import weightedSum from './weighted-sum.js';
 import readingMatrix from './reading-matrix.js';
 import oneHead from './one-head.js';
@@ -15,9 +20,14 @@ import review from './review.js';
 export default {
   common,
   'why-attention': whyAttention,
+  'terms-formula': termsFormula,
+  'two-keys': twoKeys,
   'core-attention': coreAttention,
+  'why-qkv': whyQkv,
   'no-weights': noWeights,
   'projections': projections,
+  'scaling': scaling,
+  'softmax': softmax,
   'weighted-sum': weightedSum,
   'reading-matrix': readingMatrix,
   'one-head': oneHead,

@@ -121,7 +121,7 @@ export default {
     const fullyMasked = attn.matrix(1, 3, [-Infinity, -Infinity, -Infinity]);
     function compute(s) {
       const raw = s.mode === 'weights'
-        ? attn.normalizeRows(attn.matrix(1, 3, [s.w0, s.w1, s.w2]))
+        ? attn.normalizeWeights(attn.matrix(1, 3, [s.w0, s.w1, s.w2]))
         : attn.softmax(attn.matrix(1, 3, [s.s0, s.s1, s.s2]));
       const o = attn.weightedSum(raw, s.V);
       const hull = attn.convexHull(s.V);

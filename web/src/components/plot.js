@@ -9,7 +9,8 @@
 //
 // kinds: 'line' (default), 'points'; bars are drawn as a histogram; polygons filled.
 // A series with dashed: true is drawn dashed, and so is its legend swatch.
-// x.type / y.type: 'linear' (default) or 'log'. domain: [lo, hi] to fix an axis.
+// x.type / y.type: 'linear' (default) or 'log'. domain: [lo, hi] to fix an axis;
+// ticks: [values] to place the ticks yourself (e.g. powers of 2 on a log axis).
 //
 // Draggable points: pass onDrag to createPlot and handles to update. A handle is moved
 // with the pointer or, once focused (Tab), with the arrow keys (step `dragStep`, Shift
@@ -124,7 +125,7 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
     const sy = scale(y, y0, y1, [bottom, top]);
     // The axes are rebuilt only when they change (domains, labels, size): a plot redrawn many
     // times a second with fixed domains then only replaces its data.
-    const axisKey = JSON.stringify([sx.domain(), sy.domain(), sx.range(), sy.range(), x.type, y.type, x.label?.(), y.label?.()]);
+    const axisKey = JSON.stringify([sx.domain(), sy.domain(), sx.range(), sy.range(), x.type, y.type, x.ticks, y.ticks, x.label?.(), y.label?.()]);
     if (axisKey !== lastAxisKey || !svg.contains(axisGroup)) {
       svg.querySelectorAll('g').forEach((n) => n.remove());
       axisGroup = svgEl('g', {}, svg);
@@ -139,15 +140,15 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
       svgEl('line', { x1: left, x2: right, y1: bottom, y2: bottom }, ax);
       svgEl('line', { x1: left, x2: left, y1: top, y2: bottom }, ax);
       const tickFmt = (v) => (Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(0) : fmt(v, { digits: 3 }));
-      for (const v of sx.ticks(x.type === 'log' ? 6 : 6)) {
+      for (const v of x.ticks ?? sx.ticks(6)) {
         const px = sx(v);
-        if (x.type === 'log' && !Number.isInteger(Math.log10(v)) && !Number.isInteger(Math.log2(v))) continue;
+        if (!x.ticks && x.type === 'log' && !Number.isInteger(Math.log10(v)) && !Number.isInteger(Math.log2(v))) continue;
         svgEl('line', { x1: px, x2: px, y1: bottom, y2: bottom + 4 }, ax);
         svgEl('text', { x: px, y: bottom + 16, 'text-anchor': 'middle' }, ax).textContent = tickFmt(v);
       }
-      for (const v of sy.ticks(5)) {
+      for (const v of y.ticks ?? sy.ticks(5)) {
         const py = sy(v);
-        if (y.type === 'log' && !Number.isInteger(Math.log10(v))) continue;
+        if (!y.ticks && y.type === 'log' && !Number.isInteger(Math.log10(v))) continue;
         svgEl('line', { x1: left - 4, x2: left, y1: py, y2: py }, ax);
         svgEl('line', { x1: left, x2: right, y1: py, y2: py, class: 'gridline' }, ax);
         svgEl('text', { x: left - 7, y: py + 4, 'text-anchor': 'end' }, ax).textContent = tickFmt(v);

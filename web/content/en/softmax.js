@@ -1,0 +1,26 @@
+// Chapter "Softmax" (sources: seeds/004 why softmax gives a distribution; seeds/001 the
+// dim=-1 pitfall). {x} are values computed by the core; $...$ is TeX.
+export default {
+  toc: 'Softmax: scores into proportions',
+  title: 'Softmax: scores into proportions that add up to 1',
+  lead: 'Softmax turns one row of scores into "how much of each token to take". It takes two steps: exponentiate every score, then divide by the row\'s total.',
+  recipeTitle: 'Exponentiate, then divide by the row sum',
+  recipeBody: '$\\mathrm{softmax}(z)_i = e^{z_i} / \\sum_j e^{z_j}$. Each row of the score matrix $S$ below is one query token. Before exponentiating, the core subtracts the row\'s maximum (middle table): numerator and denominator are multiplied by the same $e^{-\\max}$, so the result is unchanged, and large scores cannot overflow. Click a cell of $e^{S-\\max}$ or $P$ to see that row worked out below.',
+  gridS: 'scores S', gridMax: 'row maximum', gridExp: 'exponentials after the shift', gridSum: 'sum of exponentials', gridP: 'weights P', gridRowSums: 'row sums',
+  whyProb: 'Two facts make the result read like probabilities: an exponential is always positive, and the denominator is the sum of all the terms, so the proportions add up to exactly 1. The two lines below check both facts on the current numbers.',
+  checkPositive: '{mark} Positivity: the smallest weight is {min}. {why}',
+  checkSums: '{markSum} Sums: the rows add up to {sums}.',
+  underflow: 'Mathematically it is always positive, but with a very large gap between scores the exponential falls below the smallest float and becomes 0 (underflow).',
+  rowPicker: 'Row to work out',
+  workedRaw: 'row {i}, with $e^x$ itself',
+  workedShifted: 'row {i}, too large for $e^x$: the maximum subtracted first',
+  shiftBody: 'Why subtract the maximum: a score of about 90 is already enough for $e^x$ to exceed what a float can hold. Type 100 into a cell of $S$: the shifted computation still works.',
+  zeroScore: 'In the second row every score is 0, yet no weight is 0: $e^0 = 1$, so the four entries share equally. A weight is exactly 0 only when its score is $-\\infty$ (a masked entry).',
+  axisTitle: 'The wrong axis: same shape, wrong meaning',
+  axisBody: 'Softmax must run along each row, the last axis (over the keys), so that "the weights token $i$ hands out to all $j$ add up to 1". Running it down the columns raises no error and keeps the shape, which is exactly why the mistake goes unnoticed while it quietly ruins training. Below, both directions on the same $S$.',
+  axisRows: 'Right: along each row',
+  axisCols: 'Wrong: down each column',
+  gridPRows: 'softmax along rows', gridPCols: 'softmax down columns', gridColSums: 'column sums',
+  axisVerdict: 'Both results are {shape} matrices, but in the column version {off} of {T} rows do not add up to 1 (row sums from {lo} to {hi}). What adds up to 1 there is each column, not each row.',
+  axisWhy: 'Normalised down the columns, each entry becomes "the share key $j$ hands to each query". The weights one query receives no longer add up to 1, so the output $PV$ is no longer a convex combination of the values, and its size varies from row to row.',
+};

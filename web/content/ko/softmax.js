@@ -1,0 +1,26 @@
+// Chapter "Softmax" (sources: seeds/004 why softmax gives a distribution; seeds/001 the
+// dim=-1 pitfall). {x} are values computed by the core; $...$ is TeX.
+export default {
+  toc: 'softmax: 점수를 비율로',
+  title: 'softmax: 점수를 더하면 1인 비율로',
+  lead: 'softmax는 점수 한 줄을 "각 토큰을 얼마만큼의 비율로 볼지"로 바꿉니다. 계산은 두 단계뿐입니다. 모든 점수에 지수 함수를 씌우고, 그 행의 합으로 나눕니다.',
+  recipeTitle: '지수 함수, 그다음 행의 합으로 나누기',
+  recipeBody: '$\\mathrm{softmax}(z)_i = e^{z_i} / \\sum_j e^{z_j}$. 아래 점수 행렬 $S$의 한 행이 Query 토큰 하나입니다. 코어는 지수를 구하기 전에 그 행의 최댓값을 먼저 뺍니다(가운데 표). 분자와 분모에 같은 수 $e^{-\\max}$가 곱해질 뿐이라 결과는 같고, 점수가 커도 값이 넘치지 않습니다. $e^{S-\\max}$나 $P$의 칸을 누르면 그 행의 계산이 아래에 풀려 나옵니다.',
+  gridS: '점수 S', gridMax: '행의 최댓값', gridExp: '최댓값을 뺀 지수', gridSum: '지수의 합', gridP: '가중치 P', gridRowSums: '행의 합',
+  whyProb: '결과가 확률처럼 읽히는 이유는 두 가지입니다. 지수 함수의 값은 언제나 0보다 크고, 분모가 모든 항의 합이라 비율을 다 더하면 반드시 1이 됩니다. 아래 두 줄은 그 두 성질을 지금 숫자로 검사한 결과입니다.',
+  checkPositive: '{mark} 양수 검사: 가장 작은 가중치는 {min}입니다. {why}',
+  checkSums: '{markSum} 합 검사: 행마다 합은 {sums}입니다.',
+  underflow: '수학적으로는 언제나 양수지만, 점수 차이가 아주 크면 지수 값이 float가 나타낼 수 있는 가장 작은 수보다 작아져 0이 됩니다(underflow).',
+  rowPicker: '풀어 볼 행',
+  workedRaw: '{i}번째 행, $e^x$를 그대로 구하면',
+  workedShifted: '{i}번째 행, 값이 커서 최댓값을 빼고 구하면',
+  shiftBody: '최댓값을 빼는 이유: 점수가 90 근처만 되어도 $e^x$는 float로 나타낼 수 없을 만큼 커집니다. $S$의 칸에 100을 넣어 보세요. 최댓값을 뺀 계산은 여전히 멀쩡합니다.',
+  zeroScore: '둘째 행처럼 점수가 모두 0이어도 가중치는 0이 아닙니다. $e^0 = 1$이므로 네 칸이 똑같이 나눠 가집니다. 가중치가 정확히 0이 되는 것은 점수가 $-\\infty$일 때(마스크로 가린 칸)뿐입니다.',
+  axisTitle: '축을 잘못 고르면: 모양은 같고, 뜻은 틀리고',
+  axisBody: 'softmax는 행 방향, 곧 마지막 축(Key 쪽)으로 걸어야 "토큰 $i$가 모든 $j$에 나눠 준 가중치의 합이 1"이 됩니다. 열 방향으로 걸어도 오류는 나지 않고 결과의 모양도 같습니다. 그래서 이 실수는 눈에 띄지 않은 채 학습만 조용히 망칩니다. 아래는 같은 $S$에 두 방향의 softmax를 건 결과입니다.',
+  axisRows: '맞는 방향: 행마다',
+  axisCols: '틀린 방향: 열마다',
+  gridPRows: '행 방향 softmax', gridPCols: '열 방향 softmax', gridColSums: '열의 합',
+  axisVerdict: '두 결과 모두 {shape} 행렬이지만, 열 방향 결과는 {T}개 행 중 {off}개 행의 합이 1이 아닙니다(행의 합이 {lo}부터 {hi}까지). 합이 1이 된 것은 행이 아니라 열입니다.',
+  axisWhy: '열 방향으로 정규화하면 각 값은 "Key 토큰 $j$가 여러 Query에 나눠 준 몫"이 되어 버립니다. 한 Query가 받은 가중치를 더해도 1이 되지 않으니, 출력 $PV$는 더는 Value들의 볼록 조합이 아니고 행마다 크기도 제멋대로입니다.',
+};
