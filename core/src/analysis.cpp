@@ -259,18 +259,6 @@ Matrix softmax_jacobian_diag(ConstMatrixView P) {
     return out;
 }
 
-Matrix softmax_jacobian(ConstMatrixView p) {
-    if (p.rows() != 1)
-        throw ShapeError("softmax_jacobian: p is " + p.shape() + "; it must be one softmax row (1 x n)");
-    const std::size_t n = p.cols();
-    check_size(n, n, "softmax_jacobian");
-    Matrix J(n, n);
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j < n; ++j)
-            J(i, j) = float(double(p(0, i)) * ((i == j ? 1.0 : 0.0) - double(p(0, j))));
-    return J;
-}
-
 ScalingEffect scaling_effect(ConstMatrixView S, float factor) {
     if (!std::isfinite(factor) || !(factor > 0))
         throw ValueError("scaling_effect: the factor must be finite and > 0, got " + std::to_string(factor));

@@ -22,7 +22,7 @@ TEST_CASE("seed 001: the weighted sum 0.2[1,0] + 0.5[0,1] + 0.3[1,1] = [0.5, 0.8
     REQUIRE_THAT(o(0, 0), WithinAbs(0.5, 1e-6));
     REQUIRE_THAT(o(0, 1), WithinAbs(0.8, 1e-6));
     // The weights already sum to 1: normalising leaves them as they are.
-    const Matrix w = normalize_rows(ex.weights);
+    const Matrix w = normalize_weights(ex.weights);
     for (std::size_t j = 0; j < 3; ++j) REQUIRE_THAT(w(0, j), WithinAbs(ex.weights(0, j), 1e-7));
     // [0.5, 0.8] lies inside the triangle of the three Values.
     REQUIRE(convex_hull(ex.V).size() == 3);
@@ -34,7 +34,7 @@ TEST_CASE("a convex combination of Values never leaves their hull or their per-c
     const std::uint32_t seed = GENERATE(1u, 2u, 3u);
     CAPTURE(n, seed);
     const Matrix V = random_matrix(n, 2, seed, -3, 3);
-    const Matrix w = normalize_rows(random_matrix(4, n, seed + 100, 0, 1));
+    const Matrix w = normalize_weights(random_matrix(4, n, seed + 100, 0, 1));
     const Matrix o = weighted_sum(w, V);
     const Matrix range = column_range(V);
     for (std::size_t i = 0; i < o.rows(); ++i) {

@@ -26,7 +26,7 @@
 //   diagonal_check(S)  n x n -> per row: S_ii, max_{j≠i} S_ij, their difference, S_ii ≥ it
 //   softmax_parts(S, axis)       every intermediate of the stable softmax, plus e^S itself
 //   softmax_jacobian_diag(P)     P ⊙ (1 − P)
-//   softmax_jacobian(p)          1 x n -> n x n, J_ij = p_i (δ_ij − p_j)
+//   softmax_jacobian(p)          1 x n -> n x n, J_ij = p_i (δ_ij − p_j)  (declared in grad.hpp)
 //   scaling_effect(S, f)         softmax and its gradient before and after S * f
 //   score_scale(d_k)             √d_k and 1/√d_k
 //   sample_dot_products(d_k, count, seed)   the variance experiment
@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "attn/attention.hpp"
+#include "attn/grad.hpp"  // softmax_jacobian
 #include "attn/matrix.hpp"
 
 namespace attn {
@@ -109,8 +110,7 @@ SoftmaxParts softmax_parts(ConstMatrixView S, Axis axis = Axis::Rows);
 
 // ∂p_i/∂s_i = p_i (1 − p_i), entry by entry (any shape; computed in double).
 Matrix softmax_jacobian_diag(ConstMatrixView P);
-// The full Jacobian of one softmax row p (1 x n): J_ij = p_i (δ_ij − p_j), n x n.
-Matrix softmax_jacobian(ConstMatrixView p);
+// The full Jacobian of one softmax row, softmax_jacobian(p), is declared in grad.hpp.
 
 // What multiplying the scores by `factor` (e.g. 1/√d_k) does to softmax and to its
 // gradient. Per row: top = the column of the largest score (first on ties; positive
