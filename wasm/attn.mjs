@@ -153,8 +153,7 @@ function checkNumber(value, what, { finite = true } = {}) {
 }
 
 function checkAxis(options, fn) {
-  if (options === null || typeof options !== 'object') throw fail('TypeError', `${fn}: options must be an object`);
-  const { axis = 'rows' } = options;
+  const { axis = 'rows' } = checkOptions(options, `${fn} options`);
   if (axis !== 'rows' && axis !== 'cols') throw fail('TypeError', `axis must be 'rows' or 'cols', got ${String(axis)}`);
   return axis;
 }
@@ -176,7 +175,8 @@ function analysisApi(raw) {
     difference: (A, B) => unwrap(raw.difference(checkMatrix(A, 'A'), checkMatrix(B, 'B'))),
     diagonal: (M) => unwrap(raw.diagonal(checkMatrix(M, 'M'))),
     moments: (M) => unwrap(raw.moments(checkMatrix(M, 'M'))),
-    histogram(M, { bins = 20, lo, hi } = {}) {
+    histogram(M, options) {
+      const { bins = 20, lo, hi } = checkOptions(options, 'histogram options');
       checkCount(bins, 'bins', { min: 1 });
       if (bins > 10000) throw fail('RangeError', `bins must be at most 10000, got ${bins}`);
       checkNumber(lo, 'lo');
@@ -185,7 +185,8 @@ function analysisApi(raw) {
       return unwrap(raw.histogram(checkMatrix(M, 'M'), bins, lo, hi));
     },
     dotGeometry: (a, b) => unwrap(raw.dotGeometry(checkMatrix(a, 'a'), checkMatrix(b, 'b'))),
-    diagonalCheck(S, { relTol = 1e-6 } = {}) {
+    diagonalCheck(S, options) {
+      const { relTol = 1e-6 } = checkOptions(options, 'diagonalCheck options');
       checkNumber(relTol, 'relTol');
       if (relTol < 0) throw fail('RangeError', `relTol must be >= 0, got ${relTol}`);
       return unwrap(raw.diagonalCheck(checkMatrix(S, 'S'), relTol));
@@ -199,7 +200,8 @@ function analysisApi(raw) {
       return unwrap(raw.scalingEffect(checkMatrix(S, 'S'), factor));
     },
     scoreScale: (dk) => unwrap(raw.scoreScale(checkCount(dk, 'dk', { min: 1 }))),
-    sampleDotProducts({ dk, count = 2000, seed = 0 } = {}) {
+    sampleDotProducts(options) {
+      const { dk, count = 2000, seed = 0 } = checkOptions(options, 'sampleDotProducts options');
       checkCount(dk, 'dk', { min: 1 });
       checkCount(count, 'count', { min: 1 });
       checkDropout({ seed }, 'sampleDotProducts');
