@@ -272,7 +272,8 @@ function makeApi(raw) {
     splitHeads: (X, heads) => unwrap(raw.splitHeads(checkMatrix(X, 'X'), checkCount(heads, 'heads', { min: 1 }))),
     concatHeads(list) {
       if (!Array.isArray(list)) throw fail('TypeError', 'concatHeads expects an array of matrices');
-      return unwrap(raw.concatHeads(list.map((m, i) => checkMatrix(m, `heads[${i}]`))));
+      // Array.from visits holes too ([A, , B] names heads[1]), where map would skip them.
+      return unwrap(raw.concatHeads(Array.from(list, (m, i) => checkMatrix(m, `heads[${i}]`))));
     },
     multiHeadAttention(X, options) {
       if (options === null || typeof options !== 'object' || Array.isArray(options))

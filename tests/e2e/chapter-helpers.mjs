@@ -20,7 +20,9 @@ export async function setup() {
   const attn = await createAttention();
   return {
     server, browser, attn,
-    open: (id, opts) => openPage(browser, `${server.url}${opts?.query ?? ''}#${id}`, opts),
+    // The chapter alone (?embed=<id>, the page's iframe mode): the same chapter code and DOM,
+    // without computing every other chapter on each load.
+    open: (id, opts) => openPage(browser, `${server.url}${embedQuery(id, opts?.query)}#${id}`, opts),
     close: async () => {
       await browser.close();
       await server.close();
@@ -29,6 +31,12 @@ export async function setup() {
 }
 
 // Texts of row `row` (1-based) of a grid; inputs give their values.
+export function embedQuery(id, query = '') {
+  const q = new URLSearchParams(query);
+  q.set('embed', id);
+  return `?${q}`;
+}
+
 export const cellTexts = (page, grid, row) =>
   page.$$eval(`[data-grid="${grid}"] tbody tr:nth-child(${row}) td`, (tds) =>
     tds.map((td) => td.querySelector('input')?.value ?? td.querySelector('.v')?.textContent));
@@ -37,8 +45,13 @@ export const shown = (m, i, opts) => rowOf(m, i).map((x) => fmt(x, opts));
 export const cellInput = (grid, row, col) => `[data-grid="${grid}"] tbody tr:nth-child(${row}) td:nth-of-type(${col}) input`;
 
 // The chapter's section is the fragment target and lies in view after load.
+// (Opened alone with ?embed=<id>, the chapter is the page's only section.)
 export async function assertVisitedByFragment(page, id) {
   assert.equal(await page.evaluate(() => location.hash), `#${id}`);
+  if (new URL(page.url()).searchParams.get('embed') === id) {
+    assert.deepEqual(await page.$$eval('section.chapter', (ns) => ns.map((n) => n.id)), [id]);
+    return;
+  }
   const top = await page.$eval(`#${id}`, (n) => n.getBoundingClientRect().top);
   assert.ok(Math.abs(top) < 5, `#${id} is scrolled to the top (top = ${top})`);
 }

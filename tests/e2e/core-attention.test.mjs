@@ -19,7 +19,7 @@ const cellTexts = (page, grid, row) =>
   page.$$eval(`[data-grid="${grid}"] tbody tr:nth-child(${row}) td .v`, (ns) => ns.map((n) => n.textContent));
 
 test('Core Attention renders the document numbers, computed by the core', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(browser, `${server.url}#core-attention`);
   assert.match(await page.textContent('#simd-badge'), /wasm-simd128/);
   await page.click('[data-stepper="core-attention"] [role="tab"][data-step="softmax"]');
   assert.deepEqual(await cellTexts(page, 'P', 3), ['0.114', '0.042', '0.844']);
@@ -34,7 +34,7 @@ test('Core Attention renders the document numbers, computed by the core', async 
 });
 
 test('editing a Q cell changes S and P; a malformed entry keeps the last good state', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(browser, `${server.url}?embed=core-attention`);
   const cell = '[data-grid="input-Q"] tbody tr:nth-child(3) td:nth-of-type(4) input'; // token 3, component 4
   const S3 = await cellTexts(page, 'S', 3);
   const P3 = await cellTexts(page, 'P', 3);
@@ -73,7 +73,7 @@ test('editing a Q cell changes S and P; a malformed entry keeps the last good st
 });
 
 test('hovering an output cell highlights the row and column that produced it', async () => {
-  const { page } = await openPage(browser, server.url);
+  const { page } = await openPage(browser, `${server.url}?embed=core-attention`);
   await page.hover('[data-grid="S"] tbody tr:nth-child(3) td:nth-of-type(1)');
   assert.equal(await page.$$eval('[data-grid="step-Q"] tbody tr:nth-child(3) td.hl', (n) => n.length), 4);
   assert.equal(await page.$$eval('[data-grid="step-K"] tbody tr:nth-child(1) td.hl', (n) => n.length), 4);
@@ -81,7 +81,7 @@ test('hovering an output cell highlights the row and column that produced it', a
 });
 
 test('keyboard: a score cell can be chosen without a mouse; stepper tabs take Home/End', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(browser, `${server.url}?embed=core-attention`);
   await page.focus('[data-grid="S"] tbody tr:nth-child(1) td:nth-of-type(1)');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowDown');
@@ -95,7 +95,7 @@ test('keyboard: a score cell can be chosen without a mouse; stepper tabs take Ho
 });
 
 test('the language toggle switches the prose; screenshots at desktop and phone width', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(browser, `${server.url}?embed=core-attention`);
   const ko = await page.textContent('#core-attention h2');
   await page.click('#lang-toggle');
   const en = await page.textContent('#core-attention h2');

@@ -18,7 +18,10 @@ export async function setup() {
   });
   // Opens the page at a chapter's fragment; the section must be the one scrolled to.
   const open = async (id, { query = '', width, height } = {}) => {
-    const r = await openPage(browser, `${server.url}${query}#${id}`, { width, height });
+    // The chapter alone (?embed=<id>), except the review, whose links need the other chapters.
+    const q = new URLSearchParams(query);
+    if (id !== 'review') q.set('embed', id);
+    const r = await openPage(browser, `${server.url}${q.size ? `?${q}` : ''}#${id}`, { width, height });
     await r.page.waitForSelector(`section#${id} h2`);
     return r;
   };

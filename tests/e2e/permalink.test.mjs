@@ -87,6 +87,7 @@ test('corrupt or hand-edited links: a visible notice, the defaults, never a blan
     ['?embed=nope', [/nope/]],
   ];
   const { page, errors, close } = await open(browser, server.url);
+  await pageReady(page); // (leaving a page while its core still loads logs a fetch error)
   for (const [query, res] of cases) {
     await page.goto(server.url + query);
     await pageReady(page);

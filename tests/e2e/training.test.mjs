@@ -24,7 +24,7 @@ const status = (page, name) => page.getAttribute(STATUS, `data-${name}`);
 const waitFor = (page, fn, arg, timeout = 180000) => page.waitForFunction(fn, arg, { timeout, polling: 100 });
 
 async function openChapter(width = 1280) {
-  const r = await openPage(browser, server.url, { width, height: 900 });
+  const r = await openPage(browser, `${server.url}?embed=training#training`, { width, height: 900 });
   await r.page.waitForSelector(`${STATUS}[data-step="0"]`, { timeout: 60000 });
   await r.page.locator('#training').scrollIntoViewIfNeeded();
   return r;

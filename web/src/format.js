@@ -8,11 +8,6 @@ export function fmt(x, { digits = 3, fixed = false } = {}) {
   if (Number.isNaN(x)) return 'NaN';
   if (x === Infinity) return '∞';
   if (x === -Infinity) return `${MINUS}∞`;
-  // A non-zero value too small for the decimals shown: scientific, so it does not read as 0.
-  if (!fixed && x !== 0 && Math.abs(x) < 0.5 * 10 ** -digits) {
-    const [m, e] = x.toExponential(1).split('e');
-    return `${m.replace('-', MINUS)}e${e.replace('+', '').replace('-', MINUS)}`;
-  }
   let s = x.toFixed(digits);
   if (!fixed && s.includes('.')) s = s.replace(/0+$/, '').replace(/\.$/, '');
   if (/^-0(\.0*)?$/.test(s)) s = s.slice(1); // no "−0"
@@ -29,8 +24,7 @@ export function tex(x, opts) {
   const s = fmt(x, opts).replaceAll(MINUS, '-');
   if (s === '-∞') return '-\\infty';
   if (s === '∞') return '\\infty';
-  const e = /^(-?[\d.]+)e(-?\d+)$/.exec(s); // 1.2e-7 -> 1.2 \times 10^{-7}
-  return e ? `${e[1]} \\times 10^{${e[2]}}` : s;
+  return s;
 }
 
 export const LIMIT = 1e6;

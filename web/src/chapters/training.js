@@ -5,6 +5,7 @@
 // head's weights on a probe sequence, and the model on a sequence the learner types.
 // Every number shown is computed by the core; this module only lays them out.
 import { chapterKit } from './kit.js';
+import { createTrainer } from '../training/trainer.js';
 import { createPlot } from '../components/plot.js';
 import { fmt } from '../format.js';
 import { setProse } from '../prose.js';
@@ -234,7 +235,14 @@ export default {
     let yourTokens = null;
     let yourResult = null;
     let probeId = 0;
-    const send = (msg) => worker?.postMessage(msg);
+    let ready = false; // the trainer said it has loaded the core
+    let inPage = null; // the trainer running on the page, when no worker could start
+    const backlog = []; // messages sent before 'ready'
+    const send = (msg) => {
+      if (inPage) return inPage.receive(msg);
+      if (!ready) backlog.push(msg); // replayed if the worker never comes up
+      worker?.postMessage(msg);
+    };
     function configure(force = false) {
       const cfg = configOf(state());
       const key = JSON.stringify(cfg);
@@ -249,21 +257,54 @@ export default {
       errorBox.hidden = false;
       errorBox.textContent = tr('workerError').replace('{message}', message);
     }
-    if (typeof Worker !== 'function') {
-      showError(tr('noWorker'));
-    } else {
-      worker = new Worker(new URL('./training-worker.js', import.meta.url), { type: 'module' });
-      worker.onerror = (e) => showError(e.message ?? 'worker error');
-      worker.onmessage = (e) => {
-        const m = e.data;
-        if (m.type === 'snapshot') onSnapshot(m);
-        else if (m.type === 'probe') onProbe(m);
-        else if (m.type === 'error') {
-          showError(m.message);
-          scheduleDraw();
-        }
-      };
+    // The trainer runs in a Web Worker, started when the chapter comes near the screen (a
+    // page that is only read never spins it up). Where no worker can start (an engine
+    // without module workers, a widget loaded from a blob: URL), the same trainer runs on
+    // the page in 40 ms chunks: slower to react, but the chapter still works.
+    const onMessage = (m) => {
+      if (m.type === 'ready') {
+        ready = true;
+        backlog.length = 0;
+      }
+      else if (m.type === 'snapshot') onSnapshot(m);
+      else if (m.type === 'probe') onProbe(m);
+      else if (m.type === 'error') {
+        showError(m.message);
+        scheduleDraw();
+      }
+    };
+    function runInPage() {
+      worker?.terminate();
+      worker = null;
+      inPage = createTrainer({ ready: Promise.resolve(ctx.attn), post: (m) => setTimeout(() => onMessage(m), 0) });
+      for (const msg of backlog.splice(0)) inPage.receive(msg);
     }
+    function startTrainer() {
+      if (worker || inPage) return;
+      try {
+        if (typeof Worker !== 'function') throw new Error('no Worker');
+        worker = new Worker(new URL('./training-worker.js', import.meta.url), { type: 'module' });
+      } catch {
+        runInPage();
+        return;
+      }
+      worker.onerror = (e) => {
+        e.preventDefault();
+        if (!ready) runInPage(); // the worker never came up: train on the page instead
+        else showError(e.message ?? 'worker error');
+      };
+      worker.onmessage = (e) => onMessage(e.data);
+      for (const msg of backlog) worker.postMessage(msg);
+    }
+    if (typeof IntersectionObserver === 'function') {
+      const seen = new IntersectionObserver((entries) => {
+        if (entries.some((en) => en.isIntersecting)) {
+          seen.disconnect();
+          startTrainer();
+        }
+      }, { rootMargin: '600px 0px' });
+      seen.observe(section);
+    } else startTrainer();
     startBtn.addEventListener('click', () => send({ type: last?.running ? 'pause' : 'start' }));
 
     let snapshots = 0;

@@ -96,6 +96,45 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
     return s;
   }
 
+  let scales = null; // the last update's {sx, sy}, for turning pointer positions into data
+  let dragging = null; // id of the handle under the pointer
+  if (onDrag) {
+    const toData = (e) => {
+      const ctm = svg.getScreenCTM();
+      if (!ctm || !scales) return null;
+      const pt = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse());
+      return [scales.sx.invert(pt.x), scales.sy.invert(pt.y)];
+    };
+    svg.addEventListener('pointerdown', (e) => {
+      const h = e.target.closest?.('[data-handle]');
+      if (!h) return;
+      e.preventDefault();
+      dragging = h.dataset.handle;
+      svg.setPointerCapture(e.pointerId);
+      h.focus({ preventScroll: true });
+    });
+    svg.addEventListener('pointermove', (e) => {
+      if (dragging == null) return;
+      const p = toData(e);
+      if (p) onDrag(dragging, p[0], p[1]);
+    });
+    const stop = (e) => {
+      dragging = null;
+      if (svg.hasPointerCapture?.(e.pointerId)) svg.releasePointerCapture(e.pointerId);
+    };
+    svg.addEventListener('pointerup', stop);
+    svg.addEventListener('pointercancel', stop);
+    svg.addEventListener('keydown', (e) => {
+      const h = e.target.closest?.('[data-handle]');
+      const dir = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[e.key];
+      if (!h || !dir) return;
+      e.preventDefault();
+      e.stopPropagation(); // not the page's stepper keys
+      const step = dragStep * (e.shiftKey ? 10 : 1);
+      onDrag(h.dataset.handle, Number(h.dataset.x) + dir[0] * step, Number(h.dataset.y) + dir[1] * step);
+    });
+  }
+
   let axisGroup = null, dataGroup = null, lastAxisKey = '';
   function update({ series = [], bars = [], marks = [], polygons = [], handles = [], summary = '' } = {}) {
     relabel();
