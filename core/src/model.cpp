@@ -3,6 +3,7 @@
 // products through the xsimd kernels) and double (the gradient checks). Each causal head
 // runs fused (training/fused.hpp: the attention stages and their backward passes in one
 // pass per head and sequence, no per-head allocations).
+#include "splitmix.hpp"
 #include "attn/model.hpp"
 
 #include <algorithm>
@@ -21,12 +22,7 @@ using f64::MatrixD;
 using detail::view;
 namespace d = detail;
 
-std::uint64_t mix(std::uint64_t z) {
-    z += 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
+std::uint64_t mix(std::uint64_t z) { return detail::splitmix64(z); }
 std::uint64_t combine(std::uint64_t a, std::uint64_t b) { return mix(a ^ mix(b + 0x632be59bd9b4e019ULL)); }
 
 template <class T>

@@ -1,22 +1,15 @@
 #include "attn/random.hpp"
 
 #include <cmath>
+
+#include "splitmix.hpp"
 #include <string>
 
 namespace attn {
 
-namespace {
-std::uint64_t mix(std::uint64_t z) {
-    z += 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-}  // namespace
-
 double uniform01(std::uint64_t seed, std::uint64_t n) {
     // 53 random bits -> a double in [0, 1)
-    return double(mix(mix(seed ^ 0x5bd1e995ULL) + n) >> 11) * (1.0 / 9007199254740992.0);
+    return double(detail::splitmix64(detail::splitmix64(seed ^ 0x5bd1e995ULL) + n) >> 11) * (1.0 / 9007199254740992.0);
 }
 
 Matrix random_uniform(std::size_t rows, std::size_t cols, std::uint64_t seed, float lo, float hi) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 
+#include "splitmix.hpp"
 #include "attn/model.hpp"
 #include "attn/random.hpp"
 
@@ -14,12 +15,7 @@ constexpr std::size_t kDigits = 10;
 constexpr std::size_t kSortN = 5;  // digits to sort
 constexpr int kSep = 10;           // the sort task's separator token
 
-std::uint64_t mix(std::uint64_t z) {
-    z += 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
+std::uint64_t mix(std::uint64_t z) { return detail::splitmix64(z); }
 
 std::vector<std::string> digit_labels() {
     std::vector<std::string> out;

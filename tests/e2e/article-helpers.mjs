@@ -1,24 +1,15 @@
 // Shared set-up of the browser tests of the article chapters (terms-formula, two-keys,
 // why-qkv, scaling, softmax; sources seeds/001 and seeds/004): a served page, headless
 // Chromium, and readers for the numbers the core put on the page. Not a test file itself.
-import test from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { startServer } from '../../web/scripts/serve.mjs';
-import { launchChromium, openPage } from '../../web/scripts/browser.mjs';
+import { openPage } from '../../web/scripts/browser.mjs';
+import { harness, shots } from './harness.mjs';
 
-export const shots = process.env.ATTN_SCREENSHOT_DIR ?? join(process.cwd(), 'screenshots');
+export { shots };
 
 // Starts the server and the browser once per test file; closed after its last test.
 export async function setup() {
-  await mkdir(shots, { recursive: true });
-  const server = await startServer({ port: 0 });
-  const browser = await launchChromium();
-  test.after(async () => {
-    await browser.close();
-    await server.close();
-  });
+  const { server, browser } = await harness();
   return { server, browser, open: (path = '', opts) => openPage(browser, `${server.url}${path}`, opts) };
 }
 

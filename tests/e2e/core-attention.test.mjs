@@ -1,19 +1,11 @@
 // The served page in headless Chromium: the Core Attention walkthrough.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startServer } from '../../web/scripts/serve.mjs';
-import { launchChromium, openPage } from '../../web/scripts/browser.mjs';
+import { openPage } from '../../web/scripts/browser.mjs';
+import { harness, shots } from './harness.mjs';
 
-const shots = process.env.ATTN_SCREENSHOT_DIR ?? join(process.cwd(), 'screenshots');
-await mkdir(shots, { recursive: true });
-const server = await startServer({ port: 0 });
-const browser = await launchChromium();
-test.after(async () => {
-  await browser.close();
-  await server.close();
-});
+const { server, browser } = await harness();
 
 const cellTexts = (page, grid, row) =>
   page.$$eval(`[data-grid="${grid}"] tbody tr:nth-child(${row}) td .v`, (ns) => ns.map((n) => n.textContent));

@@ -1,21 +1,12 @@
 // Shared by the lecture chapters' browser tests (not a test file itself: ctest registers
 // only *.test.mjs). Starts the server and Chromium once per test file.
-import test from 'node:test';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { startServer } from '../../web/scripts/serve.mjs';
-import { launchChromium, openPage } from '../../web/scripts/browser.mjs';
+import { openPage } from '../../web/scripts/browser.mjs';
+import { harness, shots } from './harness.mjs';
 
-export const shots = process.env.ATTN_SCREENSHOT_DIR ?? join(process.cwd(), 'screenshots');
+export { shots };
 
 export async function setup() {
-  await mkdir(shots, { recursive: true });
-  const server = await startServer({ port: 0 });
-  const browser = await launchChromium();
-  test.after(async () => {
-    await browser.close();
-    await server.close();
-  });
+  const { server, browser } = await harness();
   // Opens the page at a chapter's fragment; the section must be the one scrolled to.
   const open = async (id, { query = '', width, height } = {}) => {
     // The chapter alone (?embed=<id>), except the review, whose links need the other chapters.

@@ -4,19 +4,12 @@
 // responsive and nothing was logged as an error.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startServer } from '../../web/scripts/serve.mjs';
-import { launchChromium, openPage } from '../../web/scripts/browser.mjs';
+import { openPage } from '../../web/scripts/browser.mjs';
+import { harness, shots } from './harness.mjs';
 
-const shots = process.env.ATTN_SCREENSHOT_DIR ?? join(process.cwd(), 'screenshots');
-await mkdir(shots, { recursive: true });
-const server = await startServer({ port: 0 });
-const browser = await launchChromium();
-test.after(async () => {
-  await browser.close();
-  await server.close();
-});
+const { server, browser } = await harness();
 
 const STATUS = '[data-status="training"]';
 const cells = (page, grid) => page.$$eval(`[data-grid="${grid}"] tbody td .v`, (ns) => ns.map((n) => n.textContent));
