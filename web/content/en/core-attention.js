@@ -33,4 +33,11 @@ export default {
   gridQ: 'Q', gridK: 'K', gridV: 'V',
   gridS: 'scores S', gridScaled: 'scaled scores', gridMask: 'mask M', gridMasked: 'masked scores',
   gridP: 'weights P', gridO: 'output O', gridH: 'concatenated H',
+  code1: "// scores: the dot product of every query with every key\nconst S = attn.scores(Q1, K1);",
+  code2: "// divide by √d_h (attention() applies 1/√d_k by default)\nconst scaled = attn.scale(S, 1 / Math.sqrt(d_h));",
+  code3: "// an additive mask: −∞ on the future\nconst masked = attn.addMask(scaled, attn.causalMask(T, T));",
+  code4: "// softmax along each row: every row sums to 1\n// (axis: 'cols' keeps the shape but normalises the wrong way, a classic silent bug)\nconst P = attn.softmax(masked, { axis: 'rows' });",
+  code5: "// mix the Values with the weights\nconst O = attn.weightedSum(P, V1);\n\n// all five steps in one call, every intermediate kept\nconst t = attn.attention(Q1, K1, V1, { causal: true }); // {scores, scaled, masked, weights, output}",
+  codeCaption: "The code for this step (the JavaScript API this page uses)",
+  firstToken: "With the causal mask on, token 1 can only see itself, so all of its weight goes to itself and its output row is exactly its own Value row.",
 };

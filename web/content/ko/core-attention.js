@@ -35,4 +35,11 @@ export default {
   gridQ: 'Q', gridK: 'K', gridV: 'V',
   gridS: '점수 S', gridScaled: '스케일한 점수', gridMask: '마스크 M', gridMasked: '마스크를 더한 점수',
   gridP: '가중치 P', gridO: '출력 O', gridH: '이어 붙인 H',
+  code1: "// 점수: Q와 K의 모든 쌍의 내적\nconst S = attn.scores(Q1, K1);",
+  code2: "// √d_h로 나누기 (attention()은 기본으로 1/√d_k를 곱합니다)\nconst scaled = attn.scale(S, 1 / Math.sqrt(d_h));",
+  code3: "// 미래 칸에 −∞를 더하는 가산 마스크\nconst masked = attn.addMask(scaled, attn.causalMask(T, T));",
+  code4: "// 행마다 softmax: 각 행의 합이 1\n// (axis: 'cols'로 두면 모양은 같은데 정규화 방향이 뒤집히는 흔한 버그)\nconst P = attn.softmax(masked, { axis: 'rows' });",
+  code5: "// 가중치로 Value를 섞기\nconst O = attn.weightedSum(P, V1);\n\n// 다섯 단계를 한 번에, 중간값을 모두 남기며\nconst t = attn.attention(Q1, K1, V1, { causal: true }); // {scores, scaled, masked, weights, output}",
+  codeCaption: "이 단계를 계산하는 코드 (이 페이지가 쓰는 JavaScript API)",
+  firstToken: "causal mask가 켜져 있으면 토큰 1은 자기 자신밖에 볼 수 없으므로 가중치가 모두 자기에게 가고, 출력 행은 자기 Value 행과 똑같습니다.",
 };

@@ -113,6 +113,15 @@ export default {
       }
       return r;
     };
+    // Our own code for a step, beside its numbers (static text; the comments follow the language).
+    const code = (parent, n) => {
+      const fig = el('figure', 'code', parent);
+      text('figcaption', 'codeCaption', fig);
+      const pre = el('pre', '', fig);
+      const c = el('code', '', pre);
+      codeBlocks.push([c, `code${n}`]);
+    };
+    const codeBlocks = [];
     const worked = (parent, name) => {
       const box = el('div', 'worked', parent);
       box.dataset.worked = name;
@@ -130,6 +139,7 @@ export default {
     row(p1, g.Qh, g.Kh, g.S);
     text('p', 'scoresTry', p1, dims, 'hint');
     const dot = worked(p1, 'dot');
+    code(p1, 1);
 
     // Step 2: ÷ √d_h
     const p2 = el('div', '', null);
@@ -137,6 +147,7 @@ export default {
     g.S2 = scoreGrid('gridS', () => 'S', { testId: 'S-2' });
     g.scaled = scoreGrid('gridScaled', () => 'S / \\sqrt{d_h}', { testId: 'scaled', onHover: hoverTo('scaled') });
     row(p2, g.S2, '→', g.scaled);
+    code(p2, 2);
 
     // Step 3: + M
     const p3 = el('div', '', null);
@@ -145,6 +156,7 @@ export default {
     g.M = scoreGrid('gridMask', () => 'M', { testId: 'M', color: 'none' });
     g.masked = scoreGrid('gridMasked', () => 'S / \\sqrt{d_h} + M', { testId: 'masked', onHover: hoverTo('masked') });
     row(p3, g.scaled3, '+', g.M, '=', g.masked);
+    code(p3, 3);
 
     // Step 4: softmax
     const p4 = el('div', '', null);
@@ -157,6 +169,7 @@ export default {
     g.sums = k.grid({ caption: () => '\\textstyle\\sum_j', ariaLabel: () => tr('rowSum'), rowLabel: qLabel, colLabel: () => 'Σ', color: 'none', digits: 3, fixed: true, testId: 'P-sums' });
     row(p4, g.masked4, '→', g.P, g.sums);
     const sm = worked(p4, 'softmax');
+    code(p4, 4);
 
     // Step 5: O = P V
     const p5 = el('div', '', null);
@@ -169,6 +182,8 @@ export default {
     });
     row(p5, g.P5, g.Vh, '=', g.O);
     const out = worked(p5, 'output');
+    text('p', (s) => (s.causal ? 'firstToken' : null), p5, dims, 'note');
+    code(p5, 5);
 
     const stepKeys = ['scores', 'scale', 'mask', 'softmax', 'output'];
     k.stepper([p1, p2, p3, p4, p5].map((panel, n) => ({ key: stepKeys[n], panel, labelKey: `step${n + 1}` })));
@@ -235,6 +250,7 @@ export default {
     }
 
     k.start((s) => {
+      for (const [c, key] of codeBlocks) c.textContent = tr(key);
       headButtons.forEach((b, n) => (b.checked = n === s.head));
       for (const name of ['Q', 'K', 'V']) inputGrids[name].update(s[name]);
       const r = compute(s); // throws on a core error: the kit shows it, the old picture stays

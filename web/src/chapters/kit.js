@@ -50,7 +50,8 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
     return n;
   }
   // An element whose content is the chapter's text `key` ($TeX$ and {vars} filled in).
-  // key may be a function of the state, e.g. s => s.causal ? 'maskOn' : 'maskOff';
+  // key may be a function of the state, e.g. s => s.causal ? 'maskOn' : 'maskOff' (or null
+  // to hide the element in that state);
   // vars(state, result) also sees what the draw function last returned (computed values).
   function text(tag, key, parent = section, vars = () => ({}), cls) {
     const n = el(tag, cls, parent);
@@ -182,7 +183,11 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
       errorBox.textContent = common('computeError').replace('{message}', e.message);
       if (!(e instanceof RangeError || e instanceof TypeError)) console.warn(e);
     }
-    for (const [n, key, vars] of prose) setProse(n, tr(typeof key === 'function' ? key(s) : key), vars(s, result));
+    for (const [n, key, vars] of prose) {
+      const k = typeof key === 'function' ? key(s) : key;
+      n.hidden = k == null; // a key function may return null: no text in this state
+      if (k != null) setProse(n, tr(k), vars(s, result));
+    }
     for (const [n, key] of commons) n.textContent = common(key);
   }
   // Registers the chapter's draw function (state -> result, may throw) and renders now
