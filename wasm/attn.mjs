@@ -143,17 +143,50 @@ function makeApi(raw) {
       };
       return unwrap(raw.multiHeadAttention(checkMatrix(X, 'X'), o));
     },
+    flashAttention(Q, K, V, options = {}) {
+      if (options === null || typeof options !== 'object') throw fail('TypeError', 'options must be an object');
+      const o = { causal: checkBool(options.causal, 'causal') };
+      if (options.scale !== undefined && options.scale !== null) {
+        if (typeof options.scale !== 'number') throw fail('TypeError', 'scale must be a number');
+        o.scale = options.scale;
+      }
+      if (options.mask !== undefined && options.mask !== null) o.mask = checkMatrix(options.mask, 'mask');
+      if (options.tile !== undefined && options.tile !== null) o.tile = checkCount(options.tile, 'tile', { min: 1 });
+      return unwrap(raw.flashAttention(checkMatrix(Q, 'Q'), checkMatrix(K, 'K'), checkMatrix(V, 'V'), o));
+    },
+    attentionOutput(Q, K, V, options = {}) {
+      if (options === null || typeof options !== 'object') throw fail('TypeError', 'options must be an object');
+      const o = { causal: checkBool(options.causal, 'causal') };
+      if (options.scale !== undefined && options.scale !== null) {
+        if (typeof options.scale !== 'number') throw fail('TypeError', 'scale must be a number');
+        o.scale = options.scale;
+      }
+      if (options.mask !== undefined && options.mask !== null) o.mask = checkMatrix(options.mask, 'mask');
+      return unwrap(raw.attentionOutput(checkMatrix(Q, 'Q'), checkMatrix(K, 'K'), checkMatrix(V, 'V'), o));
+    },
+    memoryStats: () => raw.memoryStats(),
+    resetPeakMemory: () => raw.resetPeakMemory(),
+    profileAttention(Q, K, V, options = {}) {
+      if (options === null || typeof options !== 'object') throw fail('TypeError', 'options must be an object');
+      const { kernel = 'tiled' } = options;
+      if (kernel !== 'plain' && kernel !== 'tiled')
+        throw fail('TypeError', `kernel must be 'plain' or 'tiled', got ${String(kernel)}`);
+      const o = { kernel, causal: checkBool(options.causal, 'causal') };
+      if (options.tile !== undefined && options.tile !== null) o.tile = checkCount(options.tile, 'tile', { min: 1 });
+      return unwrap(raw.profileAttention(checkMatrix(Q, 'Q'), checkMatrix(K, 'K'), checkMatrix(V, 'V'), o));
+    },
     positionalEncoding: (T, d) =>
       unwrap(raw.positionalEncoding(checkCount(T, 'T'), checkCount(d, 'd', { min: 1 }))),
     cost(input) {
       if (input === null || typeof input !== 'object') throw fail('TypeError', 'cost expects an object');
-      const { n, dModel, heads = 1, layers = 1, bytesPerElement = 4 } = input;
+      const { n, dModel, heads = 1, layers = 1, bytesPerElement = 4, tile = 64 } = input;
       return unwrap(raw.cost({
         n: checkCount(n, 'n', { min: 1 }),
         dModel: checkCount(dModel, 'dModel', { min: 1 }),
         heads: checkCount(heads, 'heads', { min: 1 }),
         layers: checkCount(layers, 'layers', { min: 1 }),
         bytesPerElement: checkCount(bytesPerElement, 'bytesPerElement', { min: 1 }),
+        tile: checkCount(tile, 'tile', { min: 1 }),
       }));
     },
     random({ rows, cols, seed = 0, distribution = 'normal', mean = 0, std = 1, lo = 0, hi = 1 } = {}) {

@@ -113,6 +113,7 @@ val cost(val in) {
         c.heads = std::size_t(in["heads"].as<double>());
         c.layers = std::size_t(in["layers"].as<double>());
         c.bytes_per_element = std::size_t(in["bytesPerElement"].as<double>());
+        if (!in["tile"].isUndefined()) c.tile = std::size_t(in["tile"].as<double>());
         const attn::Cost r = attn::cost(c);
         val out = val::object();
         out.set("dHead", r.d_head);
@@ -132,6 +133,16 @@ val cost(val in) {
         out.set("pathLengthRecurrent", r.path_length_recurrent);
         out.set("sequentialStepsAttention", r.sequential_steps_attention);
         out.set("sequentialStepsRecurrent", r.sequential_steps_recurrent);
+        out.set("orderAttention", r.order_attention);
+        out.set("orderRecurrent", r.order_recurrent);
+        out.set("flopsAttentionAt2n", r.flops_attention_at_2n);
+        out.set("flopsLayerAt2n", r.flops_layer_at_2n);
+        out.set("attentionGrowth", r.attention_growth);
+        out.set("layerGrowth", r.layer_growth);
+        out.set("secondHalfRatio", r.second_half_ratio);
+        out.set("bytesQkvo", r.bytes_qkvo);
+        out.set("bytesPlainLayer", r.bytes_plain_layer);
+        out.set("bytesTiledLayer", r.bytes_tiled_layer);
         return out;
     });
 }
