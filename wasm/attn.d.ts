@@ -82,7 +82,7 @@ export interface CostInput {
   heads?: number;
   layers?: number;
   bytesPerElement?: number;
-  /** The tiled kernel's tile edge, for bytesTiledLayer (default 64). */
+  /** The tiled kernel's tile edge, for bytesTiledLayer (default 128). */
   tile?: number;
 }
 
@@ -131,7 +131,7 @@ export interface FlashOptions {
   scale?: number;
   /** Additive T_q x T_k mask (0 keeps, -Infinity hides); fully masked tiles are skipped. */
   mask?: MatrixLike;
-  /** Query rows per block and keys per tile, 1..1024 (default 64). */
+  /** Query rows per block and keys per tile, 1..1024 (default 128). */
   tile?: number;
 }
 

@@ -179,7 +179,7 @@ function makeApi(raw) {
       unwrap(raw.positionalEncoding(checkCount(T, 'T'), checkCount(d, 'd', { min: 1 }))),
     cost(input) {
       if (input === null || typeof input !== 'object') throw fail('TypeError', 'cost expects an object');
-      const { n, dModel, heads = 1, layers = 1, bytesPerElement = 4, tile = 64 } = input;
+      const { n, dModel, heads = 1, layers = 1, bytesPerElement = 4, tile = 128 } = input;
       return unwrap(raw.cost({
         n: checkCount(n, 'n', { min: 1 }),
         dModel: checkCount(dModel, 'dModel', { min: 1 }),

@@ -171,6 +171,6 @@ TEST_CASE("cost model: growth, crossover, tiled memory (seed 001, n² cost)", "[
     const Cost t1 = cost({8192, 768, 12, 1, 2}), t2 = cost({16384, 768, 12, 1, 2});
     REQUIRE(t2.bytes_tiled_layer < 2.01 * t1.bytes_tiled_layer);
     REQUIRE(t2.bytes_plain_layer > 3.9 * t1.bytes_plain_layer);
-    REQUIRE(t1.bytes_tiled_layer == 4.0 * 8192 * 768 * 2 + 12.0 * 64 * 64 * 2);
+    REQUIRE(t1.bytes_tiled_layer == 4.0 * 8192 * 768 * 2 + 12.0 * 128 * 128 * 2);
     REQUIRE_THROWS_AS(cost({8, 8, 1, 1, 4, 0}), ValueError);
 }

@@ -22,7 +22,7 @@ TEST_CASE("matmul and matmul_bt match the reference", "[linalg]") {
 }
 
 // The packed GEMM (core/src/kernels/gemm.hpp) blocks C into kMR x kNR register tiles
-// (6 x 16 with AVX2, 4 x 8 in WebAssembly) and A, B into kMC = 120 rows, kKC = 256 depth
+// (6 x 16 with AVX2, 2 x 16 in WebAssembly) and A, B into kMC = 120 rows, kKC = 256 depth
 // steps and kNC = 3072 columns. These shapes sit on each edge: one below, on, one above,
 // and a second block with a remainder.
 TEST_CASE("matmul and matmul_bt across the GEMM's blocking edges", "[linalg]") {

@@ -13,7 +13,7 @@
 //     xsimd::batch<float> accumulators and, for each k, loads kNB batches of B,
 //     broadcasts kMR scalars of A and issues kMR·kNB fused multiply-adds.
 // Written once on xsimd::batch<float>: AVX2+FMA natively (6 x 16), SSE4.2 lowered to
-// WebAssembly SIMD128 under Emscripten (4 x 8, multiply + add: SIMD128 has no FMA).
+// WebAssembly SIMD128 under Emscripten (2 x 16, multiply + add: SIMD128 has no FMA).
 //
 // The micro-kernel is also used directly by the tiled attention kernel (flash.cpp),
 // with A read in place from row-major tiles (micro_rows) instead of packed panels.
@@ -34,18 +34,25 @@ namespace attn::kernels {
 
 // Register block: kMR rows x kNB batches of accumulators. Natively 6 x 2 (x 8 lanes):
 // 12 accumulators + 2 loads of B + 1 broadcast of A fill AVX2's 16 registers. In
-// WebAssembly 4 x 2 (x 4 lanes): without FMA every step needs a temporary for the
-// product, and V8 spilled the 6 x 2 block (measured: 4 x 2 ran ~1.5x faster).
+// WebAssembly 2 x 4 (x 4 lanes): without FMA every step needs a temporary for each
+// product, V8 spilled the 6 x 2 block (it ran at ~60% of 2 x 4 and 4 x 2), and of the
+// 8-accumulator shapes 2 x 4 was the steadiest in the tiled kernel. Both reach about
+// 70% of the measured multiply+add peak on hot data: each step issues kNB loads, kMR
+// splats and 2·kMR·kNB arithmetic instructions for 8·kMR·kNB FLOPs.
 // ATTN_GEMM_MR / ATTN_GEMM_NB override them (for tuning).
 #ifndef ATTN_GEMM_MR
 #if defined(__wasm_simd128__)
-#define ATTN_GEMM_MR 4
+#define ATTN_GEMM_MR 2
 #else
 #define ATTN_GEMM_MR 6
 #endif
 #endif
 #ifndef ATTN_GEMM_NB
+#if defined(__wasm_simd128__)
+#define ATTN_GEMM_NB 4
+#else
 #define ATTN_GEMM_NB 2
+#endif
 #endif
 inline constexpr std::size_t kMR = ATTN_GEMM_MR;
 inline constexpr std::size_t kNB = ATTN_GEMM_NB;
