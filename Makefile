@@ -1,12 +1,16 @@
 # Front door. README's two commands:
 #   make serve   install what is missing, build the wasm core and the page, serve on :8000
 #   make test    install what is missing, build natively, run every test with ctest
-# Other targets: make deps | wasm | web | native | screenshots | clean
+# Other targets: make deps | wasm | web | native | bench | screenshots | clean
+#   make bench   native (Google Benchmark) and WebAssembly (Node) benchmarks against peers;
+#                tables on stdout, results in build/bench/, docs/benchmarks.md updated
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help deps apt-deps npm-deps wasm web native serve test screenshots clean
+.PHONY: help deps apt-deps npm-deps wasm web native serve test bench bench-deps screenshots clean
 
 APT_PACKAGES := cmake g++ make emscripten libxsimd-dev catch2 chromium fonts-nanum
+# Only `make bench` needs these (the native benchmark and its peers).
+BENCH_APT_PACKAGES := libbenchmark-dev libeigen3-dev libopenblas-dev
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 JOBS ?= $(shell nproc)
 PORT ?= 8000
@@ -61,6 +65,33 @@ native: build/native-release/CMakeCache.txt
 # ctest's "web.build" fixture runs `make web` before the node and browser tests.
 test: deps native
 	ctest --preset native-release -j $(JOBS)
+
+bench-deps: apt-deps
+	@missing=""; \
+	for p in $(BENCH_APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	fi
+
+build/native-bench/CMakeCache.txt: | bench-deps
+	cmake --preset native-bench
+
+# One thread everywhere: OpenBLAS is told so in the binary and here.
+bench: deps web bench-deps build/native-bench/CMakeCache.txt
+	cmake --build --preset native-bench -j $(JOBS)
+	mkdir -p build/bench
+	em++ -O3 -msimd128 -msse4.2 -std=c++17 -Ibuild/wasm-release/xsimd-include tests/bench/wasm_peak.cpp \
+	  -sMODULARIZE=1 -sEXPORT_ES6=1 -sSINGLE_FILE=1 -sENVIRONMENT=web \
+	  -sEXPORTED_FUNCTIONS=_peak_steps,_peak_flops_per_step -o build/bench/wasm-peak.mjs
+	cat /proc/loadavg > build/bench/loadavg-start.txt
+	OPENBLAS_NUM_THREADS=1 build/native-bench/tests/bench/attn_bench \
+	  --benchmark_out=build/bench/native.json --benchmark_out_format=json
+	node tests/bench/wasm_bench.mjs --out build/bench/wasm.json
+	cat /proc/loadavg > build/bench/loadavg-end.txt
+	node tests/bench/report.mjs
 
 screenshots: web
 	cd web && SEGMENTS=1 node scripts/screenshot.mjs ../build/screenshots
