@@ -9,6 +9,8 @@
 //
 // kinds: 'line' (default), 'points'; bars are drawn as a histogram; polygons filled.
 // x.type / y.type: 'linear' (default) or 'log'. domain: [lo, hi] to fix an axis.
+// x.ticks / y.ticks: explicit tick values (e.g. powers of two); x.tickFormat /
+// y.tickFormat: v -> label. A series with `dashed: true` gets a dashed legend swatch too.
 import { scaleLinear, scaleLog } from 'd3-scale';
 import { line } from 'd3-shape';
 import { fmt } from '../format.js';
@@ -77,18 +79,21 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
     svgEl('line', { x1: left, x2: right, y1: bottom, y2: bottom }, ax);
     svgEl('line', { x1: left, x2: left, y1: top, y2: bottom }, ax);
     const tickFmt = (v) => (Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(0) : fmt(v, { digits: 3 }));
-    for (const v of sx.ticks(x.type === 'log' ? 6 : 6)) {
+    const inside = (s, v) => { const [a, b] = s.domain(); return v >= Math.min(a, b) && v <= Math.max(a, b); };
+    const xTicks = x.ticks ? x.ticks.filter((v) => inside(sx, v)) : sx.ticks(6)
+      .filter((v) => x.type !== 'log' || Number.isInteger(Math.log10(v)) || Number.isInteger(Math.log2(v)));
+    for (const v of xTicks) {
       const px = sx(v);
-      if (x.type === 'log' && !Number.isInteger(Math.log10(v)) && !Number.isInteger(Math.log2(v))) continue;
       svgEl('line', { x1: px, x2: px, y1: bottom, y2: bottom + 4 }, ax);
-      svgEl('text', { x: px, y: bottom + 16, 'text-anchor': 'middle' }, ax).textContent = tickFmt(v);
+      svgEl('text', { x: px, y: bottom + 16, 'text-anchor': 'middle' }, ax).textContent = (x.tickFormat ?? tickFmt)(v);
     }
-    for (const v of sy.ticks(5)) {
+    const yTicks = y.ticks ? y.ticks.filter((v) => inside(sy, v)) : sy.ticks(5)
+      .filter((v) => y.type !== 'log' || Number.isInteger(Math.log10(v)));
+    for (const v of yTicks) {
       const py = sy(v);
-      if (y.type === 'log' && !Number.isInteger(Math.log10(v))) continue;
       svgEl('line', { x1: left - 4, x2: left, y1: py, y2: py }, ax);
       svgEl('line', { x1: left, x2: right, y1: py, y2: py, class: 'gridline' }, ax);
-      svgEl('text', { x: left - 7, y: py + 4, 'text-anchor': 'end' }, ax).textContent = tickFmt(v);
+      svgEl('text', { x: left - 7, y: py + 4, 'text-anchor': 'end' }, ax).textContent = (y.tickFormat ?? tickFmt)(v);
     }
     if (x.label) svgEl('text', { x: (left + right) / 2, y: height - 6, 'text-anchor': 'middle', class: 'axis-label' }, ax).textContent = x.label();
     if (y.label) svgEl('text', { x: 12, y: (top + bottom) / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${(top + bottom) / 2})`, class: 'axis-label' }, ax).textContent = y.label();
@@ -118,8 +123,9 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
       if (!s.name) return;
       const item = document.createElement('span');
       const sw = document.createElement('span');
-      sw.className = 'swatch';
-      sw.style.background = s.color ?? PALETTE[k % PALETTE.length];
+      sw.className = s.dashed ? 'swatch dashed' : 'swatch';
+      if (s.dashed) sw.style.borderTopColor = s.color ?? PALETTE[k % PALETTE.length];
+      else sw.style.background = s.color ?? PALETTE[k % PALETTE.length];
       item.append(sw, document.createTextNode(s.name));
       legend.append(item);
     });
