@@ -1,5 +1,6 @@
 // Builds the static site into web/dist/:
 //   dist/index.html, dist/app.js (the page, bundled by esbuild), dist/styles.css,
+//   dist/cost-run.js (the Web Worker of the cost chapter's live run; imports ./attn.mjs),
 //   dist/katex/ (KaTeX's stylesheet and fonts, served locally: no CDN),
 //   dist/attn.mjs + attn.d.ts (the public JS API) and attn-core.mjs + attn-core.wasm
 //   (the Emscripten build of the core, from build/wasm-release/wasm by default).
@@ -34,7 +35,11 @@ await Promise.all([
 ]);
 
 await build({
-  entryPoints: { app: join(web, 'src', 'main.js'), styles: join(web, 'src', 'styles.css') },
+  entryPoints: {
+    app: join(web, 'src', 'main.js'),
+    styles: join(web, 'src', 'styles.css'),
+    'cost-run': join(web, 'src', 'workers', 'cost-run.js'),
+  },
   outdir: dist,
   bundle: true,
   format: 'esm',
