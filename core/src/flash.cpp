@@ -97,10 +97,15 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
             if (options.mask && block_fully_masked(*options.mask, i0, rows, j0, cols)) continue;
 
             // (1) S = scale · Q[i0 : i0+rows] · K[j0 : j0+cols]ᵀ, register-blocked; Q read in place.
+            //     Under causal, a register block whose first key comes after its last query
+            //     is entirely masked: it is not computed (step 2 writes −∞ there).
             for (std::size_t jr = 0; jr < cols; jr += kNR)
-                for (std::size_t ir = 0; ir < rows; ir += kMR)
+                for (std::size_t ir = 0; ir < rows; ir += kMR) {
+                    const std::size_t mr = std::min(kMR, rows - ir);
+                    if (options.causal && j0 + jr > i0 + ir + mr - 1) continue;
                     micro_rows(dk, Q.row(i0 + ir), Q.stride(), kp.data() + (j0 + jr) / kNR * dk * kNR,
-                               S.data() + ir * ldS + jr, ldS, std::min(kMR, rows - ir), kNR, scale, false);
+                               S.data() + ir * ldS + jr, ldS, mr, kNR, scale, false);
+                }
 
             // (2) Masks. A masked key's score is replaced by −∞ (its weight is then exactly 0).
             if (options.causal && j0 + cols > i0 + 1) {  // the tile reaches above the diagonal
@@ -146,11 +151,18 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
             }
 
             // (4) õ += P · V[j0 : j0+cols], register-blocked; P read in place from the tile.
+            //     Under causal, the rows of a register block see keys up to their last query
+            //     only; the weights after it are 0, so the product stops there.
             if (v_finite) {
-                for (std::size_t jr = 0; jr < dv; jr += kNR)
-                    for (std::size_t ir = 0; ir < rows; ir += kMR)
-                        micro_rows(cols, S.data() + ir * ldS, ldS, vp.data() + jr / kNR * Tk * kNR + j0 * kNR,
-                                   Oacc.data() + ir * ldO + jr, ldO, std::min(kMR, rows - ir), kNR, 1.0f, true);
+                for (std::size_t ir = 0; ir < rows; ir += kMR) {
+                    const std::size_t mr = std::min(kMR, rows - ir);
+                    const std::size_t last = i0 + ir + mr;  // one past the block's last query
+                    const std::size_t depth = options.causal ? (last > j0 ? std::min(cols, last - j0) : 0) : cols;
+                    if (depth == 0) continue;
+                    for (std::size_t jr = 0; jr < dv; jr += kNR)
+                        micro_rows(depth, S.data() + ir * ldS, ldS, vp.data() + jr / kNR * Tk * kNR + j0 * kNR,
+                                   Oacc.data() + ir * ldO + jr, ldO, mr, kNR, 1.0f, true);
+                }
             } else {
                 for (std::size_t r = 0; r < rows; ++r)
                     for (std::size_t c = 0; c < cols; ++c) {
