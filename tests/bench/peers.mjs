@@ -52,28 +52,37 @@ export function ours(attn, kind) {
 }
 
 export function plainJs() {
+  // Row by row: scores against every visible key, a max-subtracted softmax, then the
+  // weighted sum of Value rows into a local accumulator (offsets hoisted, doubles).
   function head(Q, K, V, n, d, causal, out, off) {
     const scale = 1 / Math.sqrt(d);
-    const s = new Float32Array(n);
+    const s = new Float64Array(n);
+    const acc = new Float64Array(d);
     for (let i = 0; i < n; i++) {
       const end = causal ? i + 1 : n;
+      const qi = i * d;
       let m = -Infinity;
       for (let j = 0; j < end; j++) {
+        const kj = j * d;
         let dot = 0;
-        for (let c = 0; c < d; c++) dot += Q[i * d + c] * K[j * d + c];
-        s[j] = dot * scale;
-        if (s[j] > m) m = s[j];
+        for (let c = 0; c < d; c++) dot += Q[qi + c] * K[kj + c];
+        dot *= scale;
+        s[j] = dot;
+        if (dot > m) m = dot;
       }
       let sum = 0;
       for (let j = 0; j < end; j++) {
-        s[j] = Math.exp(s[j] - m);
-        sum += s[j];
+        const e = Math.exp(s[j] - m);
+        s[j] = e;
+        sum += e;
       }
-      const o = off + i * d;
+      acc.fill(0);
       for (let j = 0; j < end; j++) {
-        const p = s[j] / sum;
-        for (let c = 0; c < d; c++) out[o + c] += p * V[j * d + c];
+        const p = s[j], vj = j * d;
+        for (let c = 0; c < d; c++) acc[c] += p * V[vj + c];
       }
+      const o = off + qi;
+      for (let c = 0; c < d; c++) out[o + c] = acc[c] / sum;
     }
   }
   return {
