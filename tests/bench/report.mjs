@@ -145,9 +145,9 @@ const flags = field('flags').split(' ');
 const machine = [
   `CPU: ${field('model name')} (family ${field('cpu family')}, model ${field('model')}), ${ctx.num_cpus} logical CPUs, ${ctx.mhz_per_cpu} MHz reported; ` +
     `SIMD: ${['avx2', 'fma'].filter((f) => flags.includes(f)).join(', ')}; AVX-512: ${flags.some((f) => f.startsWith('avx512')) ? 'yes' : 'no'}`,
-  `Caches: ${(ctx.caches ?? []).map((c) => `L${c.level} ${c.type === 'Unified' ? '' : c.type[0]}${c.size / 1024} KiB`).join(', ')}`,
+  `Caches: ${(ctx.caches ?? []).map((c) => `L${c.level}${c.type === 'Unified' ? '' : c.type[0].toLowerCase()} ${c.size / 1024} KiB`).join(', ')}`,
   `Load average (1, 5, 15 min) at start: ${load.start || '?'}; at end: ${load.end || '?'} — the machine is shared, so rates use CPU time`,
-  `Compilers: ${sh('g++', ['--version']).split('\n')[0]}; ${sh('em++', ['--version']).split('\n')[0]}; Node ${wasm.machine.node} (V8 ${wasm.machine.v8})`,
+  `Compilers: ${sh('g++', ['--version']).split('\n')[0]}; emcc ${(/\d+\.\d+\.\d+/.exec(sh('em++', ['--version'])) ?? ['?'])[0]}; Node ${wasm.machine.node} (V8 ${wasm.machine.v8})`,
   `Libraries: Eigen ${ctx.eigen_version} (${ctx.eigen_simd}); OpenBLAS (${ctx.openblas_config}; kernel ${ctx.openblas_core}); TensorFlow.js wasm backend (${wasm.tfjs.threads} thread, SIMD ${wasm.tfjs.simd}); onnxruntime-web wasm (1 thread)`,
 ];
 const rel = (p) => relative(dirname(DOCS), p);
