@@ -166,7 +166,12 @@ export default {
       const s = state();
       const sizes = pow2(256, s.liveMaxN);
       const flops = plannedFlops(sizes);
-      worker = new Worker(new URL('./cost-run.js', import.meta.url), { type: 'module' });
+      try {
+        worker = new Worker(new URL('./cost-run.js', import.meta.url), { type: 'module' });
+      } catch (e) {
+        patch({ live: { status: 'error', sizes, flops, results: [], current: null, failed: null, message: e.message, done: 0, total: 1 } });
+        return;
+      }
       worker.onmessage = ({ data }) => onMessage(data);
       worker.onerror = (e) => {
         e.preventDefault();
