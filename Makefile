@@ -1,12 +1,16 @@
 # Front door. README's two commands:
 #   make serve   install what is missing, build the wasm core and the page, serve on :8000
 #   make test    install what is missing, build natively, run every test with ctest
-# Other targets: make deps | wasm | web | native | debug | fuzz | screenshots | bench-training | clean
+# Other targets: make deps | wasm | web | native | debug | fuzz | bench | screenshots | bench-training | clean
+#   make bench   native (Google Benchmark) and WebAssembly (Node) benchmarks against peers;
+#                tables on stdout, results in build/bench/, docs/benchmarks.md updated
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help deps apt-deps npm-deps wasm web native debug serve test fuzz screenshots clean bench-training
+.PHONY: help deps apt-deps npm-deps wasm web native debug serve test fuzz bench bench-deps screenshots clean bench-training
 
 APT_PACKAGES := cmake g++ make emscripten libxsimd-dev catch2 chromium fonts-nanum clang-14 libclang-rt-14-dev
+# Only `make bench` needs these (the native benchmark and its peers).
+BENCH_APT_PACKAGES := libbenchmark-dev libeigen3-dev libopenblas-dev
 # Root installs directly; anyone else through sudo (which must then exist).
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 JOBS ?= $(shell nproc)
@@ -21,6 +25,7 @@ help:
 	@echo "make serve   build and serve the page on http://localhost:$(PORT)"
 	@echo "make test    build natively and run every test (ctest), then the core again under ASan+UBSan with short fuzz runs"
 	@echo "make fuzz    run each libFuzzer target for FUZZ_SECONDS (default $(FUZZ_SECONDS)) seconds"
+	@echo "make bench   native and WebAssembly benchmarks against Eigen, OpenBLAS, plain JS, TF.js, onnxruntime-web (see docs/benchmarks.md)"
 
 # apt: install only what is missing (a fresh machine's package lists are empty,
 # so update them first). Node.js >= 18 is needed; Debian 12's (18.x) is installed if
@@ -97,6 +102,33 @@ fuzz: debug
 # main-thread frame gaps (reports; see docs/training.md).
 bench-training: web
 	node tests/bench/training.mjs --json build/bench/training.json
+
+bench-deps: apt-deps
+	@missing=""; \
+	for p in $(BENCH_APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	fi
+
+build/native-bench/CMakeCache.txt: | bench-deps
+	cmake --preset native-bench
+
+# One thread everywhere: OpenBLAS is told so in the binary and here.
+bench: deps web bench-deps build/native-bench/CMakeCache.txt
+	cmake --build --preset native-bench -j $(JOBS)
+	mkdir -p build/bench
+	em++ -O3 -msimd128 -msse4.2 -std=c++17 -Ibuild/wasm-release/xsimd-include tests/bench/wasm_peak.cpp \
+	  -sMODULARIZE=1 -sEXPORT_ES6=1 -sSINGLE_FILE=1 -sENVIRONMENT=web \
+	  -sEXPORTED_FUNCTIONS=_peak_steps,_peak_flops_per_step -o build/bench/wasm-peak.mjs
+	cat /proc/loadavg > build/bench/loadavg-start.txt
+	OPENBLAS_NUM_THREADS=1 build/native-bench/tests/bench/attn_bench \
+	  --benchmark_out=build/bench/native.json --benchmark_out_format=json
+	node tests/bench/wasm_bench.mjs --out build/bench/wasm.json
+	cat /proc/loadavg > build/bench/loadavg-end.txt
+	node tests/bench/report.mjs
 
 screenshots: web
 	cd web && SEGMENTS=1 node scripts/screenshot.mjs ../build/screenshots

@@ -109,6 +109,8 @@ export interface CostInput {
   heads?: number;
   layers?: number;
   bytesPerElement?: number;
+  /** The tiled kernel's tile edge, for bytesTiledLayer (default 128). */
+  tile?: number;
 }
 
 /** The cost model of one self-attention layer (see core/include/attn/cost.hpp). */
@@ -132,6 +134,51 @@ export interface Cost {
   sequentialStepsRecurrent: number;
   /** layers · heads: attention matrices one input sequence produces (BERT-base: 144). */
   attentionMatrices: number;
+  /** n²·d and n·d²: the per-layer complexity terms without constants (equal at n = d). */
+  orderAttention: number;
+  orderRecurrent: number;
+  /** QKᵀ + PV FLOPs for 2n tokens, and a whole layer's (with projections). */
+  flopsAttentionAt2n: number;
+  flopsLayerAt2n: number;
+  /** flopsAttentionAt2n / flopsAttention (4) and the same for a layer (below 4). */
+  attentionGrowth: number;
+  layerGrowth: number;
+  /** (f(2n) − f(n)) / f(n) for QKᵀ + PV: the second n tokens cost 3x the first. */
+  secondHalfRatio: number;
+  /** Q, K, V and O of one layer. */
+  bytesQkvo: number;
+  /** bytesQkvo + every head's n x n matrix. */
+  bytesPlainLayer: number;
+  /** bytesQkvo + one tile of scores per head: O(n·d). */
+  bytesTiledLayer: number;
+}
+
+export interface FlashOptions {
+  /** Hide key j from query i when j > i; tiles entirely above the diagonal are skipped. */
+  causal?: boolean;
+  /** Factor applied to the scores; default 1/sqrt(d_k). */
+  scale?: number;
+  /** Additive T_q x T_k mask (0 keeps, -Infinity hides); fully masked tiles are skipped. */
+  mask?: MatrixLike;
+  /** Query rows per block and keys per tile, 1..1024 (default 128). */
+  tile?: number;
+}
+
+export interface MemoryStats {
+  /** Bytes the core holds now (every matrix and kernel buffer). */
+  currentBytes: number;
+  /** The most it held since the last resetPeakMemory(). */
+  peakBytes: number;
+}
+
+export interface AttentionProfile {
+  kernel: 'plain' | 'tiled';
+  /** Wall time of the kernel alone, in ms (no copies across the JS boundary). */
+  ms: number;
+  /** Core memory the kernel needed on top of its inputs (its output included), in bytes. */
+  workBytes: number;
+  outputRows: number;
+  outputCols: number;
 }
 
 export interface CoreAttentionExample {
@@ -437,7 +484,6 @@ export interface Attention {
   /** Current size of the module's memory in bytes. */
   heapBytes(): number;
   /** Memory in use, for leak checks: heap size, bytes malloc'd now, live Embind handles. */
-  memoryStats(): { heapBytes: number; mallocBytes: number; handles: number };
   /** A rows x cols matrix, zero-filled or copied from data (length rows*cols). */
   matrix(rows: number, cols: number, data?: ArrayLike<number>): Matrix;
   /** (m x k)(k x n) -> m x n */
@@ -470,6 +516,21 @@ export interface Attention {
   /** Sinusoidal encoding, T x d (Vaswani et al. 2017, section 3.5); odd d allowed. */
   positionalEncoding(T: number, d: number): Matrix;
   cost(input: CostInput): Cost;
+  /**
+   * softmax(Q Kᵀ · scale + M) V by tiles with an online softmax (Dao et al. 2022): the
+   * T_q x T_k matrix is never allocated (memory O(T·d)). Equal to attention().output up
+   * to rounding; a fully masked row is zero; a key masked with -Infinity never counts.
+   */
+  flashAttention(Q: MatrixLike, K: MatrixLike, V: MatrixLike, options?: FlashOptions): Matrix;
+  /** attention(...).output computed the plain way, with one T_q x T_k buffer and no trace. */
+  attentionOutput(Q: MatrixLike, K: MatrixLike, V: MatrixLike, options?: { causal?: boolean; scale?: number; mask?: MatrixLike }): Matrix;
+  /** The heap's size, bytes malloc'd now and live Embind handles (leak checks), and the
+   *  core's own memory: what it holds now and its peak since resetPeakMemory(). */
+  memoryStats(): MemoryStats & { heapBytes: number; mallocBytes: number; handles: number };
+  /** Sets the peak to the current size and returns the stats. */
+  resetPeakMemory(): MemoryStats;
+  /** Runs one kernel ('plain' or 'tiled') and measures its time and memory (the cost chapter's live run). */
+  profileAttention(Q: MatrixLike, K: MatrixLike, V: MatrixLike, options?: { kernel?: 'plain' | 'tiled'; causal?: boolean; tile?: number }): AttentionProfile;
   /** A seeded random matrix, identical natively and in wasm (SplitMix64 counter hash). */
   random(options: { rows: number; cols: number; seed?: number; distribution?: 'normal' | 'uniform'; mean?: number; std?: number; lo?: number; hi?: number }): Matrix;
   /** The documents' worked examples as inputs. */

@@ -221,11 +221,13 @@ function makeApi(raw) {
     simd: raw.simd(),
     /** Current size of the module's memory in bytes (for leak checks). */
     heapBytes: () => raw.heapBytes(),
-    /** Memory in use: the heap's size, bytes allocated by malloc now, live Embind handles. */
+    /** Memory in use: the heap's size, bytes allocated by malloc now, live Embind handles,
+     *  and the core's own matrices and kernel buffers now and at their peak. */
     memoryStats: () => ({
       heapBytes: raw.heapBytes(),
       mallocBytes: raw.mallocBytes(),
       handles: typeof raw.count_emval_handles === 'function' ? raw.count_emval_handles() : 0,
+      ...raw.memoryStats(),
     }),
 
     matrix(rows, cols, data) {
@@ -289,6 +291,37 @@ function makeApi(raw) {
       };
       return unwrap(raw.multiHeadAttention(checkMatrix(X, 'X'), o));
     },
+    flashAttention(Q, K, V, opts) {
+      const options = checkOptions(opts, 'options');
+      const o = { causal: checkBool(options.causal, 'causal') };
+      if (options.scale !== undefined && options.scale !== null) {
+        if (typeof options.scale !== 'number') throw fail('TypeError', `scale must be a number, got ${describe(options.scale)}`);
+        o.scale = options.scale;
+      }
+      if (options.mask !== undefined && options.mask !== null) o.mask = checkMatrix(options.mask, 'mask');
+      if (options.tile !== undefined && options.tile !== null) o.tile = checkCount(options.tile, 'tile', { min: 1 });
+      return unwrap(raw.flashAttention(checkMatrix(Q, 'Q'), checkMatrix(K, 'K'), checkMatrix(V, 'V'), o));
+    },
+    attentionOutput(Q, K, V, opts) {
+      const options = checkOptions(opts, 'options');
+      const o = { causal: checkBool(options.causal, 'causal') };
+      if (options.scale !== undefined && options.scale !== null) {
+        if (typeof options.scale !== 'number') throw fail('TypeError', `scale must be a number, got ${describe(options.scale)}`);
+        o.scale = options.scale;
+      }
+      if (options.mask !== undefined && options.mask !== null) o.mask = checkMatrix(options.mask, 'mask');
+      return unwrap(raw.attentionOutput(checkMatrix(Q, 'Q'), checkMatrix(K, 'K'), checkMatrix(V, 'V'), o));
+    },
+    resetPeakMemory: () => raw.resetPeakMemory(),
+    profileAttention(Q, K, V, opts) {
+      const options = checkOptions(opts, 'options');
+      const { kernel = 'tiled' } = options;
+      if (kernel !== 'plain' && kernel !== 'tiled')
+        throw fail('TypeError', `kernel must be 'plain' or 'tiled', got ${describe(kernel)}`);
+      const o = { kernel, causal: checkBool(options.causal, 'causal') };
+      if (options.tile !== undefined && options.tile !== null) o.tile = checkCount(options.tile, 'tile', { min: 1 });
+      return unwrap(raw.profileAttention(checkMatrix(Q, 'Q'), checkMatrix(K, 'K'), checkMatrix(V, 'V'), o));
+    },
     positionalEncoding(T, d) {
       checkCount(T, 'T');
       checkCount(d, 'd', { min: 1 });
@@ -297,8 +330,8 @@ function makeApi(raw) {
     },
     cost(input) {
       if (input === null || typeof input !== 'object' || Array.isArray(input))
-        throw fail('TypeError', `cost expects an object {n, dModel, heads, layers, bytesPerElement}, got ${describe(input)}`);
-      const { n, dModel, heads = 1, layers = 1, bytesPerElement = 4 } = input;
+        throw fail('TypeError', `cost expects an object {n, dModel, heads, layers, bytesPerElement, tile}, got ${describe(input)}`);
+      const { n, dModel, heads = 1, layers = 1, bytesPerElement = 4, tile = 128 } = input;
       const count = { min: 1, max: MAX_COUNT };
       return unwrap(raw.cost({
         n: checkCount(n, 'n', count),
@@ -306,6 +339,7 @@ function makeApi(raw) {
         heads: checkCount(heads, 'heads', count),
         layers: checkCount(layers, 'layers', count),
         bytesPerElement: checkCount(bytesPerElement, 'bytesPerElement', count),
+        tile: checkCount(tile, 'tile', count),
       }));
     },
     random(options) {

@@ -124,6 +124,7 @@ val cost(val in) {
         c.heads = to_count(number(in["heads"], "heads"), "heads");
         c.layers = to_count(number(in["layers"], "layers"), "layers");
         c.bytes_per_element = to_count(number(in["bytesPerElement"], "bytesPerElement"), "bytesPerElement");
+        if (!in["tile"].isUndefined()) c.tile = to_count(number(in["tile"], "tile"), "tile");
         const attn::Cost r = attn::cost(c);
         val out = val::object();
         out.set("dHead", r.d_head);
@@ -144,6 +145,16 @@ val cost(val in) {
         out.set("sequentialStepsAttention", r.sequential_steps_attention);
         out.set("sequentialStepsRecurrent", r.sequential_steps_recurrent);
         out.set("attentionMatrices", r.attention_matrices);
+        out.set("orderAttention", r.order_attention);
+        out.set("orderRecurrent", r.order_recurrent);
+        out.set("flopsAttentionAt2n", r.flops_attention_at_2n);
+        out.set("flopsLayerAt2n", r.flops_layer_at_2n);
+        out.set("attentionGrowth", r.attention_growth);
+        out.set("layerGrowth", r.layer_growth);
+        out.set("secondHalfRatio", r.second_half_ratio);
+        out.set("bytesQkvo", r.bytes_qkvo);
+        out.set("bytesPlainLayer", r.bytes_plain_layer);
+        out.set("bytesTiledLayer", r.bytes_tiled_layer);
         return out;
     });
 }

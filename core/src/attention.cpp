@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "attn/linalg.hpp"
+#include "kernels/gemm.hpp"
 #include "kernels/simd.hpp"
 #include "nonfinite.hpp"
 
@@ -20,7 +21,24 @@ void check_same_shape(ConstMatrixView a, const char* an, ConstMatrixView b, cons
                          " is " + b.shape() + "; they must have the same shape");
 }
 
-// Row softmax in place on one contiguous row of n floats.
+// O = P V where a zero weight takes nothing from V (not even a NaN or ∞ sitting in a
+// masked-out token's Value). With every entry of V finite, 0·v = 0 exactly, so the
+// packed GEMM gives that; otherwise zero weights are skipped one by one.
+void pv_product(ConstMatrixView P, ConstMatrixView V, MatrixView O) {
+    if (kernels::all_finite(V)) {
+        kernels::gemm_nn(P, V, O);
+        return;
+    }
+    for (std::size_t i = 0; i < P.rows(); ++i) {
+        const float* p = P.row(i);
+        std::fill_n(O.row(i), V.cols(), 0.0f);
+        for (std::size_t j = 0; j < P.cols(); ++j)
+            if (p[j] != 0.0f) kernels::axpy(p[j], V.row(j), O.row(i), V.cols());
+    }
+}
+
+// Row softmax in place on one contiguous row of n floats: two passes over the
+// input (max; exp, store and sum fused) and one scaling pass over the output.
 void softmax_row(float* x, std::size_t n) {
     const float m = kernels::max(x, n);
     if (m == kNegInf) {
@@ -89,29 +107,70 @@ Matrix weighted_sum(ConstMatrixView P, ConstMatrixView V) {
         throw ShapeError("weighted_sum: P is " + P.shape() + " and V is " + V.shape() +
                          "; P's columns (keys) must equal V's rows (tokens)");
     Matrix O(P.rows(), V.cols(), 0.0f);
-    for (std::size_t i = 0; i < P.rows(); ++i) {
-        const float* p = P.row(i);
-        for (std::size_t j = 0; j < P.cols(); ++j)
-            // A zero weight takes nothing from V (not even a NaN or ∞ sitting in a
-            // masked-out token's Value).
-            if (p[j] != 0.0f) kernels::axpy(p[j], V.row(j), O.row(i), V.cols());
+    pv_product(P, V, O.view());
+    return O;
+}
+
+namespace {
+void check_attention_inputs(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V,
+                            const AttentionOptions& options, const std::string& fn) {
+    if (Q.rows() == 0 || K.rows() == 0)
+        throw ValueError(fn + ": Q is " + Q.shape() + " and K is " + K.shape() +
+                         "; both need at least one token");
+    if (Q.cols() == 0) throw ValueError(fn + ": d_k = 0 (Q is " + Q.shape() + ")");
+    if (Q.cols() != K.cols())
+        throw ShapeError(fn + ": Q is " + Q.shape() + " and K is " + K.shape() +
+                         "; Q and K must have the same number of columns (d_k)");
+    if (K.rows() != V.rows())
+        throw ShapeError(fn + ": K is " + K.shape() + " and V is " + V.shape() +
+                         "; K and V must have the same number of rows (tokens)");
+    if (options.mask && (options.mask->rows() != Q.rows() || options.mask->cols() != K.rows()))
+        throw ShapeError(fn + ": mask is " + options.mask->shape() + " but the scores are " +
+                         shape_str(Q.rows(), K.rows()) + " (T_q x T_k)");
+    if (options.scale && !std::isfinite(*options.scale))
+        throw ValueError(fn + ": the scale must be finite, got " + std::to_string(*options.scale));
+    check_dropout_rate(options.dropout.rate);
+}
+}  // namespace
+
+Matrix attention_output(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V,
+                        const AttentionOptions& options) {
+    check_attention_inputs(Q, K, V, options, "attention_output");
+    // Shapes: Q: Tq x dk, K: Tk x dk, V: Tk x dv; S: Tq x Tk (the one n² buffer); O: Tq x dv.
+    const std::size_t Tq = Q.rows(), Tk = K.rows();
+    const float f = options.scale.value_or(1.0f / std::sqrt(float(Q.cols())));
+    Matrix S(Tq, Tk);
+    kernels::gemm_nt(Q, K, S.view(), f);  // S = f · Q Kᵀ (the scale folded into the GEMM)
+    std::vector<float> sums(Tq, 0.0f);
+    const bool drop = options.dropout.training && options.dropout.rate > 0.0f;
+    const float keep_scale = drop ? 1.0f / (1.0f - options.dropout.rate) : 1.0f;
+    for (std::size_t i = 0; i < Tq; ++i) {
+        float* s = S.row(i);
+        if (options.causal)
+            for (std::size_t j = i + 1; j < Tk; ++j) s[j] += kNegInf;  // as attention(): added
+        if (options.mask) kernels::add(s, options.mask->row(i), s, Tk);
+        // Unnormalised softmax: two passes (max; exp, store and sum). The division by the
+        // sum is applied to the output row instead (T·d_v divisions, not T²).
+        const float m = kernels::max(s, Tk);
+        if (m == kNegInf) {
+            for (std::size_t j = 0; j < Tk; ++j) s[j] = std::isnan(s[j]) ? s[j] : 0.0f;
+            continue;  // fully masked: zero weights, zero output (sum stays 0)
+        }
+        sums[i] = kernels::exp_shift_sum(s, m, s, Tk);
+        if (drop)
+            for (std::size_t j = 0; j < Tk; ++j)
+                s[j] = dropout_keep(options.dropout.seed, i, j, options.dropout.rate) ? s[j] * keep_scale : 0.0f;
     }
+    Matrix O(Tq, V.cols());
+    pv_product(S, V, O.view());
+    for (std::size_t i = 0; i < Tq; ++i)
+        if (sums[i] != 0.0f) kernels::scale(O.row(i), 1.0f / sums[i], O.row(i), V.cols());
     return O;
 }
 
 Trace attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V,
                 const AttentionOptions& options) {
-    if (Q.rows() == 0 || K.rows() == 0)
-        throw ValueError("attention: Q is " + Q.shape() + " and K is " + K.shape() +
-                         "; both need at least one token");
-    if (Q.cols() == 0) throw ValueError("attention: d_k = 0 (Q is " + Q.shape() + ")");
-    if (K.rows() != V.rows())
-        throw ShapeError("attention: K is " + K.shape() + " and V is " + V.shape() +
-                         "; K and V must have the same number of rows (tokens)");
-    if (options.mask && (options.mask->rows() != Q.rows() || options.mask->cols() != K.rows()))
-        throw ShapeError("attention: mask is " + options.mask->shape() + " but the scores are " +
-                         shape_str(Q.rows(), K.rows()) + " (T_q x T_k)");
-    check_dropout_rate(options.dropout.rate);
+    check_attention_inputs(Q, K, V, options, "attention");
 
     Trace t;
     t.scale = options.scale.value_or(1.0f / std::sqrt(float(Q.cols())));

@@ -154,3 +154,31 @@ TEST_CASE("cost model", "[cost]") {
     REQUIRE(cost({512, 512, 8, 1, 4}).crossover_n == 512);
     REQUIRE_THROWS_AS(cost({512, 512, 3, 1, 4}), ValueError);
 }
+
+TEST_CASE("cost model: growth, crossover, tiled memory (seed 001, n² cost)", "[cost]") {
+    // 6 tokens: one product gives 36 scores.
+    REQUIRE(cost({6, 8, 1, 1, 4}).attention_entries == 36);
+    // Doubling n quadruples QKᵀ and PV; the second 4096 tokens cost 3x the first.
+    const Cost c = cost({4096, 768, 12, 12, 2});
+    REQUIRE(c.attention_growth == 4.0);
+    REQUIRE(c.second_half_ratio == 3.0);
+    REQUIRE(c.flops_attention_at_2n == cost({8192, 768, 12, 12, 2}).flops_attention);
+    // With the projections (O(n·d²)) a layer grows by less than 4x per doubling.
+    REQUIRE(c.layer_growth < 4.0);
+    REQUIRE(c.layer_growth > 2.0);
+    REQUIRE(cost({64, 768, 12, 1, 2}).layer_growth < cost({65536, 768, 12, 1, 2}).layer_growth);
+    // n²·d against n·d²: equal at n = d = 512, attention cheaper below, dearer above.
+    const Cost at = cost({512, 512, 8, 1, 4});
+    REQUIRE(at.order_attention == at.order_recurrent);
+    REQUIRE(cost({256, 512, 8, 1, 4}).order_attention < cost({256, 512, 8, 1, 4}).order_recurrent);
+    REQUIRE(cost({1024, 512, 8, 1, 4}).order_attention > cost({1024, 512, 8, 1, 4}).order_recurrent);
+    // Path length: one layer connects any two tokens; a recurrent net needs n − 1 steps.
+    REQUIRE(c.path_length_attention == 1);
+    REQUIRE(c.path_length_recurrent == 4095);
+    // Tiled memory is O(n·d): doubling n doubles it (no n² term); the plain layer's ~4x.
+    const Cost t1 = cost({8192, 768, 12, 1, 2}), t2 = cost({16384, 768, 12, 1, 2});
+    REQUIRE(t2.bytes_tiled_layer < 2.01 * t1.bytes_tiled_layer);
+    REQUIRE(t2.bytes_plain_layer > 3.9 * t1.bytes_plain_layer);
+    REQUIRE(t1.bytes_tiled_layer == 4.0 * 8192 * 768 * 2 + 12.0 * 128 * 128 * 2);
+    REQUIRE_THROWS_AS(cost({8, 8, 1, 1, 4, 0}), ValueError);
+}

@@ -1,6 +1,7 @@
 // Builds the static site into web/dist/:
 //   dist/index.html, dist/app.js (the page, bundled by esbuild), dist/styles.css,
 //   dist/training-worker.js (the training chapter's module worker),
+//   dist/cost-run.js (the Web Worker of the cost chapter's live run; imports ./attn.mjs),
 //   dist/katex/ (KaTeX's stylesheet and fonts, served locally: no CDN),
 //   dist/attn.mjs + attn.d.ts (the public JS API) and attn-core.mjs + attn-core.wasm
 //   (the Emscripten build of the core, from build/wasm-release/wasm by default), plus
@@ -41,12 +42,13 @@ await Promise.all([
 ]);
 
 await build({
-  // training-worker: the training chapter's Web Worker (a module worker; imports ./attn.mjs
-  // like the page does).
+  // training-worker: the training chapter's Web Worker; cost-run: the cost chapter's live
+  // run. Both are module workers importing ./attn.mjs like the page does.
   entryPoints: {
     app: join(web, 'src', 'main.js'),
     styles: join(web, 'src', 'styles.css'),
     'training-worker': join(web, 'src', 'training', 'worker.js'),
+    'cost-run': join(web, 'src', 'workers', 'cost-run.js'),
   },
   outdir: dist,
   bundle: true,

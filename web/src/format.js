@@ -47,3 +47,40 @@ export function parseCell(text) {
   if (!Number.isFinite(value) || Math.abs(value) > LIMIT) return { error: 'range' };
   return { value: value === 0 ? 0 : value };
 }
+
+// Whole numbers with thousands separators: fmtCount(67108864) -> "67,108,864".
+export function fmtCount(x) {
+  if (!Number.isFinite(x)) return fmt(x);
+  return Math.round(x).toLocaleString('en-US');
+}
+
+// Three significant digits, trailing zeros kept: sig3(134.217728) -> "134", sig3(1.61) -> "1.61".
+function sig3(x) {
+  if (x === 0) return '0';
+  const digits = Math.max(0, 2 - Math.floor(Math.log10(Math.abs(x))));
+  return x.toFixed(Math.min(digits, 6));
+}
+
+// A byte count in decimal units with the binary figure beside it (CONTENT.md: MB/GB are
+// decimal; MiB/GiB binary): fmtBytes(134217728) -> "134 MB (128 MiB)".
+export function fmtBytes(bytes) {
+  if (!Number.isFinite(bytes)) return fmt(bytes);
+  const pick = (base, units) => {
+    let i = 0;
+    while (i < units.length - 1 && Math.abs(bytes) >= base ** (i + 1)) i++;
+    return `${sig3(bytes / base ** i)} ${units[i]}`;
+  };
+  const dec = pick(1000, ['B', 'kB', 'MB', 'GB', 'TB', 'PB']);
+  const bin = pick(1024, ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB']);
+  return dec === bin ? dec : `${dec} (${bin})`;
+}
+
+// A count with an SI prefix: fmtSI(2.5e9, 'FLOP') -> "2.50 GFLOP"; small counts stay whole.
+export function fmtSI(x, unit = '') {
+  if (!Number.isFinite(x)) return fmt(x);
+  const prefixes = ['', 'k', 'M', 'G', 'T', 'P', 'E'];
+  let i = 0;
+  while (i < prefixes.length - 1 && Math.abs(x) >= 1000 ** (i + 1)) i++;
+  const v = i === 0 ? fmtCount(x) : sig3(x / 1000 ** i);
+  return `${v} ${prefixes[i]}${unit}`.trim();
+}

@@ -15,6 +15,7 @@
 //   softmax(S, axis)     -> same shape    exp(s - max) / Σ exp(s - max) along the axis
 //   weighted_sum(P, V)   -> T_q x d_v     O = P V
 //   attention(Q, K, V, options) -> Trace  all of the above, every intermediate kept
+//   attention_output(Q, K, V, options) -> T_q x d_v   only O, one T_q x T_k buffer
 //
 // Numerics (documented behaviour, tested in tests/core/test_numerics.cpp,
 // test_properties.cpp and test_hardening.cpp, fuzzed by tests/fuzz/):
@@ -111,5 +112,13 @@ struct Trace {
 
 Trace attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V,
                 const AttentionOptions& options = {});
+
+// Only the output of attention(): the same formula and options, computed the plain way
+// with one T_q x T_k buffer (S, turned into unnormalised weights in place; each output
+// row is divided by its weight sum at the end) instead of six kept intermediates.
+// Memory O(T_q·T_k); the tiled kernel without that buffer is flash_attention (flash.hpp).
+// Numerics and errors as attention().
+Matrix attention_output(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V,
+                        const AttentionOptions& options = {});
 
 }  // namespace attn

@@ -12,10 +12,21 @@
 //   path_length         = 1 (attention) vs n − 1 (recurrent), sequential steps 2 vs n
 //   attention_matrices  = layers · heads     matrices one input sequence produces
 //                                            (BERT-base: 12 · 12 = 144)
+//   order_attention     = n²·d, order_recurrent = n·d²   the per-layer complexity terms of
+//                         Table 1 without constants (they cross exactly at n = d)
+//   *_at_2n, growth     = the same counts for 2n tokens: attention_growth =
+//                         flops_attention(2n) / flops_attention(n) = 4 (QKᵀ and PV only);
+//                         layer_growth includes the projections (O(n·d²)) and stays below 4;
+//                         second_half_ratio = (f(2n) − f(n)) / f(n) = 3: the second n tokens
+//                         cost three times the first
+//   bytes_qkvo          = 4·n·d·bytes_per_element     Q, K, V and O of one layer
+//   bytes_plain_layer   = bytes_qkvo + bytes_per_layer           keeps every head's n x n matrix
+//   bytes_tiled_layer   = bytes_qkvo + h·tile²·bytes_per_element one tile of scores per head:
+//                         O(n·d), the n x n matrix never exists (FlashAttention, Dao et al. 2022)
 // (Vaswani et al. 2017, Table 1.) Values are doubles: n = 10⁶ does not overflow.
 //
-// Errors: ValueError when n, d_model, heads or layers is 0, heads does not divide
-// d_model, or bytes_per_element is 0.
+// Errors: ValueError when n, d_model, heads, layers, bytes_per_element or tile is 0, or
+// heads does not divide d_model.
 #pragma once
 
 #include <cstddef>
@@ -28,6 +39,7 @@ struct CostInput {
     std::size_t heads = 1;
     std::size_t layers = 1;
     std::size_t bytes_per_element = 4;
+    std::size_t tile = 128;  // the tiled kernel's tile edge (flash.hpp's kDefaultTile)
 };
 
 struct Cost {
@@ -49,6 +61,16 @@ struct Cost {
     double sequential_steps_attention = 2;
     double sequential_steps_recurrent = 0;
     double attention_matrices = 0;  // layers · heads
+    double order_attention = 0;
+    double order_recurrent = 0;
+    double flops_attention_at_2n = 0;
+    double flops_layer_at_2n = 0;
+    double attention_growth = 0;
+    double layer_growth = 0;
+    double second_half_ratio = 0;
+    double bytes_qkvo = 0;
+    double bytes_plain_layer = 0;
+    double bytes_tiled_layer = 0;
 };
 
 Cost cost(const CostInput& in);

@@ -19,6 +19,7 @@
 #include <xsimd/xsimd.hpp>
 
 #include "attn/errors.hpp"
+#include "attn/memory.hpp"
 
 namespace attn {
 
@@ -91,7 +92,8 @@ private:
 
 class Matrix {
 public:
-    using Storage = std::vector<float, xsimd::aligned_allocator<float, kAlignment>>;
+    // Aligned like xsimd::aligned_allocator, and counted by attn::memory_stats().
+    using Storage = std::vector<float, tracked_allocator<float, kAlignment>>;
 
     Matrix() = default;
     // rows x cols filled with `fill`. Throws SizeError past kMaxElements.

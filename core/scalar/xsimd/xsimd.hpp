@@ -129,6 +129,13 @@ template <class T> batch<T> load(const T* p, unaligned_mode) { return batch<T>::
 template <class T, class A> void store_aligned(T* p, batch<T, A> x) { x.store_aligned(p); }
 template <class T, class A> void store_unaligned(T* p, batch<T, A> x) { x.store_unaligned(p); }
 
+// xsimd::aligned_malloc / aligned_free (xsimd/memory/xsimd_aligned_allocator.hpp).
+inline void* aligned_malloc(std::size_t size, std::size_t alignment) {
+    const std::size_t bytes = (size + alignment - 1) / alignment * alignment;
+    return std::aligned_alloc(alignment, bytes == 0 ? alignment : bytes);
+}
+inline void aligned_free(void* ptr) { std::free(ptr); }
+
 template <class T, std::size_t Align = alignof(std::max_align_t)>
 class aligned_allocator {
 public:

@@ -1,28 +1,115 @@
 #include "kernels/gemm.hpp"
 
-#include <algorithm>
-
-#include "kernels/simd.hpp"
+#include <cmath>
 
 namespace attn::kernels {
 
-void gemm_nn(ConstMatrixView A, ConstMatrixView B, MatrixView C) {
-    const std::size_t m = A.rows(), k = A.cols(), n = B.cols();
-    for (std::size_t i = 0; i < m; ++i) {
-        float* c = C.row(i);
-        std::fill_n(c, n, 0.0f);
-        const float* a = A.row(i);
-        for (std::size_t p = 0; p < k; ++p) axpy(a[p], B.row(p), c, n);
+void pack_b(const float* b, std::size_t ldb, bool trans, std::size_t p0, std::size_t kc, std::size_t j0,
+            std::size_t nc, float* out) {
+    for (std::size_t jp = 0; jp < nc; jp += kNR, out += kc * kNR) {
+        const std::size_t nr = std::min(kNR, nc - jp);
+        if (!trans) {
+            // Rows of B are contiguous: copy kNR floats per depth step.
+            for (std::size_t p = 0; p < kc; ++p) {
+                const float* src = b + (p0 + p) * ldb + j0 + jp;
+                float* dst = out + p * kNR;
+                if (nr == kNR) {
+                    for (std::size_t q = 0; q < kNB; ++q)
+                        batch::load_unaligned(src + q * kLanes).store_aligned(dst + q * kLanes);
+                } else {
+                    std::copy_n(src, nr, dst);
+                    std::fill(dst + nr, dst + kNR, 0.0f);
+                }
+            }
+        } else {
+            // Bᵀ given row-major: column j of B is row j of the input; read it once,
+            // write it with stride kNR.
+            for (std::size_t j = 0; j < nr; ++j) {
+                const float* src = b + (j0 + jp + j) * ldb + p0;
+                for (std::size_t p = 0; p < kc; ++p) out[p * kNR + j] = src[p];
+            }
+            for (std::size_t j = nr; j < kNR; ++j)
+                for (std::size_t p = 0; p < kc; ++p) out[p * kNR + j] = 0.0f;
+        }
     }
 }
 
-void gemm_nt(ConstMatrixView A, ConstMatrixView B, MatrixView C) {
-    const std::size_t m = A.rows(), k = A.cols(), n = B.rows();
-    for (std::size_t i = 0; i < m; ++i) {
-        const float* a = A.row(i);
-        float* c = C.row(i);
-        for (std::size_t j = 0; j < n; ++j) c[j] = dot(a, B.row(j), k);
+void pack_a(const float* a, std::size_t lda, std::size_t i0, std::size_t mc, std::size_t p0, std::size_t kc,
+            float* out) {
+    for (std::size_t ip = 0; ip < mc; ip += kMR, out += kc * kMR) {
+        const std::size_t mr = std::min(kMR, mc - ip);
+        for (std::size_t r = 0; r < mr; ++r) {
+            const float* src = a + (i0 + ip + r) * lda + p0;
+            for (std::size_t p = 0; p < kc; ++p) out[p * kMR + r] = src[p];
+        }
+        for (std::size_t r = mr; r < kMR; ++r)
+            for (std::size_t p = 0; p < kc; ++p) out[p * kMR + r] = 0.0f;
     }
+}
+
+namespace {
+
+// C (m x n) = alpha · A (m x k) · B (k x n) (+ C), B(p, j) as in pack_b.
+void gemm(std::size_t m, std::size_t n, std::size_t k, const float* a, std::size_t lda, const float* b,
+          std::size_t ldb, bool btrans, float* c, std::size_t ldc, float alpha, bool accumulate) {
+    if (m == 0 || n == 0) return;
+    if (k == 0) {
+        if (!accumulate)
+            for (std::size_t i = 0; i < m; ++i) std::fill_n(c + i * ldc, n, 0.0f);
+        return;
+    }
+    Buffer bp(std::min(k, kKC) * round_up(std::min(n, kNC), kNR));
+    Buffer ap(round_up(std::min(m, kMC), kMR) * std::min(k, kKC));
+    for (std::size_t jc = 0; jc < n; jc += kNC) {
+        const std::size_t nc = std::min(kNC, n - jc);
+        for (std::size_t pc = 0; pc < k; pc += kKC) {
+            const std::size_t kc = std::min(kKC, k - pc);
+            const bool acc = accumulate || pc > 0;
+            pack_b(b, ldb, btrans, pc, kc, jc, nc, bp.data());
+            for (std::size_t ic = 0; ic < m; ic += kMC) {
+                const std::size_t mc = std::min(kMC, m - ic);
+                pack_a(a, lda, ic, mc, pc, kc, ap.data());
+                // jr outside ir: one kc x kNR panel of B stays in L1 while the panels
+                // of A stream past it.
+                for (std::size_t jr = 0; jr < nc; jr += kNR) {
+                    const float* bpanel = bp.data() + (jr / kNR) * kc * kNR;
+                    for (std::size_t ir = 0; ir < mc; ir += kMR)
+                        micro_packed(kc, ap.data() + (ir / kMR) * kc * kMR, bpanel,
+                                     c + (ic + ir) * ldc + jc + jr, ldc, std::min(kMR, mc - ir),
+                                     std::min(kNR, nc - jr), alpha, acc);
+                }
+            }
+        }
+    }
+}
+
+}  // namespace
+
+void gemm_nn(ConstMatrixView A, ConstMatrixView B, MatrixView C, float alpha, bool accumulate) {
+    gemm(A.rows(), B.cols(), A.cols(), A.data(), A.stride(), B.data(), B.stride(), false, C.data(), C.stride(),
+         alpha, accumulate);
+}
+
+void gemm_nt(ConstMatrixView A, ConstMatrixView B, MatrixView C, float alpha, bool accumulate) {
+    gemm(A.rows(), B.rows(), A.cols(), A.data(), A.stride(), B.data(), B.stride(), true, C.data(), C.stride(),
+         alpha, accumulate);
+}
+
+bool all_finite(ConstMatrixView A) {
+    for (std::size_t i = 0; i < A.rows(); ++i) {
+        const float* r = A.row(i);
+        // x − x is 0 for finite x and NaN for NaN and ±∞; the sum stays 0 only if all are finite.
+        batch acc(0.0f);
+        std::size_t j = 0;
+        for (; j + kLanes <= A.cols(); j += kLanes) {
+            const batch v = batch::load_unaligned(r + j);
+            acc += v - v;
+        }
+        float s = xsimd::hadd(acc);
+        for (; j < A.cols(); ++j) s += r[j] - r[j];
+        if (s != 0.0f) return false;
+    }
+    return true;
 }
 
 }  // namespace attn::kernels

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 
 #include <xsimd/xsimd.hpp>
@@ -74,13 +75,65 @@ inline float max(const float* x, std::size_t n) {
     return m;
 }
 
+#if defined(__wasm_simd128__)
+// e^a for a <= 0 (or NaN) under Emscripten: the algorithm of xsimd 8.1's float exp
+// (Cephes expf: a = k·ln2 + r with ln2 split into an exact high part and a low part,
+// e^r = 1 + r + r²·P(r) with a degree-4 Horner polynomial, then 2^k placed into the
+// exponent field; results within ~1 ulp, exp(−∞) = 0), with two changes that matter
+// only in WebAssembly:
+// * 2^k is built by adding 1.5·2²³ (k + 127 lands in the low mantissa bits) and shifting
+//   by 23, not with xsimd's to_int: that is _mm_cvttps_epi32, which Emscripten's SSE
+//   layer emulates one lane at a time with lrint, and it made exp the slowest step of
+//   the softmax;
+// * the constants are read once per call (ExpConstants) instead of being rematerialised
+//   as v128.const inside the loop, which V8 builds from several instructions each time.
+// a >= maxlog needs no test here: callers pass x − max(x) <= 0.
+struct ExpConstants {
+    batch invlog2, neg_log2hi, neg_log2lo, p0, p1, p2, p3, p4, one, magic, minlog;
+};
+inline ExpConstants exp_constants() {
+    static const float k[] = {
+        1.44269504088896341f,  // log2(e)
+        -0.693359375f,         // −ln2, high part (exact in float)
+        2.12194440e-4f,        // −ln2, low part
+        5.0000000e-01f, 1.6666277e-01f, 4.1665401e-02f, 8.3955629e-03f, 1.3997796e-03f,  // P(r)
+        1.0f,
+        12582912.0f + 127.0f,  // 1.5·2²³ + exponent bias
+        -88.3762626647949f,    // below this e^a underflows: 0
+    };
+    const volatile float* v = k;  // opaque to the optimiser: splat once, keep in registers
+    return {batch(v[0]), batch(v[1]), batch(v[2]), batch(v[3]), batch(v[4]), batch(v[5]),
+            batch(v[6]), batch(v[7]), batch(v[8]), batch(v[9]), batch(v[10])};
+}
+inline batch exp_nonpositive(const batch& a, const ExpConstants& c) {
+    using ibatch = xsimd::batch<std::int32_t>;
+    const batch k = xsimd::nearbyint(a * c.invlog2);
+    batch r = xsimd::fma(k, c.neg_log2hi, a);
+    r = xsimd::fma(k, c.neg_log2lo, r);
+    batch y = xsimd::fma(xsimd::fma(xsimd::fma(xsimd::fma(c.p4, r, c.p3), r, c.p2), r, c.p1), r, c.p0);
+    y = xsimd::fma(y, r * r, r) + c.one;
+    const ibatch e = xsimd::bitwise_cast<ibatch>(k + c.magic) << 23;
+    y *= xsimd::bitwise_cast<batch>(e);
+    return xsimd::select(a <= c.minlog, batch(0.0f), y);
+}
+#endif
+
 // y[i] = exp(x[i] − m); returns Σ y[i]. exp(−∞) is exactly 0. (x and y may alias.)
+// Precondition: m >= every x[i] that is not NaN (m is the row maximum), so x[i] − m <= 0.
+// One pass: exp, store and sum fused. xsimd::exp natively; exp_nonpositive in wasm.
 inline float exp_shift_sum(const float* x, float m, float* y, std::size_t n) {
     const batch vm(m);
     batch acc(0.0f);
     std::size_t i = 0;
+#if defined(__wasm_simd128__)
+    const ExpConstants c = exp_constants();
+#endif
     for (; i + kLanes <= n; i += kLanes) {
-        batch e = xsimd::exp(batch::load_unaligned(x + i) - vm);
+#if defined(__wasm_simd128__)
+        const batch e = exp_nonpositive(batch::load_unaligned(x + i) - vm, c);
+#else
+        const batch e = xsimd::exp(batch::load_unaligned(x + i) - vm);
+#endif
         e.store_unaligned(y + i);
         acc += e;
     }

@@ -21,6 +21,7 @@ export default {
   editHint: 'Type a number into any cell. ↑/↓ change it by 1 (by 0.1 with Shift); ←/→ and Enter move between cells.',
   invalidNumber: '“{text}” is not a number. The last good value, {last}, is still used.',
   outOfRange: '“{text}” is too large: use a value between −1000000 and 1000000. The computation keeps using {last}.',
+  wholeNumber: '“{text}”: enter a whole number from {min} to {max}. The computation keeps using {last}.',
   computeError: 'Cannot compute: {message}',
   footer: 'Every number is computed by the C++ core (xsimd, WebAssembly SIMD) shipped with this page. The explanations are our own, written from the facts and examples of the source documents.',
   tools: {

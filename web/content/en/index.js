@@ -10,6 +10,7 @@ import scaling from './scaling.js';
 import softmax from './softmax.js';
 import weightedSum from './weighted-sum.js';
 import readingMatrix from './reading-matrix.js';
+import cost from './cost.js';
 import oneHead from './one-head.js';
 import multiHead from './multi-head.js';
 import causalDropout from './causal-dropout.js';
@@ -30,6 +31,7 @@ export default {
   'softmax': softmax,
   'weighted-sum': weightedSum,
   'reading-matrix': readingMatrix,
+  'cost': cost,
   'one-head': oneHead,
   'multi-head': multiHead,
   'causal-dropout': causalDropout,

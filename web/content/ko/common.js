@@ -21,6 +21,7 @@ export default {
   editHint: '칸에 숫자를 입력해 보세요. ↑/↓는 1씩(Shift와 함께 0.1씩) 바꾸고, ←/→와 Enter는 칸을 옮깁니다.',
   invalidNumber: '“{text}”은(는) 숫자로 읽을 수 없습니다. 계산에는 마지막으로 올바르던 값 {last}이(가) 그대로 쓰입니다.',
   outOfRange: '“{text}”은(는) 너무 큽니다. −1000000에서 1000000 사이의 값을 넣어 주세요. 계산에는 {last}이(가) 쓰입니다.',
+  wholeNumber: '“{text}”: {min}에서 {max} 사이의 정수를 넣어 주세요. 계산에는 {last}이(가) 그대로 쓰입니다.',
   computeError: '계산할 수 없습니다: {message}',
   footer: '모든 숫자는 이 페이지에 포함된 C++ 코어(xsimd, WebAssembly SIMD)가 계산합니다. 해설은 원문 문서의 사실과 예시를 바탕으로 새로 썼습니다.',
   tools: {

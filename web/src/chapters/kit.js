@@ -16,7 +16,7 @@
 import { createMatrixGrid } from '../components/matrix-grid.js';
 import { createStepper } from '../components/stepper.js';
 import { createPlot } from '../components/plot.js';
-import { fmt } from '../format.js';
+import { fmt, fmtCount } from '../format.js';
 import { setProse } from '../prose.js';
 import { withEntry } from '../matrix.js';
 
@@ -126,6 +126,36 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
     relabelers.push(() => (input.value = String(state()[name])));
     return { label, input, span };
   }
+  // A labelled whole-number input bound to state()[name]. Text that is not a whole number
+  // in [min, max] is marked invalid with a message beside the field; the last good value
+  // stays in use.
+  function number(name, key, { min = 1, max = Number.MAX_SAFE_INTEGER, step = 1, parent = section, vars = () => ({}) } = {}) {
+    const label = el('label', 'number', parent);
+    const span = text('span', key, label, () => ({ value: state()[name], ...vars() }));
+    const input = el('input', '', label);
+    Object.assign(input, { type: 'number', min, max, step, inputMode: 'numeric' });
+    input.dataset.control = name;
+    const msg = el('span', 'number-error', label);
+    msg.setAttribute('role', 'alert');
+    msg.hidden = true;
+    input.addEventListener('input', () => {
+      const t = input.value.trim();
+      const v = Number(t);
+      const ok = t !== '' && Number.isInteger(v) && v >= min && v <= max;
+      input.setAttribute('aria-invalid', ok ? 'false' : 'true');
+      msg.hidden = ok;
+      if (!ok) {
+        msg.textContent = common('wholeNumber').replace('{text}', t.length > 24 ? `${t.slice(0, 24)}…` : t)
+          .replace('{min}', fmtCount(min)).replace('{max}', fmtCount(max)).replace('{last}', fmtCount(state()[name]));
+        return;
+      }
+      if (v !== state()[name]) patch({ [name]: v });
+    });
+    relabelers.push(() => {
+      if (input.getAttribute('aria-invalid') !== 'true' && Number(input.value) !== state()[name]) input.value = String(state()[name]);
+    });
+    return { label, input, span, msg };
+  }
   function button(key, onClick, parent = section, cls = '') {
     const b = el('button', cls, parent);
     b.type = 'button';
@@ -202,5 +232,5 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
   // Keep the error box near the top of the chapter, after its heading.
   queueMicrotask(() => section.querySelector('h2')?.after(errorBox));
 
-  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, button, stepper, start, render, invalidMessage, host, readOnly, plot };
+  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, number, button, stepper, start, render, invalidMessage, host, readOnly, plot };
 }

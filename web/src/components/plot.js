@@ -10,7 +10,8 @@
 // kinds: 'line' (default), 'points'; bars are drawn as a histogram; polygons filled.
 // A series with dashed: true is drawn dashed, and so is its legend swatch.
 // x.type / y.type: 'linear' (default) or 'log'. domain: [lo, hi] to fix an axis;
-// ticks: [values] to place the ticks yourself (e.g. powers of 2 on a log axis).
+// x.ticks / y.ticks: explicit tick values (e.g. powers of two; those outside the domain are
+// dropped); x.tickFormat / y.tickFormat: v -> label.
 //
 // Draggable points: pass onDrag to createPlot and handles to update. A handle is moved
 // with the pointer or, once focused (Tab), with the arrow keys (step `dragStep`, Shift
@@ -179,18 +180,21 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
       svgEl('line', { x1: left, x2: right, y1: bottom, y2: bottom }, ax);
       svgEl('line', { x1: left, x2: left, y1: top, y2: bottom }, ax);
       const tickFmt = (v) => (Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(0) : fmt(v, { digits: 3 }));
-      for (const v of x.ticks ?? sx.ticks(6)) {
+      const inside = (s, v) => { const [a, b] = s.domain(); return v >= Math.min(a, b) && v <= Math.max(a, b); };
+      const xTicks = x.ticks ? x.ticks.filter((v) => inside(sx, v)) : sx.ticks(6)
+        .filter((v) => x.type !== 'log' || Number.isInteger(Math.log10(v)) || Number.isInteger(Math.log2(v)));
+      for (const v of xTicks) {
         const px = sx(v);
-        if (!x.ticks && x.type === 'log' && !Number.isInteger(Math.log10(v)) && !Number.isInteger(Math.log2(v))) continue;
         svgEl('line', { x1: px, x2: px, y1: bottom, y2: bottom + 4 }, ax);
-        svgEl('text', { x: px, y: bottom + 16, 'text-anchor': 'middle' }, ax).textContent = tickFmt(v);
+        svgEl('text', { x: px, y: bottom + 16, 'text-anchor': 'middle' }, ax).textContent = (x.tickFormat ?? tickFmt)(v);
       }
-      for (const v of y.ticks ?? sy.ticks(5)) {
+      const yTicks = y.ticks ? y.ticks.filter((v) => inside(sy, v)) : sy.ticks(5)
+        .filter((v) => y.type !== 'log' || Number.isInteger(Math.log10(v)));
+      for (const v of yTicks) {
         const py = sy(v);
-        if (!y.ticks && y.type === 'log' && !Number.isInteger(Math.log10(v))) continue;
         svgEl('line', { x1: left - 4, x2: left, y1: py, y2: py }, ax);
         svgEl('line', { x1: left, x2: right, y1: py, y2: py, class: 'gridline' }, ax);
-        svgEl('text', { x: left - 7, y: py + 4, 'text-anchor': 'end' }, ax).textContent = tickFmt(v);
+        svgEl('text', { x: left - 7, y: py + 4, 'text-anchor': 'end' }, ax).textContent = (y.tickFormat ?? tickFmt)(v);
       }
       if (x.label) svgEl('text', { x: (left + right) / 2, y: height - 6, 'text-anchor': 'middle', class: 'axis-label' }, ax).textContent = x.label();
       if (y.label) svgEl('text', { x: 15, y: (top + bottom) / 2, 'text-anchor': 'middle', transform: `rotate(-90 15 ${(top + bottom) / 2})`, class: 'axis-label' }, ax).textContent = y.label();

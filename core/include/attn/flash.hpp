@@ -1,0 +1,61 @@
+// Tiled attention with an online softmax (FlashAttention: Dao, Fu, Ermon, Rudra, Ré
+// 2022, "FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness",
+// Algorithm 1; the online softmax is Milakov & Gimelshein 2018, "Online normalizer
+// calculation for softmax").
+//
+//   flash_attention(Q, K, V, options) -> O = softmax(Q Kᵀ · scale + M) V
+//
+// Shapes: Q: T_q x d_k, K: T_k x d_k, V: T_k x d_v, mask M: T_q x T_k  ->  O: T_q x d_v.
+//
+// The result equals attention(Q, K, V, ...).output (up to float rounding: a different
+// summation order), but the T_q x T_k matrix is never allocated. Queries are processed
+// in blocks of `tile` rows and keys in tiles of `tile` columns; for each query row the
+// kernel keeps only a running maximum m, a running sum l and an unnormalised output
+// row, and rescales them when a later tile raises the maximum. Memory: O(T·d) — the
+// inputs, the output, packed copies of K and V, and one tile x tile block of scores.
+//
+// With `causal` (key j visible to query i when j <= i, top-left aligned as in
+// attention.hpp), tiles that lie entirely above the diagonal are skipped, not computed
+// and masked: about half of the work for T_q = T_k. With a custom mask, tiles whose
+// mask entries are all −∞ are skipped too.
+//
+// Numerics (documented, tested):
+// * a row whose every key is masked gets a zero output row, never NaN;
+// * a key masked with −∞ (causal or custom) gets weight exactly 0 whatever its score:
+//   the mask replaces the score instead of adding to it, so a NaN or ∞ in a masked
+//   key cannot reach the output (attention() adds the mask, so a NaN score stays NaN);
+// * a zero weight takes nothing from V (a NaN or ∞ in a masked token's Value does not
+//   leak), as in weighted_sum;
+// * NaN in a visible score (e.g. a NaN in row i of Q) makes output row i NaN.
+//
+// Errors: as attention(): ShapeError naming both shapes for mismatched operands or
+// mask; ValueError for an empty sequence, d_k = 0, a non-finite scale, or a tile
+// outside [1, kMaxTile].
+#pragma once
+
+#include <cstddef>
+#include <optional>
+
+#include "attn/matrix.hpp"
+
+namespace attn {
+
+// Default tile edge: query rows per block and keys per tile. 128 was the fastest of
+// 32-256 natively (AVX2) and in WebAssembly for d_h = 64; the tile of scores is 64 KiB.
+inline constexpr std::size_t kDefaultTile = 128;
+inline constexpr std::size_t kMaxTile = 1024;
+
+struct FlashOptions {
+    bool causal = false;
+    // Multiplies the scores; defaults to 1/√d_k with d_k = Q.cols().
+    std::optional<float> scale;
+    // Additive T_q x T_k mask (0 keeps, −∞ hides); must outlive the call.
+    std::optional<ConstMatrixView> mask;
+    // Query rows per block and keys per tile; 0 means kDefaultTile. Keys are rounded
+    // up internally to a multiple of the SIMD register block (16 floats).
+    std::size_t tile = 0;
+};
+
+Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, const FlashOptions& options = {});
+
+}  // namespace attn

@@ -1,0 +1,88 @@
+// flashAttention, attentionOutput, the memory counters and the cost model through the JS API.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import createAttention from '../../web/dist/attn.mjs';
+
+const attn = await createAttention();
+const rnd = (rows, cols, seed, std = 1) => attn.random({ rows, cols, seed, std });
+
+// |got − want| <= 1e-5·|want| + 1e-6·max|V| (outputs are convex combinations of V rows).
+function assertClose(got, want, V, what) {
+  assert.deepEqual([got.rows, got.cols], [want.rows, want.cols], `${what}: shape`);
+  const scale = Math.max(1, ...V.data.map(Math.abs));
+  for (let i = 0; i < want.data.length; i++) {
+    const g = got.data[i], w = want.data[i];
+    assert.ok(Math.abs(g - w) <= 1e-5 * Math.abs(w) + 1e-6 * scale, `${what}: entry ${i}: got ${g}, want ${w}`);
+  }
+}
+
+test('flashAttention equals attention().output (random inputs, causal or not, several tiles)', () => {
+  for (const [Tq, Tk, d, tile] of [[1, 1, 4, undefined], [37, 70, 16, 16], [130, 130, 64, undefined], [65, 200, 8, 7]]) {
+    const Q = rnd(Tq, d, 1, 2), K = rnd(Tk, d, 2, 2), V = rnd(Tk, 5, 3);
+    for (const causal of [false, true]) {
+      const want = attn.attention(Q, K, V, { causal }).output;
+      assertClose(attn.flashAttention(Q, K, V, { causal, tile }), want, V, `flash ${Tq}x${Tk} causal=${causal}`);
+      assertClose(attn.attentionOutput(Q, K, V, { causal }), want, V, `plain ${Tq}x${Tk} causal=${causal}`);
+    }
+  }
+});
+
+test('fully masked rows give zeros; rows whose first tiles are masked still match', () => {
+  const T = 40, Q = rnd(T, 8, 4), K = rnd(T, 8, 5), V = rnd(T, 3, 6);
+  const mask = attn.matrix(T, T);
+  for (let j = 0; j < T; j++) mask.data[5 * T + j] = -Infinity; // row 5: everything hidden
+  for (let j = 0; j < 20; j++) mask.data[9 * T + j] = -Infinity; // row 9: first tiles hidden
+  const got = attn.flashAttention(Q, K, V, { mask, tile: 8 });
+  assert.deepEqual(Array.from(got.data.subarray(15, 18)), [0, 0, 0]);
+  assertClose(got, attn.attention(Q, K, V, { mask }).output, V, 'masked');
+});
+
+test('bad arguments throw typed errors; the module keeps working', () => {
+  const Q = rnd(3, 4, 7), K = rnd(5, 4, 8), V = rnd(5, 2, 9);
+  assert.throws(() => attn.flashAttention(Q, rnd(5, 3, 1), V), (e) => e instanceof RangeError && /3x4/.test(e.message) && /5x3/.test(e.message));
+  assert.throws(() => attn.flashAttention(Q, K, V, { tile: 'big' }), TypeError);
+  assert.throws(() => attn.flashAttention(Q, K, V, { tile: 0 }), RangeError);
+  assert.throws(() => attn.flashAttention(Q, K, V, { tile: 5000 }), (e) => e instanceof RangeError && /tile/.test(e.message));
+  assert.throws(() => attn.flashAttention(Q, K, V, { scale: NaN }), RangeError);
+  assert.throws(() => attn.flashAttention(Q, K, V, { mask: attn.matrix(2, 2) }), (e) => e instanceof RangeError && /2x2/.test(e.message));
+  assert.throws(() => attn.attentionOutput(Q, K, rnd(4, 2, 1)), RangeError);
+  assert.throws(() => attn.profileAttention(Q, K, V, { kernel: 'fast' }), TypeError);
+  assert.equal(attn.flashAttention(Q, K, V).rows, 3);
+});
+
+test('memory: the plain path holds n² floats, the tiled kernel stays O(n·d)', () => {
+  const n = 1024, d = 64;
+  const Q = rnd(n, d, 10), K = rnd(n, d, 11), V = rnd(n, d, 12);
+  const plain = attn.profileAttention(Q, K, V, { kernel: 'plain' });
+  const tiled = attn.profileAttention(Q, K, V, { kernel: 'tiled' });
+  assert.ok(plain.workBytes >= n * n * 4, `plain needed ${plain.workBytes} bytes`);
+  assert.ok(tiled.workBytes <= 4 * n * d * 4 + 4 * 128 * 128 * 4, `tiled needed ${tiled.workBytes} bytes`);
+  assert.ok(tiled.ms >= 0 && plain.ms >= 0);
+  const before = attn.memoryStats();
+  attn.flashAttention(Q, K, V);
+  const after = attn.memoryStats();
+  assert.equal(after.currentBytes, before.currentBytes, 'everything allocated was released');
+  assert.ok(attn.resetPeakMemory().peakBytes === after.currentBytes);
+});
+
+test('cost model: the numbers of seed 001 (n² cost)', () => {
+  const c = attn.cost({ n: 8192, dModel: 768, heads: 12, layers: 12, bytesPerElement: 2 });
+  assert.equal(c.attentionEntries, 67108864);
+  assert.equal((c.bytesPerMatrix / 1e6).toFixed(0), '134'); // ≈ 134 MB (decimal)
+  assert.equal((c.bytesPerMatrix / 2 ** 20).toFixed(0), '128'); // = 128 MiB
+  assert.equal((c.bytesPerLayer / 1e9).toFixed(1), '1.6'); // ≈ 1.6 GB per 12-head layer
+  assert.equal((c.bytesPerLayer / 2 ** 30).toFixed(1), '1.5'); // 1.5 GiB
+  assert.equal(c.bytesTotal, 12 * c.bytesPerLayer);
+  assert.equal(attn.cost({ n: 512, dModel: 512, heads: 8 }).crossoverN, 512);
+  const at = attn.cost({ n: 512, dModel: 512, heads: 8 });
+  assert.equal(at.orderAttention, at.orderRecurrent);
+  assert.equal(attn.cost({ n: 6, dModel: 8 }).attentionEntries, 36);
+  const h = attn.cost({ n: 4096, dModel: 768, heads: 12 });
+  assert.equal(h.attentionGrowth, 4);
+  assert.equal(h.secondHalfRatio, 3);
+  assert.ok(h.layerGrowth < 4);
+  assert.equal(h.pathLengthAttention, 1);
+  assert.equal(h.pathLengthRecurrent, 4095);
+  assert.throws(() => attn.cost({ n: 8, dModel: 8, tile: 0 }), RangeError);
+  assert.throws(() => attn.cost({ n: 8, dModel: 9, heads: 2 }), (e) => e instanceof RangeError && /divide/.test(e.message));
+});
