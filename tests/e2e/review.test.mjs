@@ -2,9 +2,9 @@
 // chapters at phone width in both languages.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { setup, cells, setSlider, text, num, shots } from './lecture-helpers.mjs';
+import { setup, cells, setSlider, text, num } from './lecture-helpers.mjs';
+import { shootChapter } from './harness.mjs';
 
 const { open, browser, server } = await setup();
 const axePath = createRequire(import.meta.url).resolve('../../web/node_modules/axe-core/axe.min.js');
@@ -56,18 +56,16 @@ test('review: every link points at a chapter on the page', async () => {
 });
 
 test('lecture chapters at 360 px and in English: no horizontal overflow, no console error', async () => {
-  for (const query of ['', '?lang=en']) {
-    const { page, errors } = await open('review', { query, width: 360, height: 780 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 0, `page is ${overflow}px wider than a 360px phone (${query || 'ko'})`);
-    for (const id of ['why-attention', 'weighted-sum', 'reading-matrix', 'positional-encoding', 'review']) {
-      const sec = await page.$(`#${id}`);
-      await sec.screenshot({ path: join(shots, `${id}-phone${query ? '-en' : ''}.png`) });
-    }
-    if (query) assert.match(await text(page, `${S} h2`), /Review/);
-    assert.deepEqual(errors, []);
-    await page.close();
-  }
+  for (const query of ['', 'lang=en'])
+    for (const id of ['why-attention', 'weighted-sum', 'reading-matrix', 'positional-encoding', 'review'])
+      await shootChapter(browser, server, id, { query, suffix: query ? '-en' : '' });
+  // The review links into the other chapters, so it is also checked inside the whole page.
+  const { page, errors } = await open('review', { query: '?lang=en', width: 360, height: 780 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than a 360px phone`);
+  assert.match(await text(page, `${S} h2`), /Review/);
+  assert.deepEqual(errors, []);
+  await page.close();
 });
 
 test('lecture chapters pass an axe-core scan in both languages', async () => {

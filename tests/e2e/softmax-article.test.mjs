@@ -5,10 +5,10 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { setup, cells, numbers, cellInput, atFragment, completeSweep, shots } from './article-helpers.mjs';
+import { shootChapter } from './harness.mjs';
+import { setup, cells, numbers, cellInput, atFragment, completeSweep } from './article-helpers.mjs';
 
-const { open } = await setup();
+const { open, browser, server } = await setup();
 
 test('softmax: rows positive and summing to 1, checked on screen; the wrong axis side by side', async () => {
   const { page, errors } = await open(`#softmax`);
@@ -52,16 +52,11 @@ test('the five chapters in English, in the table of contents; screenshots at des
   assert.match(await page.textContent('#why-qkv [data-verdict="diagonal"]'), /rows/);
   await page.click('#lang-toggle');
   assert.match(await page.textContent('#two-keys h2'), /Query 하나/);
-  await completeSweep(page);
-  for (const id of ['terms-formula', 'two-keys', 'why-qkv', 'scaling', 'softmax'])
-    await (await page.$(`#${id}`)).screenshot({ path: join(shots, `${id}-desktop.png`) });
-  await page.setViewportSize({ width: 360, height: 780 });
-  for (const id of ['terms-formula', 'two-keys', 'why-qkv', 'scaling', 'softmax'])
-    await (await page.$(`#${id}`)).screenshot({ path: join(shots, `${id}-phone.png`) });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 0, `page is ${overflow}px wider than a 360px phone`);
   assert.deepEqual(errors, []);
   await page.close();
+  // Screenshots of each chapter opened alone (the scaling chapter's sweep finished first).
+  for (const id of ['terms-formula', 'two-keys', 'why-qkv', 'scaling', 'softmax'])
+    await shootChapter(browser, server, id, { prepare: id === 'scaling' ? completeSweep : undefined });
 });
 
 test('accessibility: axe-core finds no violations in the five chapters', async () => {
