@@ -96,6 +96,17 @@ function checkMatrix(m, what) {
   return { rows: m.rows, cols: m.cols, data };
 }
 
+// {causal, scale, mask} as attention, flashAttention and attentionOutput take them.
+function maskOptions(options) {
+  const o = { causal: checkBool(options.causal, 'causal') };
+  if (options.scale !== undefined && options.scale !== null) {
+    if (typeof options.scale !== 'number') throw fail('TypeError', `scale must be a number, got ${describe(options.scale)}`);
+    o.scale = options.scale;
+  }
+  if (options.mask !== undefined && options.mask !== null) o.mask = checkMatrix(options.mask, 'mask');
+  return o;
+}
+
 function checkSeed(seed, what) {
   if (typeof seed !== 'number') throw fail('TypeError', `${what} must be a number, got ${describe(seed)}`);
   if (!Number.isSafeInteger(seed) || seed < 0)
@@ -262,12 +273,7 @@ function makeApi(raw) {
     },
     attention(Q, K, V, opts) {
       const options = checkOptions(opts, 'options');
-      const o = { causal: checkBool(options.causal, 'causal') };
-      if (options.scale !== undefined && options.scale !== null) {
-        if (typeof options.scale !== 'number') throw fail('TypeError', `scale must be a number, got ${describe(options.scale)}`);
-        o.scale = options.scale;
-      }
-      if (options.mask !== undefined && options.mask !== null) o.mask = checkMatrix(options.mask, 'mask');
+      const o = maskOptions(options);
       o.dropout = checkDropout(options.dropout, 'dropout');
       return unwrap(raw.attention(checkMatrix(Q, 'Q'), checkMatrix(K, 'K'), checkMatrix(V, 'V'), o));
     },
@@ -293,23 +299,13 @@ function makeApi(raw) {
     },
     flashAttention(Q, K, V, opts) {
       const options = checkOptions(opts, 'options');
-      const o = { causal: checkBool(options.causal, 'causal') };
-      if (options.scale !== undefined && options.scale !== null) {
-        if (typeof options.scale !== 'number') throw fail('TypeError', `scale must be a number, got ${describe(options.scale)}`);
-        o.scale = options.scale;
-      }
-      if (options.mask !== undefined && options.mask !== null) o.mask = checkMatrix(options.mask, 'mask');
+      const o = maskOptions(options);
       if (options.tile !== undefined && options.tile !== null) o.tile = checkCount(options.tile, 'tile', { min: 1 });
       return unwrap(raw.flashAttention(checkMatrix(Q, 'Q'), checkMatrix(K, 'K'), checkMatrix(V, 'V'), o));
     },
     attentionOutput(Q, K, V, opts) {
       const options = checkOptions(opts, 'options');
-      const o = { causal: checkBool(options.causal, 'causal') };
-      if (options.scale !== undefined && options.scale !== null) {
-        if (typeof options.scale !== 'number') throw fail('TypeError', `scale must be a number, got ${describe(options.scale)}`);
-        o.scale = options.scale;
-      }
-      if (options.mask !== undefined && options.mask !== null) o.mask = checkMatrix(options.mask, 'mask');
+      const o = maskOptions(options);
       return unwrap(raw.attentionOutput(checkMatrix(Q, 'Q'), checkMatrix(K, 'K'), checkMatrix(V, 'V'), o));
     },
     resetPeakMemory: () => raw.resetPeakMemory(),
