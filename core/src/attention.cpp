@@ -76,16 +76,18 @@ Matrix causal_mask(std::size_t Tq, std::size_t Tk) {
     return M;
 }
 
+// out[j] = s[j] + m[j], except that a hidden key (m[j] = −∞) stays −∞ whatever its score
+// (NaN + −∞ would be NaN, +∞ + −∞ too). s and out may alias.
+static void mask_row(const float* s, const float* m, float* out, std::size_t n) {
+    kernels::add(s, m, out, n);
+    for (std::size_t j = 0; j < n; ++j)
+        if (m[j] == kNegInf) out[j] = kNegInf;
+}
+
 Matrix add_mask(ConstMatrixView S, ConstMatrixView M) {
     check_same_shape(S, "S", M, "mask", "add_mask");
     Matrix out(S.rows(), S.cols());
-    for (std::size_t i = 0; i < S.rows(); ++i) {
-        kernels::add(S.row(i), M.row(i), out.row(i), S.cols());
-        // A hidden key stays hidden whatever its score (NaN + −∞ would be NaN, +∞ + −∞ too).
-        const float* m = M.row(i);
-        for (std::size_t j = 0; j < S.cols(); ++j)
-            if (m[j] == kNegInf) out(i, j) = kNegInf;
-    }
+    for (std::size_t i = 0; i < S.rows(); ++i) mask_row(S.row(i), M.row(i), out.row(i), S.cols());
     return out;
 }
 
@@ -146,9 +148,10 @@ Matrix attention_output(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V,
     const float keep_scale = drop ? 1.0f / (1.0f - options.dropout.rate) : 1.0f;
     for (std::size_t i = 0; i < Tq; ++i) {
         float* s = S.row(i);
-        if (options.causal)
-            for (std::size_t j = i + 1; j < Tk; ++j) s[j] += kNegInf;  // as attention(): added
-        if (options.mask) kernels::add(s, options.mask->row(i), s, Tk);
+        // As attention(): the additive mask first, then the causal mask replaces the score,
+        // so a causally hidden key is −∞ whatever its score (+∞ + −∞ would be NaN).
+        if (options.mask) mask_row(s, options.mask->row(i), s, Tk);
+        if (options.causal) std::fill(s + std::min(i + 1, Tk), s + Tk, kNegInf);
         // Unnormalised softmax: two passes (max; exp, store and sum). The division by the
         // sum is applied to the output row instead (T·d_v divisions, not T²).
         const float m = kernels::max(s, Tk);

@@ -108,18 +108,20 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
                 }
 
             // (2) Masks. A masked key's score is replaced by −∞ (its weight is then exactly 0).
-            if (options.causal && j0 + cols > i0 + 1) {  // the tile reaches above the diagonal
-                for (std::size_t r = 0; r < rows; ++r) {
-                    const std::size_t i = i0 + r;
-                    const std::size_t first = i + 1 > j0 ? i + 1 - j0 : 0;  // first hidden column
-                    if (first < cols) std::fill(S.data() + r * ldS + first, S.data() + r * ldS + cols, kNegInf);
-                }
-            }
+            //     The custom mask first, then the causal one, as in attention(): a causally
+            //     hidden key stays −∞ whatever the custom mask holds there (−∞ + ∞ is NaN).
             if (options.mask) {
                 for (std::size_t r = 0; r < rows; ++r) {
                     const float* mk = options.mask->row(i0 + r) + j0;
                     float* s = S.data() + r * ldS;
                     for (std::size_t c = 0; c < cols; ++c) s[c] = mk[c] == kNegInf ? kNegInf : s[c] + mk[c];
+                }
+            }
+            if (options.causal && j0 + cols > i0 + 1) {  // the tile reaches above the diagonal
+                for (std::size_t r = 0; r < rows; ++r) {
+                    const std::size_t i = i0 + r;
+                    const std::size_t first = i + 1 > j0 ? i + 1 - j0 : 0;  // first hidden column
+                    if (first < cols) std::fill(S.data() + r * ldS + first, S.data() + r * ldS + cols, kNegInf);
                 }
             }
 

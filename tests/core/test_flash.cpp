@@ -168,6 +168,41 @@ TEST_CASE("flash_attention: NaN and ∞ reach only the outputs they should", "[f
     }
 }
 
+TEST_CASE("a key hidden by the causal mask or by −∞ stays hidden whatever the mask or its score holds", "[flash][numerics]") {
+    // Found by fuzz_attention (tests/fuzz/regressions/attention/flash-causal-over-mask-inf,
+    // output-nan-score-under-mask-inf): the tiled kernel applied the causal mask before the
+    // custom one (−∞ + ∞ = NaN), and attention_output added a −∞ mask to a NaN score.
+    // Both now follow attention(): the custom mask, then the causal mask, each replacing.
+    Matrix Q = random_matrix(3, 4, 11), K = random_matrix(3, 4, 12), V = random_matrix(3, 2, 13);
+    Q(0, 0) = std::numeric_limits<float>::quiet_NaN();  // every score of row 0 is NaN
+    Matrix M(3, 3, 0.0f);
+    M(0, 0) = -kInf;   // row 0: key 0 hidden by the mask, keys 1, 2 by the causal mask
+    M(0, 2) = kInf;    // a +∞ where the causal mask already hides the key
+    M(1, 2) = std::numeric_limits<float>::quiet_NaN();  // a NaN where the causal mask hides it
+    AttentionOptions o;
+    o.causal = true;
+    o.mask = M;
+    FlashOptions f;
+    f.causal = true;
+    f.mask = ConstMatrixView(M);
+    f.tile = 1;
+    const Trace t = attention(Q, K, V, o);
+    const Matrix A = attention_output(Q, K, V, o), F = flash_attention(Q, K, V, f);
+    for (std::size_t k = 0; k < 2; ++k) {
+        CAPTURE(k);
+        REQUIRE(t.output(0, k) == 0.0f);  // fully hidden row: zero, not NaN
+        REQUIRE(A(0, k) == 0.0f);
+        REQUIRE(F(0, k) == 0.0f);
+    }
+    for (std::size_t i = 1; i < 3; ++i)
+        for (std::size_t k = 0; k < 2; ++k) {
+            CAPTURE(i, k);
+            REQUIRE(std::isfinite(A(i, k)));
+            REQUIRE(A(i, k) == Approx(t.output(i, k)).margin(1e-6));
+            REQUIRE(F(i, k) == Approx(t.output(i, k)).margin(1e-6));
+        }
+}
+
 TEST_CASE("causal flash_attention: a token's output does not depend on later tokens", "[flash]") {
     const Matrix Q = random_matrix(45, 6, 16), V = random_matrix(45, 4, 17);
     Matrix K = random_matrix(45, 6, 18), V2 = V;

@@ -3,7 +3,7 @@
 // shapes; the documented rules of attention.hpp row by row (weights in [0, 1] summing
 // to 1, hidden keys exactly 0, fully masked rows zero, non-finite values reaching only
 // the rows they reach); the Trace's non-finite report; and, on tame inputs, agreement
-// with attn::reference.
+// with attn::reference; the tiled kernel (flash_attention) and attention_output against it.
 #include "fuzz_common.hpp"
 
 using namespace attn;
@@ -141,6 +141,44 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         ATTN_CHECK(!valid_shapes);
     } catch (const ValueError&) {
         ATTN_CHECK(!valid_shapes || !valid_scale || !valid_rate);
+    }
+
+    // The tiled kernel (flash.hpp) and the plain output-only path on the same operands:
+    // typed errors for the same invalid inputs; fully masked rows zero; on tame inputs
+    // both equal attention(...).output. Small tiles make several tiles of these shapes.
+    {
+        FlashOptions f;
+        f.causal = o.causal;
+        f.scale = o.scale;
+        if (o.mask) f.mask = ConstMatrixView(*o.mask);
+        f.tile = fdp.ConsumeIntegralInRange<std::size_t>(0, 24);  // 0: the default tile
+        AttentionOptions plain = o;
+        plain.dropout = {};
+        try {
+            const Matrix F = flash_attention(Q, K, V, f);
+            ATTN_CHECK(valid_shapes && valid_scale);
+            ATTN_CHECK(F.rows() == Tq && F.cols() == dv);
+            const Matrix A = attention_output(Q, K, V, plain);
+            // A row with every key hidden (causal or −∞ in the mask) is 0 in all three, whatever
+            // its scores and whatever else the mask holds there (the mask replaces the score).
+            const Trace T = attention(Q, K, V, plain);
+            for (std::size_t i = 0; i < Tq; ++i) {
+                bool any_visible = false;
+                for (std::size_t j = 0; j < Tk; ++j)
+                    if (!((o.causal && j > i) || (o.mask && (*o.mask)(i, j) == kNegInf))) any_visible = true;
+                if (!any_visible)
+                    for (std::size_t k = 0; k < dv; ++k) ATTN_CHECK(F(i, k) == 0.0f && A(i, k) == 0.0f && T.output(i, k) == 0.0f);
+            }
+            const bool tame = fill == Fill::Tame && (!o.scale || std::abs(*o.scale) <= 4.0f);
+            if (tame) {
+                ATTN_CHECK(close(F, A, 1e-4, 1e-4));
+                ATTN_CHECK(close(A, T.output, 1e-5, 1e-5));
+            }
+        } catch (const ShapeError&) {
+            ATTN_CHECK(!valid_shapes);
+        } catch (const ValueError&) {
+            ATTN_CHECK(!valid_shapes || !valid_scale);
+        }
     }
 
     // The stages one by one on the same operands (errors must be typed, never a crash).
