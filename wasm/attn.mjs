@@ -21,6 +21,8 @@ const isNode = typeof process === 'object' && !!process.versions?.node && typeof
 export const MAX_ELEMENTS = 2 ** 28;
 // Counts that are not matrix sizes (n in the cost model) are size_t in wasm32.
 const MAX_COUNT = 2 ** 32 - 1;
+// The tiled kernel's largest tile edge (attn::kMaxTile, core/include/attn/flash.hpp).
+const MAX_TILE = 1024;
 
 // A tiny module using one SIMD128 instruction (v128 result, i8x16.splat, i8x16.popcnt):
 // engines without WebAssembly SIMD reject it.
@@ -279,7 +281,7 @@ function makeApi(raw) {
     },
     splitHeads: (X, heads) => unwrap(raw.splitHeads(checkMatrix(X, 'X'), checkCount(heads, 'heads', { min: 1 }))),
     concatHeads(list) {
-      if (!Array.isArray(list)) throw fail('TypeError', 'concatHeads expects an array of matrices');
+      if (!Array.isArray(list)) throw fail('TypeError', 'expects an array of matrices');
       // Array.from visits holes too ([A, , B] names heads[1]), where map would skip them.
       return unwrap(raw.concatHeads(Array.from(list, (m, i) => checkMatrix(m, `heads[${i}]`))));
     },
@@ -300,7 +302,7 @@ function makeApi(raw) {
     flashAttention(Q, K, V, opts) {
       const options = checkOptions(opts, 'options');
       const o = maskOptions(options);
-      if (options.tile !== undefined && options.tile !== null) o.tile = checkCount(options.tile, 'tile', { min: 1 });
+      if (options.tile !== undefined && options.tile !== null) o.tile = checkCount(options.tile, 'tile', { min: 1, max: MAX_TILE });
       return unwrap(raw.flashAttention(checkMatrix(Q, 'Q'), checkMatrix(K, 'K'), checkMatrix(V, 'V'), o));
     },
     attentionOutput(Q, K, V, opts) {
@@ -315,7 +317,7 @@ function makeApi(raw) {
       if (kernel !== 'plain' && kernel !== 'tiled')
         throw fail('TypeError', `kernel must be 'plain' or 'tiled', got ${describe(kernel)}`);
       const o = { kernel, causal: checkBool(options.causal, 'causal') };
-      if (options.tile !== undefined && options.tile !== null) o.tile = checkCount(options.tile, 'tile', { min: 1 });
+      if (options.tile !== undefined && options.tile !== null) o.tile = checkCount(options.tile, 'tile', { min: 1, max: MAX_TILE });
       return unwrap(raw.profileAttention(checkMatrix(Q, 'Q'), checkMatrix(K, 'K'), checkMatrix(V, 'V'), o));
     },
     positionalEncoding(T, d) {
@@ -326,7 +328,7 @@ function makeApi(raw) {
     },
     cost(input) {
       if (input === null || typeof input !== 'object' || Array.isArray(input))
-        throw fail('TypeError', `cost expects an object {n, dModel, heads, layers, bytesPerElement, tile}, got ${describe(input)}`);
+        throw fail('TypeError', `expects an object {n, dModel, heads, layers, bytesPerElement, tile}, got ${describe(input)}`);
       const { n, dModel, heads = 1, layers = 1, bytesPerElement = 4, tile = 128 } = input;
       const count = { min: 1, max: MAX_COUNT };
       return unwrap(raw.cost({
@@ -340,7 +342,7 @@ function makeApi(raw) {
     },
     random(options) {
       if (options === null || typeof options !== 'object' || Array.isArray(options))
-        throw fail('TypeError', `random expects an object {rows, cols, seed, distribution, ...}, got ${describe(options)}`);
+        throw fail('TypeError', `expects an object {rows, cols, seed, distribution, ...}, got ${describe(options)}`);
       const { rows, cols, seed = 0, distribution = 'normal', mean = 0, std = 1, lo = 0, hi = 1 } = options;
       checkCount(rows, 'rows');
       checkCount(cols, 'cols');
@@ -395,7 +397,7 @@ function makeApi(raw) {
      * handed out; the handle holds only the model's id.
      */
     createModel(config = {}) {
-      if (config === null || typeof config !== 'object') throw fail('TypeError', 'createModel expects an object');
+      if (config === null || typeof config !== 'object') throw fail('TypeError', 'expects an object');
       const c = { ...MODEL_DEFAULTS, ...config };
       if (typeof c.task !== 'string') throw fail('TypeError', `task must be a string, got ${typeof c.task}`);
       checkDropout({ seed: c.seed }, 'createModel');
@@ -433,7 +435,7 @@ function makeApi(raw) {
         probe(tokens) {
           alive();
           if (!Array.isArray(tokens) && !ArrayBuffer.isView(tokens))
-            throw fail('TypeError', 'probe expects an array of token ids');
+            throw fail('TypeError', 'expects an array of token ids');
           for (let i = 0; i < tokens.length; i++)
             if (typeof tokens[i] !== 'number' || !Number.isInteger(tokens[i]))
               throw fail('TypeError', `token ${i + 1} must be an integer, got ${String(tokens[i])}`);

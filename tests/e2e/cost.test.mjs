@@ -55,12 +55,25 @@ test('complexity table and crossover follow n, d_model and h; bad combinations s
   assert.match(await cell(page, 'Path'), /2,047/);
   await setNumber(page, 'dModel', 256);
   assert.match(await page.textContent('#cost [data-plot="crossover"]'), /n = d = 256/);
-  // 3 heads do not divide 256: the core's error is shown, the last picture stays.
+  // 3 heads do not divide 256: said beside the field, the value is not taken, and the
+  // rest of the chapter keeps computing (the memory calculator below still follows edits).
+  const headsError = '#cost label:has([data-control="heads"]) .number-error';
   await setNumber(page, 'heads', 3);
-  assert.match(await page.textContent('#cost .chapter-error'), /3 heads do not divide d_model = 256/);
-  assert.match(await page.textContent('#cost [data-plot="crossover"]'), /n = d = 256/);
-  await setNumber(page, 'heads', 4);
+  assert.ok(await page.isVisible(headsError));
+  assert.match(await page.textContent(headsError), /h = 3 does not divide d_model = 256.*keeps using h = 8/);
   assert.equal(await page.isVisible('#cost .chapter-error'), false);
+  assert.match(await page.textContent('#cost [data-plot="crossover"]'), /n = d = 256/);
+  await setNumber(page, 'memN', 4096);
+  assert.equal((await figure(page, 'entries')).trim(), '16,777,216');
+  // d_model that 8 heads cannot split: the same, at the d_model field.
+  await setNumber(page, 'dModel', 100);
+  assert.match(await page.textContent('#cost label:has([data-control="dModel"]) .number-error'), /d_model = 100 is not a multiple of h = 8/);
+  await setNumber(page, 'dModel', 256);
+  await setNumber(page, 'heads', 4);
+  assert.equal(await page.isVisible(headsError), false);
+  // What was typed is quoted back, whatever it is.
+  await setNumber(page, 'n', 'abc');
+  assert.match(await page.textContent('#cost label:has([data-control="n"]) .number-error'), /“abc”/);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -88,6 +101,9 @@ test('live run: starts in a worker, reports progress, the page stays responsive,
   // The measured memory: the plain kernel needs more than the tiled one at the same n.
   const first = await page.$$eval('#cost [data-table="live"] tbody tr:first-child td', (td) => td.map((t) => t.textContent));
   assert.match(first[1], /B/);
+  // A measurement is not part of the permalink: the address holds no live results.
+  assert.doesNotMatch(decodeURIComponent(page.url()), /live[^M C]/);
+  assert.ok(page.url().length < 400, `the link is ${page.url().length} characters long`);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -86,3 +86,24 @@ test('cost model: the numbers of seed 001 (n² cost)', () => {
   assert.throws(() => attn.cost({ n: 8, dModel: 8, tile: 0 }), RangeError);
   assert.throws(() => attn.cost({ n: 8, dModel: 9, heads: 2 }), (e) => e instanceof RangeError && /divide/.test(e.message));
 });
+
+test('a key hidden by −∞ or the causal mask stays hidden in all three paths, whatever its score', () => {
+  // Found by a newcomer's trial and by fuzz_attention: attentionOutput gave NaN here.
+  const M = (rows, cols, d) => ({ rows, cols, data: new Float32Array(d) });
+  const Q = M(1, 1, [1]), V = M(2, 1, [1, 2]), mask = M(1, 2, [-Infinity, 0]);
+  for (const bad of [NaN, Infinity]) {
+    const K = M(2, 1, [bad, 1]);
+    assert.deepEqual(Array.from(attn.attention(Q, K, V, { mask }).output.data), [2]);
+    assert.deepEqual(Array.from(attn.attentionOutput(Q, K, V, { mask }).data), [2]);
+    assert.deepEqual(Array.from(attn.flashAttention(Q, K, V, { mask }).data), [2]);
+  }
+  // Causal: key 1 (NaN score) is hidden from query 0, whose output is V[0]; query 1 sees it.
+  const Q2 = M(2, 1, [1, 1]), K2 = M(2, 1, [1, NaN]);
+  for (const out of [attn.attention(Q2, K2, V, { causal: true }).output, attn.attentionOutput(Q2, K2, V, { causal: true }),
+    attn.flashAttention(Q2, K2, V, { causal: true })]) {
+    assert.equal(out.data[0], 1);
+    assert.ok(Number.isNaN(out.data[1]));
+  }
+  // A tile past the kernel's limit names the limit.
+  assert.throws(() => attn.flashAttention(Q, M(2, 1, [1, 1]), V, { tile: 1e9 }), /tile = 1000000000 is past the limit of 1024/);
+});

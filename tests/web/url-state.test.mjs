@@ -131,6 +131,11 @@ test('matrix text: copy out, paste in, LaTeX, Markdown, CSV', () => {
   err('', 'empty');
   err('1 2\n3', 'ragged');
   err('1 2\n3 abc', 'nan');
+  err('1,,2', 'gap');
+  err('1 2\n3 ; ; 4', 'gap');
+  err(',,,', 'empty');
+  err(';\n , ', 'empty');
+  assert.deepEqual(Array.from(parseMatrixText('1 ,2;\n;\n3, 4').data), [1, 2, 3, 4]); // a separator line is skipped
   err('1 2\n3 1e9', 'range');
   err('1 NaN', 'nan');
   err('x'.repeat(300000), 'long');

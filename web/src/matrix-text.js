@@ -2,7 +2,7 @@
 // table and CSV. No DOM: the matrix grid uses these, and tests/web checks them in Node.
 import { fmt, tex, parseCell } from './format.js';
 
-// code: 'empty' | 'long' | 'nan' | 'range' | 'ragged' | 'shape'; vars fill a translated message.
+// code: 'empty' | 'long' | 'nan' | 'range' | 'gap' | 'ragged' | 'shape'; vars fill a translated message.
 export class MatrixTextError extends Error {
   constructor(code, vars, message) {
     super(message);
@@ -66,15 +66,24 @@ export function parseMatrixText(text) {
   t = t.replace(/\]\s*,?\s*\[/g, '\n').replace(/[[\]]/g, '');
   const lines = t.split(/\r\n|\r|\n/).map((l) => l.trim()).filter((l) => l !== '');
   if (lines.length === 0) throw new MatrixTextError('empty', {}, 'there are no numbers in the pasted text');
-  const rows = lines.map((line, r) =>
-    line.replace(/[,;]\s*$/, '').split(/[\s,;]+/).filter((x) => x !== '').map((word) => {
+  // Entries are separated by spaces, or by one comma or semicolon (with spaces around it
+  // if you like). Two separators with nothing between them ("1,,2") are an error, not one
+  // entry less; a line of separators alone (",,,") holds no numbers and is skipped.
+  const rows = lines.map((line, r) => {
+    const words = line.replace(/[,;]\s*$/, '').split(/\s*[,;]\s*|\s+/);
+    if (words.every((w) => w === '')) return null;
+    if (words.includes(''))
+      throw new MatrixTextError('gap', { row: r + 1 }, `row ${r + 1} has two separators with no number between them`);
+    return words.map((word) => {
       const p = parseCell(word);
       if ('value' in p) return p.value;
       const vars = { text: word.slice(0, 24), row: r + 1 };
       throw new MatrixTextError(p.error, vars, p.error === 'range'
         ? `“${vars.text}” on row ${vars.row} is too large (use a value between −1000000 and 1000000)`
         : `“${vars.text}” on row ${vars.row} is not a number`);
-    }));
+    });
+  }).filter((row) => row !== null);
+  if (rows.length === 0) throw new MatrixTextError('empty', {}, 'there are no numbers in the pasted text');
   const cols = rows[0].length;
   const bad = rows.findIndex((r) => r.length !== cols);
   if (bad >= 0)

@@ -44,6 +44,7 @@ export default {
     pasteNan: '“{text}” on row {row} is not a number. Nothing was changed.',
     pasteRange: '“{text}” on row {row} is too large (use a value between −1000000 and 1000000). Nothing was changed.',
     pasteRagged: 'Row {row} has {n} numbers but row 1 has {cols}. Nothing was changed.',
+    pasteGap: 'Row {row} has two separators with no number between them (like “1,,2”). Nothing was changed.',
     answer: 'your answer',
     check: 'Check answers',
     reveal: 'Show answers',

@@ -10,6 +10,8 @@ export default {
   nLabel: 'tokens $n$',
   dLabel: '$d_{model}$',
   hLabel: 'heads $h$',
+  headsNotDivisor: 'h = {h} does not divide d_model = {d}: the heads could not split it evenly (d_h = d_model / h). The table keeps using h = {last}.',
+  dModelNotMultiple: 'd_model = {d} is not a multiple of h = {h}: the heads could not split it evenly (d_h = d_model / h). The table keeps using d_model = {last}.',
   tableCaption: 'One self-attention layer with $n = {n}$, $d_{model} = {d}$, $h = {h}$',
   thOp: 'operation',
   thComplexity: 'time complexity',

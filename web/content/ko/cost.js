@@ -9,6 +9,8 @@ export default {
   nLabel: '토큰 수 $n$',
   dLabel: '$d_{model}$',
   hLabel: 'head 수 $h$',
+  headsNotDivisor: 'h = {h}로는 d_model = {d}을(를) 나누어떨어지게 할 수 없어 head마다 같은 폭으로 나눌 수 없습니다(d_h = d_model / h). 표는 h = {last}로 계속 계산합니다.',
+  dModelNotMultiple: 'd_model = {d}은(는) h = {h}의 배수가 아니어서 head마다 같은 폭으로 나눌 수 없습니다(d_h = d_model / h). 표는 d_model = {last}로 계속 계산합니다.',
   tableCaption: '$n = {n}$, $d_{model} = {d}$, $h = {h}$인 Self-Attention 층 하나',
   thOp: '연산',
   thComplexity: '시간 복잡도',

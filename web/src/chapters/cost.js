@@ -26,7 +26,7 @@ export default {
       n: 1024, dModel: 512, heads: 8, // the complexity table and the crossover
       memN: 8192, memHeads: 12, layers: 12, bytes: 2, // the memory calculator (the document's example)
       liveMaxN: 32768, liveCausal: false, live: null, // the live run
-    }));
+    }), { transient: ['live'] }); // a measurement belongs to this browser and this moment, not to a link
     const { el, text, tr, state, patch } = k;
     const T = (tag, key, parent, cls) => text(tag, key, parent, (s, r) => r?.vars ?? {}, cls);
 
@@ -38,8 +38,14 @@ export default {
     T('p', 'productsBody');
     const controls = el('div', 'controls cost-controls');
     k.number('n', 'nLabel', { min: 1, max: 1 << 20, parent: controls });
-    k.number('dModel', 'dLabel', { min: 1, max: 65536, parent: controls });
-    k.number('heads', 'hLabel', { min: 1, max: 1024, parent: controls });
+    // h must divide d_model (d_h = d_model / h): said at the field being edited, and the
+    // value is not taken, so the table never meets a combination the core rejects.
+    const divides = (d, h, key, last) => (d % h === 0 ? null
+      : tr(key).replace('{d}', fmtCount(d)).replace('{h}', fmtCount(h)).replace('{last}', fmtCount(last)));
+    k.number('dModel', 'dLabel', { min: 1, max: 65536, parent: controls,
+      check: (v) => divides(v, state().heads, 'dModelNotMultiple', state().dModel) });
+    k.number('heads', 'hLabel', { min: 1, max: 1024, parent: controls,
+      check: (v) => divides(state().dModel, v, 'headsNotDivisor', state().heads) });
 
     const tableWrap = el('div', 'table-scroll');
     const table = el('table', 'complexity-table stack', tableWrap);

@@ -128,12 +128,13 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
   }
   // A labelled whole-number input bound to state()[name]. Text that is not a whole number
   // in [min, max] is marked invalid with a message beside the field; the last good value
-  // stays in use.
-  function number(name, key, { min = 1, max = Number.MAX_SAFE_INTEGER, step = 1, parent = section, vars = () => ({}) } = {}) {
+  // stays in use. `check(v)` may reject a whole number too (return the message, or null).
+  // A text input (numeric keyboard on phones), so the message can quote what was typed.
+  function number(name, key, { min = 1, max = Number.MAX_SAFE_INTEGER, parent = section, vars = () => ({}), check } = {}) {
     const label = el('label', 'number', parent);
     const span = text('span', key, label, () => ({ value: state()[name], ...vars() }));
     const input = el('input', '', label);
-    Object.assign(input, { type: 'number', min, max, step, inputMode: 'numeric' });
+    Object.assign(input, { type: 'text', inputMode: 'numeric', autocomplete: 'off', spellcheck: false });
     input.dataset.control = name;
     const msg = el('span', 'number-error', label);
     msg.setAttribute('role', 'alert');
@@ -141,12 +142,15 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
     input.addEventListener('input', () => {
       const t = input.value.trim();
       const v = Number(t);
-      const ok = t !== '' && Number.isInteger(v) && v >= min && v <= max;
-      input.setAttribute('aria-invalid', ok ? 'false' : 'true');
-      msg.hidden = ok;
-      if (!ok) {
-        msg.textContent = common('wholeNumber').replace('{text}', t.length > 24 ? `${t.slice(0, 24)}…` : t)
-          .replace('{min}', fmtCount(min)).replace('{max}', fmtCount(max)).replace('{last}', fmtCount(state()[name]));
+      const whole = t !== '' && /^[+-]?\d+$/.test(t) && Number.isInteger(v) && v >= min && v <= max;
+      const problem = !whole
+        ? common('wholeNumber').replace('{text}', t.length > 24 ? `${t.slice(0, 24)}…` : t)
+          .replace('{min}', fmtCount(min)).replace('{max}', fmtCount(max)).replace('{last}', fmtCount(state()[name]))
+        : check?.(v) ?? null;
+      input.setAttribute('aria-invalid', problem ? 'true' : 'false');
+      msg.hidden = !problem;
+      if (problem) {
+        msg.textContent = problem;
         return;
       }
       if (v !== state()[name]) patch({ [name]: v });

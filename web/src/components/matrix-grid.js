@@ -34,6 +34,7 @@ export const TOOL_TEXT = {
   pasteNan: '“{text}” on row {row} is not a number. Nothing was changed.',
   pasteRange: '“{text}” on row {row} is too large (use a value between −1000000 and 1000000). Nothing was changed.',
   pasteRagged: 'Row {row} has {n} numbers but row 1 has {cols}. Nothing was changed.',
+  pasteGap: 'Row {row} has two separators with no number between them (like “1,,2”). Nothing was changed.',
   answer: 'your answer', check: 'Check answers', reveal: 'Show answers', checkResult: '{right} of {total} correct.',
   hiddenHint: 'Fill in the missing numbers, then check.', picking: 'Click numbers to hide or show them.',
   right: 'correct', wrong: 'not yet',
@@ -464,7 +465,7 @@ export function createMatrixGrid(opts) {
   }
   function pasteFailed(e) {
     if (!(e instanceof MatrixTextError)) throw e;
-    const key = { empty: 'pasteEmpty', long: 'pasteLong', nan: 'pasteNan', range: 'pasteRange', ragged: 'pasteRagged' }[e.code];
+    const key = { empty: 'pasteEmpty', long: 'pasteLong', nan: 'pasteNan', range: 'pasteRange', gap: 'pasteGap', ragged: 'pasteRagged' }[e.code];
     pasteError = key ? say(key, e.vars) : e.message;
     showErrors();
   }

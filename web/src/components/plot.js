@@ -137,7 +137,7 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
   }
 
   let axisGroup = null, dataGroup = null, lastAxisKey = '';
-  function update({ series = [], bars = [], marks = [], polygons = [], handles = [], summary = '' } = {}) {
+  let update = function update({ series = [], bars = [], marks = [], polygons = [], handles = [], summary = '' } = {}) {
     relabel();
     cap.textContent = title();
     t.textContent = title();
@@ -156,6 +156,12 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
     if (x0 === x1) (x0 -= 1, x1 += 1);
     if (y0 === y1) (y0 = y0 > 0 && y.type === 'log' ? y0 / 2 : y0 - 1, y1 += 1);
     let left = m.left, right = width - m.right, top = m.top, bottom = height - m.bottom;
+    // Room for the longest y tick label (about 6.5 px per character at 11 px) beside the
+    // rotated axis label, so "100 MB" does not run into it.
+    const yTickValues = (s) => (y.ticks ? y.ticks.filter((v) => inDomain(s, v)) : s.ticks(5)
+      .filter((v) => y.type !== 'log' || Number.isInteger(Math.log10(v))));
+    const yLabelChars = Math.max(0, ...yTickValues(scale(y, y0, y1, [bottom, top])).map((v) => (y.tickFormat ?? tickFmt)(v).length));
+    left = Math.max(left, Math.ceil(26 + 6.5 * yLabelChars));
     if (square) {
       const side = Math.min(right - left, bottom - top);
       right = left + side;
@@ -179,24 +185,23 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
     function drawAxes(ax) {
       svgEl('line', { x1: left, x2: right, y1: bottom, y2: bottom }, ax);
       svgEl('line', { x1: left, x2: left, y1: top, y2: bottom }, ax);
-      const tickFmt = (v) => (Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(0) : fmt(v, { digits: 3 }));
-      const inside = (s, v) => { const [a, b] = s.domain(); return v >= Math.min(a, b) && v <= Math.max(a, b); };
-      const xTicks = x.ticks ? x.ticks.filter((v) => inside(sx, v)) : sx.ticks(6)
+      let xTicks = x.ticks ? x.ticks.filter((v) => inDomain(sx, v)) : sx.ticks(6)
         .filter((v) => x.type !== 'log' || Number.isInteger(Math.log10(v)) || Number.isInteger(Math.log2(v)));
+      // On a narrow plot keep every other explicit tick until they are ~34 px apart.
+      while (x.ticks && xTicks.length > 2 && (right - left) / (xTicks.length - 1) < 34) xTicks = xTicks.filter((_, i) => i % 2 === 0);
       for (const v of xTicks) {
         const px = sx(v);
         svgEl('line', { x1: px, x2: px, y1: bottom, y2: bottom + 4 }, ax);
         svgEl('text', { x: px, y: bottom + 16, 'text-anchor': 'middle' }, ax).textContent = (x.tickFormat ?? tickFmt)(v);
       }
-      const yTicks = y.ticks ? y.ticks.filter((v) => inside(sy, v)) : sy.ticks(5)
-        .filter((v) => y.type !== 'log' || Number.isInteger(Math.log10(v)));
+      const yTicks = yTickValues(sy);
       for (const v of yTicks) {
         const py = sy(v);
         svgEl('line', { x1: left - 4, x2: left, y1: py, y2: py }, ax);
         svgEl('line', { x1: left, x2: right, y1: py, y2: py, class: 'gridline' }, ax);
         svgEl('text', { x: left - 7, y: py + 4, 'text-anchor': 'end' }, ax).textContent = (y.tickFormat ?? tickFmt)(v);
       }
-      if (x.label) svgEl('text', { x: (left + right) / 2, y: height - 6, 'text-anchor': 'middle', class: 'axis-label' }, ax).textContent = x.label();
+      if (x.label) svgEl('text', { x: (left + right) / 2, y: bottom + 36, 'text-anchor': 'middle', class: 'axis-label' }, ax).textContent = x.label();
       if (y.label) svgEl('text', { x: 15, y: (top + bottom) / 2, 'text-anchor': 'middle', transform: `rotate(-90 15 ${(top + bottom) / 2})`, class: 'axis-label' }, ax).textContent = y.label();
     }
     // data
@@ -218,7 +223,9 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
     });
     for (const mk of marks) {
       svgEl('circle', { cx: sx(mk.x), cy: sy(mk.y), r: mk.r ?? 5, class: 'mark', fill: mk.color ?? PALETTE[1] }, g);
-      if (mk.label) svgEl('text', { x: sx(mk.x) + 8, y: sy(mk.y) - 8, class: 'mark-label' }, g).textContent = mk.label;
+      // Labels near the right edge go to the left of their point, so they are not cut off.
+      const toLeft = sx(mk.x) > right - 7 * (mk.label?.length ?? 0) - 8;
+      if (mk.label) svgEl('text', { x: sx(mk.x) + (toLeft ? -8 : 8), y: sy(mk.y) - 8, 'text-anchor': toLeft ? 'end' : 'start', class: 'mark-label' }, g).textContent = mk.label;
     }
     for (const hd of handles) {
       const node = svgEl('g', { class: 'handle', tabindex: 0, role: 'button', 'data-handle': hd.id, 'data-x': hd.x, 'data-y': hd.y,
@@ -244,7 +251,31 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
       legend.append(item);
     });
     return { sx, sy };
+  };
+
+  // Narrow screens: the plot is redrawn at its rendered width (down to 260 units), so one
+  // unit stays one CSS pixel and the 11 px labels stay 11 px instead of shrinking with it.
+  let lastArgs;
+  const draw = update;
+  update = (args) => draw((lastArgs = args));
+  if (typeof ResizeObserver === 'function') {
+    const base = width;
+    new ResizeObserver(() => {
+      const rendered = svg.getBoundingClientRect().width;
+      if (!rendered) return;
+      const w = Math.round(Math.min(base, Math.max(260, rendered)));
+      if (Math.abs(w - width) < 4) return;
+      width = w;
+      svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+      if (lastArgs) draw(lastArgs);
+    }).observe(svg);
   }
 
-  return { el, update, svg };
+  return { el, update: (args) => update(args), svg };
 }
+
+const tickFmt = (v) => (Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(0) : fmt(v, { digits: 3 }));
+const inDomain = (s, v) => {
+  const [a, b] = s.domain();
+  return v >= Math.min(a, b) && v <= Math.max(a, b);
+};
