@@ -11,7 +11,9 @@ import createAttention from '../../web/dist/attn.mjs';
 import { fmt } from '../../web/src/format.js';
 
 export { fmt };
-export const shots = process.env.ATTN_SCREENSHOT_DIR ?? join(process.cwd(), 'screenshots');
+import { shots } from './harness.mjs';
+
+export { shots };
 
 export async function setup() {
   await mkdir(shots, { recursive: true });
@@ -72,11 +74,4 @@ export async function assertAccessible(page, id) {
 }
 
 // Desktop and 360 px screenshots of the section; at 360 px nothing may widen the page.
-export async function screenshots(page, id) {
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await (await page.$(`#${id}`)).screenshot({ path: join(shots, `${id}-desktop.png`) });
-  await page.setViewportSize({ width: 360, height: 780 });
-  await (await page.$(`#${id}`)).screenshot({ path: join(shots, `${id}-phone.png`) });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 0, `page is ${overflow}px wider than a 360px phone`);
-}
+export { screenshotSection as screenshots } from './harness.mjs';

@@ -19,22 +19,32 @@ export async function harness() {
   return { server, browser };
 }
 
-// Desktop (1280 px) and phone (360 px) screenshots of one chapter opened alone
-// (?embed=<id>), into `${id}-desktop${suffix}.png` and `${id}-phone${suffix}.png`; at 360 px
-// nothing may widen the page, and the console stays clean. (An element screenshot inside
-// the whole page, some 50,000 px tall, takes ~15 s; of the chapter alone, under a second.)
-// `prepare(page)` runs before the first screenshot (e.g. to let a lazy plot finish).
-export async function shootChapter(browser, server, id, { query = '', suffix = '', prepare } = {}) {
-  const q = new URLSearchParams(query);
-  q.set('embed', id);
-  const { page, errors } = await openPage(browser, `${server.url}?${q}#${id}`, { width: 1280, height: 900 });
-  await page.waitForSelector(`section#${id} h2`);
-  if (prepare) await prepare(page);
+// Desktop (1280 px) and phone (360 px) screenshots of section #id of an open page, into
+// `${id}-desktop${suffix}.png` and `${id}-phone${suffix}.png`; at 360 px nothing may widen
+// the page.
+export async function screenshotSection(page, id, suffix = '') {
+  await page.setViewportSize({ width: 1280, height: 900 });
   await (await page.$(`#${id}`)).screenshot({ path: join(shots, `${id}-desktop${suffix}.png`) });
   await page.setViewportSize({ width: 360, height: 780 });
   await (await page.$(`#${id}`)).screenshot({ path: join(shots, `${id}-phone${suffix}.png`) });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  await page.close();
   if (overflow > 0) throw new Error(`#${id} is ${overflow}px wider than a 360px phone`);
-  if (errors.length) throw new Error(`#${id}: console errors ${JSON.stringify(errors)}`);
+}
+
+// The same for one chapter opened alone (?embed=<id>), which also must log no console
+// error. (An element screenshot inside the whole page, some 50,000 px tall, takes ~15 s;
+// of the chapter alone, under a second.) `prepare(page)` runs before the first screenshot
+// (e.g. to let a lazy plot finish).
+export async function shootChapter(browser, server, id, { query = '', suffix = '', prepare } = {}) {
+  const q = new URLSearchParams(query);
+  q.set('embed', id);
+  const { page, errors } = await openPage(browser, `${server.url}?${q}#${id}`, { width: 1280, height: 900 });
+  try {
+    await page.waitForSelector(`section#${id} h2`);
+    if (prepare) await prepare(page);
+    await screenshotSection(page, id, suffix);
+    if (errors.length) throw new Error(`#${id}: console errors ${JSON.stringify(errors)}`);
+  } finally {
+    await page.close();
+  }
 }
