@@ -3,7 +3,6 @@
 // the numbers the page must show, and small DOM readers.
 import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { startServer } from '../../web/scripts/serve.mjs';
 import { launchChromium, openPage } from '../../web/scripts/browser.mjs';
