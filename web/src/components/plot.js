@@ -167,6 +167,8 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
       right = left + side;
       bottom = top + side;
     }
+    // A square plot narrower than planned is also shorter: no empty band below it.
+    svg.setAttribute('viewBox', `0 0 ${width} ${square ? bottom + m.bottom : height}`);
     const sx = scale(x, x0, x1, [left, right]);
     const sy = scale(y, y0, y1, [bottom, top]);
     // The axes are rebuilt only when they change (domains, labels, size): a plot redrawn many
@@ -266,8 +268,8 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
       const w = Math.round(Math.min(base, Math.max(260, rendered)));
       if (Math.abs(w - width) < 4) return;
       width = w;
-      svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
-      if (lastArgs) draw(lastArgs);
+      if (lastArgs) draw(lastArgs); // sets the viewBox
+      else svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
     }).observe(svg);
   }
 
