@@ -137,7 +137,7 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
   }
 
   let axisGroup = null, dataGroup = null, lastAxisKey = '';
-  let update = function update({ series = [], bars = [], marks = [], polygons = [], handles = [], summary = '' } = {}) {
+  function draw({ series = [], bars = [], marks = [], polygons = [], handles = [], summary = '' } = {}) {
     relabel();
     cap.textContent = title();
     t.textContent = title();
@@ -253,13 +253,12 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
       legend.append(item);
     });
     return { sx, sy };
-  };
+  }
 
   // Narrow screens: the plot is redrawn at its rendered width (down to 260 units), so one
   // unit stays one CSS pixel and the 11 px labels stay 11 px instead of shrinking with it.
   let lastArgs;
-  const draw = update;
-  update = (args) => draw((lastArgs = args));
+  const update = (args) => draw((lastArgs = args));
   if (typeof ResizeObserver === 'function') {
     const base = width;
     new ResizeObserver(() => {
@@ -273,7 +272,7 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
     }).observe(svg);
   }
 
-  return { el, update: (args) => update(args), svg };
+  return { el, update, svg };
 }
 
 const tickFmt = (v) => (Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(0) : fmt(v, { digits: 3 }));
