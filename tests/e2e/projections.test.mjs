@@ -56,7 +56,7 @@ test('editing W_Q and drawing weights from a seed recompute everything downstrea
   const before = await cellTexts(page, 'pj-Wq', 1);
   await page.fill('[data-control="pj-seed"]', '1.5');
   assert.equal(await page.getAttribute('[data-control="pj-seed"]', 'aria-invalid'), 'true');
-  assert.ok(await page.isVisible('#projections .field-error'));
+  assert.ok(await page.isVisible('#projections .number-error'));
   await page.click('[data-control="pj-draw"]');
   assert.deepEqual(await cellTexts(page, 'pj-Wq', 1), before, 'drawing still uses the last good seed 7');
   assert.deepEqual(errors, []);

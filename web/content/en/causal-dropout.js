@@ -38,7 +38,6 @@ export default {
   modeEval: 'evaluation',
   rateLabel: 'dropout rate p = {value}',
   seedLabel: 'seed',
-  fieldError: '“{text}” cannot be used: enter a whole number from {min} to {max}. Still using {last}.',
   gridDrop: 'dropout multipliers D', gridDropped: 'weights after dropout', rowSum: 'row sum',
   dropTraining: 'Training mode: each entry of $D$ is 0 (dropped) or $1/(1-p) = {keep}$. After dropout the rows no longer sum to 1 — only on average. Over 10,000 entries drawn with the same rate and seed, the multipliers average {mean}.',
   dropEval: 'Evaluation mode: no dropout, so $P$ is used as it is and every row sums to 1. (The grey $D$ is the pattern training mode would use.)',

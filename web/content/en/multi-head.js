@@ -24,7 +24,6 @@ export default {
   residual: 'This result is added to the block’s input (the residual stream) and passed on to the next layer.',
   costTitle: '④ The original model’s arithmetic: $d_{model} = 512$, $h = 8$, $d_k = 64$',
   costBody: 'The model of the original Transformer paper does not give all of $d_{model} = 512$ to one head: eight heads share it, 64 dimensions each. The table comes from the core’s cost model. With the current $d_{model} = {dModel}$ and $h = {costHeads}$, one head is $d_k = {dk}$ wide.',
-  fieldError: '“{text}” cannot be used: enter a whole number from {min} to {max}. Still using {last}.',
   nLabel: 'tokens n',
   dModelLabel: 'd_model',
   costHeadsLabel: 'heads h',

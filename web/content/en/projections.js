@@ -7,7 +7,6 @@ export default {
   inputTitle: 'Inputs and three weight matrices',
   inputBody: '$X$ is the same ${T} \\times {din}$ input as before. Each weight matrix is ${din} \\times {dout}$, so it maps every token’s vector from length {din} to length {dout}. Edit the weights directly, or pick a seed and press the button to draw new ones from the core’s random generator (the same seed always gives the same matrices; they are rounded to two decimals so they are easy to read and retype).',
   seedLabel: 'seed',
-  fieldError: '“{text}” cannot be used: enter a whole number from {min} to {max}. Still using {last}.',
   drawWeights: 'Draw new weights with this seed',
   projTitle: '① Projections: Q, K, V from the same input',
   projBody: '$Q = XW_Q$, $K = XW_K$, $V = XW_V$, each of shape $({T} \\times {din})({din} \\times {dout}) \\to {T} \\times {dout}$. The same token now looks different as a query, as a key and as a value.',

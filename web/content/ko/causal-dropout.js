@@ -38,7 +38,6 @@ export default {
   modeEval: '평가',
   rateLabel: '드롭아웃 비율 p = {value}',
   seedLabel: 'seed',
-  fieldError: '“{text}”은(는) 쓸 수 없습니다. {min}에서 {max} 사이의 정수를 넣어 주세요. 지금은 {last}을(를) 씁니다.',
   gridDrop: '드롭아웃 배수 D', gridDropped: '드롭아웃 뒤의 가중치', rowSum: '행의 합',
   dropTraining: '학습 모드: $D$의 칸은 0(지워짐) 아니면 $1/(1-p) = {keep}$입니다. 그래서 드롭아웃 뒤 각 행의 합은 더 이상 1이 아니고, 평균적으로만 1입니다. 같은 비율과 seed로 10 000개 칸을 뽑으면 배수의 평균은 {mean}입니다.',
   dropEval: '평가 모드: 드롭아웃을 적용하지 않으므로 $P$가 그대로 쓰이고 행의 합은 1입니다. (회색 $D$는 학습 모드였다면 쓰였을 무늬입니다.)',

@@ -24,7 +24,6 @@ export default {
   residual: '이 결과는 블록의 입력에 더해져(residual stream) 다음 층으로 넘어갑니다.',
   costTitle: '④ 원래 모델의 산수: $d_{model} = 512$, $h = 8$, $d_k = 64$',
   costBody: 'Transformer 원 논문의 모델은 $d_{model} = 512$를 한 벌이 통째로 쓰지 않고 head 8개가 64차원씩 나눠 씁니다. 아래 표는 코어의 비용 모델로 계산한 값입니다. 지금 고른 $d_{model} = {dModel}$, $h = {costHeads}$에서 head 하나의 폭은 $d_k = {dk}$입니다.',
-  fieldError: '“{text}”은(는) 쓸 수 없습니다. {min}에서 {max} 사이의 정수를 넣어 주세요. 지금은 {last}을(를) 씁니다.',
   nLabel: '토큰 수 n',
   dModelLabel: 'd_model',
   costHeadsLabel: 'head 수 h',

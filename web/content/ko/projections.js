@@ -7,7 +7,6 @@ export default {
   inputTitle: '입력과 세 가중치 행렬',
   inputBody: '$X$는 앞 장과 같은 ${T} \\times {din}$ 입력입니다. 세 가중치 행렬은 모두 ${din} \\times {dout}$이라서 각 토큰의 벡터를 길이 {din}에서 {dout}으로 옮깁니다. 가중치 칸을 직접 고치거나, seed를 정하고 버튼을 눌러 코어의 난수 생성기로 새로 뽑아 보세요(같은 seed는 언제나 같은 행렬을 줍니다. 읽고 고치기 쉽도록 소수 둘째 자리까지 반올림합니다).',
   seedLabel: 'seed',
-  fieldError: '“{text}”은(는) 쓸 수 없습니다. {min}에서 {max} 사이의 정수를 넣어 주세요. 지금은 {last}을(를) 씁니다.',
   drawWeights: '이 seed로 가중치 새로 뽑기',
   projTitle: '① 투영: 같은 입력에서 Q, K, V 만들기',
   projBody: '$Q = XW_Q$, $K = XW_K$, $V = XW_V$이고, 모양은 모두 $({T} \\times {din})({din} \\times {dout}) \\to {T} \\times {dout}$입니다. 같은 토큰이라도 쿼리로서의 모습, 키로서의 모습, 값으로서의 모습이 서로 달라집니다.',

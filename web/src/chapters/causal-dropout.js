@@ -4,7 +4,7 @@
 // attention dropout (rate, seed, training vs evaluation). Every number comes from the
 // WebAssembly core; this module only compares results (booleans) and lays them out.
 import { chapterKit } from './kit.js';
-import { choice, numberField, sameBits, opGroup, foldForPrint } from './controls.js';
+import { choice, sameBits, opGroup, foldForPrint } from './controls.js';
 import { tex, fmt } from '../format.js';
 import { rowOf, colOf } from '../matrix.js';
 import { setProse } from '../prose.js';
@@ -123,7 +123,7 @@ export default {
     const dControls = el('div', 'controls');
     const rate = k.slider('rate', 'rateLabel', { min: 0, max: 0.9, step: 0.05, parent: dControls, vars: () => ({ value: fmt(state().rate, { digits: 2 }) }) });
     rate.input.dataset.control = 'cd-rate';
-    const seed = numberField(k, 'seed', { labelKey: 'seedLabel', min: 0, max: 2 ** 31, parent: dControls, testId: 'cd-seed' });
+    k.number('seed', 'seedLabel', { min: 0, max: 2 ** 31, parent: dControls, testId: 'cd-seed' });
     const rowD = el('div', 'grid-row');
     const gP2 = score('gridP', () => 'P', 'cd-P-2', weights);
     const gD = score('gridDrop', () => (state().training ? 'D' : 'D\\ (\\times)'), 'cd-D', { color: 'none', digits: 2 });
@@ -176,7 +176,6 @@ export default {
     k.start((s) => {
       probe.sync(s);
       mode.sync(s);
-      seed.sync(s);
       gX.update(s.X);
       for (const name of ['Wq', 'Wk', 'Wv']) gW[name].update(s[name]);
       gNew.update(s.newRow);

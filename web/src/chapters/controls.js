@@ -1,11 +1,10 @@
 // Controls shared by the chapters on heads, masking and dropout, built on the chapter
-// kit (kit.js): a radio group bound to a number in the chapter's state, and a number
-// field with an inline error. Call sync() at the top of the chapter's draw function so
-// the controls follow the state and the language.
+// kit (kit.js): a radio group bound to a number in the chapter's state (number fields are
+// kit.number). Call sync() at the top of the chapter's draw function so the controls
+// follow the state and the language.
 //
 //   const h = choice(k, 'heads', { labelKey: 'headsLabel', options: () => [{ value: 1, text: 'h = 1' }, ...] });
-//   const seed = numberField(k, 'seed', { labelKey: 'seedLabel', min: 0, max: 1e9 });
-//   k.start((s) => { h.sync(s); seed.sync(s); ... });
+//   k.start((s) => { h.sync(s); ... });
 
 // A radio group; options() may change (e.g. the divisors of d_model), the group is then
 // rebuilt. Arrow keys move between radios (native behaviour of a named radio group).
@@ -48,61 +47,6 @@ export function choice(k, name, { labelKey, options, parent, testId = name, cls 
     for (const r of inputs) r.checked = r.value === String(s[name]);
   }
   return { el: group, sync };
-}
-
-// A number field bound to the number state()[name]. Text that is not an allowed number
-// shows an inline error next to the field, and the last good value stays in use.
-export function numberField(k, name, { labelKey, min = 0, max = 1e9, integer = true, parent, testId = name, patchFor = null }) {
-  const { el, tr, state, patch } = k;
-  const wrap = el('span', 'number-field', parent);
-  const label = el('label', '', wrap);
-  const span = el('span', '', label);
-  const input = el('input', '', label);
-  // type="text" (not "number") so that whatever was typed stays visible next to its error.
-  Object.assign(input, { type: 'text', autocomplete: 'off', spellcheck: false, size: 8 });
-  input.inputMode = integer ? 'numeric' : 'decimal';
-  input.dataset.control = testId;
-  const err = el('span', 'field-error', wrap);
-  err.setAttribute('role', 'alert');
-  err.id = `${testId}-${Math.random().toString(36).slice(2, 8)}-error`;
-  input.setAttribute('aria-describedby', err.id);
-  err.hidden = true;
-
-  function parse(text) {
-    const t = String(text).trim();
-    if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return null;
-    const v = Number(t);
-    if (!Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) return null;
-    return v;
-  }
-  input.addEventListener('input', () => {
-    const v = parse(input.value);
-    if (v === null) {
-      input.setAttribute('aria-invalid', 'true');
-      err.hidden = false;
-      err.textContent = tr('fieldError')
-        .replace('{text}', input.value.length > 24 ? `${input.value.slice(0, 24)}…` : input.value)
-        .replace('{min}', String(min)).replace('{max}', String(max))
-        .replace('{last}', String(state()[name]));
-      return;
-    }
-    input.removeAttribute('aria-invalid');
-    err.hidden = true;
-    patch(patchFor ? patchFor(v) : { [name]: v });
-  });
-  input.addEventListener('blur', () => {
-    if (input.getAttribute('aria-invalid')) {
-      input.removeAttribute('aria-invalid');
-      err.hidden = true;
-      input.value = String(state()[name]);
-    }
-  });
-
-  function sync(s = state()) {
-    span.textContent = tr(labelKey);
-    if (document.activeElement !== input) input.value = String(s[name]);
-  }
-  return { el: wrap, input, sync };
 }
 
 // Re-tints a grid's columns by head (head-0..head-3 classes cycle) after the number of

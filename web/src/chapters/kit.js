@@ -126,19 +126,29 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
     relabelers.push(() => (input.value = String(state()[name])));
     return { label, input, span };
   }
-  // A labelled whole-number input bound to state()[name]. Text that is not a whole number
-  // in [min, max] is marked invalid with a message beside the field; the last good value
-  // stays in use. `check(v)` may reject a whole number too (return the message, or null).
+  // A labelled whole-number input bound to state()[name] (every chapter's number field).
+  // Text that is not a whole number in [min, max] is marked invalid with a message beside
+  // the field, quoting what was typed; the last good value stays in use, and comes back
+  // into the field when it loses focus. `check(v)` may reject a whole number too (return
+  // the message, or null); `patchFor(v)` patches more than the one key (default
+  // {[name]: v}); `testId` names the input for tests (data-control, default name).
   // A text input (numeric keyboard on phones), so the message can quote what was typed.
-  function number(name, key, { min = 1, max = Number.MAX_SAFE_INTEGER, parent = section, vars = () => ({}), check } = {}) {
+  function number(name, key, { min = 1, max = Number.MAX_SAFE_INTEGER, parent = section, vars = () => ({}), check, patchFor, testId = name } = {}) {
     const label = el('label', 'number', parent);
     const span = text('span', key, label, () => ({ value: state()[name], ...vars() }));
     const input = el('input', '', label);
     Object.assign(input, { type: 'text', inputMode: 'numeric', autocomplete: 'off', spellcheck: false });
-    input.dataset.control = name;
+    input.dataset.control = testId;
     const msg = el('span', 'number-error', label);
     msg.setAttribute('role', 'alert');
+    msg.id = `${id}-${testId}-error`;
+    input.setAttribute('aria-describedby', msg.id);
     msg.hidden = true;
+    const settle = (problem) => {
+      input.setAttribute('aria-invalid', problem ? 'true' : 'false');
+      msg.hidden = !problem;
+      if (problem) msg.textContent = problem;
+    };
     input.addEventListener('input', () => {
       const t = input.value.trim();
       const v = Number(t);
@@ -147,16 +157,16 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
         ? common('wholeNumber').replace('{text}', t.length > 24 ? `${t.slice(0, 24)}…` : t)
           .replace('{min}', fmtCount(min)).replace('{max}', fmtCount(max)).replace('{last}', fmtCount(state()[name]))
         : check?.(v) ?? null;
-      input.setAttribute('aria-invalid', problem ? 'true' : 'false');
-      msg.hidden = !problem;
-      if (problem) {
-        msg.textContent = problem;
-        return;
-      }
-      if (v !== state()[name]) patch({ [name]: v });
+      settle(problem);
+      if (!problem && v !== state()[name]) patch(patchFor ? patchFor(v) : { [name]: v });
+    });
+    input.addEventListener('blur', () => {
+      if (input.getAttribute('aria-invalid') !== 'true') return;
+      settle(null);
+      input.value = String(state()[name]);
     });
     relabelers.push(() => {
-      if (input.getAttribute('aria-invalid') !== 'true' && Number(input.value) !== state()[name]) input.value = String(state()[name]);
+      if (input.getAttribute('aria-invalid') !== 'true' && document.activeElement !== input) input.value = String(state()[name]);
     });
     return { label, input, span, msg };
   }

@@ -5,7 +5,7 @@
 // among the divisors of d_model. Then the original model's arithmetic (d_model = 512,
 // h = 8, d_k = 64) from the core's cost model. Every number comes from the core.
 import { chapterKit } from './kit.js';
-import { choice, numberField, tintColumns, divisors, foldForPrint } from './controls.js';
+import { choice, tintColumns, divisors, foldForPrint } from './controls.js';
 import { tex } from '../format.js';
 import { rowOf } from '../matrix.js';
 
@@ -115,10 +115,10 @@ export default {
     text('h3', 'costTitle');
     text('p', 'costBody', section, (s, r) => ({ dk: r ? r.cost.dHead : '', dModel: s.dModel, costHeads: s.costHeads, n: s.n }));
     const costControls = el('div', 'controls');
-    const nField = numberField(k, 'n', { labelKey: 'nLabel', min: 1, max: 1e6, parent: costControls, testId: 'mh-n' });
+    k.number('n', 'nLabel', { min: 1, max: 1e6, parent: costControls, testId: 'mh-n' });
     // A new d_model keeps the chosen h when it still divides, else the largest divisor below it.
-    const dField = numberField(k, 'dModel', {
-      labelKey: 'dModelLabel', min: 1, max: 65536, parent: costControls, testId: 'mh-dmodel',
+    k.number('dModel', 'dModelLabel', {
+      min: 1, max: 65536, parent: costControls, testId: 'mh-dmodel',
       patchFor: (v) => ({ dModel: v, costHeads: divisors(v).filter((h) => h <= Math.min(state().costHeads, MAX_HEADS_LISTED)).at(-1) }),
     });
     const costHeads = choice(k, 'costHeads', {
@@ -148,8 +148,6 @@ export default {
     k.start((s) => {
       heads.sync(s);
       costHeads.sync(s);
-      nField.sync(s);
-      dField.sync(s);
       gX.update(s.X);
       for (const name of Object.keys(gW)) gW[name].update(s[name]);
       const t = attn.multiHeadAttention(s.X, { Wq: s.Wq, Wk: s.Wk, Wv: s.Wv, Wo: s.Wo, heads: s.heads, causal: s.causal });

@@ -3,7 +3,7 @@
 // on Q, K, V (with the 1/√d_k scaling). Weights are editable or drawn from a seed by the
 // core (attn.random). Every number comes from the WebAssembly core.
 import { chapterKit } from './kit.js';
-import { choice, numberField, opGroup } from './controls.js';
+import { choice, opGroup } from './controls.js';
 import { tex } from '../format.js';
 import { texToHtml } from '../prose.js';
 import { at, rowOf } from '../matrix.js';
@@ -35,7 +35,7 @@ export default {
     text('h3', 'inputTitle');
     text('p', 'inputBody', section, dims);
     const controls = el('div', 'controls');
-    const seed = numberField(k, 'seed', { labelKey: 'seedLabel', min: 0, max: 2 ** 31, parent: controls, testId: 'pj-seed' });
+    k.number('seed', 'seedLabel', { min: 0, max: 2 ** 31, parent: controls, testId: 'pj-seed' });
     // Draw W_Q, W_K, W_V from the core's seeded generator: one 3 x 6 matrix split into
     // three 3 x 2 blocks, rounded to two decimals so that a learner can read and retype
     // them (rounding prepares the inputs; everything downstream is computed by the core).
@@ -107,7 +107,6 @@ export default {
     text('p', 'summary', section, dims, 'summary');
 
     k.start((s) => {
-      seed.sync(s);
       pick.sync(s);
       gX.update(s.X);
       for (const name of ['Wq', 'Wk', 'Wv']) gW[name].update(s[name]);
