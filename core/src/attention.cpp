@@ -76,18 +76,10 @@ Matrix causal_mask(std::size_t Tq, std::size_t Tk) {
     return M;
 }
 
-// out[j] = s[j] + m[j], except that a hidden key (m[j] = −∞) stays −∞ whatever its score
-// (NaN + −∞ would be NaN, +∞ + −∞ too). s and out may alias.
-static void mask_row(const float* s, const float* m, float* out, std::size_t n) {
-    kernels::add(s, m, out, n);
-    for (std::size_t j = 0; j < n; ++j)
-        if (m[j] == kNegInf) out[j] = kNegInf;
-}
-
 Matrix add_mask(ConstMatrixView S, ConstMatrixView M) {
     check_same_shape(S, "S", M, "mask", "add_mask");
     Matrix out(S.rows(), S.cols());
-    for (std::size_t i = 0; i < S.rows(); ++i) mask_row(S.row(i), M.row(i), out.row(i), S.cols());
+    for (std::size_t i = 0; i < S.rows(); ++i) kernels::add_mask(S.row(i), M.row(i), out.row(i), S.cols());
     return out;
 }
 
@@ -150,7 +142,7 @@ Matrix attention_output(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V,
         float* s = S.row(i);
         // As attention(): the additive mask first, then the causal mask replaces the score,
         // so a causally hidden key is −∞ whatever its score (+∞ + −∞ would be NaN).
-        if (options.mask) mask_row(s, options.mask->row(i), s, Tk);
+        if (options.mask) kernels::add_mask(s, options.mask->row(i), s, Tk);
         if (options.causal) std::fill(s + std::min(i + 1, Tk), s + Tk, kNegInf);
         // Unnormalised softmax: two passes (max; exp, store and sum). The division by the
         // sum is applied to the output row instead (T·d_v divisions, not T²).

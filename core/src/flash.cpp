@@ -111,11 +111,8 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
             //     The custom mask first, then the causal one, as in attention(): a causally
             //     hidden key stays −∞ whatever the custom mask holds there (−∞ + ∞ is NaN).
             if (options.mask) {
-                for (std::size_t r = 0; r < rows; ++r) {
-                    const float* mk = options.mask->row(i0 + r) + j0;
-                    float* s = S.data() + r * ldS;
-                    for (std::size_t c = 0; c < cols; ++c) s[c] = mk[c] == kNegInf ? kNegInf : s[c] + mk[c];
-                }
+                for (std::size_t r = 0; r < rows; ++r)
+                    kernels::add_mask(S.data() + r * ldS, options.mask->row(i0 + r) + j0, S.data() + r * ldS, cols);
             }
             if (options.causal && j0 + cols > i0 + 1) {  // the tile reaches above the diagonal
                 for (std::size_t r = 0; r < rows; ++r) {

@@ -59,6 +59,16 @@ inline void add(const float* x, const float* m, float* y, std::size_t n) {
     for (; i < n; ++i) y[i] = x[i] + m[i];
 }
 
+// One row of scores under an additive mask: y[i] = x[i] + m[i], except that a hidden key
+// (m[i] = −∞) stays −∞ whatever its score (NaN + −∞ would be NaN, +∞ + −∞ too). The one
+// masking rule of attention(), attention_output and flash_attention. (x and y may alias.)
+inline void add_mask(const float* x, const float* m, float* y, std::size_t n) {
+    add(x, m, y, n);
+    const float neg_inf = -std::numeric_limits<float>::infinity();
+    for (std::size_t i = 0; i < n; ++i)
+        if (m[i] == neg_inf) y[i] = neg_inf;
+}
+
 // max over x[0..n); −∞ for n = 0. NaN entries are ignored by the comparison (the NaN
 // still reaches the output through exp below).
 inline float max(const float* x, std::size_t n) {
