@@ -7,7 +7,6 @@ import { setup, cellTexts, cellInput, shown, fmt, assertVisitedByFragment, asser
 
 const ID = 'causal-dropout';
 const env = await setup();
-test.after(() => env.close());
 const { attn } = env;
 const w3 = { digits: 3, fixed: true };
 const status = (page) => page.$$eval('[data-check="causal-status"] td', (tds) => tds.map((td) => td.dataset.same));

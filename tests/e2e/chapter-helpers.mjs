@@ -1,33 +1,26 @@
 // Shared set-up for the browser tests of the chapters on heads, masking and dropout:
 // one served page and one Chromium per test file, the core loaded in Node to compute
 // the numbers the page must show, and small DOM readers.
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import assert from 'node:assert/strict';
-import { startServer } from '../../web/scripts/serve.mjs';
-import { launchChromium, openPage } from '../../web/scripts/browser.mjs';
+import { openPage } from '../../web/scripts/browser.mjs';
 import createAttention from '../../web/dist/attn.mjs';
 import { fmt } from '../../web/src/format.js';
 
 export { fmt };
-import { shots } from './harness.mjs';
+import { harness, shots } from './harness.mjs';
 
 export { shots };
 
 export async function setup() {
-  await mkdir(shots, { recursive: true });
-  const server = await startServer({ port: 0 });
-  const browser = await launchChromium();
+  const { server, browser } = await harness();
   const attn = await createAttention();
   return {
     server, browser, attn,
     // The chapter alone (?embed=<id>, the page's iframe mode): the same chapter code and DOM,
     // without computing every other chapter on each load.
     open: (id, opts) => openPage(browser, `${server.url}${embedQuery(id, opts?.query)}#${id}`, opts),
-    close: async () => {
-      await browser.close();
-      await server.close();
-    },
   };
 }
 

@@ -1,26 +1,19 @@
 // Shared by the embedding tests (widget, permalink, grid tools, examples): a server with
 // the test host pages mounted, pages that record console errors and every request that
 // leaves the page's origin, and readers for numbers inside a widget's shadow root.
-import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer } from '../../web/scripts/serve.mjs';
-import { launchChromium } from '../../web/scripts/browser.mjs';
+import { harness, shots } from './harness.mjs';
 
 export const here = dirname(fileURLToPath(import.meta.url));
 export const root = resolve(here, '..', '..');
-export const shots = process.env.ATTN_SCREENSHOT_DIR ?? join(process.cwd(), 'screenshots');
-await mkdir(shots, { recursive: true });
+export { shots };
 
 // A notebook's output or an anywidget runs inline and blob: scripts; the generated host
 // pages get that policy, everything else the page's own (web/scripts/serve.mjs).
 export const LAX_CSP = "default-src 'self'; script-src 'self' 'unsafe-inline' blob: 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'";
 
-export async function setup(extraMounts = {}) {
-  const server = await startServer({ port: 0, mounts: { '/fixtures/': join(here, 'fixtures'), ...extraMounts } });
-  const browser = await launchChromium();
-  return { server, browser, close: async () => (await browser.close(), await server.close()) };
-}
+export const setup = (extraMounts = {}) => harness({ mounts: { '/fixtures/': join(here, 'fixtures'), ...extraMounts } });
 
 // Opens url in a fresh context; `errors` collects console errors, page errors and any
 // request to another origin (data: and blob: stay in the page, so they count as local).

@@ -16,7 +16,6 @@ const examples = join(root, 'docs', 'examples');
 const gen = await mkdtemp(join(tmpdir(), 'attn-examples-'));
 const env = await setup({ '/generated/': { dir: gen, csp: LAX_CSP } });
 const { server, browser } = env;
-test.after(() => env.close());
 
 const P3 = ['0.114', '0.042', '0.844'];
 const covered = new Set(['slides.js']); // loaded by reveal.html

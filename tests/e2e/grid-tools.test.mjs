@@ -8,7 +8,6 @@ import { setup, open, pageReady, pageCells } from './embed-helpers.mjs';
 
 const env = await setup();
 const { server, browser } = env;
-test.after(() => env.close());
 
 const Qcell = (i, j) => `[data-grid="input-Q"] tbody tr:nth-child(${i}) td:nth-of-type(${j}) input`;
 const qValues = (page) => page.$$eval('[data-grid="input-Q"] tbody input', (ns) => ns.map((n) => n.value));

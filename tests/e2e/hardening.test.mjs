@@ -6,19 +6,15 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, CSP } from '../../web/scripts/serve.mjs';
-import { launchChromium, openPage } from '../../web/scripts/browser.mjs';
+import { CSP } from '../../web/scripts/serve.mjs';
+import { openPage } from '../../web/scripts/browser.mjs';
+import { harness } from './harness.mjs';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
-const server = await startServer({ port: 0 });
-const browser = await launchChromium();
+const { server, browser } = await harness();
 const origin = new URL(server.url).origin;
 const tried = { typed: 0, pasted: 0, sliders: 0 };
-test.after(async () => {
-  console.log(`bad inputs tried at the page: ${tried.typed + tried.pasted + tried.sliders} (${JSON.stringify(tried)})`);
-  await browser.close();
-  await server.close();
-});
+test.after(() => console.log(`bad inputs tried at the page: ${tried.typed + tried.pasted + tried.sliders} (${JSON.stringify(tried)})`));
 
 // Records CSP violations and every request the page makes.
 async function open(url = server.url, { noSimd = false } = {}) {

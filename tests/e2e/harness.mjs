@@ -8,9 +8,10 @@ import { launchChromium, openPage } from '../../web/scripts/browser.mjs';
 
 export const shots = process.env.ATTN_SCREENSHOT_DIR ?? join(process.cwd(), 'screenshots');
 
-export async function harness() {
+// `mounts` ({'/url-prefix/': folder}) serve extra folders, e.g. test host pages.
+export async function harness({ mounts } = {}) {
   await mkdir(shots, { recursive: true });
-  const server = await startServer({ port: 0 });
+  const server = await startServer({ port: 0, mounts });
   const browser = await launchChromium();
   test.after(async () => {
     await browser.close();

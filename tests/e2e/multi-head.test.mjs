@@ -7,7 +7,6 @@ import { setup, cellTexts, cellInput, shown, assertVisitedByFragment, assertAcce
 
 const ID = 'multi-head';
 const env = await setup();
-test.after(() => env.close());
 const { attn } = env;
 const d2 = { digits: 2 };
 const cards = (page) => page.$$eval('[data-heads="mh"] .head-card', (ns) => ns.length);

@@ -6,7 +6,6 @@ import { setup, cellTexts, cellInput, shown, rowOf, assertVisitedByFragment, ass
 
 const ID = 'no-weights';
 const env = await setup();
-test.after(() => env.close());
 const { attn } = env;
 const w3 = { digits: 3, fixed: true };
 

@@ -7,7 +7,6 @@ import { setup, cellTexts, shown, assertVisitedByFragment, assertAccessible, scr
 
 const ID = 'one-head';
 const env = await setup();
-test.after(() => env.close());
 const { attn } = env;
 const w3 = { digits: 3, fixed: true };
 

@@ -11,7 +11,6 @@ import { setup, open, pageReady, pageCells, widgetsReady, widgetCells, shots } f
 const gen = await mkdtemp(join(tmpdir(), 'attn-permalink-'));
 const env = await setup({ '/generated/': gen });
 const { server, browser } = env;
-test.after(() => env.close());
 
 const Qcell = (i, j) => `[data-grid="input-Q"] tbody tr:nth-child(${i}) td:nth-of-type(${j}) input`;
 const Kcell = (i, j) => `[data-grid="input-K"] tbody tr:nth-child(${i}) td:nth-of-type(${j}) input`;

@@ -6,7 +6,6 @@ import { setup, cellTexts, cellInput, shown, assertVisitedByFragment, assertAcce
 
 const ID = 'projections';
 const env = await setup();
-test.after(() => env.close());
 const { attn } = env;
 const w3 = { digits: 3, fixed: true };
 const run = ({ X, Wq, Wk, Wv }) => {

@@ -11,7 +11,6 @@ import { setup, open, widgetsReady, widgetCells, shots, LAX_CSP } from './embed-
 const gen = await mkdtemp(join(tmpdir(), 'attn-widget-'));
 const env = await setup({ '/generated/': { dir: gen, csp: LAX_CSP } });
 const { server, browser } = env;
-test.after(() => env.close());
 
 const inWidget = (page, sel, fn, arg) => page.evaluate(([s, f, a]) => new Function('w', 'arg', `return (${f})(w, arg)`)(document.querySelector(s), a), [sel, fn.toString(), arg]);
 
