@@ -279,6 +279,9 @@ export interface TaskInfo {
   separator: number;
   /** The fixed probe sequence the chapter shows while training. */
   probe: number[];
+  /** The offsets o the answer at i is read from (tokens at i − o): [1] for previous-token,
+   *  [1, 3] for two-relations, [] for sort (found by content, not position). */
+  offsets: number[];
   /** One label per input token id, e.g. "0".."9", "|". */
   tokenLabels: string[];
   /** One label per class, e.g. "47" for two-relations. */
@@ -351,8 +354,10 @@ export interface ModelProbe {
   predictions: number[];
   /** T x vocabOut, softmax of the logits. */
   probabilities: Matrix;
-  /** Per layer: every head's T x T weights (rows = queries), and how saturated each head is. */
-  layers: { heads: Matrix[]; logitStd: number[]; meanMaxWeight: number[] }[];
+  /** Per layer: every head's T x T weights (rows = queries), how saturated each head is, and
+   *  offsetWeight[h][o] = the mean over rows i >= o of weights[h](i, i - o), o = 0..T-1: the
+   *  weight head h puts on the token o places back. */
+  layers: { heads: Matrix[]; logitStd: number[]; meanMaxWeight: number[]; offsetWeight: number[][] }[];
 }
 
 /**

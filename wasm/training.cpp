@@ -70,6 +70,7 @@ val task_to_js(const attn::TaskInfo& t) {
     out.set("maxLen", double(t.max_len));
     out.set("separator", double(t.separator));
     out.set("probe", number_array(t.probe));
+    out.set("offsets", number_array(t.offsets));
     out.set("tokenLabels", string_array(t.token_labels));
     out.set("outputLabels", string_array(t.output_labels));
     return out;
@@ -197,6 +198,9 @@ val model_probe(double id, val tokens) {
             layer.set("heads", heads);
             layer.set("logitStd", number_array(r.probe.logit_std[l]));
             layer.set("meanMaxWeight", number_array(r.probe.mean_max_weight[l]));
+            val offsets = val::array();
+            for (const auto& o : r.probe.offset_weight[l]) offsets.call<void>("push", number_array(o));
+            layer.set("offsetWeight", offsets);
             layers.call<void>("push", layer);
         }
         out.set("layers", layers);

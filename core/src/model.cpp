@@ -343,6 +343,7 @@ ProbeT<T> TinyTransformerT<T>::probe(const std::vector<int>& tokens) const {
     for (const auto& ly : f.layers) {
         std::vector<Mat<T>> ws;
         std::vector<double> stds, maxes;
+        std::vector<std::vector<double>> offsets;
         for (std::size_t h = 0; h < ly.heads.size(); ++h) {
             const T* P = ly.P.data() + h * Tn * Tn;
             const T* Z = ly.Z.data() + h * Tn * Tn;
@@ -363,10 +364,17 @@ ProbeT<T> TinyTransformerT<T>::probe(const std::vector<int>& tokens) const {
             const double mean = n > 0 ? sum / n : 0;
             stds.push_back(n > 1 ? std::sqrt(std::max(0.0, sq / n - mean * mean)) : 0.0);
             maxes.push_back(Tn > 1 ? mx / double(Tn - 1) : 1.0);
+            std::vector<double> by_offset(Tn, 0.0);
+            for (std::size_t o = 0; o < Tn; ++o) {
+                for (std::size_t i = o; i < Tn; ++i) by_offset[o] += double(P[i * Tn + i - o]);
+                by_offset[o] /= double(Tn - o);
+            }
+            offsets.push_back(std::move(by_offset));
         }
         p.weights.push_back(std::move(ws));
         p.logit_std.push_back(std::move(stds));
         p.mean_max_weight.push_back(std::move(maxes));
+        p.offset_weight.push_back(std::move(offsets));
     }
     const std::size_t V = f.logits.cols();
     p.probabilities = Mat<T>(Tn, V);

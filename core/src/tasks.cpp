@@ -69,6 +69,7 @@ TaskInfo task_info(Task task) {
             info.min_len = 2;
             info.max_len = 8;
             info.probe = {3, 1, 4, 1, 5, 9, 2, 6};
+            info.offsets = {1};
             info.token_labels = info.output_labels = digit_labels();
             break;
         case Task::TwoRelations:
@@ -76,9 +77,10 @@ TaskInfo task_info(Task task) {
             info.vocab_in = kDigits;
             info.vocab_out = kDigits * kDigits;
             info.seq_len = 8;
-            info.min_len = 3;
+            info.min_len = 4;
             info.max_len = 8;
             info.probe = {2, 7, 1, 8, 2, 8, 1, 8};
+            info.offsets = {1, 3};
             info.token_labels = digit_labels();
             for (std::size_t a = 0; a < kDigits; ++a)
                 for (std::size_t b = 0; b < kDigits; ++b) info.output_labels.push_back(std::to_string(a) + std::to_string(b));
@@ -115,7 +117,7 @@ std::vector<int> task_targets(Task task, const std::vector<int>& tokens) {
             for (std::size_t i = 1; i < tokens.size(); ++i) targets[i] = tokens[i - 1];
             break;
         case Task::TwoRelations:
-            for (std::size_t i = 2; i < tokens.size(); ++i) targets[i] = tokens[i - 2] * int(kDigits) + tokens[i - 1];
+            for (std::size_t i = 3; i < tokens.size(); ++i) targets[i] = tokens[i - 3] * int(kDigits) + tokens[i - 1];
             break;
         case Task::Sort: {
             if (tokens.size() < kSortN)

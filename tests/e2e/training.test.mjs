@@ -91,6 +91,35 @@ test('training: the scale toggle switches the heatmaps; your own sequence; malfo
   await page.close();
 });
 
+test('training: two relations, each of two heads takes one offset (read from the core) and one head cannot', async () => {
+  const { page, errors } = await openChapter();
+  await page.click('[data-control="task-two-relations"]');
+  const SPLIT = '[data-split="probe"]';
+  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.state === 'mixed', SPLIT, 30000);
+  assert.equal(await page.inputValue('[data-control="heads"]'), '2');
+  assert.equal(await page.locator('[data-heads="probe"] .training-head').count(), 2);
+  await page.click('[data-control="start"]');
+  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.state === 'split', SPLIT);
+  await page.click('[data-control="start"]'); // pause
+  const text = await page.textContent(SPLIT);
+  assert.match(text, /1층 헤드 1/);
+  assert.match(text, /1층 헤드 2/);
+  // each head's line names its weight on i-1 and i-3; one of the two is above one half per head
+  const stats = await page.$$eval('[data-heads="probe"] .training-head-stats', (ns) => ns.map((n) => n.textContent));
+  const nums = stats.map((t) => [...t.matchAll(/위치에 ([0-9.]+)/g)].map((m) => Number(m[1])));
+  assert.equal(nums.length, 2);
+  assert.ok(nums.every((w) => w.length === 2), stats.join(' | '));
+  const near = nums[0][0] > nums[1][0] ? 0 : 1;
+  assert.ok(nums[near][0] > 0.5 && nums[1 - near][1] > 0.5, stats.join(' | '));
+  await page.locator('#training [data-heads="probe"]').screenshot({ path: join(shots, 'training-two-relations.png') });
+  // one head: the page says it cannot take both offsets
+  await page.selectOption('[data-control="heads"]', '1');
+  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.state === 'mixed', SPLIT, 30000);
+  assert.match(await page.textContent(SPLIT), /헤드 하나는/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('training: screenshots at desktop and phone width, in both languages', async () => {
   const { page, errors } = await openChapter();
   await page.click('[data-control="step"]');

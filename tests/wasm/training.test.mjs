@@ -115,6 +115,31 @@ test('previous token, seed 1, default settings: learned within 200 steps; the he
   m.dispose();
 });
 
+test('two relations, seed 1, as on the page (d_v = 2, d_k = 16): each of two heads takes one offset; one head cannot', () => {
+  const cfg = { task: 'two-relations', seed: 1, dV: 2, dK: 16 };
+  assert.deepEqual(attn.task('two-relations').offsets, [1, 3]);
+  const two = attn.createModel({ ...cfg, heads: 2 }), one = attn.createModel({ ...cfg, heads: 1 });
+  two.train(700);
+  one.train(700);
+  const a = two.evaluate(), b = one.evaluate();
+  assert.ok(a.accuracy >= 0.98, `two heads: held-out accuracy ${a.accuracy}`); // measured 1.000
+  assert.ok(b.accuracy < 0.3, `one head: held-out accuracy ${b.accuracy}`);
+  const p = two.probe(two.task.probe);
+  const w = p.layers[0].offsetWeight;
+  const near = w[0][1] > w[1][1] ? 0 : 1, far = 1 - near;
+  assert.ok(w[near][1] > 0.8 && w[near][3] < 0.05, `near head: i-1 ${w[near][1]}, i-3 ${w[near][3]}`); // 0.98 / 0.00
+  assert.ok(w[far][3] > 0.9, `far head: i-3 ${w[far][3]}`); // 0.95
+  // offsetWeight[h][o] is the mean of head h's diagonal i - o
+  const W = p.layers[0].heads[far];
+  let sum = 0;
+  for (let i = 1; i < W.rows; i++) sum += W.data[i * W.cols + i - 1];
+  assert.ok(Math.abs(w[far][1] - sum / (W.rows - 1)) < 1e-6);
+  const w1 = one.probe(one.task.probe).layers[0].offsetWeight[0];
+  assert.ok(w1[3] < 0.1, `the single head on i-3: ${w1[3]}`);
+  two.dispose();
+  one.dispose();
+});
+
 test('without 1/sqrt(d_k) the same initial weights give softmax inputs 8 times wider, and saturated rows', () => {
   const on = attn.createModel({ task: 'sort' }), off = attn.createModel({ task: 'sort', scale: false });
   const a = on.probe(on.task.probe).layers[0], b = off.probe(off.task.probe).layers[0];

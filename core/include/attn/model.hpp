@@ -51,8 +51,9 @@ namespace attn {
 
 enum class Task {
     PreviousToken,  // target at position i is the token at i−1 (10 digits, T = 8)
-    TwoRelations,   // target at i is the pair (token at i−2, token at i−1) read as a
-                    // two-digit number 0..99, e.g. tokens 4 then 7 -> 47 (T = 8)
+    TwoRelations,   // target at i is the pair (token at i−3, token at i−1) read as a
+                    // two-digit number 0..99, e.g. 4 x 7 -> 47 (T = 8; the token at i−2
+                    // does not count: two offsets that are not neighbours, see docs/training.md)
     Sort,           // 5 distinct digits, a separator, then the same digits sorted; at the
                     // separator and at each sorted digit the target is the next sorted digit
                     // (T = 11, vocabulary 10 digits + separator)
@@ -64,6 +65,9 @@ struct TaskInfo {
     std::size_t vocab_in = 0, vocab_out = 0, seq_len = 0;
     std::size_t min_len = 0, max_len = 0;   // lengths accepted by Trainer::probe
     int separator = -1;                     // sort: token id of the separator
+    // The positions the answer at i is read from, as offsets i − j: {1} for previous-token,
+    // {1, 3} for two-relations; empty for sort (its answer is found by content).
+    std::vector<int> offsets;
     std::vector<int> probe;                 // the fixed probe sequence shown while training
     std::vector<std::string> token_labels;  // one per input token id ("0".."9", "|")
     std::vector<std::string> output_labels; // one per class
@@ -140,6 +144,9 @@ struct ProbeT {
     // [layer][head]: how saturated each head is on this sequence (rows with >= 2 visible keys)
     std::vector<std::vector<double>> logit_std;        // std of the softmax inputs (visible entries)
     std::vector<std::vector<double>> mean_max_weight;  // mean over rows of the row's largest weight
+    // [layer][head][o], o = 0..T−1: the mean over rows i >= o of W(i, i−o), the weight a
+    // head puts on the token o places back (which offset a head has taken)
+    std::vector<std::vector<std::vector<double>>> offset_weight;
     Mat<T> probabilities;                      // T x V_out, softmax of the logits
     std::vector<int> predictions;              // argmax per position
 };

@@ -12,12 +12,16 @@ import { setProse } from '../prose.js';
 
 const ID = 'training';
 // Per-task settings applied when the task changes (the learner may change heads after).
-// two-relations gives each head a value width of d_v = 2 (see the task's description).
+// two-relations gives each head a value width of d_v = 2 (see the task's description) and
+// d_k = 16: with 64, Adam moves the scores twice as fast and on some seeds both heads lock
+// onto i−1 before either finds i−3 (docs/training.md).
 const TASKS = [
-  { name: 'previous-token', key: 'previous', heads: 1, dV: 0 },
-  { name: 'two-relations', key: 'two', heads: 2, dV: 2 },
-  { name: 'sort', key: 'sort', heads: 1, dV: 0 },
+  { name: 'previous-token', key: 'previous', heads: 1, dV: 0, dK: 64 },
+  { name: 'two-relations', key: 'two', heads: 2, dV: 2, dK: 16 },
+  { name: 'sort', key: 'sort', heads: 1, dV: 0, dK: 64 },
 ];
+// A head "reads" an offset when more than this share of its weight sits there on average.
+const TAKES = 0.5;
 const LRS = [0.001, 0.003, 0.01, 0.02, 0.03];
 const HEADS = [1, 2, 4];
 const LAYERS = [1, 2];
@@ -34,7 +38,7 @@ function configOf(s) {
   const t = TASKS.find((x) => x.name === s.task) ?? TASKS[0];
   return {
     task: t.name, seed: s.seed, lr: s.lr, heads: s.heads, layers: s.layers, dropout: s.dropout,
-    positional: s.positional, dV: t.dV, batch: 32, evalSize: EVAL_SIZE,
+    positional: s.positional, dK: t.dK, dV: t.dV, batch: 32, evalSize: EVAL_SIZE,
   };
 }
 
@@ -194,6 +198,8 @@ export default {
     // ---- heads ---------------------------------------------------------------------------
     text('h3', 'headsTitle');
     text('p', 'headsBody');
+    const splitLine = el('p', 'training-split');
+    splitLine.dataset.split = 'probe';
     const headsWrap = el('div', 'training-heads-wrap');
     const headsBox = el('div', 'training-heads', headsWrap);
     headsBox.dataset.heads = 'probe';
@@ -383,7 +389,7 @@ export default {
     }
 
     const headGrids = new Map(); // container -> [{grid, stats}]
-    function drawHeads(container, probe, labels) {
+    function drawHeads(container, probe, labels, offsets) {
       const layers = probe.layers;
       const count = layers.reduce((a, l) => a + l.heads.length, 0);
       let cells = headGrids.get(container);
@@ -411,8 +417,35 @@ export default {
         c.setTokens(probe.tokens, labels);
         setProse(c.cap, tr('headCaption'), { l: l + 1, h: h + 1 });
         c.grid.update(W);
-        setProse(c.stats, tr('headStats'), { std: fmt(layer.logitStd[h], { digits: 2 }), max: fmt(layer.meanMaxWeight[h], { digits: 2, fixed: true }) });
+        const offs = offsets.map((o) => tr('headOffset').replace('{o}', o).replace('{w}', fmt(layer.offsetWeight[h][o], { digits: 2, fixed: true })));
+        setProse(c.stats, [tr('headStats'), ...offs].join(' · '), { std: fmt(layer.logitStd[h], { digits: 2 }), max: fmt(layer.meanMaxWeight[h], { digits: 2, fixed: true }) });
       }));
+    }
+
+    // Two relations: has each offset found its own head? Read from the core's per-head
+    // weight on each offset (offsetWeight); only the wording is decided here.
+    function drawSplit(probe, task, dV) {
+      const offs = task.offsets;
+      splitLine.hidden = offs.length < 2;
+      if (splitLine.hidden) return;
+      const heads = probe.layers.flatMap((layer, l) => layer.offsetWeight.map((w, h) => ({
+        w, name: tr('splitHead').replace('{l}', l + 1).replace('{h}', h + 1),
+      })));
+      // for each offset, the head that puts the most weight on it
+      const best = offs.map((o) => heads.reduce((a, b) => (b.w[o] > a.w[o] ? b : a)));
+      const w = (head, o) => fmt(head.w[o], { digits: 2, fixed: true });
+      const missing = offs.filter((o, i) => best[i].w[o] <= TAKES);
+      const shared = new Set(best).size < best.length;
+      if (!missing.length && !shared) {
+        const list = offs.map((o, i) => tr('splitItem').replace('{head}', best[i].name).replace('{o}', o).replace('{w}', w(best[i], o)));
+        setProse(splitLine, tr('splitYes'), { list: list.join(', ') });
+        splitLine.dataset.state = 'split';
+      } else {
+        const why = missing.length ? missing.map((o) => tr('splitMissing').replace('{o}', o))
+          : [tr('splitShared').replace('{head}', best[0].name)];
+        setProse(splitLine, tr('splitNo'), { missing: why.join('; '), hint: tr(heads.length < 2 ? 'splitHintOne' : 'splitHintMore').replace('{dv}', dV) });
+        splitLine.dataset.state = 'mixed';
+      }
     }
 
     function drawPredictions(container, probe, targets, task) {
@@ -495,7 +528,8 @@ export default {
     function finishLive(m, s, which) {
 
       const probe = m.probe[which];
-      drawHeads(headsBox, probe, m.task.tokenLabels);
+      drawHeads(headsBox, probe, m.task.tokenLabels, m.task.offsets);
+      drawSplit(probe, m.task, m.config.dV);
       drawPredictions(predBox, probe, probe.targets, m.task);
 
       peNote.hidden = s.positional;
@@ -515,7 +549,7 @@ export default {
       yourHeads.hidden = !yours;
       if (yours) {
         drawPredictions(yourPred, yours, yours.targets, m.task);
-        drawHeads(yourHeads, yours, m.task.tokenLabels);
+        drawHeads(yourHeads, yours, m.task.tokenLabels, m.task.offsets);
       }
     }
 
