@@ -131,7 +131,7 @@ TEST_CASE("Q = K = X with equal-norm rows: each score row is largest on the diag
     REQUIRE_THROWS_AS(diagonal_check(Matrix(2, 3)), ShapeError);
 }
 
-TEST_CASE("separate W_Q and W_K make scores asymmetric; a shared projection keeps them symmetric",
+TEST_CASE("separate W_Q and W_K make scores asymmetric, a shared projection keeps them symmetric",
           "[analysis]") {
     const Matrix X = random_matrix(4, 6, 700), Wq = random_matrix(6, 3, 701), Wk = random_matrix(6, 3, 702);
     const Matrix Q = matmul(X, Wq), K = matmul(X, Wk);
@@ -174,7 +174,7 @@ TEST_CASE("softmax_parts: every intermediate, consistent with softmax", "[analys
     REQUIRE(softmax_parts(S, Axis::Cols).sums.shape() == shape_str(1, cols));
 }
 
-TEST_CASE("softmax_parts: huge scores overflow e^x but not the shifted path; masked rows", "[analysis]") {
+TEST_CASE("softmax_parts: huge scores overflow e^x but not the shifted path, masked rows", "[analysis]") {
     const SoftmaxParts p = softmax_parts(Matrix{{100, 0, -INFINITY}, {-INFINITY, -INFINITY, -INFINITY}});
     REQUIRE(std::isinf(p.exp_raw(0, 0)));
     REQUIRE(std::isinf(p.sums_raw(0, 0)));
@@ -221,7 +221,7 @@ TEST_CASE("softmax Jacobian: diagonal p(1 − p), full matrix against finite dif
     REQUIRE_THROWS_AS(softmax_jacobian(Matrix(2, 3)), ShapeError);
 }
 
-TEST_CASE("scaling_effect: same ranking, larger gradient; errors", "[analysis]") {
+TEST_CASE("scaling_effect: same ranking, larger gradient, errors", "[analysis]") {
     const Matrix S{{8, 0, -8}, {0, 3, 1}};
     const ScalingEffect e = scaling_effect(S, 0.125f);
     REQUIRE(e.top(0, 0) == 0.0f);
@@ -248,7 +248,7 @@ TEST_CASE("score_scale is the factor attention uses", "[analysis]") {
     REQUIRE_THROWS_AS(score_scale(0), ValueError);
 }
 
-TEST_CASE("sample_dot_products: Var(q·k) ≈ d_k, ≈ 1 after ÷√d_k; deterministic under a seed", "[analysis]") {
+TEST_CASE("sample_dot_products: Var(q·k) ≈ d_k, ≈ 1 after ÷√d_k, deterministic under a seed", "[analysis]") {
     const std::size_t dk = GENERATE(4, 16, 64, 512);
     const std::size_t n = 4000;
     const DotProductSample s = sample_dot_products(dk, n, 7);

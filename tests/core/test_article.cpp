@@ -128,7 +128,7 @@ TEST_CASE("seed 001: dividing by d_k instead of √d_k over-squashes the scores"
     REQUIRE(bySqrt.weights_scaled(0, 0) - bySqrt.weights_scaled(0, 2) > 0.5f);
 }
 
-TEST_CASE("seed 001: six tokens give 36 scores in one product; Q = XW works for any T", "[document]") {
+TEST_CASE("seed 001: six tokens give 36 scores in one product, Q = XW works for any T", "[document]") {
     const Matrix Wq = test::random_matrix(4, 2, 11), Wk = test::random_matrix(4, 2, 12);
     for (std::size_t T : {1, 3, 6}) {
         const Matrix X = test::random_matrix(T, 4, 13);
@@ -149,7 +149,7 @@ TEST_CASE("seed 001: cross-attention — Q from one sequence, K and V from anoth
     for (std::size_t i = 0; i < 2; ++i) REQUIRE_THAT(sums(i, 0), WithinAbs(1.0, 1e-6));
 }
 
-TEST_CASE("seed 004: softmax results are positive and each row sums to 1; the wrong axis breaks rows",
+TEST_CASE("seed 004: softmax results are positive and each row sums to 1, the wrong axis breaks rows",
           "[document]") {
     const Matrix S{{1, 2, 0.5f}, {-1, 0, 3}, {2, 2, 2}, {0, -4, 1}};
     const SoftmaxParts rows = softmax_parts(S, Axis::Rows);

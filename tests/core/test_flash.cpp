@@ -113,7 +113,7 @@ TEST_CASE("flash_attention: fully masked rows, masked first tiles, moving maxima
         for (std::size_t c = 0; c < 5; ++c) REQUIRE(got(40, c) == 0.0f);
 }
 
-TEST_CASE("flash_attention: huge logits do not overflow; custom scale", "[flash]") {
+TEST_CASE("flash_attention: huge logits do not overflow, custom scale", "[flash]") {
     const Matrix Q = random_matrix(40, 4, 10, -30, 30), K = random_matrix(70, 4, 11, -30, 30),
                  V = random_matrix(70, 3, 12);
     AttentionOptions ao;
@@ -217,7 +217,7 @@ TEST_CASE("causal flash_attention: a token's output does not depend on later tok
         for (std::size_t j = 0; j < 4; ++j) REQUIRE(a(i, j) == b(i, j));
 }
 
-TEST_CASE("flash_attention: errors name the shapes; the core keeps working", "[flash][errors]") {
+TEST_CASE("flash_attention: errors name the shapes, the core keeps working", "[flash][errors]") {
     using Catch::Matchers::Contains;
     const Matrix Q(3, 4, 1.0f), K(5, 4, 1.0f), V(5, 2, 1.0f);
     REQUIRE_THROWS_WITH(flash_attention(Q, Matrix(5, 3), V), Contains("Q is 3x4") && Contains("K is 5x3"));

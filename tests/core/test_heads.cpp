@@ -338,7 +338,7 @@ TEST_CASE("one-head example: one distribution splits, two heads each focus", "[e
     REQUIRE(u2.output(v, 3) > 0.8f);  // object: cat
 }
 
-TEST_CASE("the original model's arithmetic: d_model = 512, h = 8, d_k = 64; work does not grow with h", "[cost][document]") {
+TEST_CASE("the original model's arithmetic: d_model = 512, h = 8, d_k = 64, work does not grow with h", "[cost][document]") {
     const Cost c8 = cost({512, 512, 8, 1, 4});
     REQUIRE(c8.d_head == 64);
     for (std::size_t h : divisors(512)) {

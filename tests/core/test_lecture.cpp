@@ -87,7 +87,7 @@ TEST_CASE("seed 001: sequential steps and path length, recurrent vs attention", 
     REQUIRE(c1000.sequential_steps_recurrent == 1000.0);
 }
 
-TEST_CASE("the toy recurrent state dilutes a token by r^distance; attention's lookup does not", "[lecture]") {
+TEST_CASE("the toy recurrent state dilutes a token by r^distance, attention's lookup does not", "[lecture]") {
     const std::size_t n = 12;
     const float r = GENERATE(0.0f, 0.5f, 0.8f, 0.95f);
     CAPTURE(r);

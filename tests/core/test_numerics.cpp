@@ -41,7 +41,7 @@ TEST_CASE("softmax never overflows on huge logits", "[numerics]") {
     REQUIRE_THAT(sum, WithinAbs(1.0, 1e-6));
 }
 
-TEST_CASE("softmax rows sum to 1; the wrong axis makes columns sum to 1 instead", "[numerics]") {
+TEST_CASE("softmax rows sum to 1, the wrong axis makes columns sum to 1 instead", "[numerics]") {
     const Matrix S = random_matrix(4, 6, 80, -5, 5);
     const Matrix Pr = softmax(S, Axis::Rows), Pc = softmax(S, Axis::Cols);
     REQUIRE(Pc.shape() == Pr.shape());

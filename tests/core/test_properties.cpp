@@ -50,7 +50,7 @@ bool visible(const Case& c, std::size_t i, std::size_t j) {
 }
 }  // namespace
 
-TEST_CASE("property: rows of P sum to 1, or are all 0 when fully masked; hidden keys get exactly 0", "[properties]") {
+TEST_CASE("property: rows of P sum to 1, or are all 0 when fully masked, hidden keys get exactly 0", "[properties]") {
     for (std::uint32_t seed = 1; seed <= 300; ++seed) {
         const Case c = make_case(seed);
         CAPTURE(seed, c.Q.shape(), c.K.shape(), c.o.causal, bool(c.o.mask));

@@ -210,7 +210,7 @@ TEST_CASE("sort: the trained head finds the next-larger digit", "[training]") {
     REQUIRE(g.probe.tokens == std::vector<int>{8, 2, 5, 0, 6, 10, 0, 2, 5, 6, 8});
 }
 
-TEST_CASE("two relations with narrow heads: each of two heads takes one offset; one head is stuck", "[training]") {
+TEST_CASE("two relations with narrow heads: each of two heads takes one offset, and one head alone is stuck", "[training]") {
     // Each head hands on only d_v = 2 numbers: enough to name one digit, not two. d_k = 16
     // as on the page (with 64, Adam moves the scores twice as fast and in ~1 run of 6 both
     // heads lock onto i−1 before either finds i−3; see docs/training.md).
