@@ -355,7 +355,8 @@ export interface ModelProbe {
   /** T x vocabOut, softmax of the logits. */
   probabilities: Matrix;
   /** Per layer: every head's T x T weights (rows = queries), how saturated each head is, and
-   *  offsetWeight[h][o] = the mean over rows i >= o of weights[h](i, i - o), o = 0..T-1: the
+   *  offsetWeight[h][o] = the mean over rows i >= max(o, r) of weights[h](i, i - o), o = 0..T-1,
+   *  r = the task's largest offset (rows where every position the answer needs exists): the
    *  weight head h puts on the token o places back. */
   layers: { heads: Matrix[]; logitStd: number[]; meanMaxWeight: number[]; offsetWeight: number[][] }[];
 }
@@ -372,11 +373,14 @@ export interface ModelHandle {
   readonly task: TaskInfo;
   /** Number of trainable parameters. */
   readonly parameters: number;
-  /** Runs `steps` (default 1) Adam steps on fresh training batches. */
+  /** Runs `steps` (default 1, at most MAX_TRAIN_STEPS = 100000) Adam steps on fresh
+   *  training batches. RangeError "train: ..." past the limit. */
   train(steps?: number): TrainResult;
   /** Loss and accuracy on the task's held-out sequences (evaluation mode, no dropout). */
   evaluate(): Evaluation;
-  /** Every head's weights and the predictions on one sequence of token ids. */
+  /** Every head's weights and the predictions on one sequence of token ids (task.minLen to
+   *  task.maxLen of them, each 0..task.vocabIn-1; RangeError "probe: ..." otherwise,
+   *  TypeError for a non-number). */
   probe(tokens: ArrayLike<number>): ModelProbe;
   /** Frees the model; later calls throw. Safe to call twice. */
   dispose(): void;
@@ -631,4 +635,6 @@ export default function createAttention(options?: CreateOptions): Promise<Attent
 export function simdSupported(): boolean;
 /** The largest matrix the core allocates, in elements (attn::kMaxElements = 2^28). */
 export const MAX_ELEMENTS: number;
+/** The most steps one model.train() call runs (100000). */
+export const MAX_TRAIN_STEPS: number;
 export { createAttention };

@@ -19,6 +19,8 @@ const isNode = typeof process === 'object' && !!process.versions?.node && typeof
 
 // The largest matrix the core allocates (attn::kMaxElements, core/include/attn/matrix.hpp).
 export const MAX_ELEMENTS = 2 ** 28;
+// model.train(steps): at most this many steps per call (the core's limit too).
+export const MAX_TRAIN_STEPS = 100000;
 // Counts that are not matrix sizes (n in the cost model) are size_t in wasm32.
 const MAX_COUNT = 2 ** 32 - 1;
 // The tiled kernel's largest tile edge (attn::kMaxTile, core/include/attn/flash.hpp).
@@ -145,6 +147,21 @@ function checkIndexList(list, what) {
 
 // Rethrows an error object returned by the raw bindings as a RangeError whose `kind` is
 // the core's error type (ShapeError, ValueError, SizeError; Error for anything else).
+// A method whose failed checks name it ("attention: Q must be ...", "train: steps ...").
+function named(name, f) {
+  return function (...args) {
+    try {
+      return f.apply(this, args);
+    } catch (e) {
+      if (e && e[FROM_CHECKS]) {
+        e.message = `${name}: ${e.message}`;
+        delete e[FROM_CHECKS];
+      }
+      throw e;
+    }
+  };
+}
+
 function unwrap(r) {
   if (r && typeof r === 'object' && typeof r.__error === 'string') {
     const e = new RangeError(r.message);
@@ -400,12 +417,13 @@ function makeApi(raw) {
       if (config === null || typeof config !== 'object') throw fail('TypeError', 'expects an object');
       const c = { ...MODEL_DEFAULTS, ...config };
       if (typeof c.task !== 'string') throw fail('TypeError', `task must be a string, got ${typeof c.task}`);
-      checkDropout({ seed: c.seed }, 'createModel');
+      checkSeed(c.seed, 'seed');
       for (const k of ['heads', 'layers', 'dModel', 'dK', 'dV', 'mlpHidden', 'batch', 'evalSize']) checkCount(c[k], k);
       for (const k of ['positional', 'scale'])
         if (typeof c[k] !== 'boolean') throw fail('TypeError', `${k} must be true or false, got ${typeof c[k]}`);
-      for (const k of ['dropout', 'lr'])
-        if (typeof c[k] !== 'number') throw fail('TypeError', `${k} must be a number, got ${typeof c[k]}`);
+      checkRate(c.dropout, 'dropout');
+      if (typeof c.lr !== 'number') throw fail('TypeError', `lr must be a number, got ${describe(c.lr)}`);
+      if (!(c.lr > 0 && c.lr <= 10)) throw fail('ValueError', `lr (the learning rate) must be in (0, 10], got ${c.lr}`);
       const r = unwrap(raw.modelCreate({
         task: c.task, seed: c.seed, heads: c.heads, layers: c.layers, dModel: c.dModel, dK: c.dK, dV: c.dV,
         mlpHidden: c.mlpHidden, positional: c.positional, scale: c.scale, dropout: c.dropout, lr: c.lr,
@@ -424,7 +442,7 @@ function makeApi(raw) {
         /** Runs `steps` Adam steps; per-step loss, batch accuracy and gradient norms. */
         train(steps = 1) {
           alive();
-          return unwrap(raw.modelTrain(id, checkCount(steps, 'steps', { min: 1 })));
+          return unwrap(raw.modelTrain(id, checkCount(steps, 'steps', { min: 1, max: MAX_TRAIN_STEPS })));
         },
         /** Loss and accuracy on the task's held-out sequences. */
         evaluate() {
@@ -436,9 +454,15 @@ function makeApi(raw) {
           alive();
           if (!Array.isArray(tokens) && !ArrayBuffer.isView(tokens))
             throw fail('TypeError', 'expects an array of token ids');
-          for (let i = 0; i < tokens.length; i++)
-            if (typeof tokens[i] !== 'number' || !Number.isInteger(tokens[i]))
-              throw fail('TypeError', `token ${i + 1} must be an integer, got ${String(tokens[i])}`);
+          const t = r.task;
+          if (tokens.length < t.minLen || tokens.length > t.maxLen)
+            throw fail('ValueError', `${t.name} takes ${t.minLen} to ${t.maxLen} tokens, got ${tokens.length}`);
+          for (let i = 0; i < tokens.length; i++) {
+            const x = tokens[i];
+            if (typeof x !== 'number') throw fail('TypeError', `token ${i + 1} must be a number, got ${describe(x)}`);
+            if (!Number.isInteger(x) || x < 0 || x >= t.vocabIn)
+              throw fail('ValueError', `token ${i + 1} is ${x}; tokens are 0..${t.vocabIn - 1}`);
+          }
           return unwrap(raw.modelProbe(id, Array.from(tokens)));
         },
         /** Frees the model in the module; later calls throw. Safe to call twice. */
@@ -452,6 +476,7 @@ function makeApi(raw) {
           return disposed;
         },
       };
+      for (const name of ['train', 'evaluate', 'probe']) handle[name] = named(name, handle[name]);
       finalizer?.register(handle, id, handle);
       return Object.freeze(handle);
     },
@@ -459,21 +484,7 @@ function makeApi(raw) {
     liveModels: () => raw.modelCount(),
     ...analysisApi(raw),
   };
-  // Every method: a check that fails names the method ("attention: Q must be ...").
-  for (const [name, f] of Object.entries(api)) {
-    if (typeof f !== 'function') continue;
-    api[name] = function (...args) {
-      try {
-        return f.apply(this, args);
-      } catch (e) {
-        if (e && e[FROM_CHECKS]) {
-          e.message = `${name}: ${e.message}`;
-          delete e[FROM_CHECKS];
-        }
-        throw e;
-      }
-    };
-  }
+  for (const [name, f] of Object.entries(api)) if (typeof f === 'function') api[name] = named(name, f);
   return Object.freeze(api);
 }
 

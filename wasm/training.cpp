@@ -54,7 +54,7 @@ std::vector<int> tokens_from_js(const val& list) {
     for (std::size_t i = 0; i < n; ++i) {
         const double t = list[i].as<double>();
         if (!(t >= -1e9 && t <= 1e9) || t != double(int(t)))
-            throw attn::ValueError("tokens: entry " + std::to_string(i) + " is not an integer");
+            throw attn::ValueError("token " + std::to_string(i + 1) + " is not an integer in -1e9..1e9");
         out.push_back(int(t));
     }
     return out;

@@ -335,7 +335,7 @@ LossStats TinyTransformerT<T>::loss_and_grad(const Batch& batch, bool training, 
 }
 
 template <class T>
-ProbeT<T> TinyTransformerT<T>::probe(const std::vector<int>& tokens) const {
+ProbeT<T> TinyTransformerT<T>::probe(const std::vector<int>& tokens, std::size_t first_row) const {
     const Forward f = forward(tokens, 1, tokens.size(), false, 0);
     const std::size_t Tn = tokens.size();
     ProbeT<T> p;
@@ -366,8 +366,9 @@ ProbeT<T> TinyTransformerT<T>::probe(const std::vector<int>& tokens) const {
             maxes.push_back(Tn > 1 ? mx / double(Tn - 1) : 1.0);
             std::vector<double> by_offset(Tn, 0.0);
             for (std::size_t o = 0; o < Tn; ++o) {
-                for (std::size_t i = o; i < Tn; ++i) by_offset[o] += double(P[i * Tn + i - o]);
-                by_offset[o] /= double(Tn - o);
+                const std::size_t from = std::max(o, first_row);
+                for (std::size_t i = from; i < Tn; ++i) by_offset[o] += double(P[i * Tn + i - o]);
+                if (from < Tn) by_offset[o] /= double(Tn - from);
             }
             offsets.push_back(std::move(by_offset));
         }
@@ -490,7 +491,9 @@ Trainer::ProbeResult Trainer::probe(const std::vector<int>& tokens) const {
     }
     ProbeResult r;
     r.targets = task_targets(config_.task, seq);
-    r.probe = model_.probe(seq);
+    const std::size_t first_row =
+        info_.offsets.empty() ? 0 : std::size_t(*std::max_element(info_.offsets.begin(), info_.offsets.end()));
+    r.probe = model_.probe(seq, first_row);
     return r;
 }
 

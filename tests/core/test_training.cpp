@@ -229,9 +229,9 @@ TEST_CASE("two relations with narrow heads: each of two heads takes one offset, 
     REQUIRE(accuracy(ea) < 0.3);    // measured 0.09: the digit at i−1 right, the one at i−3 a guess
     REQUIRE(ea.loss > 0.5);         // measured 2.5
 
-    // On the probe, one head reads from i−1 and the other from i−3, and neither from both
-    // (offset_weight[o] averages the rows i >= o; in rows 1 and 2, where there is no i−3,
-    // the far head's weight has to go somewhere, so its i−1 figure is checked on rows 3..7).
+    // On the probe, one head reads from i−1 and the other from i−3, and neither from both.
+    // offset_weight averages the rows where both i−1 and i−3 exist (i >= 3): in rows 1 and
+    // 2 the far head's weight has to go somewhere, and that is not a choice of offset.
     const Probe p = b.probe(b.task().probe).probe;
     const auto& w = p.offset_weight[0];
     CAPTURE(w[0][1], w[0][3], w[1][1], w[1][3]);
@@ -239,6 +239,7 @@ TEST_CASE("two relations with narrow heads: each of two heads takes one offset, 
     REQUIRE(w[near][1] > 0.8);   // measured 0.97
     REQUIRE(w[far][3] > 0.9);    // measured 0.96
     REQUIRE(w[near][3] < 0.05);
+    REQUIRE(w[far][1] < 0.05);
     const Matrix& W = p.weights[0][far];
     double sum = 0;
     for (std::size_t i = 3; i < W.rows(); ++i) {
@@ -246,8 +247,17 @@ TEST_CASE("two relations with narrow heads: each of two heads takes one offset, 
         REQUIRE(W(i, i - 1) < 0.05);
         sum += W(i, i - 3);
     }
-    // offset_weight is the mean of the diagonal i − o of the weight matrix
+    // offset_weight is the mean of the diagonal i − o of the weight matrix over rows 3..T−1
     REQUIRE(w[far][3] == Approx(sum / double(W.rows() - 3)).epsilon(1e-6));
+    double near_sum = 0;
+    for (std::size_t i = 3; i < W.rows(); ++i) near_sum += p.weights[0][near](i, i - 1);
+    REQUIRE(w[near][1] == Approx(near_sum / double(W.rows() - 3)).epsilon(1e-6));
+    // without a task every row that has the offset counts
+    const Probe bare = b.model().probe(b.task().probe);
+    double all = 0;
+    for (std::size_t i = 1; i < W.rows(); ++i) all += p.weights[0][far](i, i - 1);
+    REQUIRE(bare.offset_weight[0][far][1] == Approx(all / double(W.rows() - 1)).epsilon(1e-6));
+    REQUIRE(bare.offset_weight[0][far][1] > 0.1);  // rows 1 and 2 (measured 0.14)
     // The single head took i−1 and has no room for i−3.
     const Probe p1 = a.probe(a.task().probe).probe;
     const auto& w1 = p1.offset_weight[0][0];

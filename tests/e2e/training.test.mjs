@@ -73,11 +73,23 @@ test('training: the scale toggle switches the heatmaps; your own sequence; malfo
   await page.click('[data-control="your-run"]');
   assert.equal(await page.getAttribute('[data-control="your-sequence"]', 'aria-invalid'), 'true');
   assert.match(await page.textContent('.training-your + .grid-error'), /「x」/);
-  // too long for the task: the core's message, inline
+  // too long for the task: said in the page's language, inline, and the old result is gone
   await page.fill('[data-control="your-sequence"]', '123456789');
   await page.click('[data-control="your-run"]');
-  await waitFor(page, () => /9/.test(document.querySelector('.training-your + .grid-error')?.textContent ?? ''), null, 30000);
-  assert.match(await page.textContent('.training-your + .grid-error'), /2 to 8 tokens/);
+  assert.match(await page.textContent('.training-your + .grid-error'), /9개.*2~8개/);
+  assert.ok(await page.isHidden('[data-pred="yours"]'));
+  await page.click('#lang-toggle'); // the message follows the language
+  assert.match(await page.textContent('.training-your + .grid-error'), /9 tokens; this task takes 2 to 8/);
+  await page.click('#lang-toggle');
+  // full-width digits are digits; a flag is one character, quoted whole
+  await page.fill('[data-control="your-sequence"]', '２７１８');
+  await page.click('[data-control="your-run"]');
+  await page.waitForSelector('[data-pred="yours"]:not([hidden]) table', { timeout: 30000 });
+  assert.equal(await page.locator('[data-pred="yours"] tr:nth-child(2) td').count(), 4);
+  await page.fill('[data-control="your-sequence"]', '27🇰🇷');
+  await page.click('[data-control="your-run"]');
+  assert.match(await page.textContent('.training-your + .grid-error'), /「🇰🇷」/);
+  assert.equal(await page.getAttribute('[data-control="your-sequence"]', 'aria-describedby'), 'training-your-error');
   // a bad seed is refused inline and the old one stays
   await page.fill('[data-control="seed"]', '12a');
   assert.equal(await page.getAttribute('[data-control="seed"]', 'aria-invalid'), 'true');
@@ -114,8 +126,15 @@ test('training: two relations, each of two heads takes one offset (read from the
   await page.locator('#training [data-heads="probe"]').screenshot({ path: join(shots, 'training-two-relations.png') });
   // one head: the page says it cannot take both offsets
   await page.selectOption('[data-control="heads"]', '1');
-  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.state === 'mixed', SPLIT, 30000);
+  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.state === 'one', SPLIT, 30000);
   assert.match(await page.textContent(SPLIT), /헤드 하나는/);
+  // positional encoding off: the hint says why no seed helps
+  await page.selectOption('[data-control="heads"]', '2');
+  await page.click('[data-control="positional"]');
+  await waitFor(page, (sel) => /위치 인코딩이 없으면/.test(document.querySelector(sel)?.textContent ?? ''), SPLIT, 30000);
+  // another task: the line is hidden and says nothing
+  await page.click('[data-control="task-sort"]');
+  await waitFor(page, (sel) => document.querySelector(sel)?.hidden && !document.querySelector(sel).dataset.state, SPLIT, 30000);
   assert.deepEqual(errors, []);
   await page.close();
 });

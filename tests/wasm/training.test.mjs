@@ -71,15 +71,21 @@ test('bad configurations and inputs give typed errors; the module keeps working'
   assert.throws(() => attn.createModel({ lr: 0 }), RangeError);
   assert.throws(() => attn.createModel({ heads: '2' }), TypeError);
   assert.throws(() => attn.createModel({ scale: 1 }), TypeError);
-  assert.throws(() => attn.createModel({ seed: -1 }), RangeError);
+  assert.throws(() => attn.createModel({ seed: -1 }), (e) => e instanceof RangeError && /^createModel: seed must be/.test(e.message));
+  assert.throws(() => attn.createModel({ dropout: NaN }), (e) => e instanceof RangeError && /dropout must be in \[0, 1\), got NaN/.test(e.message));
+  assert.throws(() => attn.createModel({ lr: NaN }), (e) => e instanceof RangeError && /lr .* got NaN/.test(e.message));
   assert.throws(() => attn.createModel(null), TypeError);
   const m = attn.createModel();
-  assert.throws(() => m.probe([1]), (e) => e instanceof RangeError && /2 to 8 tokens/.test(e.message));
-  assert.throws(() => m.probe([1, 2, 3, 4, 5, 6, 7, 8, 9]), RangeError);
-  assert.throws(() => m.probe([1, 10]), RangeError);
-  assert.throws(() => m.probe([1, 2.5]), TypeError);
+  assert.throws(() => m.probe([1]), (e) => e instanceof RangeError && /^probe: previous-token takes 2 to 8 tokens, got 1$/.test(e.message));
+  assert.throws(() => m.probe(new Array(10000).fill(1)), /takes 2 to 8 tokens, got 10000/);
+  assert.throws(() => m.probe([1, 10]), (e) => e instanceof RangeError && /^probe: token 2 is 10; tokens are 0..9$/.test(e.message));
+  assert.throws(() => m.probe([1, 2, 3, 2 ** 40]), /token 4 is 1099511627776/);
+  assert.throws(() => m.probe([1, 2.5]), /token 2 is 2.5/);
+  assert.throws(() => m.probe(['1', 2]), (e) => e instanceof TypeError && /token 1 must be a number, got the string "1"/.test(e.message));
   assert.throws(() => m.probe('12'), TypeError);
-  assert.throws(() => m.train(0), RangeError);
+  assert.throws(() => m.train(0), (e) => e instanceof RangeError && /^train: steps/.test(e.message));
+  assert.throws(() => m.train(1e9), (e) => e.message === "train: steps = 1000000000 is past the limit of 100000");
+  assert.throws(() => m.train(100001), /past the limit of 100000/);
   const s = attn.createModel({ task: 'sort' });
   assert.throws(() => s.probe([1, 1, 2, 3, 4]), /different/);
   s.dispose();
@@ -128,12 +134,13 @@ test('two relations, seed 1, as on the page (d_v = 2, d_k = 16): each of two hea
   const w = p.layers[0].offsetWeight;
   const near = w[0][1] > w[1][1] ? 0 : 1, far = 1 - near;
   assert.ok(w[near][1] > 0.8 && w[near][3] < 0.05, `near head: i-1 ${w[near][1]}, i-3 ${w[near][3]}`); // 0.98 / 0.00
-  assert.ok(w[far][3] > 0.9, `far head: i-3 ${w[far][3]}`); // 0.95
-  // offsetWeight[h][o] is the mean of head h's diagonal i - o
+  assert.ok(w[far][3] > 0.9 && w[far][1] < 0.05, `far head: i-3 ${w[far][3]}, i-1 ${w[far][1]}`); // 0.95 / 0.00
+  // offsetWeight[h][o] is the mean of head h's diagonal i - o over the rows where both
+  // i-1 and i-3 exist (3..T-1)
   const W = p.layers[0].heads[far];
   let sum = 0;
-  for (let i = 1; i < W.rows; i++) sum += W.data[i * W.cols + i - 1];
-  assert.ok(Math.abs(w[far][1] - sum / (W.rows - 1)) < 1e-6);
+  for (let i = 3; i < W.rows; i++) sum += W.data[i * W.cols + i - 1];
+  assert.ok(Math.abs(w[far][1] - sum / (W.rows - 3)) < 1e-6);
   const w1 = one.probe(one.task.probe).layers[0].offsetWeight[0];
   assert.ok(w1[3] < 0.1, `the single head on i-3: ${w1[3]}`);
   two.dispose();

@@ -144,8 +144,10 @@ struct ProbeT {
     // [layer][head]: how saturated each head is on this sequence (rows with >= 2 visible keys)
     std::vector<std::vector<double>> logit_std;        // std of the softmax inputs (visible entries)
     std::vector<std::vector<double>> mean_max_weight;  // mean over rows of the row's largest weight
-    // [layer][head][o], o = 0..T−1: the mean over rows i >= o of W(i, i−o), the weight a
-    // head puts on the token o places back (which offset a head has taken)
+    // [layer][head][o], o = 0..T−1: the mean over rows i >= max(o, first_row) of W(i, i−o),
+    // the weight a head puts on the token o places back (which offset a head has taken);
+    // 0 where no row qualifies. Trainer::probe sets first_row to the task's largest offset,
+    // so the rows are those where every position the answer needs exists.
     std::vector<std::vector<std::vector<double>>> offset_weight;
     Mat<T> probabilities;                      // T x V_out, softmax of the logits
     std::vector<int> predictions;              // argmax per position
@@ -172,8 +174,8 @@ public:
     LossStats loss_and_grad(const Batch& batch, bool training, std::uint64_t dropout_seed);
     // The loss alone, in the same mode (used by the finite-difference checks).
     double loss(const Batch& batch, bool training, std::uint64_t dropout_seed) const;
-    // One sequence in evaluation mode.
-    ProbeT<T> probe(const std::vector<int>& tokens) const;
+    // One sequence in evaluation mode (first_row: see ProbeT::offset_weight).
+    ProbeT<T> probe(const std::vector<int>& tokens, std::size_t first_row = 0) const;
 
 private:
     struct Forward;

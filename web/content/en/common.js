@@ -26,6 +26,7 @@ export default {
   footer: 'Every number is computed by the C++ core (xsimd, WebAssembly SIMD) shipped with this page. The explanations are our own, written from the facts and examples of the source documents.',
   tools: {
     menu: 'Matrix tools: copy, paste, export',
+    figureMenu: 'Figure tools: save as image',
     copy: 'Copy as text',
     paste: 'Paste text…',
     latex: 'LaTeX',

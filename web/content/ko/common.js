@@ -26,6 +26,7 @@ export default {
   footer: '모든 숫자는 이 페이지에 포함된 C++ 코어(xsimd, WebAssembly SIMD)가 계산합니다. 해설은 원문 문서의 사실과 예시를 바탕으로 새로 썼습니다.',
   tools: {
     menu: '행렬 도구: 복사, 붙여넣기, 내보내기',
+    figureMenu: '그림 도구: 이미지로 저장',
     copy: '텍스트로 복사',
     paste: '텍스트 붙여넣기…',
     latex: 'LaTeX',

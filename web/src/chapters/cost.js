@@ -5,7 +5,6 @@
 // Every figure comes from the core: the cost model (attn.cost) or measurements of the
 // core's kernels (attn.profileAttention, run in web/src/workers/cost-run.js).
 import { chapterKit } from './kit.js';
-import { createPlot } from '../components/plot.js';
 import { fmt, fmtBytes, fmtCount, fmtSI } from '../format.js';
 
 const ID = 'cost';
@@ -78,7 +77,7 @@ export default {
     T('h3', 'crossTitle');
     T('p', 'crossBody');
     const crossX = { label: () => tr('crossX'), type: 'log', tickFormat: nTick, ticks: [] };
-    const crossPlot = createPlot({
+    const crossPlot = k.plot({
       title: () => tr('crossPlotTitle'),
       x: crossX,
       y: { label: () => tr('crossY'), type: 'log', tickFormat: (v) => `10${sup(Math.log10(v))}` },
@@ -133,13 +132,13 @@ export default {
     status.setAttribute('aria-live', 'polite');
     const plots = el('div', 'plot-row');
     const liveXAxis = () => ({ label: () => tr('liveX'), type: 'log', tickFormat: nTick, ticks: pow2(256, 32768) });
-    const timePlot = createPlot({
+    const timePlot = k.plot({
       title: () => tr('timePlotTitle'),
       x: liveXAxis(),
       y: { label: () => tr('timeY'), type: 'log', tickFormat: (v) => fmt(v, { digits: 3 }) },
       testId: 'live-time',
     });
-    const memPlot = createPlot({
+    const memPlot = k.plot({
       title: () => tr('memPlotTitle'),
       x: liveXAxis(),
       y: { label: () => tr('memY'), type: 'log', tickFormat: (v) => fmtBytes(v).replace(/ \(.*\)$/, '').replace(/\.0+ /, ' ') },

@@ -88,7 +88,8 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
   }
   // A plot (components/plot.js) whose save-as-image menu speaks the page's language.
   function plot(opts = {}) {
-    return createPlot({ toolText, fileName: `${id}-${opts.testId ?? 'figure'}`, ...opts });
+    const plotText = (key) => toolText(key === 'menu' ? 'figureMenu' : key);
+    return createPlot({ toolText: plotText, fileName: `${id}-${opts.testId ?? 'figure'}`, ...opts });
   }
   // A grid whose cells edit state()[name] (a matrix) in place; pasted text replaces the
   // whole matrix (same shape) or a block of it in one update.

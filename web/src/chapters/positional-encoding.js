@@ -5,7 +5,6 @@
 // mask or dropout, reordering the tokens only reorders the outputs; with any of them the
 // outputs differ. Every number comes from the core.
 import { chapterKit } from './kit.js';
-import { createPlot } from '../components/plot.js';
 import { fmt, tex } from '../format.js';
 import { texToHtml } from '../prose.js';
 import { at, colOf } from '../matrix.js';
@@ -49,7 +48,7 @@ export default {
     const workedTitle = el('p', 'worked-title', worked);
     const workedMath = el('div', 'worked-math', worked);
     text('p', 'cellHint', section, undefined, 'hint');
-    const plot = createPlot({ title: () => tr('plotTitle'), x: { label: () => tr('axisPos') }, y: { label: () => 'PE', domain: [-1.05, 1.05] }, testId: 'pe-plot' });
+    const plot = k.plot({ title: () => tr('plotTitle'), x: { label: () => tr('axisPos') }, y: { label: () => 'PE', domain: [-1.05, 1.05] }, testId: 'pe-plot' });
     section.append(plot.el);
     text('p', 'plotBody');
 

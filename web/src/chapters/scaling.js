@@ -3,7 +3,6 @@
 // seeded), and the saturation demo: softmax and its gradient p(1 − p) before and after
 // dividing the scores by √d_k (or, over-squashing, by d_k).
 import { chapterKit } from './kit.js';
-import { createPlot } from '../components/plot.js';
 import { tex, fmt } from '../format.js';
 import { rowOf, at } from '../matrix.js';
 
@@ -44,7 +43,7 @@ export default {
     geoRow.append(gq.el, gk.el);
     // Same domain on both axes, so that angles look like angles.
     const geoX = { label: () => 'x₁' }, geoY = { label: () => 'x₂' };
-    const geoPlot = createPlot({ title: () => tr('geoPlot'), x: geoX, y: geoY, width: 320, height: 300, square: true, testId: `${ID}-geo` });
+    const geoPlot = k.plot({ title: () => tr('geoPlot'), x: geoX, y: geoY, width: 320, height: 300, square: true, testId: `${ID}-geo` });
     const geoFig = el('div', 'geo');
     geoFig.append(geoPlot.el);
     const geoMath = text('p', 'geoMath', geoFig, (s, r) => (r ? r.geoVars : {}), 'worked-math');
@@ -73,15 +72,15 @@ export default {
     k.button('common.reset', k.reset, controls, 'reset');
 
     const histRow = el('div', 'plot-row');
-    const histRaw = createPlot({ title: () => tr('histRaw').replace('{dk}', dkOf(state())), x: { label: () => 'q·k' }, y: { label: () => tr('count') }, width: 420, height: 260, testId: `${ID}-hist-raw` });
-    const histScaled = createPlot({ title: () => tr('histScaled').replace('{dk}', dkOf(state())), x: { label: () => 'q·k / √d_k' }, y: { label: () => tr('count') }, width: 420, height: 260, testId: `${ID}-hist-scaled` });
+    const histRaw = k.plot({ title: () => tr('histRaw').replace('{dk}', dkOf(state())), x: { label: () => 'q·k' }, y: { label: () => tr('count') }, width: 420, height: 260, testId: `${ID}-hist-raw` });
+    const histScaled = k.plot({ title: () => tr('histScaled').replace('{dk}', dkOf(state())), x: { label: () => 'q·k / √d_k' }, y: { label: () => tr('count') }, width: 420, height: 260, testId: `${ID}-hist-scaled` });
     histRow.append(histRaw.el, histScaled.el);
     const stats = text('p', 'varStats', section, (s, r) => (r ? r.statVars : {}), 'summary');
     stats.dataset.out = 'variance';
 
     text('h4', 'sweepTitle');
     const sweepRow = el('div', 'plot-row');
-    const sweepPlot = createPlot({
+    const sweepPlot = k.plot({
       title: () => tr('sweepPlot'), x: { label: () => 'd_k', type: 'log', ticks: SWEEP.map((e) => 2 ** e) }, y: { label: () => tr('variance'), type: 'log' },
       width: 460, height: 300, testId: `${ID}-sweep`,
     });

@@ -6,9 +6,8 @@
 // Every number shown is computed by the core; this module only lays them out.
 import { chapterKit } from './kit.js';
 import { createTrainer } from '../training/trainer.js';
-import { createPlot } from '../components/plot.js';
 import { fmt } from '../format.js';
-import { setProse } from '../prose.js';
+import { fill, setProse } from '../prose.js';
 
 const ID = 'training';
 // Per-task settings applied when the task changes (the learner may change heads after).
@@ -20,8 +19,9 @@ const TASKS = [
   { name: 'two-relations', key: 'two', heads: 2, dV: 2, dK: 16 },
   { name: 'sort', key: 'sort', heads: 1, dV: 0, dK: 64 },
 ];
-// A head "reads" an offset when more than this share of its weight sits there on average.
-const TAKES = 0.5;
+// A head "reads" an offset when more than this share of its weight sits there on average
+// (one half would call a head still spread over three positions a reader).
+const TAKES = 0.7;
 const LRS = [0.001, 0.003, 0.01, 0.02, 0.03];
 const HEADS = [1, 2, 4];
 const LAYERS = [1, 2];
@@ -187,9 +187,9 @@ export default {
       acc: { x: stepAxis(), y: { label: () => tr('axisAcc'), domain: [0, 1] } },
       grad: { x: stepAxis(), y: { label: () => tr('axisGrad'), type: 'log', domain: [1e-3, 1] } },
     };
-    const lossPlot = createPlot({ title: () => tr('lossTitle'), ...axes.loss, testId: 'training-loss', height: 260 });
-    const accPlot = createPlot({ title: () => tr('accTitle'), ...axes.acc, testId: 'training-accuracy', height: 260 });
-    const gradPlot = createPlot({ title: () => tr('gradTitle'), ...axes.grad, testId: 'training-grad', height: 260 });
+    const lossPlot = k.plot({ title: () => tr('lossTitle'), ...axes.loss, testId: 'training-loss', height: 260 });
+    const accPlot = k.plot({ title: () => tr('accTitle'), ...axes.acc, testId: 'training-accuracy', height: 260 });
+    const gradPlot = k.plot({ title: () => tr('gradTitle'), ...axes.grad, testId: 'training-grad', height: 260 });
     plots.append(lossPlot.el, accPlot.el, gradPlot.el);
 
     text('h3', 'scaleTitle');
@@ -228,6 +228,8 @@ export default {
     yourBtn.dataset.control = 'your-run';
     const yourErr = el('p', 'grid-error');
     yourErr.setAttribute('role', 'alert');
+    yourErr.id = `${ID}-your-error`;
+    yourIn.setAttribute('aria-describedby', yourErr.id);
     yourErr.hidden = true;
     const yourPred = el('div', 'training-pred');
     yourPred.dataset.pred = 'yours';
@@ -337,39 +339,54 @@ export default {
     }
     function onProbe(m) {
       if (m.id !== probeId) return;
-      if (m.error) {
-        yourErr.hidden = false;
-        yourErr.textContent = tr('yourError').replace('{message}', m.error);
-        yourResult = null;
-        yourTokens = null;
-      } else {
-        yourErr.hidden = true;
-        yourResult = m;
-      }
+      if (m.error) return yourFail('yourError', { message: m.error });
+      yourProblem = null;
+      sayYourProblem();
+      yourResult = m;
       scheduleDraw();
     }
 
+    // The message under the field is kept as a key and values, so it follows the language
+    // toggle; any problem also clears the last result, so no stale table sits under it.
+    let yourProblem = null;
+    function sayYourProblem() {
+      yourErr.hidden = !yourProblem;
+      if (yourProblem) {
+        yourErr.textContent = fill(tr(yourProblem.key), yourProblem.vars);
+        yourIn.setAttribute('aria-invalid', 'true');
+      } else yourIn.removeAttribute('aria-invalid');
+    }
+    function yourFail(key, vars = {}) {
+      yourProblem = { key, vars };
+      yourTokens = null;
+      yourResult = null;
+      sayYourProblem();
+      scheduleDraw();
+    }
+    // User-perceived characters (a flag emoji is one), after NFKC (full-width ４ is 4).
+    const segmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter() : null;
+    const characters = (s) => (segmenter ? Array.from(segmenter.segment(s), (x) => x.segment) : Array.from(s));
+
     yourForm.addEventListener('submit', (e) => {
       e.preventDefault();
-      const raw = yourIn.value.replace(/[\s,]+/g, '');
-      const labels = last?.task.tokenLabels ?? [];
-      if (!raw) {
-        yourErr.hidden = false;
-        yourErr.textContent = tr('yourEmpty');
-        return;
-      }
+      const raw = yourIn.value.normalize('NFKC').replace(/[\s,]+/g, '');
+      // the task's tokens, from the core (also before the first snapshot of a new setting)
+      const task = ctx.attn.task(state().task);
+      const labels = task.tokenLabels;
+      if (!raw) return yourFail('yourEmpty');
       const tokens = [];
-      for (const ch of raw) {
+      for (const ch of characters(raw)) {
         const id = labels.indexOf(ch);
         if (id < 0) {
-          yourErr.hidden = false;
-          yourErr.textContent = tr('yourBadChar').replace('{ch}', ch.slice(0, 8)).replace('{example}', (last?.task.probe ?? []).slice(0, 5).map((t) => labels[t]).join(''));
-          yourIn.setAttribute('aria-invalid', 'true');
-          return;
+          const example = task.probe.slice(0, 5).map((t) => labels[t]).join('');
+          return yourFail('yourBadChar', { ch: Array.from(ch).slice(0, 8).join(''), example });
         }
         tokens.push(id);
       }
-      yourIn.removeAttribute('aria-invalid');
+      if (tokens.length < task.minLen || tokens.length > task.maxLen)
+        return yourFail('yourLength', { n: tokens.length, minLen: task.minLen, maxLen: task.maxLen });
+      yourProblem = null;
+      sayYourProblem();
       yourTokens = tokens;
       send({ type: 'probe', id: ++probeId, tokens });
     });
@@ -424,10 +441,13 @@ export default {
 
     // Two relations: has each offset found its own head? Read from the core's per-head
     // weight on each offset (offsetWeight); only the wording is decided here.
-    function drawSplit(probe, task, dV) {
+    function drawSplit(probe, task, dV, positional) {
       const offs = task.offsets;
       splitLine.hidden = offs.length < 2;
-      if (splitLine.hidden) return;
+      if (splitLine.hidden) {
+        delete splitLine.dataset.state;
+        return;
+      }
       const heads = probe.layers.flatMap((layer, l) => layer.offsetWeight.map((w, h) => ({
         w, name: tr('splitHead').replace('{l}', l + 1).replace('{h}', h + 1),
       })));
@@ -441,10 +461,13 @@ export default {
         setProse(splitLine, tr('splitYes'), { list: list.join(', ') });
         splitLine.dataset.state = 'split';
       } else {
-        const why = missing.length ? missing.map((o) => tr('splitMissing').replace('{o}', o))
-          : [tr('splitShared').replace('{head}', best[0].name)];
-        setProse(splitLine, tr('splitNo'), { missing: why.join('; '), hint: tr(heads.length < 2 ? 'splitHintOne' : 'splitHintMore').replace('{dv}', dV) });
-        splitLine.dataset.state = 'mixed';
+        const takes = fmt(TAKES, { digits: 1, fixed: true });
+        const why = missing.length ? missing.map((o) => tr('splitMissing').replace('{o}', o).replace('{takes}', takes))
+          : [tr('splitShared').replace('{head}', `<span class="nowrap">${best[0].name}</span>`)];
+        const one = heads.length < 2;
+        const hint = tr(!positional ? 'splitHintPe' : one ? 'splitHintOne' : 'splitHintMore').replace('{dv}', dV);
+        setProse(splitLine, tr(one ? 'splitOne' : 'splitNo'), { missing: why.join('; '), hint });
+        splitLine.dataset.state = one ? 'one' : 'mixed';
       }
     }
 
@@ -480,6 +503,7 @@ export default {
 
     function drawLive() {
       const s = state();
+      sayYourProblem(); // in the page's current language
       const which = shown();
       startBtn.textContent = tr(last?.running ? 'pause' : 'start');
       startBtn.setAttribute('aria-pressed', last?.running ? 'true' : 'false');
@@ -529,18 +553,20 @@ export default {
 
       const probe = m.probe[which];
       drawHeads(headsBox, probe, m.task.tokenLabels, m.task.offsets);
-      drawSplit(probe, m.task, m.config.dV);
+      drawSplit(probe, m.task, m.config.dV, m.config.positional);
       drawPredictions(predBox, probe, probe.targets, m.task);
 
-      peNote.hidden = s.positional;
-      if (!s.positional) setProse(peNote, tr('peOff'));
+      peNote.hidden = m.config.positional;
+      if (!m.config.positional) setProse(peNote, m.config.layers > 1 ? `${tr('peOff')} ${tr('peOffLayers')}` : tr('peOff'));
       swapLine.hidden = !m.swap;
       if (m.swap) {
         const ol = m.task.outputLabels;
         const before = ol[probe.predictions[m.swap.c]], after = ol[m.swap[which].predictions[m.swap.c]];
-        // Without positions the prediction cannot change (the core computes both); with them
+        // Without positions one layer cannot change the prediction (the core computes both);
+        // a second layer can, through the prefixes the causal mask averages. With positions
         // it changes once the model has learned to use them.
-        const why = !s.positional ? 'swapSame' : before !== after ? 'swapDiff' : 'swapNotYet';
+        const pe = m.config.positional;
+        const why = before !== after ? (pe ? 'swapDiff' : 'swapDiffNoPe') : pe ? 'swapNotYet' : 'swapSame';
         setProse(swapLine, `${tr('swapLine')} ${tr(why)}`, { a: m.swap.a + 1, b: m.swap.b + 1, c: m.swap.c + 1, before, after });
       }
 

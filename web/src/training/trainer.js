@@ -56,8 +56,9 @@ export function createTrainer({ ready, post }) {
   }
 
   // The probe with the tokens at T−3 and T−2 swapped: does the prediction at T−1 follow?
-  // (Without positional encoding it cannot: causal attention sees the earlier tokens as a
-  // set.) Not meaningful for sorting, whose answer ignores the input order by design.
+  // (Without positional encoding one layer cannot: causal attention sees the earlier tokens
+  // as a set; a second layer can, through the prefixes the first one averaged.) Not
+  // meaningful for sorting, whose answer ignores the input order by design.
   function swapCheck() {
     if (models.on.config.task === 'sort' || probeTokens.length < 3) return null;
     const n = probeTokens.length;
