@@ -21,6 +21,9 @@ const isNode = typeof process === 'object' && !!process.versions?.node && typeof
 export const MAX_ELEMENTS = 2 ** 28;
 // model.train(steps): at most this many steps per call (the core's limit too).
 export const MAX_TRAIN_STEPS = 100000;
+// createModel's sizes: [key, min, max], the core's ranges.
+const MODEL_RANGES = [['heads', 1, 16], ['layers', 1, 4], ['dModel', 1, 512], ['dK', 1, 512], ['dV', 0, 512],
+  ['mlpHidden', 0, 2048], ['batch', 1, 1024], ['evalSize', 1, 4096]];
 // Counts that are not matrix sizes (n in the cost model) are size_t in wasm32.
 const MAX_COUNT = 2 ** 32 - 1;
 // The tiled kernel's largest tile edge (attn::kMaxTile, core/include/attn/flash.hpp).
@@ -414,16 +417,19 @@ function makeApi(raw) {
      * handed out; the handle holds only the model's id.
      */
     createModel(config = {}) {
-      if (config === null || typeof config !== 'object') throw fail('TypeError', 'expects an object');
+      if (config === null || typeof config !== 'object' || Array.isArray(config))
+        throw fail('TypeError', `expects an object, got ${describe(config)}`);
       const c = { ...MODEL_DEFAULTS, ...config };
       if (typeof c.task !== 'string') throw fail('TypeError', `task must be a string, got ${typeof c.task}`);
       checkSeed(c.seed, 'seed');
-      for (const k of ['heads', 'layers', 'dModel', 'dK', 'dV', 'mlpHidden', 'batch', 'evalSize']) checkCount(c[k], k);
+      // the core's ranges (core/src/model.cpp), checked here so the message names them
+      for (const [k, min, max] of MODEL_RANGES) checkCount(c[k], k, { min, max });
       for (const k of ['positional', 'scale'])
         if (typeof c[k] !== 'boolean') throw fail('TypeError', `${k} must be true or false, got ${typeof c[k]}`);
       checkRate(c.dropout, 'dropout');
       if (typeof c.lr !== 'number') throw fail('TypeError', `lr must be a number, got ${describe(c.lr)}`);
-      if (!(c.lr > 0 && c.lr <= 10)) throw fail('ValueError', `lr (the learning rate) must be in (0, 10], got ${c.lr}`);
+      if (!(Math.fround(c.lr) > 0 && c.lr <= 10)) // the core works in float: 1e-300 is 0 there
+        throw fail('ValueError', `lr (the learning rate) must be in (0, 10] (and at least ~1.4e-45), got ${c.lr}`);
       const r = unwrap(raw.modelCreate({
         task: c.task, seed: c.seed, heads: c.heads, layers: c.layers, dModel: c.dModel, dK: c.dK, dV: c.dV,
         mlpHidden: c.mlpHidden, positional: c.positional, scale: c.scale, dropout: c.dropout, lr: c.lr,
@@ -452,8 +458,8 @@ function makeApi(raw) {
         /** Every head's weights and the predictions on one sequence of token ids. */
         probe(tokens) {
           alive();
-          if (!Array.isArray(tokens) && !ArrayBuffer.isView(tokens))
-            throw fail('TypeError', 'expects an array of token ids');
+          if (!Array.isArray(tokens) && !(ArrayBuffer.isView(tokens) && !(tokens instanceof DataView)))
+            throw fail('TypeError', `expects an array of token ids, got ${describe(tokens)}`);
           const t = r.task;
           if (tokens.length < t.minLen || tokens.length > t.maxLen)
             throw fail('ValueError', `${t.name} takes ${t.minLen} to ${t.maxLen} tokens, got ${tokens.length}`);

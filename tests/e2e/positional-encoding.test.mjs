@@ -22,6 +22,10 @@ test('positional-encoding: the sinusoids on screen; odd d works; a cell explains
   const worked = await text(page, `${S} [data-worked="pe"]`);
   assert.match(worked, /7, 2/);
   assert.ok(worked.includes(Math.sin(7 / 10000 ** (2 / 5)).toFixed(4)), worked);
+  // the plot's "⋯" menu sits on the plot, in the page's language
+  const [menu, plot] = await Promise.all([`${S} .plot .grid-tools > summary`, `${S} .plot`].map((s) => page.locator(s).first().boundingBox()));
+  assert.ok(menu.y >= plot.y && menu.y + menu.height <= plot.y + plot.height && menu.x + menu.width <= plot.x + plot.width + 1, JSON.stringify({ menu, plot }));
+  assert.match(await page.getAttribute(`${S} .plot .grid-tools > summary`, 'aria-label'), /그림 도구/);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -89,6 +89,22 @@ test('training: the scale toggle switches the heatmaps; your own sequence; malfo
   await page.fill('[data-control="your-sequence"]', '27🇰🇷');
   await page.click('[data-control="your-run"]');
   assert.match(await page.textContent('.training-your + .grid-error'), /「🇰🇷」/);
+  // a bad entry right after a good one: the good one's late reply does not replace the error
+  await page.evaluate(() => {
+    const input = document.querySelector('[data-control="your-sequence"]'), run = document.querySelector('[data-control="your-run"]');
+    input.value = '27182818';
+    run.click();
+    input.value = '2';
+    run.click();
+  });
+  await page.waitForTimeout(1000);
+  assert.match(await page.textContent('.training-your + .grid-error'), /1개/);
+  assert.ok(await page.isHidden('[data-pred="yours"]'));
+  // the message belongs to the task it was about: another task clears it
+  await page.click('[data-control="task-two-relations"]');
+  assert.ok(await page.isHidden('.training-your + .grid-error'));
+  assert.equal(await page.getAttribute('[data-control="your-sequence"]', 'aria-invalid'), null);
+  await page.click('[data-control="task-previous-token"]');
   assert.equal(await page.getAttribute('[data-control="your-sequence"]', 'aria-describedby'), 'training-your-error');
   // a bad seed is refused inline and the old one stays
   await page.fill('[data-control="seed"]', '12a');

@@ -75,6 +75,11 @@ test('bad configurations and inputs give typed errors; the module keeps working'
   assert.throws(() => attn.createModel({ dropout: NaN }), (e) => e instanceof RangeError && /dropout must be in \[0, 1\), got NaN/.test(e.message));
   assert.throws(() => attn.createModel({ lr: NaN }), (e) => e instanceof RangeError && /lr .* got NaN/.test(e.message));
   assert.throws(() => attn.createModel(null), TypeError);
+  assert.throws(() => attn.createModel([]), TypeError);
+  assert.throws(() => attn.createModel({ heads: 2 ** 40 }), (e) => e.message === 'createModel: heads = 1099511627776 is past the limit of 16');
+  assert.throws(() => attn.createModel({ evalSize: 1e9 }), /past the limit of 4096/);
+  assert.throws(() => attn.createModel({ heads: 0 }), /heads must be an integer >= 1, got 0/);
+  assert.throws(() => attn.createModel({ lr: 1e-300 }), (e) => e instanceof RangeError && /^createModel: lr/.test(e.message));
   const m = attn.createModel();
   assert.throws(() => m.probe([1]), (e) => e instanceof RangeError && /^probe: previous-token takes 2 to 8 tokens, got 1$/.test(e.message));
   assert.throws(() => m.probe(new Array(10000).fill(1)), /takes 2 to 8 tokens, got 10000/);
@@ -83,6 +88,7 @@ test('bad configurations and inputs give typed errors; the module keeps working'
   assert.throws(() => m.probe([1, 2.5]), /token 2 is 2.5/);
   assert.throws(() => m.probe(['1', 2]), (e) => e instanceof TypeError && /token 1 must be a number, got the string "1"/.test(e.message));
   assert.throws(() => m.probe('12'), TypeError);
+  assert.throws(() => m.probe(new DataView(new ArrayBuffer(8))), (e) => e instanceof TypeError && /^probe: expects an array/.test(e.message));
   assert.throws(() => m.train(0), (e) => e instanceof RangeError && /^train: steps/.test(e.message));
   assert.throws(() => m.train(1e9), (e) => e.message === "train: steps = 1000000000 is past the limit of 100000");
   assert.throws(() => m.train(100001), /past the limit of 100000/);

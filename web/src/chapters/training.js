@@ -128,6 +128,8 @@ export default {
     seedIn.dataset.control = 'seed';
     const seedErr = el('p', 'grid-error', knobs);
     seedErr.setAttribute('role', 'alert');
+    seedErr.id = `${ID}-seed-error`;
+    seedIn.setAttribute('aria-describedby', seedErr.id);
     seedErr.hidden = true;
     seedIn.addEventListener('input', () => {
       const t = seedIn.value.trim();
@@ -240,6 +242,7 @@ export default {
     // ---- the worker ----------------------------------------------------------------------
     let worker = null;
     let postedConfig = '';
+    let postedTask = null;
     let yourTokens = null;
     let yourResult = null;
     let probeId = 0;
@@ -255,7 +258,13 @@ export default {
       const cfg = configOf(state());
       const key = JSON.stringify(cfg);
       if (!force && key === postedConfig) return;
+      if (cfg.task !== postedTask) {
+        yourTokens = null;
+        yourProblem = null;
+        sayYourProblem();
+      }
       postedConfig = key;
+      postedTask = cfg.task;
       clearHistory();
       last = null;
       yourResult = null;
@@ -351,15 +360,15 @@ export default {
     let yourProblem = null;
     function sayYourProblem() {
       yourErr.hidden = !yourProblem;
-      if (yourProblem) {
-        yourErr.textContent = fill(tr(yourProblem.key), yourProblem.vars);
-        yourIn.setAttribute('aria-invalid', 'true');
-      } else yourIn.removeAttribute('aria-invalid');
+      yourErr.textContent = yourProblem ? fill(tr(yourProblem.key), yourProblem.vars) : '';
+      if (yourProblem) yourIn.setAttribute('aria-invalid', 'true');
+      else yourIn.removeAttribute('aria-invalid');
     }
     function yourFail(key, vars = {}) {
       yourProblem = { key, vars };
       yourTokens = null;
       yourResult = null;
+      probeId++; // a reply still on its way is for the previous entry
       sayYourProblem();
       scheduleDraw();
     }
@@ -379,7 +388,7 @@ export default {
         const id = labels.indexOf(ch);
         if (id < 0) {
           const example = task.probe.slice(0, 5).map((t) => labels[t]).join('');
-          return yourFail('yourBadChar', { ch: Array.from(ch).slice(0, 8).join(''), example });
+          return yourFail('yourBadChar', { ch: Array.from(ch).slice(0, 8).join(''), example, tokens: labels.join(' ') });
         }
         tokens.push(id);
       }
@@ -566,7 +575,8 @@ export default {
         // a second layer can, through the prefixes the causal mask averages. With positions
         // it changes once the model has learned to use them.
         const pe = m.config.positional;
-        const why = before !== after ? (pe ? 'swapDiff' : 'swapDiffNoPe') : pe ? 'swapNotYet' : 'swapSame';
+        const why = before !== after ? (pe ? 'swapDiff' : 'swapDiffNoPe')
+          : pe ? 'swapNotYet' : m.config.layers > 1 ? 'swapSameLayers' : 'swapSame';
         setProse(swapLine, `${tr('swapLine')} ${tr(why)}`, { a: m.swap.a + 1, b: m.swap.b + 1, c: m.swap.c + 1, before, after });
       }
 

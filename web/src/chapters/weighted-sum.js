@@ -4,7 +4,6 @@
 // CONTENT.md names (training-mode dropout, a fully masked row). Every number comes from
 // the core: the normalised weights, the output, the hull, the distances and ranges.
 import { chapterKit } from './kit.js';
-import { createPlot } from '../components/plot.js';
 import { fmt, tex } from '../format.js';
 import { texToHtml } from '../prose.js';
 import { rowOf, withEntry } from '../matrix.js';
@@ -74,7 +73,7 @@ export default {
     text('h3', 'hullTitle');
     text('p', 'hullBody');
     const figure = el('div', 'plot-row square');
-    const plot = createPlot({
+    const plot = k.plot({
       title: () => tr('plotTitle'), x: { label: () => tr('axis1'), domain: [LO, HI] }, y: { label: () => tr('axis2'), domain: [LO, HI] },
       width: 360, height: 360, square: true, testId: 'ws-plot', dragStep: 0.1,
       onDrag: (id, x, y) => {

@@ -5,7 +5,6 @@
 // length n−1 vs 1 from the cost model, with a step counter that honours
 // prefers-reduced-motion. The memory and complexity tables belong to the `cost` chapter.
 import { chapterKit } from './kit.js';
-import { createPlot } from '../components/plot.js';
 import { fmt } from '../format.js';
 
 const ID = 'why-attention';
@@ -50,7 +49,7 @@ export default {
     k.slider('r', 'sliderR', { min: 0.5, max: 0.98, step: 0.01, parent: sliders });
     k.slider('a', 'sliderA', { min: 1, max: 10, step: 0.5, parent: sliders });
     k.slider('n', 'sliderN', { min: 10, max: 60, step: 1, parent: sliders });
-    const plot = createPlot({
+    const plot = k.plot({
       title: () => tr('plotTitle'), x: { label: () => tr('axisDistance') }, y: { label: () => tr('axisShare'), domain: [0, 1] }, testId: 'why-plot',
     });
     section.append(plot.el);
