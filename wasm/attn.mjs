@@ -148,8 +148,6 @@ function checkIndexList(list, what) {
   return list;
 }
 
-// Rethrows an error object returned by the raw bindings as a RangeError whose `kind` is
-// the core's error type (ShapeError, ValueError, SizeError; Error for anything else).
 // A method whose failed checks name it ("attention: Q must be ...", "train: steps ...").
 function named(name, f) {
   return function (...args) {
@@ -165,6 +163,8 @@ function named(name, f) {
   };
 }
 
+// Rethrows an error object returned by the raw bindings as a RangeError whose `kind` is
+// the core's error type (ShapeError, ValueError, SizeError; Error for anything else).
 function unwrap(r) {
   if (r && typeof r === 'object' && typeof r.__error === 'string') {
     const e = new RangeError(r.message);

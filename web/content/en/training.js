@@ -16,7 +16,6 @@ export default {
   step: 'One step',
   reset: 'Reset',
   seed: 'Seed',
-  seedError: '“{text}” is not a seed: use a whole number from 0 to 2147483647. The seed {last} is still used.',
   lr: 'Learning rate',
   heads: 'Heads',
   layers: 'Layers',

@@ -16,7 +16,6 @@ export default {
   step: '한 단계',
   reset: '처음부터',
   seed: '시드',
-  seedError: '「{text}」은(는) 시드로 쓸 수 없습니다. 0부터 2147483647 사이의 정수를 넣으세요. 지금은 시드 {last}을(를) 그대로 씁니다.',
   lr: '학습률',
   heads: '헤드 수',
   layers: '층 수',

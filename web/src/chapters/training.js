@@ -120,35 +120,9 @@ export default {
     resetBtn.dataset.control = 'reset';
 
     const knobs = el('div', 'controls training-knobs');
-    // seed: a whole number; anything else is an inline error and the old seed stays
-    const seedLab = el('label', 'field', knobs);
-    text('span', 'seed', seedLab);
-    const seedIn = el('input', '', seedLab);
-    Object.assign(seedIn, { type: 'text', inputMode: 'numeric', autocomplete: 'off', size: 8 });
-    seedIn.dataset.control = 'seed';
-    const seedErr = el('p', 'grid-error', knobs);
-    seedErr.setAttribute('role', 'alert');
-    seedErr.id = `${ID}-seed-error`;
-    seedIn.setAttribute('aria-describedby', seedErr.id);
-    seedErr.hidden = true;
-    seedIn.addEventListener('input', () => {
-      const t = seedIn.value.trim();
-      const v = /^\d{1,10}$/.test(t) ? Number(t) : NaN;
-      if (Number.isInteger(v) && v <= MAX_SEED) {
-        seedErr.hidden = true;
-        seedIn.removeAttribute('aria-invalid');
-        patch({ seed: v });
-      } else {
-        seedIn.setAttribute('aria-invalid', 'true');
-        seedErr.hidden = false;
-        seedErr.textContent = tr('seedError').replace('{text}', t.slice(0, 24)).replace('{last}', String(state().seed));
-      }
-    });
-    seedIn.addEventListener('blur', () => {
-      seedIn.value = String(state().seed);
-      seedIn.removeAttribute('aria-invalid');
-      seedErr.hidden = true;
-    });
+    // seed: the page's number field (a whole number; anything else is said beside it and
+    // the old seed stays)
+    k.number('seed', 'seed', { min: 0, max: MAX_SEED, parent: knobs });
     const select = (name, key, values, format = String) => {
       const lab = el('label', 'field', knobs);
       text('span', key, lab);
@@ -245,6 +219,7 @@ export default {
     let postedTask = null;
     let yourTokens = null;
     let yourResult = null;
+    let yourProblem = null; // {key, vars} of the message under the learner's field
     let probeId = 0;
     let ready = false; // the trainer said it has loaded the core
     let inPage = null; // the trainer running on the page, when no worker could start
@@ -357,7 +332,6 @@ export default {
 
     // The message under the field is kept as a key and values, so it follows the language
     // toggle; any problem also clears the last result, so no stale table sits under it.
-    let yourProblem = null;
     function sayYourProblem() {
       yourErr.hidden = !yourProblem;
       yourErr.textContent = yourProblem ? fill(tr(yourProblem.key), yourProblem.vars) : '';
@@ -443,7 +417,7 @@ export default {
         c.setTokens(probe.tokens, labels);
         setProse(c.cap, tr('headCaption'), { l: l + 1, h: h + 1 });
         c.grid.update(W);
-        const offs = offsets.map((o) => tr('headOffset').replace('{o}', o).replace('{w}', fmt(layer.offsetWeight[h][o], { digits: 2, fixed: true })));
+        const offs = offsets.map((o) => fill(tr('headOffset'), { o, w: fmt(layer.offsetWeight[h][o], { digits: 2, fixed: true }) }));
         setProse(c.stats, [tr('headStats'), ...offs].join(' · '), { std: fmt(layer.logitStd[h], { digits: 2 }), max: fmt(layer.meanMaxWeight[h], { digits: 2, fixed: true }) });
       }));
     }
@@ -458,7 +432,7 @@ export default {
         return;
       }
       const heads = probe.layers.flatMap((layer, l) => layer.offsetWeight.map((w, h) => ({
-        w, name: tr('splitHead').replace('{l}', l + 1).replace('{h}', h + 1),
+        w, name: fill(tr('splitHead'), { l: l + 1, h: h + 1 }),
       })));
       // for each offset, the head that puts the most weight on it
       const best = offs.map((o) => heads.reduce((a, b) => (b.w[o] > a.w[o] ? b : a)));
@@ -466,15 +440,15 @@ export default {
       const missing = offs.filter((o, i) => best[i].w[o] <= TAKES);
       const shared = new Set(best).size < best.length;
       if (!missing.length && !shared) {
-        const list = offs.map((o, i) => tr('splitItem').replace('{head}', best[i].name).replace('{o}', o).replace('{w}', w(best[i], o)));
+        const list = offs.map((o, i) => fill(tr('splitItem'), { head: best[i].name, o, w: w(best[i], o) }));
         setProse(splitLine, tr('splitYes'), { list: list.join(', ') });
         splitLine.dataset.state = 'split';
       } else {
         const takes = fmt(TAKES, { digits: 1, fixed: true });
-        const why = missing.length ? missing.map((o) => tr('splitMissing').replace('{o}', o).replace('{takes}', takes))
-          : [tr('splitShared').replace('{head}', `<span class="nowrap">${best[0].name}</span>`)];
+        const why = missing.length ? missing.map((o) => fill(tr('splitMissing'), { o, takes }))
+          : [fill(tr('splitShared'), { head: `<span class="nowrap">${best[0].name}</span>` })];
         const one = heads.length < 2;
-        const hint = tr(!positional ? 'splitHintPe' : one ? 'splitHintOne' : 'splitHintMore').replace('{dv}', dV);
+        const hint = fill(tr(!positional ? 'splitHintPe' : one ? 'splitHintOne' : 'splitHintMore'), { dv: dV });
         setProse(splitLine, tr(one ? 'splitOne' : 'splitNo'), { missing: why.join('; '), hint });
         splitLine.dataset.state = one ? 'one' : 'mixed';
       }
@@ -512,7 +486,6 @@ export default {
 
     function drawLive() {
       const s = state();
-      sayYourProblem(); // in the page's current language
       const which = shown();
       startBtn.textContent = tr(last?.running ? 'pause' : 'start');
       startBtn.setAttribute('aria-pressed', last?.running ? 'true' : 'false');
@@ -592,11 +565,11 @@ export default {
     // ---- state -> configuration; the kit re-renders the prose ------------------------------
     k.start((s) => {
       taskRadios.forEach((r) => (r.checked = r.value === s.task));
-      if (document.activeElement !== seedIn) seedIn.value = String(s.seed);
       lrSel.value = String(s.lr);
       headsSel.value = String(s.heads);
       layersSel.value = String(s.layers);
       yourBtn.textContent = tr('yourRun');
+      sayYourProblem(); // in the page's current language
       configure();
       scheduleDraw();
       return info();
