@@ -9,11 +9,13 @@
 //   dist/attention-explorer.js: the <attention-explorer> widget in one file (the page's
 //   chapters and components, KaTeX's styles and the fonts they use, and the same
 //   attn-core.wasm, inlined), and attention-explorer-scalar.js (the scalar core for the
-//   widget on engines without SIMD, fetched only there).
+//   widget on engines without SIMD, fetched only there),
+//   and next to every text and wasm file its .gz and .br (precompressed, the last step).
 import { build } from 'esbuild';
-import { cp, mkdir, rm, access, readdir, readFile, stat } from 'node:fs/promises';
+import { cp, mkdir, rm, access, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 
 const web = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -165,5 +167,31 @@ await build({
 });
 const size = (await stat(join(dist, 'attention-explorer.js'))).size;
 
+// ---- precompressed copies (the last step) ------------------------------------------------------
+// Next to every text or wasm file of dist/ its gzip (.gz) and brotli (.br) forms, at the
+// strongest settings, as a static host would serve them; `make serve` (sirv) sends them
+// with Content-Encoding when the browser asks. Fonts are skipped: woff2 is brotli inside,
+// and browsers that read woff2 never ask for the ttf and woff copies.
+const COMPRESSIBLE = /\.(html|js|mjs|css|wasm|svg|json|map|ts|txt)$/;
+async function precompress(dir) {
+  const gzip = promisify(zlib.gzip), brotli = promisify(zlib.brotliCompress);
+  const walk = async (d) => (await Promise.all((await readdir(join(dir, d), { withFileTypes: true }))
+    .map((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)])))).flat();
+  const files = (await walk('.')).filter((f) => COMPRESSIBLE.test(f));
+  let raw = 0, gz = 0, br = 0;
+  await Promise.all(files.map(async (f) => {
+    const bytes = await readFile(join(dir, f));
+    const [g, b] = await Promise.all([
+      gzip(bytes, { level: 9 }),
+      brotli(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+    ]);
+    raw += bytes.length; gz += g.length; br += b.length;
+    await Promise.all([writeFile(join(dir, `${f}.gz`), g), writeFile(join(dir, `${f}.br`), b)]);
+  }));
+  return { files: files.length, raw, gz, br };
+}
+
+const packed = await precompress(dist);
 const files = await readdir(dist);
-console.log(`web: built ${files.length} entries into ${dist} (widget ${(size / 1e6).toFixed(2)} MB)`);
+console.log(`web: built ${files.length} entries into ${dist} (widget ${(size / 1e6).toFixed(2)} MB); ` +
+  `${packed.files} files precompressed: ${(packed.raw / 1e6).toFixed(2)} MB, gzip ${(packed.gz / 1e6).toFixed(2)} MB, brotli ${(packed.br / 1e6).toFixed(2)} MB`);

@@ -41,6 +41,10 @@ export const CSP = [
 export function startServer({ port = 8000, host = '127.0.0.1', dir = dist, mounts = {} } = {}) {
   const options = {
     dev: true, // no caching: a rebuilt page is seen on reload
+    // The build leaves foo.js.br and foo.js.gz next to foo.js: sent with Content-Encoding
+    // (and Vary: Accept-Encoding) to a browser that accepts them, the file itself otherwise.
+    brotli: true,
+    gzip: true,
     setHeaders(res, pathname) {
       res.setHeader('Content-Security-Policy', CSP);
       res.setHeader('X-Content-Type-Options', 'nosniff');
