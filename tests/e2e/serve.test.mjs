@@ -1,7 +1,8 @@
 // `make serve` as a static host should be: every text and wasm file is sent precompressed
 // (.br or .gz from the build, with Content-Encoding and Vary: Accept-Encoding) to a client
 // that accepts it and plain to one that does not, always with its own type
-// (application/wasm for the core); the page boots over it.
+// (application/wasm for the core); the page boots over it; the KaTeX fonts that index.html
+// preloads are fetched once and used at boot, and cover the maths of the first screen.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -69,18 +70,48 @@ test('each file: brotli, gzip or plain as the client accepts, its own type, Vary
   assert.equal(font.headers['content-type'], 'font/woff2');
 });
 
-test('the page boots over compressed responses', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const responses = [];
-  context.on('response', (r) => responses.push({ url: r.url(), encoding: r.headers()['content-encoding'], type: r.headers()['content-type'] }));
-  const { page, errors } = await openPage(context, server.url);
-  const got = (name) => responses.filter((r) => new URL(r.url).pathname === `/${name}`);
-  for (const name of ['app.js', 'attn-core.wasm', 'styles.css']) {
-    assert.equal(got(name).length, 1, name);
-    assert.match(got(name)[0].encoding ?? '', /^(gzip|br)$/, `${name} came compressed`);
+const preloads = async () => [...(await readFile(join(dist, 'index.html'), 'utf8'))
+  .matchAll(/<link rel="preload" href="([^"]+)" as="font" type="font\/woff2" crossorigin>/g)].map((m) => m[1]);
+
+test('the page boots over compressed responses; preloaded fonts are fetched once, used, and cover the first screen', async () => {
+  const fonts = await preloads();
+  assert.ok(fonts.length >= 1, 'index.html preloads KaTeX fonts');
+  // the top of the page, and a chapter opened by its fragment (maths on the first screen)
+  for (const fragment of ['', '#core-attention']) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const responses = [];
+    context.on('response', (r) => responses.push({ url: r.url(), encoding: r.headers()['content-encoding'], type: r.headers()['content-type'] }));
+    const { page, errors } = await openPage(context, server.url + fragment);
+    await page.evaluate(() => document.fonts.ready);
+    const got = (name) => responses.filter((r) => new URL(r.url).pathname === `/${name}`);
+    for (const name of ['app.js', 'attn-core.wasm', 'styles.css']) {
+      assert.equal(got(name).length, 1, name);
+      assert.match(got(name)[0].encoding ?? '', /^(gzip|br)$/, `${name} came compressed`);
+    }
+    assert.equal(got('attn-core.wasm')[0].type, 'application/wasm');
+    // a font preloaded without the matching crossorigin mode would be fetched twice
+    for (const href of fonts) assert.equal(got(href).length, 1, `${href} fetched once`);
+    const faces = await page.evaluate(() => [...document.fonts].filter((f) => f.status === 'loaded').map((f) => `${f.family.replace(/"/g, '')}-${f.style === 'italic' ? 'Italic' : f.weight === '700' || f.weight === 'bold' ? 'Bold' : 'Regular'}`));
+    for (const href of fonts) {
+      const face = /KaTeX_([\w-]+)\.woff2$/.exec(href)[1];
+      assert.ok(faces.includes(`KaTeX_${face}`), `preloaded ${href} is used (${faces.join(', ')})`);
+    }
+    // every KaTeX face that the maths inside the first screen uses is preloaded
+    const firstScreen = await page.evaluate(() => {
+      const used = new Set();
+      for (const el of document.querySelectorAll('.katex-html *')) {
+        if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+        const r = el.getBoundingClientRect();
+        if (r.bottom < 0 || r.top > innerHeight || r.width === 0) continue;
+        const cs = getComputedStyle(el);
+        const family = cs.fontFamily.split(',')[0].replace(/"/g, '').trim();
+        if (family.startsWith('KaTeX_')) used.add(`${family}-${cs.fontStyle === 'italic' ? 'Italic' : Number(cs.fontWeight) >= 600 ? 'Bold' : 'Regular'}`);
+      }
+      return [...used];
+    });
+    if (fragment) assert.ok(firstScreen.length > 0, `${fragment}: maths on the first screen`);
+    for (const face of firstScreen) assert.ok(fonts.some((f) => f.endsWith(`/${face}.woff2`)), `${fragment}: ${face} is on the first screen but not preloaded`);
+    assert.deepEqual(errors, []);
+    await context.close();
   }
-  assert.equal(got('attn-core.wasm')[0].type, 'application/wasm');
-  assert.match(await page.textContent('#simd-badge'), /wasm-simd128/);
-  assert.deepEqual(errors, []);
-  await context.close();
 });
