@@ -17,8 +17,10 @@ export const setup = (extraMounts = {}) => harness({ mounts: { '/fixtures/': joi
 
 // Opens url in a fresh context; `errors` collects console errors, page errors and any
 // request to another origin (data: and blob: stay in the page, so they count as local).
-export async function open(browser, url, { width = 1280, height = 900, init, permissions = [] } = {}) {
+// `init` runs in the page before its scripts; `route(context)` may intercept requests.
+export async function open(browser, url, { width = 1280, height = 900, init, route, permissions = [] } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, acceptDownloads: true, permissions });
+  if (route) await route(context);
   const page = await context.newPage();
   const errors = [];
   const foreign = [];

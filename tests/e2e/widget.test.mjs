@@ -12,11 +12,14 @@ const gen = await mkdtemp(join(tmpdir(), 'attn-widget-'));
 const env = await setup({ '/generated/': { dir: gen, csp: LAX_CSP } });
 const { server, browser } = env;
 
+// The paths of the files the page has fetched.
+const fetched = (page) => page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname));
 const inWidget = (page, sel, fn, arg) => page.evaluate(([s, f, a]) => new Function('w', 'arg', `return (${f})(w, arg)`)(document.querySelector(s), a), [sel, fn.toString(), arg]);
 
 test('two widgets: their own numbers, their own state, one shared core; console clean, no foreign request', async () => {
   const { page, errors, foreign, close } = await open(browser, `${server.url}fixtures/two-widgets.html`);
   await widgetsReady(page);
+  assert.deepEqual((await fetched(page)).filter((p) => /attention-explorer-scalar|\.wasm$/.test(p)), [], 'the inlined SIMD core only');
   // a: English, no mask, opened at the softmax step; b: Korean, causal, first step
   assert.match(await inWidget(page, '#a', (w) => w.shadowRoot.querySelector('h2').textContent), /Core attention/);
   assert.doesNotMatch(await inWidget(page, '#b', (w) => w.shadowRoot.querySelector('h2').textContent), /Core attention/);
@@ -176,8 +179,50 @@ test('every registered chapter mounts in a widget without errors', async () => {
     assert.ok(r.tables > 0, `${r.id} shows no figure`);
   }
   assert.equal(await page.evaluate(() => window.__wasmInstances), 1);
+  // The widget carries only the KaTeX fonts the chapters use (WIDGET_FONTS in
+  // web/scripts/build.mjs): every face the maths of every chapter asks for is among them.
+  const faces = await page.evaluate(() => {
+    const used = new Set();
+    for (const w of document.querySelectorAll('attention-explorer'))
+      for (const el of w.shadowRoot.querySelectorAll('.katex-html *')) {
+        if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+        const cs = getComputedStyle(el);
+        const family = cs.fontFamily.split(',')[0].replace(/"/g, '').trim();
+        if (family.startsWith('KaTeX_')) used.add(`${family} ${cs.fontStyle} ${Number(cs.fontWeight) >= 600 ? 700 : 400}`);
+      }
+    const have = new Set([...document.fonts].map((f) => `${f.family.replace(/"/g, '')} ${f.style} ${f.weight === 'bold' ? 700 : f.weight === 'normal' ? 400 : f.weight}`));
+    return { used: [...used], missing: [...used].filter((u) => !have.has(u)) };
+  });
+  assert.ok(faces.used.length >= 2, `faces used: ${faces.used}`);
+  assert.deepEqual(faces.missing, [], 'a chapter uses a KaTeX face the widget does not carry: add it to WIDGET_FONTS');
   assert.deepEqual(errors, []);
   assert.deepEqual(foreign, []);
+  await close();
+});
+
+// An engine without WebAssembly SIMD (WebAssembly.validate refuses the probe).
+const NO_SIMD = () => { WebAssembly.validate = () => false; };
+
+test('without WebAssembly SIMD: the scalar core from attention-explorer-scalar.js next to the widget, the same numbers', async () => {
+  const { page, errors, foreign, close } = await open(browser, `${server.url}fixtures/two-widgets.html`, { init: NO_SIMD });
+  await widgetsReady(page);
+  assert.deepEqual((await fetched(page)).filter((p) => /attention-explorer-scalar/.test(p)), ['/fixtures/attention-explorer-scalar.js']);
+  assert.equal(await page.evaluate(() => document.querySelector('#a').attn.simd), 'scalar');
+  assert.deepEqual(await widgetCells(page, '#b', 'P', 2), ['0.818', '0.182', '0.000']);
+  assert.equal(await page.evaluate(() => window.__wasmInstances), 1);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(foreign, []);
+  await close();
+});
+
+test('without SIMD and without attention-explorer-scalar.js: the widget says what is missing', async () => {
+  const { page, close } = await open(browser, `${server.url}fixtures/two-widgets.html`, {
+    init: NO_SIMD,
+    route: (ctx) => ctx.route('**/attention-explorer-scalar.js', (r) => r.fulfill({ status: 404, body: 'not found' })),
+  });
+  await page.waitForFunction(() => document.querySelector('#a').shadowRoot.querySelector('.boot-status.error'));
+  const status = await page.evaluate(() => document.querySelector('#a').shadowRoot.querySelector('.boot-status').textContent);
+  assert.match(status, /no WebAssembly SIMD.*attention-explorer-scalar\.js.*next to attention-explorer\.js/);
   await close();
 });
 

@@ -7,11 +7,16 @@
 //   (the Emscripten build of the core, from build/wasm-release/wasm by default), plus
 //   attn-core-scalar.mjs + .wasm (the same core without SIMD, for engines lacking it),
 //   dist/attention-explorer.js: the <attention-explorer> widget in one file (the page's
-//   chapters and components, KaTeX's styles and fonts, and the same attn-core.wasm, inlined).
+//   chapters and components, KaTeX's styles and the fonts they use, and the same
+//   attn-core.wasm, inlined), and attention-explorer-scalar.js (the scalar core for the
+//   widget on engines without SIMD, fetched only there),
+//   and next to every text and wasm file its .gz and .br (precompressed, the last step).
 import { build } from 'esbuild';
-import { cp, mkdir, rm, access, readdir, readFile, stat } from 'node:fs/promises';
+import { cp, mkdir, rm, access, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 
 const web = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(web, '..');
@@ -74,17 +79,26 @@ export function widgetCss(pageCss, katexCss, ownCss) {
   return `${katex}\n${css}\n${ownCss.replace(/(-?\d*\.?\d+)rem\b/g, 'calc($1 * var(--ae-rem))')}`;
 }
 
-// KaTeX's fonts (woff2) as {family, style, weight, data: base64}, from its @font-face rules.
+// The KaTeX fonts the chapters use, measured: the fonts the page requests with every
+// chapter rendered, in both languages (Main regular and bold, Math italic, the Size1–3
+// delimiters); the other 14 (AMS, Caligraphic, Fraktur, SansSerif, Script, Typewriter,
+// Size4, italics of Main and Math bold) would add some 200 KB. tests/e2e/widget.test.mjs
+// fails when a chapter's maths asks for a face that is not here.
+const WIDGET_FONTS = ['Main-Regular', 'Main-Bold', 'Math-Italic', 'Size1-Regular', 'Size2-Regular', 'Size3-Regular'];
+
+// Those fonts (woff2) as {family, style, weight, data: base64}, from KaTeX's @font-face rules.
 async function katexFonts(katexCss) {
   const out = [];
   for (const [rule] of katexCss.matchAll(/@font-face\{[^}]*\}/g)) {
+    const file = /url\(fonts\/KaTeX_([^)]+)\.woff2\)/.exec(rule)[1];
+    if (!WIDGET_FONTS.includes(file)) continue;
     const family = /font-family:([^;]+)/.exec(rule)[1].trim();
     const style = /font-style:([^;]+)/.exec(rule)[1].trim();
     const weight = /font-weight:([^;]+)/.exec(rule)[1].trim();
-    const file = /url\(fonts\/([^)]+\.woff2)\)/.exec(rule)[1];
-    const bytes = await readFile(join(web, 'node_modules', 'katex', 'dist', 'fonts', file));
+    const bytes = await readFile(join(web, 'node_modules', 'katex', 'dist', 'fonts', `KaTeX_${file}.woff2`));
     out.push({ family, style, weight, data: bytes.toString('base64') });
   }
+  if (out.length !== WIDGET_FONTS.length) throw new Error(`KaTeX's stylesheet has ${out.length} of the widget's ${WIDGET_FONTS.length} fonts`);
   return out;
 }
 
@@ -94,39 +108,90 @@ const ownCss = await readFile(join(web, 'src', 'widget.css'), 'utf8');
 const css = (await build({ stdin: { contents: widgetCss(pageCss, katexCss, ownCss), loader: 'css' }, write: false, minify: true, logLevel: 'warning' })).outputFiles[0].text;
 const fonts = await katexFonts(katexCss);
 
+// The SIMD core goes into the widget gzipped, then base64: a server's gzip of base64 text
+// gains back what base64 spends (6 bits a character), so this costs about what the .wasm
+// costs gzipped on its own, where base64 of the raw bytes costs ~40% more. The widget
+// unpacks it with DecompressionStream. The scalar core is not inlined: engines without
+// SIMD get it from attention-explorer-scalar.js (built below; web/src/widget-scalar.js).
+const wasmGzip = zlib.gzipSync(await readFile(join(wasmDir, 'attn-core.wasm')), { level: 9 }).toString('base64');
+
 const widgetAssets = {
   name: 'widget-assets',
   setup(b) {
     // The wrapper's loader import resolves to the Emscripten build; the page's './attn.mjs'
-    // (a separate file next to app.js) is bundled into the widget.
+    // (a separate file next to app.js) is bundled into the widget; the scalar loader is the
+    // widget's stand-in that imports attention-explorer-scalar.js.
     b.onResolve({ filter: /^\.\/attn-core\.mjs$/ }, () => ({ path: join(wasmDir, 'attn-core.mjs') }));
-    b.onResolve({ filter: /^\.\/attn-core-scalar\.mjs$/ }, () => ({ path: join(wasmDir, 'attn-core-scalar.mjs') }));
+    b.onResolve({ filter: /^\.\/attn-core-scalar\.mjs$/ }, () => ({ path: join(web, 'src', 'widget-scalar.js') }));
     b.onResolve({ filter: /^\.\/attn\.mjs$/ }, () => ({ path: join(root, 'wasm', 'attn.mjs') }));
     b.onResolve({ filter: /^widget-assets$/ }, () => ({ path: 'widget-assets', namespace: 'widget-assets' }));
     b.onLoad({ filter: /.*/, namespace: 'widget-assets' }, () => ({
       contents: `export const css = ${JSON.stringify(css)};\nexport const fonts = ${JSON.stringify(fonts)};\n` +
-        `export { default as wasm } from ${JSON.stringify(join(wasmDir, 'attn-core.wasm'))};\n` +
-        `export { default as wasmScalar } from ${JSON.stringify(join(wasmDir, 'attn-core-scalar.wasm'))};`,
+        `export const wasmGzip = ${JSON.stringify(wasmGzip)};`,
       resolveDir: web,
       loader: 'js',
     }));
   },
 };
 
-await build({
-  entryPoints: { 'attention-explorer': join(web, 'src', 'widget.js') },
+const widgetOptions = {
   outdir: dist,
   bundle: true,
   format: 'esm',
   platform: 'browser',
   target: ['es2022', 'chrome100', 'firefox100', 'safari15'],
   minify: true,
-  loader: { '.wasm': 'binary' },
+  charset: 'utf8', // Korean prose as UTF-8, not \uXXXX escapes (modules are always read as UTF-8)
+  logLevel: 'warning',
+};
+await build({
+  ...widgetOptions,
+  entryPoints: { 'attention-explorer': join(web, 'src', 'widget.js') },
   external: ['node:*'],
   plugins: [widgetAssets],
-  logLevel: 'warning',
+});
+// The scalar core for the widget: its Emscripten loader and the wasm (base64) in one module,
+// {default: loader factory, wasm: Uint8Array}. Engines without SIMD are old, so no
+// DecompressionStream here.
+await build({
+  ...widgetOptions,
+  stdin: {
+    contents: `export { default } from ${JSON.stringify(join(wasmDir, 'attn-core-scalar.mjs'))};\n` +
+      `export { default as wasm } from ${JSON.stringify(join(wasmDir, 'attn-core-scalar.wasm'))};`,
+    resolveDir: web,
+    loader: 'js',
+  },
+  outfile: join(dist, 'attention-explorer-scalar.js'),
+  outdir: undefined,
+  loader: { '.wasm': 'binary' },
 });
 const size = (await stat(join(dist, 'attention-explorer.js'))).size;
 
+// ---- precompressed copies (the last step) ------------------------------------------------------
+// Next to every text or wasm file of dist/ its gzip (.gz) and brotli (.br) forms, at the
+// strongest settings, as a static host would serve them; `make serve` (sirv) sends them
+// with Content-Encoding when the browser asks. Fonts are skipped: woff2 is brotli inside,
+// and browsers that read woff2 never ask for the ttf and woff copies.
+const COMPRESSIBLE = /\.(html|js|mjs|css|wasm|svg|json|map|ts|txt)$/;
+async function precompress(dir) {
+  const gzip = promisify(zlib.gzip), brotli = promisify(zlib.brotliCompress);
+  const walk = async (d) => (await Promise.all((await readdir(join(dir, d), { withFileTypes: true }))
+    .map((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)])))).flat();
+  const files = (await walk('.')).filter((f) => COMPRESSIBLE.test(f));
+  let raw = 0, gz = 0, br = 0;
+  await Promise.all(files.map(async (f) => {
+    const bytes = await readFile(join(dir, f));
+    const [g, b] = await Promise.all([
+      gzip(bytes, { level: 9 }),
+      brotli(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+    ]);
+    raw += bytes.length; gz += g.length; br += b.length;
+    await Promise.all([writeFile(join(dir, `${f}.gz`), g), writeFile(join(dir, `${f}.br`), b)]);
+  }));
+  return { files: files.length, raw, gz, br };
+}
+
+const packed = await precompress(dist);
 const files = await readdir(dist);
-console.log(`web: built ${files.length} entries into ${dist} (widget ${(size / 1e6).toFixed(2)} MB)`);
+console.log(`web: built ${files.length} entries into ${dist} (widget ${(size / 1e6).toFixed(2)} MB); ` +
+  `${packed.files} files precompressed: ${(packed.raw / 1e6).toFixed(2)} MB, gzip ${(packed.gz / 1e6).toFixed(2)} MB, brotli ${(packed.br / 1e6).toFixed(2)} MB`);

@@ -3,9 +3,9 @@
 // Also imported by the browser tests: startServer({port: 0}) -> {url, close}.
 //
 // /examples/ serves docs/examples (the embedding examples of docs/embedding.md), with the
-// widget, dist/attention-explorer.js, next to every example (as a teacher copies it) and
-// reveal.js from web/node_modules for the slides example. startServer({mounts}) adds
-// more folders: {'/prefix/': dir}.
+// widget, dist/attention-explorer.js (and its scalar core, attention-explorer-scalar.js),
+// next to every example (as a teacher copies it) and reveal.js from web/node_modules for
+// the slides example. startServer({mounts}) adds more folders: {'/prefix/': dir}.
 import http from 'node:http';
 import sirv from 'sirv';
 import { existsSync } from 'node:fs';
@@ -41,6 +41,10 @@ export const CSP = [
 export function startServer({ port = 8000, host = '127.0.0.1', dir = dist, mounts = {} } = {}) {
   const options = {
     dev: true, // no caching: a rebuilt page is seen on reload
+    // The build leaves foo.js.br and foo.js.gz next to foo.js: sent with Content-Encoding
+    // (and Vary: Accept-Encoding) to a browser that accepts them, the file itself otherwise.
+    brotli: true,
+    gzip: true,
     setHeaders(res, pathname) {
       res.setHeader('Content-Security-Policy', CSP);
       res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -74,8 +78,9 @@ export function startServer({ port = 8000, host = '127.0.0.1', dir = dist, mount
     }
     for (const [prefix, handler] of table) {
       if (!path.startsWith(prefix)) continue;
-      if (path.endsWith('/attention-explorer.js')) {
-        req.url = '/attention-explorer.js';
+      const widget = /\/(attention-explorer(-scalar)?\.js)$/.exec(path);
+      if (widget) {
+        req.url = `/${widget[1]}`;
         return serve(req, res, notFound(res));
       }
       req.url = req.url.slice(prefix.length - 1);

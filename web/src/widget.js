@@ -1,6 +1,8 @@
 // <attention-explorer>: any chapter of the page as a custom element for course notes,
 // in one script file (web/dist/attention-explorer.js) that carries the WebAssembly core,
 // KaTeX's styles and fonts, so it works wherever the file is copied and makes no request.
+// (An engine without WebAssembly SIMD fetches the scalar core from a second file,
+// attention-explorer-scalar.js, next to this one: see widget-scalar.js.)
 //
 //   <script type="module" src="attention-explorer.js"></script>
 //   <attention-explorer chapter="core-attention" step="softmax" lang="en"></attention-explorer>
@@ -22,20 +24,28 @@ import { createI18n } from './i18n.js';
 import { createStore } from './store.js';
 import { createHost } from './host.js';
 import chapters from './chapters/index.js';
-import { css, fonts, wasm, wasmScalar } from 'widget-assets';
+import { css, fonts, wasmGzip } from 'widget-assets';
 
 export const CHAPTERS = chapters.map((c) => c.id);
 export const ATTRIBUTES = ['chapter', 'step', 'figure', 'tokens', 'd_model', 'heads', 'mask', 'seed', 'lang', 'editable', 'state', 'hide', 'tolerance', 'theme'];
 
 // ---- one core, one stylesheet, fonts on the document ----------------------------------------
+// The SIMD core is inlined gzipped (base64); the browser unpacks it.
+async function gunzip(base64) {
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer());
+}
+
 let corePromise = null;
 export function loadCore() {
   // locateFile: the loader then never resolves a URL against import.meta.url, which fails
   // when this module itself comes from a blob: or data: URL (anywidget, notebooks).
-  // Both builds are inlined; the engine's SIMD support picks one (the scalar core for
-  // engines without WebAssembly SIMD).
-  const simd = simdSupported();
-  corePromise ??= createAttention({ simd, wasmBinary: simd ? wasm : wasmScalar, locateFile: (path) => path });
+  // Only the SIMD build is inlined; an engine without WebAssembly SIMD (or without
+  // DecompressionStream) gets the scalar build from attention-explorer-scalar.js.
+  corePromise ??= (async () => {
+    const simd = simdSupported() && typeof DecompressionStream === 'function';
+    return createAttention({ simd, ...(simd && { wasmBinary: await gunzip(wasmGzip) }), locateFile: (path) => path });
+  })();
   return corePromise;
 }
 
