@@ -7,19 +7,15 @@
 
 #include "attn/linalg.hpp"
 #include "attn/random.hpp"
+#include "kernels/checks.hpp"
 #include "kernels/simd.hpp"
+#include "kernels/softmax.hpp"
 
 namespace attn {
 
 namespace {
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-void check_same_shape(ConstMatrixView a, const char* an, ConstMatrixView b, const char* bn, const char* fn) {
-    if (a.rows() != b.rows() || a.cols() != b.cols())
-        throw ShapeError(std::string(fn) + ": " + an + " is " + a.shape() + " but " + bn + " is " + b.shape() +
-                         "; they must have the same shape");
-}
 
 // Σ x[0..n): vector loop plus scalar tail.
 float sum(const float* x, std::size_t n) {
@@ -33,34 +29,6 @@ float sum(const float* x, std::size_t n) {
     return s;
 }
 
-// The stable softmax of one contiguous row, keeping every intermediate.
-// Writes shifted, e (= e^{x − max}) and e_raw (= e^x) for n entries; returns {max, sum, sum_raw}.
-struct RowParts {
-    float max, sum, sum_raw;
-};
-RowParts row_parts(const float* x, std::size_t n, float* shifted, float* e, float* e_raw) {
-    RowParts r{kernels::max(x, n), 0.0f, 0.0f};
-    double raw = 0;
-    for (std::size_t j = 0; j < n; ++j) {
-        const double v = std::exp(double(x[j]));
-        e_raw[j] = float(v);  // +∞ past the float range
-        raw += v;
-    }
-    r.sum_raw = float(raw);
-    if (r.max == kNegInf) {
-        // Fully masked: nothing to shift by, every weight is 0 (a NaN stays NaN).
-        for (std::size_t j = 0; j < n; ++j) {
-            shifted[j] = x[j];
-            e[j] = std::isnan(x[j]) ? x[j] : 0.0f;
-        }
-        r.sum = 0.0f;
-        return r;
-    }
-    for (std::size_t j = 0; j < n; ++j) shifted[j] = x[j] - r.max;
-    // The same kernel softmax uses, so e / sum reproduces the weights.
-    r.sum = kernels::exp_shift_sum(x, r.max, e, n);
-    return r;
-}
 }  // namespace
 
 Matrix row_sums(ConstMatrixView M) {
@@ -82,7 +50,7 @@ Matrix row_max(ConstMatrixView M) {
 }
 
 Matrix row_dots(ConstMatrixView A, ConstMatrixView B) {
-    check_same_shape(A, "A", B, "B", "row_dots");
+    kernels::require_same_shape("row_dots", A, "A", B, "B");
     Matrix out(A.rows(), 1);
     for (std::size_t i = 0; i < A.rows(); ++i) out(i, 0) = kernels::dot(A.row(i), B.row(i), A.cols());
     return out;
@@ -106,7 +74,7 @@ Matrix normalize_rows(ConstMatrixView M, float norm) {
 }
 
 Matrix difference(ConstMatrixView A, ConstMatrixView B) {
-    check_same_shape(A, "A", B, "B", "difference");
+    kernels::require_same_shape("difference", A, "A", B, "B");
     Matrix out(A.rows(), A.cols());
     for (std::size_t i = 0; i < A.rows(); ++i)
         for (std::size_t j = 0; j < A.cols(); ++j) out(i, j) = A(i, j) - B(i, j);
@@ -225,7 +193,7 @@ SoftmaxParts softmax_parts(ConstMatrixView S, Axis axis) {
     SoftmaxParts p;
     Matrix mx(r, 1), shifted(r, c), e(r, c), sums(r, 1), e_raw(r, c), sums_raw(r, 1);
     for (std::size_t i = 0; i < r; ++i) {
-        const RowParts rp = row_parts(Sr.row(i), c, shifted.row(i), e.row(i), e_raw.row(i));
+        const auto rp = kernels::softmax_row_parts(Sr.row(i), c, shifted.row(i), e.row(i), e_raw.row(i));
         mx(i, 0) = rp.max;
         sums(i, 0) = rp.sum;
         sums_raw(i, 0) = rp.sum_raw;

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "kernels/checks.hpp"
+#include "kernels/softmax.hpp"
 #include "training/stages.hpp"
 
 namespace attn {
@@ -100,15 +102,8 @@ MatrixD matmul_bt(const MatrixD& A, const MatrixD& B) {
 }
 
 MatrixD softmax(const MatrixD& S) {
-    MatrixD P(S.rows(), S.cols());
-    for (std::size_t i = 0; i < S.rows(); ++i) {
-        double m = -std::numeric_limits<double>::infinity();
-        for (std::size_t j = 0; j < S.cols(); ++j) m = std::max(m, S(i, j));
-        if (m == -std::numeric_limits<double>::infinity()) continue;  // fully masked: zeros
-        double sum = 0;
-        for (std::size_t j = 0; j < S.cols(); ++j) sum += (P(i, j) = std::exp(S(i, j) - m));
-        for (std::size_t j = 0; j < S.cols(); ++j) P(i, j) /= sum;
-    }
+    MatrixD P = S;
+    for (std::size_t i = 0; i < P.rows(); ++i) kernels::softmax_row(P.row(i), P.cols());
     return P;
 }
 
@@ -123,22 +118,19 @@ MatrixD dropout(const MatrixD& P, float rate, std::uint64_t seed) {
 }
 
 TraceD attention(const MatrixD& Q, const MatrixD& K, const MatrixD& V, const AttentionOptionsD& o) {
-    if (K.rows() != V.rows())
-        throw ShapeError("attention: K is " + K.shape() + " and V is " + V.shape() +
-                         "; K and V must have the same number of rows (tokens)");
-    if (!std::isfinite(o.scale)) throw ValueError("attention: the scale must be finite");
+    kernels::check_attention_inputs("attention", Q, K, V, o.mask ? &*o.mask : nullptr, &o.scale);
     check_dropout_rate(o.dropout.rate);
     TraceD t;
     t.scale = o.scale;
     t.scores = matmul_bt(Q, K);
     t.scaled = MatrixD(t.scores.rows(), t.scores.cols());
     for (std::size_t k = 0; k < t.scores.size(); ++k) t.scaled.data()[k] = t.scores.data()[k] * o.scale;
+    // The float path's rules, through the same kernels: the mask rule, then the row softmax.
     t.masked = t.scaled;
-    if (o.causal)
-        for (std::size_t i = 0; i < t.masked.rows(); ++i)
-            for (std::size_t j = i + 1; j < t.masked.cols(); ++j)
-                t.masked(i, j) = -std::numeric_limits<double>::infinity();
-    t.weights = softmax(t.masked);
+    t.weights = MatrixD(t.masked.rows(), t.masked.cols());
+    for (std::size_t i = 0; i < t.masked.rows(); ++i)
+        kernels::masked_softmax_row(t.masked.row(i), t.weights.row(i), o.mask ? o.mask->row(i) : nullptr, i,
+                                    t.masked.cols(), o.causal);
     const bool drop = o.dropout.training && o.dropout.rate > 0.0f;
     t.dropped = drop ? dropout(t.weights, o.dropout.rate, o.dropout.seed) : t.weights;
     t.output = matmul(t.dropped, V);

@@ -5,15 +5,11 @@
 #include <limits>
 #include <string>
 
+#include "kernels/checks.hpp"
+
 namespace attn {
 
 namespace {
-
-void require_same_shape(ConstMatrixView A, ConstMatrixView B, const char* what) {
-    if (A.rows() != B.rows() || A.cols() != B.cols())
-        throw ShapeError(std::string(what) + ": A is " + A.shape() + " and B is " + B.shape() +
-                         "; they must have the same shape");
-}
 
 void require_points(ConstMatrixView P, const char* what, const char* name) {
     if (P.cols() != 2)
@@ -57,7 +53,7 @@ Matrix row_argmax(ConstMatrixView M) {
 }
 
 Matrix add(ConstMatrixView A, ConstMatrixView B) {
-    require_same_shape(A, B, "add");
+    kernels::require_same_shape("add", A, "A", B, "B");
     Matrix out(A.rows(), A.cols());
     for (std::size_t i = 0; i < A.rows(); ++i)
         for (std::size_t j = 0; j < A.cols(); ++j) out(i, j) = A(i, j) + B(i, j);
@@ -81,7 +77,7 @@ Matrix permute_rows(ConstMatrixView M, const std::vector<std::size_t>& perm) {
 }
 
 float max_abs_diff(ConstMatrixView A, ConstMatrixView B) {
-    require_same_shape(A, B, "max_abs_diff");
+    kernels::require_same_shape("max_abs_diff", A, "A", B, "B");
     float m = 0.0f;
     for (std::size_t i = 0; i < A.rows(); ++i)
         for (std::size_t j = 0; j < A.cols(); ++j) {

@@ -12,6 +12,8 @@
 
 #include "attn/positional.hpp"
 #include "attn/random.hpp"
+#include "kernels/mask.hpp"
+#include "kernels/softmax.hpp"
 #include "training/fused.hpp"
 #include "training/stages.hpp"
 
@@ -190,8 +192,16 @@ typename TinyTransformerT<T>::Forward TinyTransformerT<T>::forward(const std::ve
         ly.Z.assign(B * H * Tn * Tn, T(0));
         for (std::size_t b = 0; b < B; ++b)
             for (std::size_t h = 0; h < H; ++h) {
-                d::HeadShape hs{Tn, dk, dv, H * dk, H * dv, s, training ? c.dropout : 0.0f,
-                                combine(combine(combine(dropout_seed, l), b), h)};
+                d::HeadShape hs;
+                hs.Tq = hs.Tk = Tn;
+                hs.dk = dk;
+                hs.dv = dv;
+                hs.ldq = hs.ldk = H * dk;
+                hs.ldv = hs.ldo = H * dv;
+                hs.scale = s;
+                hs.rate = training ? c.dropout : 0.0f;
+                hs.seed = combine(combine(combine(dropout_seed, l), b), h);
+                hs.causal = true;
                 const std::size_t r0 = b * Tn, n = (b * H + h) * Tn * Tn;
                 d::head_forward(hs, ly.q.data() + r0 * hs.ldq + h * dk, ly.k.data() + r0 * hs.ldq + h * dk,
                                 ly.v.data() + r0 * hs.ldv + h * dv, ly.P.data() + n, ly.Z.data() + n,
@@ -311,7 +321,7 @@ LossStats TinyTransformerT<T>::loss_and_grad(const Batch& batch, bool training, 
         for (std::size_t b = 0; b < B; ++b)
             for (std::size_t h = 0; h < H; ++h) {
                 const d::HeadShape& hs = ly.heads[b * H + h];
-                const std::size_t r0 = b * Tn, qo = r0 * hs.ldq + h * dk, vo = r0 * hs.ldv + h * dv;
+                const std::size_t r0 = b * Tn, qo = r0 * hs.ldq + h * dk, vo = r0 * hs.ldv + h * dv;  // ldq = ldk, ldv = ldo
                 const double sq = d::head_backward(hs, ly.q.data() + qo, ly.k.data() + qo, ly.v.data() + vo,
                                                    ly.P.data() + (b * H + h) * Tn * Tn, dconcat.data() + vo,
                                                    dq.data() + qo, dk_.data() + qo, dvv.data() + vo, scratch.data());
@@ -350,11 +360,11 @@ ProbeT<T> TinyTransformerT<T>::probe(const std::vector<int>& tokens, std::size_t
             Mat<T> W(Tn, Tn);
             std::copy(P, P + Tn * Tn, W.data());
             ws.push_back(std::move(W));
-            // Rows i >= 1 see at least two keys (0..i): the entries a softmax chooses among.
+            // Rows that see at least two keys (i >= 1): the entries a softmax chooses among.
             double n = 0, sum = 0, sq = 0, mx = 0;
             for (std::size_t i = 1; i < Tn; ++i) {
                 double rmax = 0;
-                for (std::size_t j = 0; j <= i; ++j) {
+                for (std::size_t j = 0; j < kernels::visible_keys(i, Tn, true); ++j) {
                     const double z = Z[i * Tn + j];
                     n += 1, sum += z, sq += z * z;
                     rmax = std::max(rmax, double(P[i * Tn + j]));
@@ -379,14 +389,15 @@ ProbeT<T> TinyTransformerT<T>::probe(const std::vector<int>& tokens, std::size_t
     }
     const std::size_t V = f.logits.cols();
     p.probabilities = Mat<T>(Tn, V);
+    std::vector<double> row(V);
     for (std::size_t t = 0; t < Tn; ++t) {
-        double m = -std::numeric_limits<double>::infinity();
         std::size_t arg = 0;
-        for (std::size_t v = 0; v < V; ++v)
-            if (double(f.logits(t, v)) > m) m = f.logits(t, v), arg = v;
-        double sum = 0;
-        for (std::size_t v = 0; v < V; ++v) sum += std::exp(double(f.logits(t, v)) - m);
-        for (std::size_t v = 0; v < V; ++v) p.probabilities(t, v) = T(std::exp(double(f.logits(t, v)) - m) / sum);
+        for (std::size_t v = 0; v < V; ++v) {
+            row[v] = double(f.logits(t, v));
+            if (row[v] > row[arg]) arg = v;  // the first of equal maxima
+        }
+        kernels::softmax_row(row.data(), V);  // in double, whatever T is
+        for (std::size_t v = 0; v < V; ++v) p.probabilities(t, v) = T(row[v]);
         p.predictions.push_back(int(arg));
     }
     return p;

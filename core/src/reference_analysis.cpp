@@ -82,7 +82,8 @@ SoftmaxParts softmax_parts(ConstMatrixView S, Axis axis) {
         for (std::size_t k = 0; k < inner; ++k) {
             const double x = at(o, k);
             el(p.shifted, o, k) = float(masked ? x : x - m);
-            const double e = masked ? 0.0 : std::exp(x - m);
+            // A fully masked row: e = 0, but a NaN stays NaN (and makes the sum NaN).
+            const double e = masked ? (std::isnan(x) ? x : 0.0) : std::exp(x - m);
             el(p.exp, o, k) = float(e);
             el(p.exp_raw, o, k) = float(std::exp(x));
             s += e;

@@ -182,3 +182,42 @@ TEST_CASE("cost model: growth, crossover, tiled memory (seed 001, n² cost)", "[
     REQUIRE(t1.bytes_tiled_layer == 4.0 * 8192 * 768 * 2 + 12.0 * 128 * 128 * 2);
     REQUIRE_THROWS_AS(cost({8, 8, 1, 1, 4, 0}), ValueError);
 }
+
+TEST_CASE("the double path follows the float path's rules: a fully masked row holding a NaN is NaN", "[numerics]") {
+    // Before the rules moved into one kernel, f64::softmax skipped the NaN (std::max keeps
+    // −∞) and gave a zero row where the float path gives NaN.
+    const Matrix S{{-INFINITY, NAN, -INFINITY}, {-INFINITY, -INFINITY, -INFINITY}, {1.0f, NAN, 2.0f}, {INFINITY, 0.0f, 1.0f}};
+    const Matrix Pf = softmax(S), Pr = reference::softmax(S);
+    const Matrix Pd = f64::softmax(f64::MatrixD(S)).to_float();
+    for (std::size_t j = 0; j < 3; ++j) {
+        for (const Matrix* P : {&Pf, &Pr, &Pd}) {
+            REQUIRE(std::isnan((*P)(0, j)));
+            REQUIRE((*P)(1, j) == 0.0f);
+            REQUIRE(std::isnan((*P)(2, j)));
+            REQUIRE(std::isnan((*P)(3, j)));
+        }
+    }
+    // Through attention: the same NaN row in every variant's output.
+    const Matrix Q{{1, 0}, {0, 1}}, K{{1, 0}, {0, 1}}, V{{1, 2}, {3, 4}};
+    Matrix M(2, 2, -INFINITY);
+    M(1, 0) = NAN;  // row 1: fully hidden but for a NaN
+    M(0, 1) = 0.0f;
+    AttentionOptions o;
+    o.mask = M;
+    f64::AttentionOptionsD od;
+    od.scale = 1.0 / std::sqrt(2.0);
+    od.mask = f64::MatrixD(M);
+    const Trace t = attention(Q, K, V, o);
+    const f64::TraceD td = f64::attention(f64::MatrixD(Q), f64::MatrixD(K), f64::MatrixD(V), od);
+    FlashOptions fo;
+    fo.mask = M.view();
+    const Matrix F = flash_attention(Q, K, V, fo), A = attention_output(Q, K, V, o);
+    for (std::size_t k = 0; k < 2; ++k) {
+        REQUIRE(std::isnan(t.output(1, k)));
+        REQUIRE(std::isnan(td.output(1, k)));
+        REQUIRE(std::isnan(F(1, k)));
+        REQUIRE(std::isnan(A(1, k)));
+        REQUIRE(t.output(0, k) == V(1, k));
+        REQUIRE(td.output(0, k) == V(1, k));
+    }
+}

@@ -54,6 +54,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -136,6 +137,7 @@ struct MatmulGradsD {
 struct AttentionOptionsD {
     bool causal = false;
     double scale = 1.0;  // applied as given (no default 1/√d_k here: callers say what they use)
+    std::optional<MatrixD> mask;  // additive T_q x T_k mask, as AttentionOptions::mask
     DropoutOptions dropout;
 };
 
