@@ -101,7 +101,7 @@ val lecture_example(std::string name) {
             for (const char* f : {"verb", "object", "pronoun", "animate"}) features.call<void>("push", std::string(f));
             out.set("features", features);
             val sentences = val::array();
-            for (const auto& s : attn::reading::reading_sentences()) {
+            for (const auto& s : attn::examples::reading_sentences()) {
                 val o = val::object();
                 o.set("lang", s.lang);
                 o.set("id", s.id);

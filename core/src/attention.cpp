@@ -130,9 +130,7 @@ Trace attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V,
     t.scaled = scale(t.scores, t.scale);
     t.masked = t.scaled;
     t.weights = Matrix(t.masked.rows(), t.masked.cols());
-    for (std::size_t i = 0; i < t.masked.rows(); ++i)
-        kernels::masked_softmax_row(t.masked.row(i), t.weights.row(i), options.mask ? options.mask->row(i) : nullptr, i,
-                                    t.masked.cols(), options.causal);
+    kernels::masked_softmax_rows(t.masked, t.weights, options.mask ? &*options.mask : nullptr, options.causal);
     const bool drop = options.dropout.training && options.dropout.rate > 0.0f;
     t.dropped = drop ? dropout(t.weights, options.dropout.rate, options.dropout.seed) : t.weights;
     t.output = weighted_sum(t.dropped, V);

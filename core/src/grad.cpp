@@ -6,7 +6,6 @@
 #include <cmath>
 #include <limits>
 
-#include "kernels/checks.hpp"
 #include "kernels/softmax.hpp"
 #include "training/stages.hpp"
 
@@ -52,29 +51,6 @@ AttentionGrads attention_backward(ConstMatrixView Q, ConstMatrixView K, ConstMat
 
 namespace f64 {
 
-MatrixD::MatrixD(std::size_t rows, std::size_t cols, double fill) : rows_(rows), cols_(cols) {
-    check_size(rows, cols, "MatrixD");
-    data_.assign(rows * cols, fill);
-}
-
-MatrixD::MatrixD(std::size_t rows, std::size_t cols, const std::vector<double>& values) : MatrixD(rows, cols) {
-    if (values.size() != rows * cols)
-        throw ShapeError("MatrixD: " + std::to_string(values.size()) + " values for a " + shape_str(rows, cols) +
-                         " matrix");
-    data_ = values;
-}
-
-MatrixD::MatrixD(ConstMatrixView m) : MatrixD(m.rows(), m.cols()) {
-    for (std::size_t i = 0; i < rows_; ++i)
-        for (std::size_t j = 0; j < cols_; ++j) (*this)(i, j) = m(i, j);
-}
-
-Matrix MatrixD::to_float() const {
-    Matrix out(rows_, cols_);
-    for (std::size_t k = 0; k < data_.size(); ++k) out.data()[k] = float(data_[k]);
-    return out;
-}
-
 MatrixD matmul(const MatrixD& A, const MatrixD& B) {
     if (A.cols() != B.rows())
         throw ShapeError("matmul: A is " + A.shape() + " and B is " + B.shape() + "; A's columns must equal B's rows");
@@ -115,26 +91,6 @@ MatrixD dropout(const MatrixD& P, float rate, std::uint64_t seed) {
         for (std::size_t j = 0; j < P.cols(); ++j)
             out(i, j) = dropout_keep(seed, i, j, rate) ? P(i, j) * keep_scale : 0.0;
     return out;
-}
-
-TraceD attention(const MatrixD& Q, const MatrixD& K, const MatrixD& V, const AttentionOptionsD& o) {
-    kernels::check_attention_inputs("attention", Q, K, V, o.mask ? &*o.mask : nullptr, &o.scale);
-    check_dropout_rate(o.dropout.rate);
-    TraceD t;
-    t.scale = o.scale;
-    t.scores = matmul_bt(Q, K);
-    t.scaled = MatrixD(t.scores.rows(), t.scores.cols());
-    for (std::size_t k = 0; k < t.scores.size(); ++k) t.scaled.data()[k] = t.scores.data()[k] * o.scale;
-    // The float path's rules, through the same kernels: the mask rule, then the row softmax.
-    t.masked = t.scaled;
-    t.weights = MatrixD(t.masked.rows(), t.masked.cols());
-    for (std::size_t i = 0; i < t.masked.rows(); ++i)
-        kernels::masked_softmax_row(t.masked.row(i), t.weights.row(i), o.mask ? o.mask->row(i) : nullptr, i,
-                                    t.masked.cols(), o.causal);
-    const bool drop = o.dropout.training && o.dropout.rate > 0.0f;
-    t.dropped = drop ? dropout(t.weights, o.dropout.rate, o.dropout.seed) : t.weights;
-    t.output = matmul(t.dropped, V);
-    return t;
 }
 
 MatrixD embedding(const std::vector<int>& tokens, const MatrixD& E) { return d::embedding<MatrixD>(tokens, E); }

@@ -5,7 +5,7 @@
 
 #include <limits>
 
-#include "attn/analysis.hpp"
+#include "attn/inspect.hpp"
 
 using namespace attn;
 using attn::test::random_matrix;

@@ -5,7 +5,7 @@
 // (2.828, 16.92, 4.113 from exact intermediates; 2.829, 16.91, 4.112 from the printed ones).
 #include "helpers.hpp"
 
-#include "attn/analysis.hpp"
+#include "attn/inspect.hpp"
 
 using namespace attn;
 using Catch::Matchers::WithinAbs;

@@ -131,7 +131,7 @@ TEST_CASE("attention weights: rows sum to 1, column sums lie in [0, n] and add u
 
 TEST_CASE("constructed heads produce their patterns on every example sentence", "[lecture][reading]") {
     using namespace attn::reading;
-    for (const auto& s : reading_sentences()) {
+    for (const auto& s : examples::reading_sentences()) {
         INFO(s.lang << " " << s.id);
         const std::size_t T = s.tokens.size();
         REQUIRE(s.flags.size() == T);
@@ -185,7 +185,7 @@ TEST_CASE("constructed heads produce their patterns on every example sentence", 
 
 TEST_CASE("two previous-token layers mix in token i−2, which neither layer's matrix shows", "[lecture][reading]") {
     using namespace attn::reading;
-    const auto s = reading_sentences()[2];
+    const auto s = examples::reading_sentences()[2];
     const std::size_t T = s.tokens.size();
     const Matrix X = token_features(s.flags);
     const auto w = constructed_head(HeadKind::PreviousToken, T, 5.0f);

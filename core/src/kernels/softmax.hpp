@@ -8,6 +8,7 @@
 //   softmax_row_unnormalised(x, n) the same with m = the row's maximum
 //   softmax_row(x, n)              the same, divided by l: the weights of one row
 //   masked_softmax_row(z, p, ...)  mask_row (kernels/mask.hpp), then softmax_row
+//   masked_softmax_rows(Z, P, ...) the same for every row of a matrix, float or double
 //   OnlineSoftmax                  the same for a row whose scores come a tile at a time
 //   softmax_row_parts(...)         every intermediate of softmax_row, for the page
 //
@@ -77,6 +78,15 @@ inline T masked_softmax_row(T* z, T* p, const same_t<T>* m, std::size_t i, std::
     mask_row(z, m, i, 0, n, causal);
     std::copy_n(z, n, p);
     return softmax_row(p, n);
+}
+
+// masked_softmax_row for every row of a T_q x T_k matrix: masked (the scaled scores on
+// entry) gets the mask rule, weights = its row softmax. M is Matrix or f64::MatrixD: the
+// float and the double attention() run this same template. mask: T_q x T_k, or null.
+template <class M>
+inline void masked_softmax_rows(M& masked, M& weights, const M* mask, bool causal) {
+    for (std::size_t i = 0; i < masked.rows(); ++i)
+        masked_softmax_row(masked.row(i), weights.row(i), mask ? mask->row(i) : nullptr, i, masked.cols(), causal);
 }
 
 // The online softmax of one query row whose scores arrive a tile at a time (Milakov &
