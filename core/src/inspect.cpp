@@ -117,7 +117,9 @@ Moments moments(ConstMatrixView M) {
 }
 
 Histogram histogram(ConstMatrixView M, std::size_t bins, double lo, double hi) {
-    if (bins < 1 || bins > 10000) throw ValueError("histogram: bins must be in [1, 10000], got " + std::to_string(bins));
+    if (bins < 1 || bins > kMaxHistogramBins)
+        throw ValueError("histogram: bins must be in [1, " + std::to_string(kMaxHistogramBins) + "], got " +
+                         std::to_string(bins));
     if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi))
         throw ValueError("histogram: need finite lo < hi, got [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
     Histogram h;

@@ -78,22 +78,27 @@ std::size_t value_width(const ModelConfig& c) { return c.d_v > 0 ? c.d_v : c.d_m
 double attention_scale(const ModelConfig& c) { return c.scale ? 1.0 / std::sqrt(double(c.d_k)) : 1.0; }
 }  // namespace
 
+namespace {
+void check_range(const char* who, const char* what, std::size_t v, Range r) {
+    if (v < r.min || v > r.max)
+        throw ValueError(std::string(who) + ": " + what + " must be " + std::to_string(r.min) + ".." +
+                         std::to_string(r.max) + ", got " + std::to_string(v));
+}
+}  // namespace
+
 void check_config(const ModelConfig& c) {
-    const auto need = [](bool ok, const std::string& what) {
-        if (!ok) throw ValueError("model: " + what);
-    };
-    need(c.vocab_in >= 1 && c.vocab_in <= 4096, "vocab_in must be 1..4096, got " + std::to_string(c.vocab_in));
-    need(c.vocab_out >= 1 && c.vocab_out <= 4096, "vocab_out must be 1..4096, got " + std::to_string(c.vocab_out));
-    need(c.max_len >= 1 && c.max_len <= 256, "max_len must be 1..256, got " + std::to_string(c.max_len));
-    need(c.d_model >= 1 && c.d_model <= 512, "d_model must be 1..512, got " + std::to_string(c.d_model));
-    need(c.heads >= 1 && c.heads <= 16, "heads must be 1..16, got " + std::to_string(c.heads));
-    need(c.d_v > 0 || c.d_model % c.heads == 0,
-         std::to_string(c.heads) + " heads do not divide d_model = " + std::to_string(c.d_model) +
-             " (set d_v to give each head its own value width)");
-    need(c.d_v <= 512, "d_v must be 0..512, got " + std::to_string(c.d_v));
-    need(c.d_k >= 1 && c.d_k <= 512, "d_k must be 1..512, got " + std::to_string(c.d_k));
-    need(c.layers >= 1 && c.layers <= 4, "layers must be 1..4, got " + std::to_string(c.layers));
-    need(c.mlp_hidden <= 2048, "mlp_hidden must be 0..2048, got " + std::to_string(c.mlp_hidden));
+    check_range("model", "vocab_in", c.vocab_in, limits::vocab);
+    check_range("model", "vocab_out", c.vocab_out, limits::vocab);
+    check_range("model", "max_len", c.max_len, limits::max_len);
+    check_range("model", "d_model", c.d_model, limits::d_model);
+    check_range("model", "heads", c.heads, limits::heads);
+    if (c.d_v == 0 && c.d_model % c.heads != 0)
+        throw ValueError("model: " + std::to_string(c.heads) + " heads do not divide d_model = " +
+                         std::to_string(c.d_model) + " (set d_v to give each head its own value width)");
+    check_range("model", "d_v", c.d_v, limits::d_v);
+    check_range("model", "d_k", c.d_k, limits::d_k);
+    check_range("model", "layers", c.layers, limits::layers);
+    check_range("model", "mlp_hidden", c.mlp_hidden, limits::mlp_hidden);
     check_dropout_rate(c.dropout);
 }
 
@@ -410,8 +415,9 @@ template TinyTransformerT<double>::TinyTransformerT(const TinyTransformerT<float
 // ---- Adam -------------------------------------------------------------------------------
 
 Adam::Adam(const AdamConfig& c) : config_(c) {
-    if (!(c.lr > 0.0f) || !std::isfinite(c.lr) || c.lr > 10.0f)
-        throw ValueError("adam: the learning rate must be in (0, 10], got " + std::to_string(c.lr));
+    if (!(c.lr > 0.0f) || !std::isfinite(c.lr) || c.lr > limits::max_lr)
+        throw ValueError("adam: the learning rate must be in (0, " + std::to_string(int(limits::max_lr)) + "], got " +
+                         std::to_string(c.lr));
     if (!(c.beta1 >= 0.0f && c.beta1 < 1.0f) || !(c.beta2 >= 0.0f && c.beta2 < 1.0f))
         throw ValueError("adam: beta1 and beta2 must be in [0, 1)");
     if (!(c.eps > 0.0f) || !std::isfinite(c.eps)) throw ValueError("adam: eps must be positive");
@@ -461,9 +467,8 @@ ModelConfig for_task(const TrainerConfig& c) {
     return m;
 }
 const TrainerConfig& checked(const TrainerConfig& c) {
-    if (c.batch < 1 || c.batch > 1024) throw ValueError("trainer: batch must be 1..1024, got " + std::to_string(c.batch));
-    if (c.eval_size < 1 || c.eval_size > 4096)
-        throw ValueError("trainer: eval_size must be 1..4096, got " + std::to_string(c.eval_size));
+    check_range("trainer", "batch", c.batch, limits::batch);
+    check_range("trainer", "eval_size", c.eval_size, limits::eval_size);
     return c;
 }
 }  // namespace

@@ -93,6 +93,9 @@ struct Moments {
 };
 Moments moments(ConstMatrixView M);
 
+// The most bins histogram() makes.
+inline constexpr std::size_t kMaxHistogramBins = 10000;
+
 // bins equal-width bins over [lo, hi]; bin k is [edges[k], edges[k+1]), the last bin
 // also takes x = hi. Entries outside are counted in below / above, NaN in non_finite
 // (±∞ count as below / above).
