@@ -14,6 +14,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #include "attn/dropout.hpp"
@@ -48,10 +49,11 @@ void head_forward(const HeadShape& h, const S* q, const S* k, const S* v, S* P, 
         std::fill(z + seen, z + h.Tk, S(0));
         kernels::mask_row(z, mask ? mask + i * ldm : nullptr, i, 0, h.Tk, h.causal);
         std::copy_n(z, h.Tk, p);
-        // The keys past `seen` are −∞: weight exactly 0. In order (kernels/simd.hpp): a
-        // training run's bits must not depend on the row length or the SIMD width.
-        kernels::softmax_row(p, seen, kernels::InOrder{});
-        std::fill(p + seen, p + h.Tk, S(0));
+        // In order (kernels/simd.hpp): a training run's bits must not depend on the row
+        // length or the SIMD width. The keys past `seen` are −∞: weight exactly 0, unless the
+        // row is NaN (l = NaN), which makes the whole row NaN as in every other variant.
+        const S l = kernels::softmax_row(p, seen, kernels::InOrder{});
+        std::fill(p + seen, p + h.Tk, std::isnan(l) ? l : S(0));
         S* o = out + i * h.ldo;
         std::fill_n(o, h.dv, S(0));
         for (std::size_t j = 0; j < seen; ++j) {
