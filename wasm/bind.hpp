@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <limits>
 #include <new>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -168,27 +169,37 @@ struct Arg<int> {
     }
 };
 
+template <class T>
+struct Arg<std::optional<T>> {
+    static std::optional<T> from(const val& v) { return Arg<T>::from(v); }
+};
+
+// Option objects: read_fields(o, "key", member, "key", member, ...) reads each key that is
+// there (neither undefined nor null) into its member with the member's Arg<>, and leaves
+// the others at their defaults: the way in, as value_object is the way out.
+inline void read_fields(const val&) {}
+template <class T, class... Rest>
+void read_fields(const val& o, const char* key, T& member, Rest&&... rest) {
+    if (has(o, key)) member = Arg<T>::from(o[key]);
+    read_fields(o, std::forward<Rest>(rest)...);
+}
+
+// {rate, seed, training}
 template <>
 struct Arg<DropoutOptions> {
     static DropoutOptions from(const val& d) {
         DropoutOptions o;
-        if (d.isUndefined() || d.isNull()) return o;
-        if (has(d, "rate")) o.rate = to_float(number(d["rate"], "dropout rate"));
-        if (has(d, "seed")) o.seed = to_seed(number(d["seed"], "dropout seed"), "dropout seed");
-        o.training = flag(d, "training");
+        read_fields(d, "rate", o.rate, "seed", o.seed, "training", o.training);
         return o;
     }
 };
 // {causal, scale, mask, dropout}, each optional.
 template <>
 struct Arg<AttentionOptions> {
-    static AttentionOptions from(const val& opts) {
-        AttentionOptions o;
-        o.causal = flag(opts, "causal");
-        if (has(opts, "scale")) o.scale = to_float(number(opts["scale"], "scale"));
-        if (has(opts, "mask")) o.mask = Arg<Matrix>::from(opts["mask"]);
-        if (has(opts, "dropout")) o.dropout = Arg<DropoutOptions>::from(opts["dropout"]);
-        return o;
+    static AttentionOptions from(const val& o) {
+        AttentionOptions a;
+        read_fields(o, "causal", a.causal, "scale", a.scale, "mask", a.mask, "dropout", a.dropout);
+        return a;
     }
 };
 

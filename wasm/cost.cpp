@@ -7,12 +7,8 @@ template <>
 struct Arg<CostInput> {
     static CostInput from(const val& in) {
         CostInput c;
-        c.n = Arg<std::size_t>::from(in["n"]);
-        c.d_model = Arg<std::size_t>::from(in["dModel"]);
-        c.heads = Arg<std::size_t>::from(in["heads"]);
-        c.layers = Arg<std::size_t>::from(in["layers"]);
-        c.bytes_per_element = Arg<std::size_t>::from(in["bytesPerElement"]);
-        if (has(in, "tile")) c.tile = Arg<std::size_t>::from(in["tile"]);
+        read_fields(in, "n", c.n, "dModel", c.d_model, "heads", c.heads, "layers", c.layers, "bytesPerElement",
+                    c.bytes_per_element, "tile", c.tile);
         return c;
     }
 };

@@ -26,10 +26,7 @@ template <>
 struct Arg<FlashArgs> {
     static FlashArgs from(const val& o) {
         FlashArgs a;
-        a.options.causal = flag(o, "causal");
-        if (has(o, "scale")) a.options.scale = to_float(number(o["scale"], "scale"));
-        if (has(o, "tile")) a.options.tile = Arg<std::size_t>::from(o["tile"]);
-        if (has(o, "mask")) a.mask = Arg<Matrix>::from(o["mask"]);
+        read_fields(o, "causal", a.options.causal, "scale", a.options.scale, "tile", a.options.tile, "mask", a.mask);
         return a;
     }
 };

@@ -61,9 +61,7 @@ template <>
 struct Arg<ProfileOptions> {
     static ProfileOptions from(const val& o) {
         ProfileOptions p;
-        p.kernel = Arg<std::string>::from(o["kernel"]);
-        p.causal = flag(o, "causal");
-        if (has(o, "tile")) p.tile = Arg<std::size_t>::from(o["tile"]);
+        read_fields(o, "kernel", p.kernel, "causal", p.causal, "tile", p.tile);
         return p;
     }
 };

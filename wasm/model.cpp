@@ -80,20 +80,10 @@ Created model_create(const val& cfg) {
                               " models are alive; dispose() the ones you no longer need");
     attn::TrainerConfig c;
     c.task = attn::task_from_name(Arg<std::string>::from(cfg["task"]));
-    const auto count = [&](const char* k) { return Arg<std::size_t>::from(cfg[k]); };
-    c.model.seed = Arg<std::uint64_t>::from(cfg["seed"]);
-    c.model.heads = count("heads");
-    c.model.layers = count("layers");
-    c.model.d_model = count("dModel");
-    c.model.d_k = count("dK");
-    c.model.d_v = count("dV");
-    c.model.mlp_hidden = count("mlpHidden");
-    c.model.positional = cfg["positional"].isTrue();
-    c.model.scale = cfg["scale"].isTrue();
-    c.model.dropout = to_float(number(cfg["dropout"], "dropout"));
-    c.adam.lr = to_float(number(cfg["lr"], "lr"));
-    c.batch = count("batch");
-    c.eval_size = count("evalSize");
+    attn::ModelConfig& m = c.model;
+    read_fields(cfg, "seed", m.seed, "heads", m.heads, "layers", m.layers, "dModel", m.d_model, "dK", m.d_k, "dV", m.d_v,
+                "mlpHidden", m.mlp_hidden, "positional", m.positional, "scale", m.scale, "dropout", m.dropout, "lr",
+                c.adam.lr, "batch", c.batch, "evalSize", c.eval_size);
     auto trainer = std::make_unique<attn::Trainer>(c);
     const attn::TrainerConfig& r = trainer->config();
     Created out;

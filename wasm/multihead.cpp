@@ -28,11 +28,8 @@ template <>
 struct Arg<MultiHeadArgs> {
     static MultiHeadArgs from(const val& o) {
         MultiHeadArgs a;
-        a.weights = {Arg<Matrix>::from(o["Wq"]), Arg<Matrix>::from(o["Wk"]), Arg<Matrix>::from(o["Wv"]),
-                     Arg<Matrix>::from(o["Wo"])};
-        a.options.heads = Arg<std::size_t>::from(o["heads"]);
-        a.options.causal = flag(o, "causal");
-        if (has(o, "dropout")) a.options.dropout = Arg<DropoutOptions>::from(o["dropout"]);
+        read_fields(o, "Wq", a.weights.Wq, "Wk", a.weights.Wk, "Wv", a.weights.Wv, "Wo", a.weights.Wo, "heads",
+                    a.options.heads, "causal", a.options.causal, "dropout", a.options.dropout);
         return a;
     }
 };
