@@ -79,6 +79,12 @@ function named(name, f, length = f.length) {
   return g;
 }
 
+// A kind that gives several raw arguments (an array of them) from one public argument.
+function spreading(kind) {
+  kind.spreads = true;
+  return kind;
+}
+
 // Rethrows an error object returned by the raw bindings as a RangeError whose `kind` is
 // the core's error type (ShapeError, ValueError, SizeError; Error for anything else).
 function unwrap(r) {
@@ -221,7 +227,7 @@ function checks(L) {
   const tile = (t) => checkCount(t, 'tile', { min: 1, max: L.maxTile });
 
   // The argument kinds of SIGNATURES: each takes (value, label) and returns what the raw
-  // function takes there (spread(...) for several raw arguments), or throws.
+  // function takes there (a spreading kind: an array of several raw arguments), or throws.
   const kinds = {
     matrix: checkMatrix,
     matrices(list) {
@@ -279,11 +285,11 @@ function checks(L) {
       return o;
     },
     // dropout(P, {rate, seed}) -> (rate, seed)
-    rateAndSeed(options, what) {
+    rateAndSeed: spreading((options, what) => {
       const { rate = 0, seed = 0 } = checkOptions(options, what);
       const d = checkDropout({ rate, seed }, 'dropout');
-      return spread(d.rate, d.seed);
-    },
+      return [d.rate, d.seed];
+    }),
     multiHeadOptions(options, what) {
       checkObject(options, `${what} must be an object {Wq, Wk, Wv, Wo, heads, causal}`);
       return {
@@ -323,15 +329,15 @@ function checks(L) {
       return { rows, cols, seed, distribution, mean, std, lo, hi };
     },
     // histogram(M, {bins, lo, hi}) -> (bins, lo, hi)
-    histogramOptions(options, what) {
+    histogramOptions: spreading((options, what) => {
       const { bins = 20, lo, hi } = checkOptions(options, what);
       checkCount(bins, 'bins', { min: 1 });
       if (bins > L.maxBins) throw fail('RangeError', `bins must be at most ${L.maxBins}, got ${bins}`);
       checkNumber(lo, 'lo');
       checkNumber(hi, 'hi');
       if (!(lo < hi)) throw fail('RangeError', `need lo < hi, got [${lo}, ${hi}]`);
-      return spread(bins, lo, hi);
-    },
+      return [bins, lo, hi];
+    }),
     // diagonalCheck(S, {relTol}) -> relTol
     relTol(options, what) {
       const { relTol = 1e-6 } = checkOptions(options, what);
@@ -340,7 +346,7 @@ function checks(L) {
       return relTol;
     },
     // sampleDotProducts({dk, count, seed}) -> (dk, count, seed)
-    sampleOptions(options, what) {
+    sampleOptions: spreading((options, what) => {
       const { dk, count = 2000, seed = 0 } = checkOptions(options, what);
       checkCount(dk, 'dk', { min: 1 });
       checkCount(count, 'count', { min: 1 });
@@ -348,15 +354,11 @@ function checks(L) {
       // 2·seed + 1 must stay exact in a double on its way to the core.
       if (seed >= 2 ** 52) throw fail('RangeError', `seed must be below 2^52, got ${seed}`);
       if (dk * count > L.maxElements) throw fail('RangeError', `dk x count = ${dk * count} exceeds ${L.maxElements} entries`);
-      return spread(dk, count, seed);
-    },
+      return [dk, count, seed];
+    }),
   };
   return { kinds, checkCount, checkMatrix, checkSeed, checkRate };
 }
-
-const SPREAD = Symbol('attn.spread');
-// Several raw arguments from one public one (e.g. an options object taken apart).
-const spread = (...values) => ({ [SPREAD]: values });
 
 // ---- the functions that are one binding each ---------------------------------------------------
 //
@@ -439,21 +441,33 @@ const SIGNATURES = {
 
 // The one generic wrapper: a public function from its row of SIGNATURES.
 function binding(raw, name, params, kinds) {
-  if (typeof raw[name] !== 'function') throw new Error(`attn.mjs: the module binds no ${name}`);
+  const fn = raw[name];
+  if (typeof fn !== 'function') throw new Error(`attn.mjs: the module binds no ${name}`);
   const ps = params.map((p) => {
     const m = /^(.*?):\s*(\w+)(?:\s*=\s*(.+))?$/.exec(p);
     if (!m || !kinds[m[2]]) throw new Error(`attn.mjs: bad signature '${p}' of ${name}`);
     return { label: m[1], check: kinds[m[2]], fallback: m[3] === undefined ? undefined : JSON.parse(m[3]) };
   });
-  return named(name, (...args) => {
-    const out = [];
-    ps.forEach((p, i) => {
-      const v = p.check(args[i] === undefined ? p.fallback : args[i], p.label);
-      if (v !== null && typeof v === 'object' && SPREAD in v) out.push(...v[SPREAD]);
-      else out.push(v);
-    });
-    return unwrap(raw[name](...out));
-  }, ps.length);
+  const arg = (p, v) => p.check(v === undefined ? p.fallback : v, p.label);
+  const [p0, p1, p2, p3] = ps;
+  let f;
+  if (ps.some((p) => p.check.spreads)) {
+    f = (...args) => {
+      const out = [];
+      ps.forEach((p, i) => (p.check.spreads ? out.push(...arg(p, args[i])) : out.push(arg(p, args[i]))));
+      return unwrap(fn(...out));
+    };
+  } else {
+    // One arrow per arity, so a call builds no argument array (the page calls attention()
+    // on every edit).
+    f = [() => unwrap(fn()),
+      (a) => unwrap(fn(arg(p0, a))),
+      (a, b) => unwrap(fn(arg(p0, a), arg(p1, b))),
+      (a, b, c) => unwrap(fn(arg(p0, a), arg(p1, b), arg(p2, c))),
+      (a, b, c, d) => unwrap(fn(arg(p0, a), arg(p1, b), arg(p2, c), arg(p3, d)))][ps.length];
+  }
+  if (!f) throw new Error(`attn.mjs: ${name} takes more parameters than binding() handles`);
+  return named(name, f, ps.length);
 }
 
 function makeApi(raw) {
