@@ -184,24 +184,32 @@ void read_fields(const val& o, const char* key, T& member, Rest&&... rest) {
     read_fields(o, std::forward<Rest>(rest)...);
 }
 
+// An option object: Arg<T> for every T with a read_js(const val&, T&), found by
+// argument-dependent lookup: for the core's option structs in namespace attn (below, and
+// in the binding file of their header), for a binding file's own structs beside them.
+template <class T>
+struct Arg<T, std::void_t<decltype(read_js(std::declval<const val&>(), std::declval<T&>()))>> {
+    static T from(const val& o) {
+        T t;
+        read_js(o, t);
+        return t;
+    }
+};
+
+}  // namespace attn::wasm
+
+namespace attn {
 // {rate, seed, training}
-template <>
-struct Arg<DropoutOptions> {
-    static DropoutOptions from(const val& d) {
-        DropoutOptions o;
-        read_fields(d, "rate", o.rate, "seed", o.seed, "training", o.training);
-        return o;
-    }
-};
+inline void read_js(const emscripten::val& o, DropoutOptions& d) {
+    wasm::read_fields(o, "rate", d.rate, "seed", d.seed, "training", d.training);
+}
 // {causal, scale, mask, dropout}, each optional.
-template <>
-struct Arg<AttentionOptions> {
-    static AttentionOptions from(const val& o) {
-        AttentionOptions a;
-        read_fields(o, "causal", a.causal, "scale", a.scale, "mask", a.mask, "dropout", a.dropout);
-        return a;
-    }
-};
+inline void read_js(const emscripten::val& o, AttentionOptions& a) {
+    wasm::read_fields(o, "causal", a.causal, "scale", a.scale, "mask", a.mask, "dropout", a.dropout);
+}
+}  // namespace attn
+
+namespace attn::wasm {
 
 // ---- C++ -> JS --------------------------------------------------------------------------------
 

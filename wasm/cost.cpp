@@ -1,18 +1,13 @@
 // Bindings of core/include/attn/cost.hpp.
 #include "bind.hpp"
 
-namespace attn::wasm {
+namespace attn {
 // {n, dModel, heads, layers, bytesPerElement, tile} (attn.mjs fills the defaults).
-template <>
-struct Arg<CostInput> {
-    static CostInput from(const val& in) {
-        CostInput c;
-        read_fields(in, "n", c.n, "dModel", c.d_model, "heads", c.heads, "layers", c.layers, "bytesPerElement",
-                    c.bytes_per_element, "tile", c.tile);
-        return c;
-    }
-};
-}  // namespace attn::wasm
+inline void read_js(const emscripten::val& in, CostInput& c) {
+    wasm::read_fields(in, "n", c.n, "dModel", c.d_model, "heads", c.heads, "layers", c.layers, "bytesPerElement",
+                      c.bytes_per_element, "tile", c.tile);
+}
+}  // namespace attn
 
 EMSCRIPTEN_BINDINGS(attn_cost) {
     using namespace attn::wasm;

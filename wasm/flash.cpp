@@ -11,6 +11,12 @@ struct FlashArgs {
     std::optional<attn::Matrix> mask;
 };
 
+// {causal, scale, mask, tile}, each optional.
+void read_js(const emscripten::val& o, FlashArgs& a) {
+    attn::wasm::read_fields(o, "causal", a.options.causal, "scale", a.options.scale, "tile", a.options.tile, "mask",
+                            a.mask);
+}
+
 attn::Matrix flash_attention(const attn::Matrix& Q, const attn::Matrix& K, const attn::Matrix& V,
                              const FlashArgs& a) {
     attn::FlashOptions o = a.options;
@@ -19,18 +25,6 @@ attn::Matrix flash_attention(const attn::Matrix& Q, const attn::Matrix& K, const
 }
 
 }  // namespace
-
-namespace attn::wasm {
-// {causal, scale, mask, tile}, each optional.
-template <>
-struct Arg<FlashArgs> {
-    static FlashArgs from(const val& o) {
-        FlashArgs a;
-        read_fields(o, "causal", a.options.causal, "scale", a.options.scale, "tile", a.options.tile, "mask", a.mask);
-        return a;
-    }
-};
-}  // namespace attn::wasm
 
 EMSCRIPTEN_BINDINGS(attn_flash) {
     using namespace attn::wasm;

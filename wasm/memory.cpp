@@ -24,6 +24,10 @@ struct ProfileOptions {
     std::size_t tile = 0;
 };
 
+void read_js(const val& o, ProfileOptions& p) {
+    read_fields(o, "kernel", p.kernel, "causal", p.causal, "tile", p.tile);
+}
+
 struct AttentionProfile {
     std::string kernel;
     double ms = 0;            // wall time of the kernel alone, no copies across the boundary
@@ -55,17 +59,6 @@ AttentionProfile profile_attention(const attn::Matrix& Q, const attn::Matrix& K,
 }
 
 }  // namespace
-
-namespace attn::wasm {
-template <>
-struct Arg<ProfileOptions> {
-    static ProfileOptions from(const val& o) {
-        ProfileOptions p;
-        read_fields(o, "kernel", p.kernel, "causal", p.causal, "tile", p.tile);
-        return p;
-    }
-};
-}  // namespace attn::wasm
 
 EMSCRIPTEN_BINDINGS(attn_memory) {
     using namespace attn::wasm;

@@ -11,6 +11,11 @@ struct MultiHeadArgs {
     attn::MultiHeadOptions options;
 };
 
+void read_js(const val& o, MultiHeadArgs& a) {
+    read_fields(o, "Wq", a.weights.Wq, "Wk", a.weights.Wk, "Wv", a.weights.Wv, "Wo", a.weights.Wo, "heads",
+                a.options.heads, "causal", a.options.causal, "dropout", a.options.dropout);
+}
+
 // multi_head_attention() with its working set checked against the module's memory first:
 // q, k, v and their head slices, then per head the trace of attention().
 attn::MultiHeadTrace multi_head_attention(const attn::Matrix& X, const MultiHeadArgs& a) {
@@ -22,18 +27,6 @@ attn::MultiHeadTrace multi_head_attention(const attn::Matrix& X, const MultiHead
 }
 
 }  // namespace
-
-namespace attn::wasm {
-template <>
-struct Arg<MultiHeadArgs> {
-    static MultiHeadArgs from(const val& o) {
-        MultiHeadArgs a;
-        read_fields(o, "Wq", a.weights.Wq, "Wk", a.weights.Wk, "Wv", a.weights.Wv, "Wo", a.weights.Wo, "heads",
-                    a.options.heads, "causal", a.options.causal, "dropout", a.options.dropout);
-        return a;
-    }
-};
-}  // namespace attn::wasm
 
 EMSCRIPTEN_BINDINGS(attn_multihead) {
     using namespace attn::wasm;
