@@ -387,7 +387,7 @@ export interface ModelHandle {
   readonly disposed: boolean;
 }
 
-/** Statistics of every entry, accumulated in double (analysis.hpp). */
+/** Statistics of every entry, accumulated in double (inspect.hpp). */
 export interface Moments {
   count: number;
   sum: number;
@@ -482,57 +482,21 @@ export interface DotProductSample {
 }
 
 /**
- * Errors: TypeError for arguments of the wrong type; RangeError (with the core's
- * message, naming both shapes for a mismatch) for wrong shapes, sizes or values. Every
- * error has `kind`: 'TypeError', 'ShapeError', 'ValueError' or 'SizeError'.
- * The module keeps working after any error. Every returned Matrix is a fresh copy.
+ * The API createAttention() resolves to. Errors: TypeError for arguments of the wrong type;
+ * RangeError (with the core's message, naming both shapes for a mismatch) for wrong shapes,
+ * sizes or values. Every error has `kind`: 'TypeError', 'ShapeError', 'ValueError' or
+ * 'SizeError'. The module keeps working after any error. Every returned Matrix is a fresh copy.
+ * Grouped by the core header each function binds (core/include/attn/<header>.hpp,
+ * wasm/<header>.cpp); tests/wasm/api.test.mjs keeps this list equal to the module's.
  */
 export interface Attention {
+  // ---- the module and matrices (matrix.hpp, memory.hpp) ----
   /** The build that runs: "wasm-simd128", or "scalar" where WebAssembly SIMD is missing. */
   readonly simd: string;
-  /** Current size of the module's memory in bytes. */
-  heapBytes(): number;
-  /** Memory in use, for leak checks: heap size, bytes malloc'd now, live Embind handles. */
   /** A rows x cols matrix, zero-filled or copied from data (length rows*cols). */
   matrix(rows: number, cols: number, data?: ArrayLike<number>): Matrix;
-  /** (m x k)(k x n) -> m x n */
-  matmul(A: MatrixLike, B: MatrixLike): Matrix;
-  /** (m x k)(n x k)ᵀ -> m x n */
-  matmulBt(A: MatrixLike, B: MatrixLike): Matrix;
-  transpose(A: MatrixLike): Matrix;
-  /** S = Q Kᵀ: (T_q x d_k)(T_k x d_k)ᵀ -> T_q x T_k */
-  scores(Q: MatrixLike, K: MatrixLike): Matrix;
-  /** S * factor (factor must be finite) */
-  scale(S: MatrixLike, factor: number): Matrix;
-  /** T_q x T_k: 0 where j <= i, -Infinity where j > i */
-  causalMask(Tq: number, Tk: number): Matrix;
-  /** S + M, same shapes */
-  addMask(S: MatrixLike, M: MatrixLike): Matrix;
-  /** Row-wise (attention) or column-wise (the wrong-axis demo) softmax, max-subtracted. */
-  softmax(S: MatrixLike, options?: { axis?: 'rows' | 'cols' }): Matrix;
-  /** O = P V: (T_q x T_k)(T_k x d_v) -> T_q x d_v; zero weights take nothing from V. */
-  weightedSum(P: MatrixLike, V: MatrixLike): Matrix;
-  /** Inverted dropout: kept entries scaled by 1/(1 - rate), dropped entries exactly 0. */
-  dropout(P: MatrixLike, options?: { rate?: number; seed?: number }): Matrix;
-  /** softmax(Q Kᵀ * scale + M) V with every intermediate. */
-  attention(Q: MatrixLike, K: MatrixLike, V: MatrixLike, options?: AttentionOptions): Trace;
-  /** T x D -> heads matrices of T x D/heads (contiguous column blocks). */
-  splitHeads(X: MatrixLike, heads: number): Matrix[];
-  /** heads matrices of T x d_h -> T x (sum of widths) */
-  concatHeads(list: MatrixLike[]): Matrix;
-  /** Concat(head_1..head_h) W_O with head_i = Attention(X W_Q, X W_K, X W_V)[block i]. */
-  multiHeadAttention(X: MatrixLike, options: MultiHeadOptions): MultiHeadTrace;
-  /** Sinusoidal encoding, T x d (Vaswani et al. 2017, section 3.5); odd d allowed. */
-  positionalEncoding(T: number, d: number): Matrix;
-  cost(input: CostInput): Cost;
-  /**
-   * softmax(Q Kᵀ · scale + M) V by tiles with an online softmax (Dao et al. 2022): the
-   * T_q x T_k matrix is never allocated (memory O(T·d)). Equal to attention().output up
-   * to rounding; a fully masked row is zero; a key masked with -Infinity never counts.
-   */
-  flashAttention(Q: MatrixLike, K: MatrixLike, V: MatrixLike, options?: FlashOptions): Matrix;
-  /** attention(...).output computed the plain way, with one T_q x T_k buffer and no trace. */
-  attentionOutput(Q: MatrixLike, K: MatrixLike, V: MatrixLike, options?: { causal?: boolean; scale?: number; mask?: MatrixLike }): Matrix;
+  /** Current size of the module's memory in bytes. */
+  heapBytes(): number;
   /** The heap's size, bytes malloc'd now and live Embind handles (leak checks), and the
    *  core's own memory: what it holds now and its peak since resetPeakMemory(). */
   memoryStats(): MemoryStats & { heapBytes: number; mallocBytes: number; handles: number };
@@ -540,83 +504,145 @@ export interface Attention {
   resetPeakMemory(): MemoryStats;
   /** Runs one kernel ('plain' or 'tiled') and measures its time and memory (the cost chapter's live run). */
   profileAttention(Q: MatrixLike, K: MatrixLike, V: MatrixLike, options?: { kernel?: 'plain' | 'tiled'; causal?: boolean; tile?: number }): AttentionProfile;
+
+  // ---- linalg.hpp ----
+  /** (m x k)(k x n) -> m x n */
+  matmul(A: MatrixLike, B: MatrixLike): Matrix;
+  /** (m x k)(n x k)ᵀ -> m x n */
+  matmulBt(A: MatrixLike, B: MatrixLike): Matrix;
+  /** m x n -> n x m */
+  transpose(A: MatrixLike): Matrix;
+
+  // ---- attention.hpp: the stages and the plain variants ----
+  /** S = Q Kᵀ: (T_q x d_k)(T_k x d_k)ᵀ -> T_q x T_k */
+  scores(Q: MatrixLike, K: MatrixLike): Matrix;
+  /** S * factor (factor must be finite) */
+  scale(S: MatrixLike, factor: number): Matrix;
+  /** T_q x T_k: 0 where j <= i, -Infinity where j > i */
+  causalMask(Tq: number, Tk: number): Matrix;
+  /** S + M, same shapes; where M is -Infinity the result is -Infinity whatever S holds */
+  addMask(S: MatrixLike, M: MatrixLike): Matrix;
+  /** Row-wise (attention) or column-wise (the wrong-axis demo) softmax, max-subtracted. */
+  softmax(S: MatrixLike, options?: { axis?: 'rows' | 'cols' }): Matrix;
+  /** O = P V: (T_q x T_k)(T_k x d_v) -> T_q x d_v; zero weights take nothing from V. */
+  weightedSum(P: MatrixLike, V: MatrixLike): Matrix;
+  /** softmax(Q Kᵀ * scale + M) V with every intermediate. */
+  attention(Q: MatrixLike, K: MatrixLike, V: MatrixLike, options?: AttentionOptions): Trace;
+  /** attention(...).output computed the plain way, with one T_q x T_k buffer and no trace. */
+  attentionOutput(Q: MatrixLike, K: MatrixLike, V: MatrixLike, options?: { causal?: boolean; scale?: number; mask?: MatrixLike }): Matrix;
+
+  // ---- flash.hpp ----
+  /**
+   * softmax(Q Kᵀ · scale + M) V by tiles with an online softmax (Dao et al. 2022): the
+   * T_q x T_k matrix is never allocated (memory O(T·d)). Equal to attention().output up
+   * to rounding; a fully masked row is zero; a key masked with -Infinity never counts.
+   */
+  flashAttention(Q: MatrixLike, K: MatrixLike, V: MatrixLike, options?: FlashOptions): Matrix;
+
+  // ---- dropout.hpp ----
+  /** Inverted dropout: kept entries scaled by 1/(1 - rate), dropped entries exactly 0. */
+  dropout(P: MatrixLike, options?: { rate?: number; seed?: number }): Matrix;
+
+  // ---- multihead.hpp ----
+  /** T x D -> heads matrices of T x D/heads (contiguous column blocks). */
+  splitHeads(X: MatrixLike, heads: number): Matrix[];
+  /** heads matrices of T x d_h -> T x (sum of widths) */
+  concatHeads(list: MatrixLike[]): Matrix;
+  /** Concat(head_1..head_h) W_O with head_i = Attention(X W_Q, X W_K, X W_V)[block i]. */
+  multiHeadAttention(X: MatrixLike, options: MultiHeadOptions): MultiHeadTrace;
+
+  // ---- positional.hpp ----
+  /** Sinusoidal encoding, T x d (Vaswani et al. 2017, section 3.5); odd d allowed. */
+  positionalEncoding(T: number, d: number): Matrix;
+  /** T x d: pos / 10000^(2i/d), the argument of sin/cos in positionalEncoding(T, d). */
+  sinusoidAngles(T: number, d: number): Matrix;
+
+  // ---- cost.hpp ----
+  cost(input: CostInput): Cost;
+
+  // ---- random.hpp ----
   /** A seeded random matrix, identical natively and in wasm (SplitMix64 counter hash). */
   random(options: { rows: number; cols: number; seed?: number; distribution?: 'normal' | 'uniform'; mean?: number; std?: number; lo?: number; hi?: number }): Matrix;
-  /** The documents' worked examples as inputs. */
+
+  // ---- examples.hpp: the documents' worked examples as inputs ----
   example(name: 'core-attention'): CoreAttentionExample;
   example(name: 'weighted-sum'): WeightedSumExample;
   example(name: 'permutation'): PermutationExample;
   example(name: 'reading-heads'): ReadingHeadsExample;
-
-  /** r x c -> r x 1: index of each row's largest entry (first on ties). */
-  rowArgmax(M: MatrixLike): Matrix;
-  /** A + B, same shapes. */
-  add(A: MatrixLike, B: MatrixLike): Matrix;
-  /** Row i of the result is row perm[i] of M; perm must be a permutation of 0..rows-1. */
-  permuteRows(M: MatrixLike, perm: number[]): Matrix;
-  /** max |A - B| over all entries (NaN if either has a NaN; 0 for empty matrices). */
-  maxAbsDiff(A: MatrixLike, B: MatrixLike): number;
-  /** Each row divided by its sum; entries must be finite and >= 0, row sums > 0. */
-  normalizeWeights(W: MatrixLike): Matrix;
-  /** Per-column minimum and maximum, each 1 x c. */
-  columnRange(M: MatrixLike): { min: Matrix; max: Matrix };
-  /** Indices of the convex hull's vertices of n x 2 points, counter-clockwise. */
-  convexHull(points: MatrixLike): number[];
-  /** Distance from the 1 x 2 point p to the convex hull of n x 2 points (0 inside). */
-  hullDistance(p: MatrixLike, points: MatrixLike): number;
-  /** T x d: pos / 10000^(2i/d), the argument of sin/cos in positionalEncoding(T, d). */
-  sinusoidAngles(T: number, d: number): Matrix;
-  /** T x d: h_t = r h_{t-1} + (1 - r) x_t, h_{-1} = 0, 0 <= r < 1 (a toy recurrent state). */
-  recurrentScan(X: MatrixLike, retention: number): Matrix;
-  /** T flag sets -> T x (4 + T): [verb, object, pronoun, animate | one-hot position]. */
-  tokenFeatures(flags: number[]): Matrix;
-  /** Hand-set (4 + T) x (4 + T) W_Q, W_K producing one head pattern (default strength 4). */
-  constructedHead(kind: HeadKind, T: number, strength?: number): { Wq: Matrix; Wk: Matrix };
   example(name: 'no-weights'): NoWeightsExample;
   example(name: 'projections' | 'causal-dropout'): ProjectionsExample;
   example(name: 'multi-head'): MultiHeadExample;
   example(name: 'one-head'): OneHeadExample;
-  /** A toy task of the training chapter. */
-  task(name: 'previous-token' | 'two-relations' | 'sort'): TaskInfo;
-  /** A tiny Transformer and its Adam optimiser (core/include/attn/model.hpp), seeded. */
-  createModel(config?: ModelConfig): ModelHandle;
-  /** How many models are alive in the module (for leak checks). */
-  liveModels(): number;
-}
 
-  // ---- analysis helpers (core/include/attn/analysis.hpp) ----
+  // ---- inspect.hpp: the numbers the page shows beside its figures ----
   /** r x c -> r x 1: each row's sum (1 for every row of softmax weights). */
   rowSums(M: MatrixLike): Matrix;
   /** r x c -> 1 x c: each column's sum (in [0, r] for softmax weights; they add up to r). */
   colSums(M: MatrixLike): Matrix;
   /** r x c -> r x 1 (−Infinity for an empty row) */
   rowMax(M: MatrixLike): Matrix;
+  /** r x c -> r x 1: index of each row's largest entry (first on ties). */
+  rowArgmax(M: MatrixLike): Matrix;
   /** a_i · b_i: (r x c, r x c) -> r x 1 */
   rowDots(A: MatrixLike, B: MatrixLike): Matrix;
   /** ‖m_i‖₂: r x c -> r x 1 */
   rowNorms(M: MatrixLike): Matrix;
   /** Each row scaled to length norm (default 1); a zero row stays zero. */
   normalizeRows(M: MatrixLike, norm?: number): Matrix;
+  /** Each row divided by its sum; entries must be finite and >= 0, row sums > 0. */
+  normalizeWeights(W: MatrixLike): Matrix;
   /** A − B, same shapes. */
   difference(A: MatrixLike, B: MatrixLike): Matrix;
+  /** A + B, same shapes. */
+  add(A: MatrixLike, B: MatrixLike): Matrix;
+  /** max |A - B| over all entries (NaN if either has a NaN; 0 for empty matrices). */
+  maxAbsDiff(A: MatrixLike, B: MatrixLike): number;
   /** r x c -> min(r, c) x 1 */
   diagonal(M: MatrixLike): Matrix;
+  /** Row i of the result is row perm[i] of M; perm must be a permutation of 0..rows-1. */
+  permuteRows(M: MatrixLike, perm: number[]): Matrix;
+  /** Per-column minimum and maximum, each 1 x c. */
+  columnRange(M: MatrixLike): { min: Matrix; max: Matrix };
   moments(M: MatrixLike): Moments;
   histogram(M: MatrixLike, options: { bins?: number; lo: number; hi: number }): Histogram;
   /** a, b: 1 x d */
   dotGeometry(a: MatrixLike, b: MatrixLike): DotGeometry;
+  /** Indices of the convex hull's vertices of n x 2 points, counter-clockwise. */
+  convexHull(points: MatrixLike): number[];
+  /** Distance from the 1 x 2 point p to the convex hull of n x 2 points (0 inside). */
+  hullDistance(p: MatrixLike, points: MatrixLike): number;
   /** S: n x n (e.g. X Xᵀ); ties count as holding; relTol (default 1e-6) absorbs float rounding. */
   diagonalCheck(S: MatrixLike, options?: { relTol?: number }): DiagonalCheck;
   softmaxParts(S: MatrixLike, options?: { axis?: 'rows' | 'cols' }): SoftmaxParts;
   /** P ⊙ (1 − P): ∂p_i/∂s_i. */
   softmaxJacobianDiag(P: MatrixLike): Matrix;
-  /** p: 1 x n -> n x n, J_ij = p_i (δ_ij − p_j). */
-  softmaxJacobian(p: MatrixLike): Matrix;
   /** factor > 0, finite (e.g. 1/√d_k). */
   scalingEffect(S: MatrixLike, factor: number): ScalingEffect;
   scoreScale(dk: number): ScoreScale;
   /** Seeded (seed < 2^52), deterministic; dk x count at most 2^28. */
   sampleDotProducts(options: { dk: number; count?: number; seed?: number }): DotProductSample;
+
+  // ---- grad.hpp ----
+  /** p: 1 x n -> n x n, J_ij = p_i (δ_ij − p_j). */
+  softmaxJacobian(p: MatrixLike): Matrix;
+
+  // ---- recurrent.hpp ----
+  /** T x d: h_t = r h_{t-1} + (1 - r) x_t, h_{-1} = 0, 0 <= r < 1 (a toy recurrent state). */
+  recurrentScan(X: MatrixLike, retention: number): Matrix;
+
+  // ---- reading.hpp: constructed heads ----
+  /** T flag sets -> T x (4 + T): [verb, object, pronoun, animate | one-hot position]. */
+  tokenFeatures(flags: number[]): Matrix;
+  /** Hand-set (4 + T) x (4 + T) W_Q, W_K producing one head pattern (default strength 4). */
+  constructedHead(kind: HeadKind, T: number, strength?: number): { Wq: Matrix; Wk: Matrix };
+
+  // ---- model.hpp: live training ----
+  /** A toy task of the training chapter. */
+  task(name: 'previous-token' | 'two-relations' | 'sort'): TaskInfo;
+  /** A tiny Transformer and its Adam optimiser (core/include/attn/model.hpp), seeded. */
+  createModel(config?: ModelConfig): ModelHandle;
+  /** How many models are alive in the module (for leak checks). */
+  liveModels(): number;
 }
 
 /** createModel's defaults. */

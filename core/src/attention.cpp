@@ -5,22 +5,15 @@
 #include <limits>
 
 #include "attn/linalg.hpp"
+#include "kernels/checks.hpp"
 #include "kernels/gemm.hpp"
-#include "kernels/simd.hpp"
+#include "kernels/mask.hpp"
+#include "kernels/softmax.hpp"
 #include "nonfinite.hpp"
 
 namespace attn {
 
 namespace {
-constexpr float kNegInf = -std::numeric_limits<float>::infinity();
-
-void check_same_shape(ConstMatrixView a, const char* an, ConstMatrixView b, const char* bn,
-                      const char* fn) {
-    if (a.rows() != b.rows() || a.cols() != b.cols())
-        throw ShapeError(std::string(fn) + ": " + an + " is " + a.shape() + " but " + bn +
-                         " is " + b.shape() + "; they must have the same shape");
-}
-
 // O = P V where a zero weight takes nothing from V (not even a NaN or ∞ sitting in a
 // masked-out token's Value). With every entry of V finite, 0·v = 0 exactly, so the
 // packed GEMM gives that; otherwise zero weights are skipped one by one.
@@ -37,21 +30,6 @@ void pv_product(ConstMatrixView P, ConstMatrixView V, MatrixView O) {
     }
 }
 
-// Row softmax in place on one contiguous row of n floats: two passes over the
-// input (max; exp, store and sum fused) and one scaling pass over the output.
-void softmax_row(float* x, std::size_t n) {
-    const float m = kernels::max(x, n);
-    if (m == kNegInf) {
-        // Fully masked (every entry −∞): zero weights. A NaN in the row (max skips it)
-        // makes the whole row NaN, as it does in every other row.
-        bool nan = false;
-        for (std::size_t j = 0; j < n; ++j) nan = nan || std::isnan(x[j]);
-        std::fill_n(x, n, nan ? std::numeric_limits<float>::quiet_NaN() : 0.0f);
-        return;
-    }
-    const float sum = kernels::exp_shift_sum(x, m, x, n);
-    kernels::scale(x, 1.0f / sum, x, n);
-}
 }  // namespace
 
 Matrix scores(ConstMatrixView Q, ConstMatrixView K) {
@@ -71,13 +49,13 @@ Matrix scale(ConstMatrixView S, float factor) {
 
 Matrix causal_mask(std::size_t Tq, std::size_t Tk) {
     Matrix M(Tq, Tk, 0.0f);
-    for (std::size_t i = 0; i < std::min(Tq, Tk); ++i)  // rows i >= Tk see every key
-        for (std::size_t j = i + 1; j < Tk; ++j) M(i, j) = kNegInf;
+    // Rows i >= Tk see every key (visible_keys = Tk): only the first min(Tq, Tk) rows hide any.
+    for (std::size_t i = 0; i < std::min(Tq, Tk); ++i) kernels::mask_row(M.row(i), nullptr, i, 0, Tk, true);
     return M;
 }
 
 Matrix add_mask(ConstMatrixView S, ConstMatrixView M) {
-    check_same_shape(S, "S", M, "mask", "add_mask");
+    kernels::require_same_shape("add_mask", S, "S", M, "mask");
     Matrix out(S.rows(), S.cols());
     for (std::size_t i = 0; i < S.rows(); ++i) kernels::add_mask(S.row(i), M.row(i), out.row(i), S.cols());
     return out;
@@ -88,11 +66,11 @@ Matrix softmax(ConstMatrixView S, Axis axis) {
         throw ValueError("softmax: unknown axis " + std::to_string(int(axis)));
     if (axis == Axis::Cols) {
         Matrix T = transpose(S);
-        for (std::size_t i = 0; i < T.rows(); ++i) softmax_row(T.row(i), T.cols());
+        for (std::size_t i = 0; i < T.rows(); ++i) kernels::softmax_row(T.row(i), T.cols());
         return transpose(T);
     }
     Matrix P(S);
-    for (std::size_t i = 0; i < P.rows(); ++i) softmax_row(P.row(i), P.cols());
+    for (std::size_t i = 0; i < P.rows(); ++i) kernels::softmax_row(P.row(i), P.cols());
     return P;
 }
 
@@ -106,24 +84,10 @@ Matrix weighted_sum(ConstMatrixView P, ConstMatrixView V) {
 }
 
 namespace {
-void check_attention_inputs(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V,
-                            const AttentionOptions& options, const std::string& fn) {
-    if (Q.rows() == 0 || K.rows() == 0)
-        throw ValueError(fn + ": Q is " + Q.shape() + " and K is " + K.shape() +
-                         "; both need at least one token");
-    if (Q.cols() == 0) throw ValueError(fn + ": d_k = 0 (Q is " + Q.shape() + ")");
-    if (Q.cols() != K.cols())
-        throw ShapeError(fn + ": Q is " + Q.shape() + " and K is " + K.shape() +
-                         "; Q and K must have the same number of columns (d_k)");
-    if (K.rows() != V.rows())
-        throw ShapeError(fn + ": K is " + K.shape() + " and V is " + V.shape() +
-                         "; K and V must have the same number of rows (tokens)");
-    if (options.mask && (options.mask->rows() != Q.rows() || options.mask->cols() != K.rows()))
-        throw ShapeError(fn + ": mask is " + options.mask->shape() + " but the scores are " +
-                         shape_str(Q.rows(), K.rows()) + " (T_q x T_k)");
-    if (options.scale && !std::isfinite(*options.scale))
-        throw ValueError(fn + ": the scale must be finite, got " + std::to_string(*options.scale));
-    check_dropout_rate(options.dropout.rate);
+void check_attention_inputs(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, const AttentionOptions& o,
+                            const char* fn) {
+    kernels::check_attention_inputs(fn, Q, K, V, o.mask ? &*o.mask : nullptr, o.scale ? &*o.scale : nullptr);
+    check_dropout_rate(o.dropout.rate);
 }
 }  // namespace
 
@@ -140,24 +104,17 @@ Matrix attention_output(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V,
     const float keep_scale = drop ? 1.0f / (1.0f - options.dropout.rate) : 1.0f;
     for (std::size_t i = 0; i < Tq; ++i) {
         float* s = S.row(i);
-        // As attention(): the additive mask first, then the causal mask replaces the score,
-        // so a causally hidden key is −∞ whatever its score (+∞ + −∞ would be NaN).
-        if (options.mask) kernels::add_mask(s, options.mask->row(i), s, Tk);
-        if (options.causal) std::fill(s + std::min(i + 1, Tk), s + Tk, kNegInf);
+        kernels::mask_row(s, options.mask ? options.mask->row(i) : nullptr, i, 0, Tk, options.causal);
         // Unnormalised softmax: two passes (max; exp, store and sum). The division by the
         // sum is applied to the output row instead (T·d_v divisions, not T²).
-        const float m = kernels::max(s, Tk);
-        if (m == kNegInf) {
-            for (std::size_t j = 0; j < Tk; ++j) s[j] = std::isnan(s[j]) ? s[j] : 0.0f;
-            continue;  // fully masked: zero weights, zero output (sum stays 0)
-        }
-        sums[i] = kernels::exp_shift_sum(s, m, s, Tk);
+        sums[i] = kernels::softmax_row_unnormalised(s, Tk);
         if (drop)
             for (std::size_t j = 0; j < Tk; ++j)
                 s[j] = dropout_keep(options.dropout.seed, i, j, options.dropout.rate) ? s[j] * keep_scale : 0.0f;
     }
     Matrix O(Tq, V.cols());
     pv_product(S, V, O.view());
+    // Σ = 0: a fully masked row, its zero output stays; Σ = NaN makes the row NaN.
     for (std::size_t i = 0; i < Tq; ++i)
         if (sums[i] != 0.0f) kernels::scale(O.row(i), 1.0f / sums[i], O.row(i), V.cols());
     return O;
@@ -171,14 +128,9 @@ Trace attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V,
     t.scale = options.scale.value_or(1.0f / std::sqrt(float(Q.cols())));
     t.scores = scores(Q, K);
     t.scaled = scale(t.scores, t.scale);
-    // The additive mask first, then the causal mask, so a hidden key stays −∞ whatever
-    // the score and the mask hold there (+∞ + −∞ would be NaN; found by fuzz_attention).
-    t.masked = options.mask ? add_mask(t.scaled, *options.mask) : t.scaled;
-    if (options.causal) {
-        for (std::size_t i = 0; i < t.masked.rows(); ++i)
-            for (std::size_t j = i + 1; j < t.masked.cols(); ++j) t.masked(i, j) = kNegInf;
-    }
-    t.weights = softmax(t.masked, Axis::Rows);
+    t.masked = t.scaled;
+    t.weights = Matrix(t.masked.rows(), t.masked.cols());
+    kernels::masked_softmax_rows(t.masked, t.weights, options.mask ? &*options.mask : nullptr, options.causal);
     const bool drop = options.dropout.training && options.dropout.rate > 0.0f;
     t.dropped = drop ? dropout(t.weights, options.dropout.rate, options.dropout.seed) : t.weights;
     t.output = weighted_sum(t.dropped, V);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "kernels/softmax.hpp"
 #include "training/stages.hpp"
 
 namespace attn {
@@ -50,29 +51,6 @@ AttentionGrads attention_backward(ConstMatrixView Q, ConstMatrixView K, ConstMat
 
 namespace f64 {
 
-MatrixD::MatrixD(std::size_t rows, std::size_t cols, double fill) : rows_(rows), cols_(cols) {
-    check_size(rows, cols, "MatrixD");
-    data_.assign(rows * cols, fill);
-}
-
-MatrixD::MatrixD(std::size_t rows, std::size_t cols, const std::vector<double>& values) : MatrixD(rows, cols) {
-    if (values.size() != rows * cols)
-        throw ShapeError("MatrixD: " + std::to_string(values.size()) + " values for a " + shape_str(rows, cols) +
-                         " matrix");
-    data_ = values;
-}
-
-MatrixD::MatrixD(ConstMatrixView m) : MatrixD(m.rows(), m.cols()) {
-    for (std::size_t i = 0; i < rows_; ++i)
-        for (std::size_t j = 0; j < cols_; ++j) (*this)(i, j) = m(i, j);
-}
-
-Matrix MatrixD::to_float() const {
-    Matrix out(rows_, cols_);
-    for (std::size_t k = 0; k < data_.size(); ++k) out.data()[k] = float(data_[k]);
-    return out;
-}
-
 MatrixD matmul(const MatrixD& A, const MatrixD& B) {
     if (A.cols() != B.rows())
         throw ShapeError("matmul: A is " + A.shape() + " and B is " + B.shape() + "; A's columns must equal B's rows");
@@ -100,15 +78,8 @@ MatrixD matmul_bt(const MatrixD& A, const MatrixD& B) {
 }
 
 MatrixD softmax(const MatrixD& S) {
-    MatrixD P(S.rows(), S.cols());
-    for (std::size_t i = 0; i < S.rows(); ++i) {
-        double m = -std::numeric_limits<double>::infinity();
-        for (std::size_t j = 0; j < S.cols(); ++j) m = std::max(m, S(i, j));
-        if (m == -std::numeric_limits<double>::infinity()) continue;  // fully masked: zeros
-        double sum = 0;
-        for (std::size_t j = 0; j < S.cols(); ++j) sum += (P(i, j) = std::exp(S(i, j) - m));
-        for (std::size_t j = 0; j < S.cols(); ++j) P(i, j) /= sum;
-    }
+    MatrixD P = S;
+    for (std::size_t i = 0; i < P.rows(); ++i) kernels::softmax_row(P.row(i), P.cols());
     return P;
 }
 
@@ -120,29 +91,6 @@ MatrixD dropout(const MatrixD& P, float rate, std::uint64_t seed) {
         for (std::size_t j = 0; j < P.cols(); ++j)
             out(i, j) = dropout_keep(seed, i, j, rate) ? P(i, j) * keep_scale : 0.0;
     return out;
-}
-
-TraceD attention(const MatrixD& Q, const MatrixD& K, const MatrixD& V, const AttentionOptionsD& o) {
-    if (K.rows() != V.rows())
-        throw ShapeError("attention: K is " + K.shape() + " and V is " + V.shape() +
-                         "; K and V must have the same number of rows (tokens)");
-    if (!std::isfinite(o.scale)) throw ValueError("attention: the scale must be finite");
-    check_dropout_rate(o.dropout.rate);
-    TraceD t;
-    t.scale = o.scale;
-    t.scores = matmul_bt(Q, K);
-    t.scaled = MatrixD(t.scores.rows(), t.scores.cols());
-    for (std::size_t k = 0; k < t.scores.size(); ++k) t.scaled.data()[k] = t.scores.data()[k] * o.scale;
-    t.masked = t.scaled;
-    if (o.causal)
-        for (std::size_t i = 0; i < t.masked.rows(); ++i)
-            for (std::size_t j = i + 1; j < t.masked.cols(); ++j)
-                t.masked(i, j) = -std::numeric_limits<double>::infinity();
-    t.weights = softmax(t.masked);
-    const bool drop = o.dropout.training && o.dropout.rate > 0.0f;
-    t.dropped = drop ? dropout(t.weights, o.dropout.rate, o.dropout.seed) : t.weights;
-    t.output = matmul(t.dropped, V);
-    return t;
 }
 
 MatrixD embedding(const std::vector<int>& tokens, const MatrixD& E) { return d::embedding<MatrixD>(tokens, E); }

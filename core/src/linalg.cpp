@@ -1,5 +1,7 @@
 #include "attn/linalg.hpp"
 
+#include <xsimd/xsimd.hpp>
+
 #include "kernels/gemm.hpp"
 
 namespace attn {
@@ -27,6 +29,14 @@ Matrix transpose(ConstMatrixView A) {
     for (std::size_t i = 0; i < A.rows(); ++i)
         for (std::size_t j = 0; j < A.cols(); ++j) T(j, i) = A(i, j);
     return T;
+}
+
+std::string simd_name() {
+#if defined(__wasm_simd128__)
+    return "wasm-simd128";
+#else
+    return xsimd::default_arch::name();
+#endif
 }
 
 }  // namespace attn

@@ -71,4 +71,31 @@ Matrix::Matrix(ConstMatrixView v) : Matrix(v.rows(), v.cols()) {
     for (std::size_t i = 0; i < rows_; ++i) std::copy_n(v.row(i), cols_, row(i));
 }
 
+namespace f64 {
+
+MatrixD::MatrixD(std::size_t rows, std::size_t cols, double fill) : rows_(rows), cols_(cols) {
+    check_size(rows, cols, "MatrixD");
+    data_.assign(rows * cols, fill);
+}
+
+MatrixD::MatrixD(std::size_t rows, std::size_t cols, const std::vector<double>& values) : MatrixD(rows, cols) {
+    if (values.size() != rows * cols)
+        throw ShapeError("MatrixD: " + std::to_string(values.size()) + " values for a " + shape_str(rows, cols) +
+                         " matrix");
+    data_ = values;
+}
+
+MatrixD::MatrixD(ConstMatrixView m) : MatrixD(m.rows(), m.cols()) {
+    for (std::size_t i = 0; i < rows_; ++i)
+        for (std::size_t j = 0; j < cols_; ++j) (*this)(i, j) = m(i, j);
+}
+
+Matrix MatrixD::to_float() const {
+    Matrix out(rows_, cols_);
+    for (std::size_t k = 0; k < data_.size(); ++k) out.data()[k] = float(data_[k]);
+    return out;
+}
+
+}  // namespace f64
+
 }  // namespace attn

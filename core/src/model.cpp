@@ -12,6 +12,8 @@
 
 #include "attn/positional.hpp"
 #include "attn/random.hpp"
+#include "kernels/mask.hpp"
+#include "kernels/softmax.hpp"
 #include "training/fused.hpp"
 #include "training/stages.hpp"
 
@@ -76,22 +78,27 @@ std::size_t value_width(const ModelConfig& c) { return c.d_v > 0 ? c.d_v : c.d_m
 double attention_scale(const ModelConfig& c) { return c.scale ? 1.0 / std::sqrt(double(c.d_k)) : 1.0; }
 }  // namespace
 
+namespace {
+void check_range(const char* who, const char* what, std::size_t v, Range r) {
+    if (v < r.min || v > r.max)
+        throw ValueError(std::string(who) + ": " + what + " must be " + std::to_string(r.min) + ".." +
+                         std::to_string(r.max) + ", got " + std::to_string(v));
+}
+}  // namespace
+
 void check_config(const ModelConfig& c) {
-    const auto need = [](bool ok, const std::string& what) {
-        if (!ok) throw ValueError("model: " + what);
-    };
-    need(c.vocab_in >= 1 && c.vocab_in <= 4096, "vocab_in must be 1..4096, got " + std::to_string(c.vocab_in));
-    need(c.vocab_out >= 1 && c.vocab_out <= 4096, "vocab_out must be 1..4096, got " + std::to_string(c.vocab_out));
-    need(c.max_len >= 1 && c.max_len <= 256, "max_len must be 1..256, got " + std::to_string(c.max_len));
-    need(c.d_model >= 1 && c.d_model <= 512, "d_model must be 1..512, got " + std::to_string(c.d_model));
-    need(c.heads >= 1 && c.heads <= 16, "heads must be 1..16, got " + std::to_string(c.heads));
-    need(c.d_v > 0 || c.d_model % c.heads == 0,
-         std::to_string(c.heads) + " heads do not divide d_model = " + std::to_string(c.d_model) +
-             " (set d_v to give each head its own value width)");
-    need(c.d_v <= 512, "d_v must be 0..512, got " + std::to_string(c.d_v));
-    need(c.d_k >= 1 && c.d_k <= 512, "d_k must be 1..512, got " + std::to_string(c.d_k));
-    need(c.layers >= 1 && c.layers <= 4, "layers must be 1..4, got " + std::to_string(c.layers));
-    need(c.mlp_hidden <= 2048, "mlp_hidden must be 0..2048, got " + std::to_string(c.mlp_hidden));
+    check_range("model", "vocab_in", c.vocab_in, limits::vocab);
+    check_range("model", "vocab_out", c.vocab_out, limits::vocab);
+    check_range("model", "max_len", c.max_len, limits::max_len);
+    check_range("model", "d_model", c.d_model, limits::d_model);
+    check_range("model", "heads", c.heads, limits::heads);
+    if (c.d_v == 0 && c.d_model % c.heads != 0)
+        throw ValueError("model: " + std::to_string(c.heads) + " heads do not divide d_model = " +
+                         std::to_string(c.d_model) + " (set d_v to give each head its own value width)");
+    check_range("model", "d_v", c.d_v, limits::d_v);
+    check_range("model", "d_k", c.d_k, limits::d_k);
+    check_range("model", "layers", c.layers, limits::layers);
+    check_range("model", "mlp_hidden", c.mlp_hidden, limits::mlp_hidden);
     check_dropout_rate(c.dropout);
 }
 
@@ -190,8 +197,16 @@ typename TinyTransformerT<T>::Forward TinyTransformerT<T>::forward(const std::ve
         ly.Z.assign(B * H * Tn * Tn, T(0));
         for (std::size_t b = 0; b < B; ++b)
             for (std::size_t h = 0; h < H; ++h) {
-                d::HeadShape hs{Tn, dk, dv, H * dk, H * dv, s, training ? c.dropout : 0.0f,
-                                combine(combine(combine(dropout_seed, l), b), h)};
+                d::HeadShape hs;
+                hs.Tq = hs.Tk = Tn;
+                hs.dk = dk;
+                hs.dv = dv;
+                hs.ldq = hs.ldk = H * dk;
+                hs.ldv = hs.ldo = H * dv;
+                hs.scale = s;
+                hs.rate = training ? c.dropout : 0.0f;
+                hs.seed = combine(combine(combine(dropout_seed, l), b), h);
+                hs.causal = true;
                 const std::size_t r0 = b * Tn, n = (b * H + h) * Tn * Tn;
                 d::head_forward(hs, ly.q.data() + r0 * hs.ldq + h * dk, ly.k.data() + r0 * hs.ldq + h * dk,
                                 ly.v.data() + r0 * hs.ldv + h * dv, ly.P.data() + n, ly.Z.data() + n,
@@ -311,7 +326,7 @@ LossStats TinyTransformerT<T>::loss_and_grad(const Batch& batch, bool training, 
         for (std::size_t b = 0; b < B; ++b)
             for (std::size_t h = 0; h < H; ++h) {
                 const d::HeadShape& hs = ly.heads[b * H + h];
-                const std::size_t r0 = b * Tn, qo = r0 * hs.ldq + h * dk, vo = r0 * hs.ldv + h * dv;
+                const std::size_t r0 = b * Tn, qo = r0 * hs.ldq + h * dk, vo = r0 * hs.ldv + h * dv;  // ldq = ldk, ldv = ldo
                 const double sq = d::head_backward(hs, ly.q.data() + qo, ly.k.data() + qo, ly.v.data() + vo,
                                                    ly.P.data() + (b * H + h) * Tn * Tn, dconcat.data() + vo,
                                                    dq.data() + qo, dk_.data() + qo, dvv.data() + vo, scratch.data());
@@ -350,11 +365,11 @@ ProbeT<T> TinyTransformerT<T>::probe(const std::vector<int>& tokens, std::size_t
             Mat<T> W(Tn, Tn);
             std::copy(P, P + Tn * Tn, W.data());
             ws.push_back(std::move(W));
-            // Rows i >= 1 see at least two keys (0..i): the entries a softmax chooses among.
+            // Rows that see at least two keys (i >= 1): the entries a softmax chooses among.
             double n = 0, sum = 0, sq = 0, mx = 0;
             for (std::size_t i = 1; i < Tn; ++i) {
                 double rmax = 0;
-                for (std::size_t j = 0; j <= i; ++j) {
+                for (std::size_t j = 0; j < kernels::visible_keys(i, Tn, true); ++j) {
                     const double z = Z[i * Tn + j];
                     n += 1, sum += z, sq += z * z;
                     rmax = std::max(rmax, double(P[i * Tn + j]));
@@ -379,14 +394,15 @@ ProbeT<T> TinyTransformerT<T>::probe(const std::vector<int>& tokens, std::size_t
     }
     const std::size_t V = f.logits.cols();
     p.probabilities = Mat<T>(Tn, V);
+    std::vector<double> row(V);
     for (std::size_t t = 0; t < Tn; ++t) {
-        double m = -std::numeric_limits<double>::infinity();
         std::size_t arg = 0;
-        for (std::size_t v = 0; v < V; ++v)
-            if (double(f.logits(t, v)) > m) m = f.logits(t, v), arg = v;
-        double sum = 0;
-        for (std::size_t v = 0; v < V; ++v) sum += std::exp(double(f.logits(t, v)) - m);
-        for (std::size_t v = 0; v < V; ++v) p.probabilities(t, v) = T(std::exp(double(f.logits(t, v)) - m) / sum);
+        for (std::size_t v = 0; v < V; ++v) {
+            row[v] = double(f.logits(t, v));
+            if (row[v] > row[arg]) arg = v;  // the first of equal maxima
+        }
+        kernels::softmax_row(row.data(), V);  // in double, whatever T is
+        for (std::size_t v = 0; v < V; ++v) p.probabilities(t, v) = T(row[v]);
         p.predictions.push_back(int(arg));
     }
     return p;
@@ -399,8 +415,9 @@ template TinyTransformerT<double>::TinyTransformerT(const TinyTransformerT<float
 // ---- Adam -------------------------------------------------------------------------------
 
 Adam::Adam(const AdamConfig& c) : config_(c) {
-    if (!(c.lr > 0.0f) || !std::isfinite(c.lr) || c.lr > 10.0f)
-        throw ValueError("adam: the learning rate must be in (0, 10], got " + std::to_string(c.lr));
+    if (!(c.lr > 0.0f) || !std::isfinite(c.lr) || c.lr > limits::max_lr)
+        throw ValueError("adam: the learning rate must be in (0, " + std::to_string(int(limits::max_lr)) + "], got " +
+                         std::to_string(c.lr));
     if (!(c.beta1 >= 0.0f && c.beta1 < 1.0f) || !(c.beta2 >= 0.0f && c.beta2 < 1.0f))
         throw ValueError("adam: beta1 and beta2 must be in [0, 1)");
     if (!(c.eps > 0.0f) || !std::isfinite(c.eps)) throw ValueError("adam: eps must be positive");
@@ -450,9 +467,8 @@ ModelConfig for_task(const TrainerConfig& c) {
     return m;
 }
 const TrainerConfig& checked(const TrainerConfig& c) {
-    if (c.batch < 1 || c.batch > 1024) throw ValueError("trainer: batch must be 1..1024, got " + std::to_string(c.batch));
-    if (c.eval_size < 1 || c.eval_size > 4096)
-        throw ValueError("trainer: eval_size must be 1..4096, got " + std::to_string(c.eval_size));
+    check_range("trainer", "batch", c.batch, limits::batch);
+    check_range("trainer", "eval_size", c.eval_size, limits::eval_size);
     return c;
 }
 }  // namespace

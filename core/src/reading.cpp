@@ -73,18 +73,4 @@ HeadWeights constructed_head(HeadKind kind, std::size_t T, float s) {
     return w;
 }
 
-std::vector<Sentence> reading_sentences() {
-    const unsigned V = kVerb, O = kObject, P = kPronoun, A = kAnimate;
-    return {
-        // "The cat chased the ball. It was bored." -> it = the cat
-        {"ko", "a", {"[CLS]", "고양이가", "공을", "쫓았다", "그것은", "심심했다"}, {0, A, O, V, P, 0}, 4, 1},
-        // "... It was round." -> it = the ball; the pronoun head still points at the cat
-        {"ko", "b", {"[CLS]", "고양이가", "공을", "쫓았다", "그것은", "둥글었다"}, {0, A, O, V, P, 0}, 4, 2},
-        {"en", "a", {"[CLS]", "the", "cat", "chased", "the", "ball", "because", "it", "was", "bored"},
-         {0, 0, A, V, 0, O, 0, P, 0, 0}, 7, 2},
-        {"en", "b", {"[CLS]", "the", "cat", "chased", "the", "ball", "because", "it", "was", "round"},
-         {0, 0, A, V, 0, O, 0, P, 0, 0}, 7, 5},
-    };
-}
-
 }  // namespace attn::reading

@@ -1,5 +1,5 @@
-// Gradient checks: every backward stage of grad.hpp, and the whole model's gradient,
-// against central finite differences in double precision.
+// Stage: the backward passes (grad.hpp): every backward stage, the softmax Jacobian and
+// the whole model's gradient against central finite differences in double precision.
 //
 // Tolerance model. For L(x) = Σ G ⊙ f(x) in double, the central difference
 // (L(x + h e_k) − L(x − h e_k)) / 2h has truncation error h²·|∂³L|/6 and rounding error
@@ -14,9 +14,7 @@
 
 #include "helpers.hpp"
 
-using namespace attn;
 using attn::f64::MatrixD;
-using attn::test::random_matrix;
 
 namespace {
 
@@ -319,7 +317,7 @@ Batch small_batch(std::size_t B, std::size_t T, std::size_t vin, std::size_t vou
 }
 }  // namespace
 
-TEST_CASE("the whole model's gradient matches finite differences", "[grad][model]") {
+TEST_CASE("the whole model's gradient matches finite differences", "[grad]") {
     ModelConfig c;
     c.vocab_in = 6;
     c.vocab_out = 5;
@@ -358,25 +356,31 @@ TEST_CASE("the whole model's gradient matches finite differences", "[grad][model
         require_float_matches(mf.params()[k].grad, model.params()[k].grad, "float " + mf.params()[k].name);
 }
 
-TEST_CASE("Adam follows Kingma & Ba's update with bias correction", "[model]") {
-    std::vector<Param<float>> ps(1);
-    ps[0].name = "w";
-    ps[0].value = Matrix{{1.0f, -2.0f, 0.5f}};
-    ps[0].grad = Matrix{{0.5f, -0.25f, 0.0f}};
-    AdamConfig ac;
-    ac.lr = 0.1f;
-    Adam adam(ac);
-    adam.step(ps);
-    // step 1: m̂ = g, v̂ = g², so θ moves by −lr·g/(|g| + ε): a full lr against the sign
-    REQUIRE(ps[0].value(0, 0) == Approx(0.9).epsilon(1e-6));
-    REQUIRE(ps[0].value(0, 1) == Approx(-1.9).epsilon(1e-6));
-    REQUIRE(ps[0].value(0, 2) == 0.5f);  // zero gradient, no move
-    ps[0].grad = Matrix{{-0.5f, -0.25f, 1.0f}};
-    adam.step(ps);
-    // step 2 by hand for entry 0: m = 0.9·0.05 + 0.1·(−0.5) = −0.005, v = 0.999·0.00025 + 0.001·0.25
-    const double m = 0.9 * 0.05 - 0.05, v = 0.999 * 0.00025 + 0.001 * 0.25;
-    const double mh = m / (1 - 0.81), vh = v / (1 - 0.999 * 0.999);
-    REQUIRE(ps[0].value(0, 0) == Approx(0.9 - 0.1 * mh / (std::sqrt(vh) + 1e-8)).epsilon(1e-5));
-    REQUIRE(adam.steps() == 2);
-    REQUIRE_THROWS_AS(Adam(AdamConfig{0.0f}), ValueError);
+TEST_CASE("softmax Jacobian: diagonal p(1 − p), full matrix against finite differences", "[grad]") {
+    const Matrix s{{0.3f, -1.2f, 2.0f, 0.0f, 0.7f}};
+    const Matrix p = softmax(s);
+    const Matrix J = softmax_jacobian(p);
+    const Matrix diag = softmax_jacobian_diag(p);
+    const double h = 1e-3;
+    for (std::size_t j = 0; j < 5; ++j) {
+        // Central difference of softmax with respect to s_j, in double.
+        auto soft = [&](double dj) {
+            std::vector<double> e(5);
+            double sum = 0;
+            for (std::size_t k = 0; k < 5; ++k) sum += e[k] = std::exp(double(s(0, k)) + (k == j ? dj : 0.0));
+            for (auto& v : e) v /= sum;
+            return e;
+        };
+        const auto up = soft(h), down = soft(-h);
+        for (std::size_t i = 0; i < 5; ++i) {
+            INFO("dp_" << i << "/ds_" << j);
+            // Central differences: error O(h²) ≈ 1e-6, float rounding of p ≈ 1e-7.
+            REQUIRE_THAT(J(i, j), WithinAbs((up[i] - down[i]) / (2 * h), 2e-6));
+        }
+        REQUIRE(diag(0, j) == J(j, j));
+    }
+    // Each column of J sums to 0 (the weights always sum to 1).
+    const Matrix cs = col_sums(J);
+    for (std::size_t j = 0; j < 5; ++j) REQUIRE_THAT(cs(0, j), WithinAbs(0.0, 1e-7));
+    REQUIRE_THROWS_AS(softmax_jacobian(Matrix(2, 3)), ShapeError);
 }

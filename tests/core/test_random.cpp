@@ -1,7 +1,5 @@
+// Stage: seeded random matrices (random.hpp).
 #include "helpers.hpp"
-
-using namespace attn;
-using Catch::Matchers::WithinAbs;
 
 TEST_CASE("seeded random matrices: deterministic, right moments, prefix-stable", "[random]") {
     const Matrix a = random_normal(100, 100, 42), b = random_normal(100, 100, 42), c = random_normal(100, 100, 43);
@@ -25,4 +23,13 @@ TEST_CASE("seeded random matrices: deterministic, right moments, prefix-stable",
     }
     REQUIRE_THROWS_AS(random_uniform(2, 2, 1, 3, 2), ValueError);
     REQUIRE_THROWS_AS(random_normal(2, 2, 1, 0, -1), ValueError);
+}
+
+TEST_CASE("random matrices: sizes past the limit and bad bounds are typed errors", "[random]") {
+    REQUIRE_THROWS_AS(random_uniform(1 << 20, 1 << 20, 1), SizeError);
+    REQUIRE_THROWS_AS(random_normal(kHuge / 2, 3, 1), SizeError);
+    REQUIRE_THROWS_AS(random_uniform(2, 2, 1, 3.0f, 1.0f), ValueError);
+    REQUIRE_THROWS_AS(random_uniform(2, 2, 1, 0.0f, kInf), ValueError);
+    REQUIRE_THROWS_AS(random_normal(2, 2, 1, 0.0f, -1.0f), ValueError);
+    REQUIRE_THROWS_AS(random_normal(2, 2, 1, kNaN, 1.0f), ValueError);
 }

@@ -2,8 +2,11 @@
 // patterns. Checks, beyond "no crash, no sanitizer report, no untyped exception":
 // shapes; the documented rules of attention.hpp row by row (weights in [0, 1] summing
 // to 1, hidden keys exactly 0, fully masked rows zero, non-finite values reaching only
-// the rows they reach); the Trace's non-finite report; and, on tame inputs, agreement
-// with attn::reference; the tiled kernel (flash_attention) and attention_output against it.
+// the rows they reach); the Trace's non-finite report; and every forward variant of
+// forward.hpp (plain, output-only, tiled, training head, double, reference) on the same
+// operands: typed errors for the same invalid inputs, fully masked rows zero in all, the
+// same NaN rows in the float variants whenever the Values are finite, and, on tame inputs,
+// the same numbers (as tests/core/test_forward.cpp does on seeded cases).
 #include "fuzz_common.hpp"
 
 using namespace attn;
@@ -143,9 +146,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         ATTN_CHECK(!valid_shapes || !valid_scale || !valid_rate);
     }
 
-    // The tiled kernel (flash.hpp) and the plain output-only path on the same operands:
-    // typed errors for the same invalid inputs; fully masked rows zero; on tame inputs
-    // both equal attention(...).output. Small tiles make several tiles of these shapes.
+    // Every other forward variant (forward.hpp) on the same operands, without dropout (the
+    // tiled kernel has none): typed errors for the same invalid inputs; fully masked rows
+    // zero; the same NaN rows where V is finite; on tame inputs the same numbers. Small
+    // tiles make several tiles of these shapes.
     {
         FlashOptions f;
         f.causal = o.causal;
@@ -159,20 +163,48 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             ATTN_CHECK(valid_shapes && valid_scale);
             ATTN_CHECK(F.rows() == Tq && F.cols() == dv);
             const Matrix A = attention_output(Q, K, V, plain);
-            // A row with every key hidden (causal or −∞ in the mask) is 0 in all three, whatever
-            // its scores and whatever else the mask holds there (the mask replaces the score).
             const Trace T = attention(Q, K, V, plain);
+            const HeadTrace H = attention_head(Q, K, V, plain);
+            f64::AttentionOptionsD od;
+            od.causal = o.causal;
+            od.scale = T.scale;
+            if (o.mask) od.mask = f64::MatrixD(*o.mask);
+            const Matrix D = f64::attention(f64::MatrixD(Q), f64::MatrixD(K), f64::MatrixD(V), od).output.to_float();
+            const Matrix R = reference::attention(Q, K, V, plain).output;
+            ATTN_CHECK(H.output.rows() == Tq && H.output.cols() == dv && D.rows() == Tq && D.cols() == dv);
+            // A row with every key hidden (causal or −∞ in the mask) is 0 in every variant,
+            // whatever its scores and whatever else the mask holds there (the mask replaces the score).
             for (std::size_t i = 0; i < Tq; ++i) {
                 bool any_visible = false;
                 for (std::size_t j = 0; j < Tk; ++j)
                     if (!((o.causal && j > i) || (o.mask && (*o.mask)(i, j) == kNegInf))) any_visible = true;
                 if (!any_visible)
-                    for (std::size_t k = 0; k < dv; ++k) ATTN_CHECK(F(i, k) == 0.0f && A(i, k) == 0.0f && T.output(i, k) == 0.0f);
+                    for (const Matrix* X : {&F, &A, &T.output, &H.output, &D, &R})
+                        for (std::size_t k = 0; k < dv; ++k) ATTN_CHECK((*X)(i, k) == 0.0f);
             }
+            // With finite Values a row is NaN exactly when a NaN or +∞ reached its visible scores:
+            // the float variants agree on which rows (products of NaN, ±∞ and finite numbers give
+            // the same non-finite sums in any order; tame and mixed inputs cannot overflow in a sum;
+            // the double paths are left out: 1e30 · 1e30 overflows in float, not in double).
+            // (A finite product near the float limit could overflow in one summation order and not
+            // in another: only inputs whose finite entries are at most 1e30, and a scale of at most 4.)
+            bool v_finite = true, moderate = !o.scale || std::abs(*o.scale) <= 4.0f;
+            for (std::size_t k = 0; k < V.size(); ++k) v_finite = v_finite && std::isfinite(V.data()[k]);
+            for (const Matrix* X : {&Q, &K})
+                for (std::size_t k = 0; k < X->size(); ++k)
+                    moderate = moderate && !(std::isfinite(X->data()[k]) && std::abs(X->data()[k]) > 1e30f);
+            if (v_finite && moderate && fill != Fill::Bits && dv > 0)
+                for (std::size_t i = 0; i < Tq; ++i) {
+                    const bool nan = std::isnan(T.output(i, 0));
+                    for (const Matrix* X : {&F, &A, &H.output}) ATTN_CHECK(std::isnan((*X)(i, 0)) == nan);
+                }
             const bool tame = fill == Fill::Tame && (!o.scale || std::abs(*o.scale) <= 4.0f);
             if (tame) {
                 ATTN_CHECK(close(F, A, 1e-4, 1e-4));
                 ATTN_CHECK(close(A, T.output, 1e-5, 1e-5));
+                ATTN_CHECK(close(H.output, T.output, 1e-4, 1e-4));
+                ATTN_CHECK(close(D, R, 1e-4, 1e-4));
+                ATTN_CHECK(close(T.output, R, 1e-4, 1e-3));
             }
         } catch (const ShapeError&) {
             ATTN_CHECK(!valid_shapes);

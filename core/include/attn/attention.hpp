@@ -17,8 +17,13 @@
 //   attention(Q, K, V, options) -> Trace  all of the above, every intermediate kept
 //   attention_output(Q, K, V, options) -> T_q x d_v   only O, one T_q x T_k buffer
 //
-// Numerics (documented behaviour, tested in tests/core/test_numerics.cpp,
-// test_properties.cpp and test_hardening.cpp, fuzzed by tests/fuzz/):
+// The other forward variants (tiled, training, double, reference) and what each is for are
+// listed in forward.hpp; all of them follow the rules below, which are written once in
+// core/src/kernels/ (mask.hpp: the mask rule and causal visibility; softmax.hpp: the row
+// softmax; checks.hpp: the argument checks).
+//
+// Numerics (documented behaviour, tested in tests/core/test_mask.cpp, test_softmax.cpp,
+// test_weighted_sum.cpp and test_forward.cpp, fuzzed by tests/fuzz/):
 // * softmax subtracts the maximum of each row (column) before exp, so finite logits of
 //   any size (±1e30, ±3.4e38) never overflow: the largest entry gets exp(0) = 1.
 // * −∞ in the scores is a mask: that key gets weight exactly 0. A row whose every
@@ -59,14 +64,18 @@ namespace attn {
 
 enum class Axis { Rows, Cols };
 
+// S = Q Kᵀ (T_q x T_k): row i, column j is query i's dot product with key j.
 Matrix scores(ConstMatrixView Q, ConstMatrixView K);
+// S · factor; the factor must be finite (attention uses 1/√d_k).
 Matrix scale(ConstMatrixView S, float factor);
+// 0 where key j is visible to query i (j <= i), −∞ where it is hidden.
 Matrix causal_mask(std::size_t Tq, std::size_t Tk);
+// S + M, except that where M is −∞ the result is −∞ whatever S holds.
 Matrix add_mask(ConstMatrixView S, ConstMatrixView M);
 // Axis::Rows is attention's softmax (each query's weights sum to 1). Axis::Cols exists
 // to show the classic wrong-axis bug; its rows do not sum to 1.
-// add_mask: S + M, except that where M is −∞ the result is −∞ whatever S holds.
 Matrix softmax(ConstMatrixView S, Axis axis = Axis::Rows);
+// O = P V (T_q x d_v); a zero weight takes nothing from its Value row.
 Matrix weighted_sum(ConstMatrixView P, ConstMatrixView V);
 
 struct AttentionOptions {
@@ -110,6 +119,7 @@ struct Trace {
     NonFiniteReport nonfinite;  // where NaN / ±∞ entered, if anywhere
 };
 
+// softmax(scale · Q Kᵀ + M) V with every intermediate kept (the page's variant).
 Trace attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V,
                 const AttentionOptions& options = {});
 

@@ -73,6 +73,7 @@ struct Cost {
     double bytes_tiled_layer = 0;
 };
 
+// Every count above for one input (doubles: n = 10⁶ does not overflow).
 Cost cost(const CostInput& in);
 
 }  // namespace attn

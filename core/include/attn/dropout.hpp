@@ -27,6 +27,7 @@ struct DropoutOptions {
 // True when entry (i, j) survives for this seed and rate.
 bool dropout_keep(std::uint64_t seed, std::size_t i, std::size_t j, float rate);
 
+// Each entry kept (and scaled by 1 / (1 − rate)) when dropout_keep says so, else exactly 0.
 Matrix dropout(ConstMatrixView P, float rate, std::uint64_t seed);
 
 // Throws ValueError unless 0 <= rate < 1 (and rate is finite).

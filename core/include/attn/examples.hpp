@@ -1,15 +1,28 @@
-// The worked examples of the source documents, as data, so the page, the Catch2
-// tests, the node tests and the browser tests all start from the same inputs.
+// Every worked example of the page, as data, in one place, so the page, the Catch2 tests,
+// the node tests and the browser tests all start from the same inputs. The JS API hands
+// them out by name: attn.example(name), names in parentheses below (wasm/examples.cpp).
+//
+//   core_attention()     ("core-attention")  seeds/000: T = 3, d = 8, h = 2, Q, K, V
+//   no_weights()         ("no-weights")      seeds/002: six 3-d inputs, no trainable weights
+//   projections()        ("projections", "causal-dropout")  the same inputs, W_Q, W_K, W_V
+//   multi_head()         ("multi-head")      core_attention() through explicit projections
+//   one_head()           ("one-head")        subject – object – verb: one head vs two
+//   weighted_sum()       ("weighted-sum")    seeds/001: Values and one row of weights
+//   permutation()        ("permutation")     seeds/004: one token set in two orders
+//   reading_sentences()  ("reading-heads")   sentences for the constructed heads (reading.hpp)
 //
 // Each example is illustrative (the documents' figures are not from a trained model);
 // entries the documents do not state were chosen by this project, as small integers,
-// so that every number the documents do state is reproduced by the core.
+// so that every number the documents do state is reproduced by the core
+// (tests/core/test_documents.cpp). What each construction guarantees is tested in the
+// test of the stage it illustrates.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "attn/matrix.hpp"
+#include "attn/reading.hpp"
 
 namespace attn::examples {
 
@@ -24,13 +37,11 @@ struct CoreAttention {
 };
 CoreAttention core_attention();
 
-}  // namespace attn::examples
 
 // ---- Chapters on heads, masking and dropout (seeds/000, /001, /002) -------------------------
 // None of these inputs appears in the documents (seed 003, the article with the 3 x 8 inputs
 // and projections, is not available): they were constructed by this project and are
-// illustrative. What each construction guarantees is tested in tests/core/test_heads.cpp.
-namespace attn::examples {
+// illustrative.
 
 // "Attention without trainable weights" (seeds/002): six tokens, each a 3-dimensional
 // input vector; every input serves as query, key and value at once.
@@ -76,5 +87,41 @@ struct OneHead {
     Matrix Wq, Wk, Wv, Wo; // 6 x 6
 };
 OneHead one_head();
+
+// ---- The lecture chapters (seeds/001, /004) -------------------------------------------------
+
+// seeds/001, "the weighted sum": 「나는 사과를 먹었다」, Values [1,0], [0,1], [1,1] and the
+// weights of 「먹었다」 [0.2, 0.5, 0.3]; their weighted sum is [0.5, 0.8].
+struct WeightedSum {
+    Matrix V;        // 3 x 2, one Value per token
+    Matrix weights;  // 1 x 3
+};
+WeightedSum weighted_sum();
+
+// seeds/004, "why positional encoding": one token set in two orders. The words are
+// dog, man, bites (개, 사람, 물었다): row 0 dog, row 1 man, row 2 bites. Their
+// embeddings (3 x 4) and the projections W_Q, W_K, W_V (4 x 4) are this project's
+// choice; W_V is the identity so the outputs are visibly mixtures of the inputs.
+struct Permutation {
+    Matrix embeddings;  // 3 x 4
+    Matrix Wq, Wk, Wv;  // 4 x 4
+};
+Permutation permutation();
+
+// ---- Reading attention matrices: sentences for the constructed heads (reading.hpp) ----------
+// The chapter's example sentences, Korean and English, each in a version where the pronoun
+// refers to the animate noun and one where it does not (so the pronoun head's "pattern"
+// points at the wrong word), with their feature flags (reading::kVerb | ...), the pronoun's
+// index and the index of the word it actually refers to. Position 0 is a start token like
+// BERT's [CLS].
+struct Sentence {
+    std::string lang;   // "ko" or "en"
+    std::string id;     // "a": the pronoun refers to the animate noun; "b": it does not
+    std::vector<std::string> tokens;
+    std::vector<unsigned> flags;
+    std::size_t pronoun = 0;   // index of the pronoun
+    std::size_t referent = 0;  // index of the word it refers to
+};
+std::vector<Sentence> reading_sentences();
 
 }  // namespace attn::examples

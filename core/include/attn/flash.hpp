@@ -19,14 +19,15 @@
 // and masked: about half of the work for T_q = T_k. With a custom mask, tiles whose
 // mask entries are all −∞ are skipped too.
 //
-// Numerics (documented, tested):
+// Numerics: attention.hpp's, through the same kernels (core/src/kernels/mask.hpp applies
+// the masks a tile at a time, OnlineSoftmax in kernels/softmax.hpp keeps m and l):
 // * a row whose every key is masked gets a zero output row, never NaN;
 // * a key masked with −∞ (causal or custom) gets weight exactly 0 whatever its score:
-//   the mask replaces the score instead of adding to it, so a NaN or ∞ in a masked
-//   key cannot reach the output (attention() adds the mask, so a NaN score stays NaN);
+//   the mask replaces the score, so a NaN or ∞ in a masked key cannot reach the output;
 // * a zero weight takes nothing from V (a NaN or ∞ in a masked token's Value does not
 //   leak), as in weighted_sum;
-// * NaN in a visible score (e.g. a NaN in row i of Q) makes output row i NaN.
+// * a NaN or +∞ in a score the row sees (e.g. a NaN in row i of Q) makes output row i NaN,
+//   even when it comes in a tile before any visible key (l = NaN carries it).
 //
 // Errors: as attention(): ShapeError naming both shapes for mismatched operands or
 // mask; ValueError for an empty sequence, d_k = 0, a non-finite scale, or a tile
@@ -56,6 +57,7 @@ struct FlashOptions {
     std::size_t tile = 0;
 };
 
+// O = softmax(scale · Q Kᵀ + M) V by tiles, O(T·d) memory (forward.hpp lists the variants).
 Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, const FlashOptions& options = {});
 
 }  // namespace attn

@@ -58,6 +58,7 @@
 #include <vector>
 
 #include "attn/attention.hpp"
+#include "attn/forward.hpp"
 #include "attn/matrix.hpp"
 
 namespace attn {
@@ -104,44 +105,8 @@ AttentionGrads attention_backward(ConstMatrixView Q, ConstMatrixView K, ConstMat
 // ε·|L|/h swamps the 1e-4 tolerance for any usable step h).
 namespace f64 {
 
-class MatrixD {
-public:
-    MatrixD() = default;
-    MatrixD(std::size_t rows, std::size_t cols, double fill = 0.0);
-    MatrixD(std::size_t rows, std::size_t cols, const std::vector<double>& values);
-    explicit MatrixD(ConstMatrixView m);  // widen a float matrix
-
-    std::size_t rows() const { return rows_; }
-    std::size_t cols() const { return cols_; }
-    std::size_t size() const { return data_.size(); }
-    bool empty() const { return data_.empty(); }
-    double* data() { return data_.data(); }
-    const double* data() const { return data_.data(); }
-    double* row(std::size_t i) { return data_.data() + i * cols_; }
-    const double* row(std::size_t i) const { return data_.data() + i * cols_; }
-    double& operator()(std::size_t i, std::size_t j) { return data_[i * cols_ + j]; }
-    double operator()(std::size_t i, std::size_t j) const { return data_[i * cols_ + j]; }
-    std::string shape() const { return shape_str(rows_, cols_); }
-    Matrix to_float() const;
-
-private:
-    std::size_t rows_ = 0, cols_ = 0;
-    std::vector<double> data_;
-};
-
 struct MatmulGradsD {
     MatrixD dA, dB;
-};
-
-struct AttentionOptionsD {
-    bool causal = false;
-    double scale = 1.0;  // applied as given (no default 1/√d_k here: callers say what they use)
-    DropoutOptions dropout;
-};
-
-struct TraceD {
-    double scale = 1.0;
-    MatrixD scores, scaled, masked, weights, dropped, output;
 };
 
 struct AttentionGradsD {
@@ -155,13 +120,12 @@ struct CrossEntropyD {
     MatrixD dlogits;
 };
 
-// Forward stages in double (same semantics as the float ones, including −∞ masks and
-// fully masked rows).
+// Forward stages in double (the float stages' rules, including −∞ masks and fully masked
+// rows; f64::attention, AttentionOptionsD and TraceD are in forward.hpp).
 MatrixD matmul(const MatrixD& A, const MatrixD& B);
 MatrixD matmul_bt(const MatrixD& A, const MatrixD& B);
 MatrixD softmax(const MatrixD& S);
 MatrixD dropout(const MatrixD& P, float rate, std::uint64_t seed);
-TraceD attention(const MatrixD& Q, const MatrixD& K, const MatrixD& V, const AttentionOptionsD& options);
 MatrixD embedding(const std::vector<int>& tokens, const MatrixD& E);
 MatrixD relu(const MatrixD& X);
 

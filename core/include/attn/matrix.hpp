@@ -1,5 +1,6 @@
-// attn::Matrix: an owning, row-major matrix of float with SIMD-aligned storage,
-// and the non-owning views every stage of the core takes as input.
+// attn::Matrix: an owning, row-major matrix of float with SIMD-aligned storage, the
+// non-owning views every stage of the core takes as input, and attn::f64::MatrixD, the
+// same in double for the double path (the gradient checks, forward.hpp, grad.hpp).
 //
 // Shapes are (rows x cols). Element (i, j) lives at data()[i * stride + j]; for an
 // owning Matrix the stride equals cols. Views may have a larger stride (a block of
@@ -129,4 +130,39 @@ private:
     Storage data_;
 };
 
+// The double path's matrix (forward.hpp's f64::attention, grad.hpp's f64 stages, the
+// training model in double): row-major double, plain std::vector storage (not counted by
+// memory_stats), the same shape rules and SizeError limit as Matrix.
+namespace f64 {
+
+class MatrixD {
+public:
+    MatrixD() = default;
+    // rows x cols filled with `fill`. SizeError past kMaxElements.
+    MatrixD(std::size_t rows, std::size_t cols, double fill = 0.0);
+    // rows x cols from row-major `values`; ShapeError unless values.size() == rows*cols.
+    MatrixD(std::size_t rows, std::size_t cols, const std::vector<double>& values);
+    // A float matrix (or view) widened to double, entry by entry.
+    explicit MatrixD(ConstMatrixView m);
+
+    std::size_t rows() const { return rows_; }
+    std::size_t cols() const { return cols_; }
+    std::size_t size() const { return data_.size(); }
+    bool empty() const { return data_.empty(); }
+    double* data() { return data_.data(); }
+    const double* data() const { return data_.data(); }
+    double* row(std::size_t i) { return data_.data() + i * cols_; }
+    const double* row(std::size_t i) const { return data_.data() + i * cols_; }
+    double& operator()(std::size_t i, std::size_t j) { return data_[i * cols_ + j]; }
+    double operator()(std::size_t i, std::size_t j) const { return data_[i * cols_ + j]; }
+    std::string shape() const { return shape_str(rows_, cols_); }
+    // Rounded to float, entry by entry.
+    Matrix to_float() const;
+
+private:
+    std::size_t rows_ = 0, cols_ = 0;
+    std::vector<double> data_;
+};
+
+}  // namespace f64
 }  // namespace attn

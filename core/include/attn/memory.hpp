@@ -23,7 +23,9 @@ struct MemoryStats {
     std::size_t peak_bytes = 0;
 };
 
+// Bytes the core holds now and at most since the last reset.
 MemoryStats memory_stats();
+// peak := current.
 void reset_peak_memory();
 
 namespace detail {

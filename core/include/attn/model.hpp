@@ -112,6 +112,17 @@ struct ModelConfig {
     std::uint64_t seed = 1;
 };
 
+// The ranges a configuration may take (check_config, Trainer, Adam). The WebAssembly module
+// exports them (wasm/model.cpp) and attn.mjs checks createModel's arguments against them.
+struct Range {
+    std::size_t min, max;
+};
+namespace limits {
+inline constexpr Range vocab{1, 4096}, max_len{1, 256}, d_model{1, 512}, heads{1, 16}, d_k{1, 512}, d_v{0, 512},
+    layers{1, 4}, mlp_hidden{0, 2048}, batch{1, 1024}, eval_size{1, 4096};
+inline constexpr float max_lr = 10.0f;  // Adam's learning rate is in (0, max_lr]
+}  // namespace limits
+
 // Throws ValueError when the configuration is not usable (see the header comment).
 void check_config(const ModelConfig& c);
 

@@ -30,7 +30,9 @@
 
 namespace attn {
 
+// h contiguous column blocks of X, each T x D/h.
 std::vector<Matrix> split_heads(ConstMatrixView X, std::size_t heads);
+// The heads side by side, T x (sum of widths); every head needs the same T.
 Matrix concat_heads(const std::vector<Matrix>& heads);
 
 struct MultiHeadWeights {
@@ -51,6 +53,7 @@ struct MultiHeadTrace {
     NonFiniteReport nonfinite; // where NaN / ±∞ entered X or the weights, if anywhere
 };
 
+// Projections, one attention() per head on its column block (scale 1/√d_h), concat, W_O.
 MultiHeadTrace multi_head_attention(ConstMatrixView X, const MultiHeadWeights& weights,
                                     const MultiHeadOptions& options);
 

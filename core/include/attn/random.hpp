@@ -17,7 +17,9 @@
 
 namespace attn {
 
+// rows x cols, entries uniform in [lo, hi).
 Matrix random_uniform(std::size_t rows, std::size_t cols, std::uint64_t seed, float lo = 0.0f, float hi = 1.0f);
+// rows x cols, entries N(mean, stddev²).
 Matrix random_normal(std::size_t rows, std::size_t cols, std::uint64_t seed, float mean = 0.0f, float stddev = 1.0f);
 
 // The underlying stream: a uniform double in [0, 1) for counter n under seed.

@@ -23,11 +23,7 @@
 // A row the rule does not cover has all-zero scores and so spreads its weight evenly.
 // With attention's 1/√d_k scaling the pattern sharpens as s grows.
 //
-// reading_sentences(): the chapter's example sentences (Korean and English, each in a
-// version where the pronoun refers to the animate noun and one where it does not, so the
-// pronoun head's "pattern" points at the wrong word), with their flags, the pronoun's
-// index and the index of the word it actually refers to. Position 0 is a start token
-// like BERT's [CLS].
+// The chapter's example sentences are examples::reading_sentences() (examples.hpp).
 //
 // Errors: ValueError for an unknown head kind name, s not finite, T = 0, or a flag
 // outside the four bits.
@@ -46,25 +42,21 @@ inline constexpr std::size_t kFeatureCount = 4;
 enum class HeadKind { PreviousToken, Self, FirstToken, VerbObject, PronounNoun };
 
 // "previous", "self", "first", "verb-object", "pronoun-noun" (and back).
+// The kind named "previous", "self", "first", "verb-object" or "pronoun-noun"; ValueError otherwise.
 HeadKind head_kind(const std::string& name);
+// ... and back.
 const char* head_name(HeadKind kind);
+// Every kind, in the order above.
 std::vector<HeadKind> all_heads();
 
+// T x (kFeatureCount + T): the four flag columns, then a one-hot position.
 Matrix token_features(const std::vector<unsigned>& flags);
 
 struct HeadWeights {
     Matrix Wq, Wk;
 };
+// W_Q, W_K (d x d, d = kFeatureCount + T) producing the pattern `kind` with strength s.
 HeadWeights constructed_head(HeadKind kind, std::size_t T, float strength);
 
-struct Sentence {
-    std::string lang;   // "ko" or "en"
-    std::string id;     // "a": the pronoun refers to the animate noun; "b": it does not
-    std::vector<std::string> tokens;
-    std::vector<unsigned> flags;
-    std::size_t pronoun = 0;   // index of the pronoun
-    std::size_t referent = 0;  // index of the word it refers to
-};
-std::vector<Sentence> reading_sentences();
 
 }  // namespace attn::reading

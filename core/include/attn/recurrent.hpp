@@ -18,6 +18,7 @@
 
 namespace attn {
 
+// Row t = h_t, T x d.
 Matrix recurrent_scan(ConstMatrixView X, float retention);
 
 }  // namespace attn

@@ -1,8 +1,10 @@
 // Internal xsimd kernels: each is a vector loop over xsimd::batch<float> plus a
 // scalar tail, so any length (1, lanes - 1, lanes + 1, ...) and any start address
-// work (loads and stores are unaligned).
+// work (loads and stores are unaligned). Each has a double overload, a plain loop with
+// the same contract, so the rules written once as templates over the element type
+// (kernels/softmax.hpp, kernels/mask.hpp) run on the float path and the double path alike.
 //
-// Preconditions: pointers valid for n floats; x and y may alias only where stated.
+// Preconditions: pointers valid for n elements; x and y may alias only where stated.
 #pragma once
 
 #include <cmath>
@@ -57,16 +59,6 @@ inline void add(const float* x, const float* m, float* y, std::size_t n) {
     for (; i + kLanes <= n; i += kLanes)
         (batch::load_unaligned(x + i) + batch::load_unaligned(m + i)).store_unaligned(y + i);
     for (; i < n; ++i) y[i] = x[i] + m[i];
-}
-
-// One row of scores under an additive mask: y[i] = x[i] + m[i], except that a hidden key
-// (m[i] = −∞) stays −∞ whatever its score (NaN + −∞ would be NaN, +∞ + −∞ too). The one
-// masking rule of attention(), attention_output and flash_attention. (x and y may alias.)
-inline void add_mask(const float* x, const float* m, float* y, std::size_t n) {
-    add(x, m, y, n);
-    const float neg_inf = -std::numeric_limits<float>::infinity();
-    for (std::size_t i = 0; i < n; ++i)
-        if (m[i] == neg_inf) y[i] = neg_inf;
 }
 
 // max over x[0..n); −∞ for n = 0. NaN entries are ignored by the comparison (the NaN
@@ -153,6 +145,69 @@ inline float exp_shift_sum(const float* x, float m, float* y, std::size_t n) {
         s += y[i];
     }
     return s;
+}
+
+// How exp_shift_sum computes and adds up a row's exponentials.
+//   Lanes    xsimd batches, then the scalar tail (above): every matrix stage.
+//   InOrder  std::exp and a running sum, one element after the other: the same bits for
+//            any row length on every instruction set (AVX2, AVX-512, SIMD128, the scalar
+//            build), which the training model's heads rely on: a seed names one training
+//            run, and a run amplifies a last-bit difference into another trajectory.
+struct Lanes {};
+struct InOrder {};
+
+inline float exp_shift_sum(const float* x, float m, float* y, std::size_t n, Lanes) {
+    return exp_shift_sum(x, m, y, n);
+}
+
+inline float exp_shift_sum(const float* x, float m, float* y, std::size_t n, InOrder) {
+    float s = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        y[i] = std::exp(x[i] - m);
+        s += y[i];
+    }
+    return s;
+}
+
+// ---- double: the same contracts as plain loops (the double path: gradient checks, the
+// training model in double). Summation is sequential.
+
+inline double dot(const double* a, const double* b, std::size_t n) {
+    double s = 0;
+    for (std::size_t i = 0; i < n; ++i) s += a[i] * b[i];
+    return s;
+}
+
+inline void axpy(double alpha, const double* x, double* y, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) y[i] += alpha * x[i];
+}
+
+inline void scale(const double* x, double alpha, double* y, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) y[i] = x[i] * alpha;
+}
+
+inline void add(const double* x, const double* m, double* y, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) y[i] = x[i] + m[i];
+}
+
+inline double max(const double* x, std::size_t n) {
+    double m = -std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < n; ++i) m = x[i] > m ? x[i] : m;
+    return m;
+}
+
+inline double exp_shift_sum(const double* x, double m, double* y, std::size_t n) {
+    double s = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        y[i] = std::exp(x[i] - m);
+        s += y[i];
+    }
+    return s;
+}
+
+template <class How>
+inline double exp_shift_sum(const double* x, double m, double* y, std::size_t n, How) {
+    return exp_shift_sum(x, m, y, n);  // double is always in order
 }
 
 }  // namespace attn::kernels

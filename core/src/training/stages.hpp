@@ -17,7 +17,9 @@
 #include "attn/grad.hpp"
 #include "attn/linalg.hpp"
 #include "attn/multihead.hpp"
+#include "kernels/checks.hpp"
 #include "kernels/simd.hpp"
+#include "kernels/softmax.hpp"
 
 namespace attn::detail {
 
@@ -44,17 +46,8 @@ struct Path<MatrixD> {
     using Trace = f64::TraceD;
 };
 
-template <class A>
-std::string shape_of(const A& a) {
-    return shape_str(a.rows(), a.cols());
-}
-
-template <class A, class B>
-void require_same_shape(const A& a, const char* an, const B& b, const char* bn, const char* fn) {
-    if (a.rows() != b.rows() || a.cols() != b.cols())
-        throw ShapeError(std::string(fn) + ": " + an + " is " + shape_of(a) + " but " + bn + " is " +
-                         shape_of(b) + "; they must have the same shape");
-}
+using kernels::require_same_shape;
+using kernels::shape_of;
 
 // ---- products: float through the core's xsimd kernels, double by plain loops ----------
 inline Matrix mm(ConstMatrixView A, ConstMatrixView B) { return attn::matmul(A, B); }
@@ -117,7 +110,7 @@ M scale_backward(const In& dY, double factor) {
 
 template <class M, class In>
 M add_mask_backward(const In& Mask, const In& dY) {
-    require_same_shape(Mask, "mask", dY, "dY", "add_mask_backward");
+    require_same_shape("add_mask_backward", Mask, "mask", dY, "dY");
     M out(dY.rows(), dY.cols());
     for (std::size_t i = 0; i < dY.rows(); ++i)
         for (std::size_t j = 0; j < dY.cols(); ++j)
@@ -127,7 +120,7 @@ M add_mask_backward(const In& Mask, const In& dY) {
 
 template <class M, class In>
 M softmax_backward(const In& P, const In& dP) {
-    require_same_shape(P, "P", dP, "dP", "softmax_backward");
+    require_same_shape("softmax_backward", P, "P", dP, "dP");
     using S = scalar_t<M>;
     M out(P.rows(), P.cols());
     for (std::size_t i = 0; i < P.rows(); ++i) {
@@ -232,7 +225,7 @@ M relu(const In& X) {
 
 template <class M, class In>
 M relu_backward(const In& X, const In& dY) {
-    require_same_shape(X, "X", dY, "dY", "relu_backward");
+    require_same_shape("relu_backward", X, "X", dY, "dY");
     M out(X.rows(), X.cols());
     for (std::size_t i = 0; i < X.rows(); ++i)
         for (std::size_t j = 0; j < X.cols(); ++j) out(i, j) = X(i, j) > 0 ? dY(i, j) : 0;
@@ -290,13 +283,15 @@ typename Path<M>::CrossEntropy cross_entropy(const In& logits, const std::vector
     std::vector<double> e(V);
     for (std::size_t t = 0; t < targets.size(); ++t) {
         if (targets[t] < 0) continue;
-        double m = -std::numeric_limits<double>::infinity();
         std::size_t arg = 0;
-        for (std::size_t v = 0; v < V; ++v)
-            if (double(logits(t, v)) > m) m = logits(t, v), arg = v;
-        double sum = 0;
-        for (std::size_t v = 0; v < V; ++v) sum += (e[v] = std::exp(double(logits(t, v)) - m));
-        // −log softmax(l)[y] = log Σ exp(l − m) − (l_y − m)
+        for (std::size_t v = 0; v < V; ++v) {
+            e[v] = double(logits(t, v));
+            if (e[v] > e[arg]) arg = v;  // the first of equal maxima
+        }
+        // The log-sum-exp shift of the softmax rule (kernels/softmax.hpp), in double:
+        // −log softmax(l)[y] = log Σ_v e^(l_v − m) − (l_y − m)
+        const double m = kernels::max(e.data(), V);
+        const double sum = kernels::softmax_row_unnormalised(e.data(), V);
         total += std::log(sum) - (double(logits(t, std::size_t(targets[t]))) - m);
         if (arg == std::size_t(targets[t])) ++out.correct;
         for (std::size_t v = 0; v < V; ++v)

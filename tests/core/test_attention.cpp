@@ -1,0 +1,141 @@
+// Stage: attention() (attention.hpp), every stage kept in its Trace, against the reference;
+// how NaN and ±∞ travel, and the Trace's report of where they entered; its errors.
+// (The other forward variants and their agreement: test_forward.cpp.)
+#include "helpers.hpp"
+
+TEST_CASE("attention keeps every stage and matches the reference", "[attention]") {
+    const bool causal = GENERATE(false, true);
+    const std::size_t Tq = GENERATE(1, 4, 7), Tk = GENERATE(1, 5, 9), dk = GENERATE(3, 8), dv = GENERATE(1, 5);
+    CAPTURE(causal, Tq, Tk, dk, dv);
+    const Matrix Q = random_matrix(Tq, dk, 30), K = random_matrix(Tk, dk, 31), V = random_matrix(Tk, dv, 32);
+    AttentionOptions o;
+    o.causal = causal;
+    const Trace got = attention(Q, K, V, o);
+    const Trace want = reference::attention(Q, K, V, o);
+    REQUIRE(got.scale == Approx(1.0 / std::sqrt(double(dk))));
+    require_close(got.scores, want.scores, 1e-5, 1e-5, "scores");
+    require_close(got.scaled, want.scaled, 1e-5, 1e-5, "scaled");
+    require_close(got.masked, want.masked, 1e-5, 1e-5, "masked");
+    require_close(got.weights, want.weights, 1e-5, 1e-6, "weights");
+    require_close(got.dropped, got.weights, 0, 0, "no dropout in evaluation mode");
+    require_close(got.output, want.output, 1e-5, 1e-5, "output");
+}
+
+TEST_CASE("attention with a custom additive mask and a custom scale", "[attention]") {
+    const Matrix Q = random_matrix(3, 4, 40), K = random_matrix(5, 4, 41), V = random_matrix(5, 2, 42);
+    Matrix M(3, 5, 0.0f);
+    M(0, 1) = -INFINITY;
+    M(2, 4) = -1.5f;
+    AttentionOptions o;
+    o.mask = M;
+    o.scale = 1.0f;
+    const Trace got = attention(Q, K, V, o), want = reference::attention(Q, K, V, o);
+    REQUIRE(got.scale == 1.0f);
+    require_close(got.masked, want.masked);
+    REQUIRE(got.weights(0, 1) == 0.0f);
+    require_close(got.output, want.output);
+}
+
+TEST_CASE("NaN and +∞ propagate only to the outputs they reach", "[attention]") {
+    Matrix Q = random_matrix(4, 4, 90), K = random_matrix(4, 4, 91), V = random_matrix(4, 3, 92);
+    SECTION("NaN in one query row poisons that row only") {
+        Q(2, 1) = std::numeric_limits<float>::quiet_NaN();
+        const Trace t = attention(Q, K, V);
+        for (std::size_t i = 0; i < 4; ++i)
+            for (std::size_t j = 0; j < 3; ++j) REQUIRE(std::isnan(t.output(i, j)) == (i == 2));
+    }
+    SECTION("+∞ in a masked-out Value does not reach earlier tokens") {
+        V(3, 0) = std::numeric_limits<float>::infinity();
+        AttentionOptions o;
+        o.causal = true;
+        const Trace t = attention(Q, K, V, o);
+        for (std::size_t i = 0; i < 3; ++i)
+            for (std::size_t j = 0; j < 3; ++j) REQUIRE(std::isfinite(t.output(i, j)));
+        REQUIRE(std::isinf(t.output(3, 0)));
+    }
+}
+
+TEST_CASE("the trace reports where a non-finite value entered", "[attention]") {
+    Matrix Q = random_matrix(3, 4, 31), K = random_matrix(5, 4, 32), V = random_matrix(5, 2, 33);
+    SECTION("finite inputs: a clean report") {
+        const Trace t = attention(Q, K, V);
+        REQUIRE(t.nonfinite.clean());
+        REQUIRE(t.nonfinite.entries.empty());
+    }
+    SECTION("a NaN in Q: listed with its position; every stage after it flagged") {
+        Q(2, 1) = kNaN;
+        const Trace t = attention(Q, K, V);
+        REQUIRE(t.nonfinite.count == 1);
+        REQUIRE(t.nonfinite.entries.size() == 1);
+        const auto& e = t.nonfinite.entries[0];
+        REQUIRE(e.input == "Q");
+        REQUIRE(e.row == 2);
+        REQUIRE(e.col == 1);
+        REQUIRE(std::isnan(e.value));
+        REQUIRE(t.nonfinite.stages == std::vector<std::string>{"scores", "scaled", "masked", "weights", "output"});
+        REQUIRE(all_finite(t.output.row(0), 2));
+        REQUIRE(all_nan(t.output.row(2), 2));
+    }
+    SECTION("∞ in V only reaches the output stage") {
+        V(4, 0) = -kInf;
+        const Trace t = attention(Q, K, V);
+        REQUIRE(t.nonfinite.count == 1);
+        REQUIRE(t.nonfinite.entries[0].input == "V");
+        REQUIRE(t.nonfinite.entries[0].value == -kInf);
+        REQUIRE(t.nonfinite.stages == std::vector<std::string>{"output"});
+    }
+    SECTION("−∞ in the mask is a mask, not a non-finite input; NaN there is") {
+        Matrix M(3, 5, 0.0f);
+        M(0, 0) = -kInf;
+        AttentionOptions o;
+        o.mask = M;
+        REQUIRE(attention(Q, K, V, o).nonfinite.clean());
+        M(1, 4) = kNaN;
+        o.mask = M;
+        const Trace t = attention(Q, K, V, o);
+        REQUIRE(t.nonfinite.count == 1);
+        REQUIRE(t.nonfinite.entries[0].input == "mask");
+        REQUIRE(t.nonfinite.entries[0].row == 1);
+        REQUIRE(t.nonfinite.entries[0].col == 4);
+        REQUIRE(t.nonfinite.stages.front() == "masked");
+    }
+    SECTION("finite inputs that overflow: no input listed, the first stage says where") {
+        Q = Matrix(2, 2, 1e20f);
+        K = Matrix(3, 2, 1e20f);
+        const Trace t = attention(Q, K, Matrix(3, 1, 1.0f));
+        REQUIRE(t.nonfinite.count == 0);
+        REQUIRE_FALSE(t.nonfinite.clean());
+        REQUIRE(t.nonfinite.stages.front() == "scores");
+    }
+    SECTION("many non-finite entries: the first 16 listed, all counted") {
+        const Matrix Qn(3, 4, kNaN), Kn(5, 4, kInf);
+        const Trace t = attention(Qn, Kn, V);
+        REQUIRE(t.nonfinite.count == 12 + 20);
+        REQUIRE(t.nonfinite.entries.size() == NonFiniteReport::kMaxListed);
+        REQUIRE(t.nonfinite.entries.back().input == "K");
+        REQUIRE(t.nonfinite.entries.back().row == 0);
+        REQUIRE(t.nonfinite.entries.back().col == 3);
+    }
+}
+
+TEST_CASE("attention: typed errors before any work, and the edges that are allowed", "[attention]") {
+    const Matrix A(3, 4, 1.0f), B(5, 2, 1.0f);
+    REQUIRE_THROWS_AS(attention(A, A, B), ShapeError);
+    // T_q x T_k scores past the limit: refused before anything is allocated.
+    const Matrix Q(20000, 1, 1.0f);
+    REQUIRE_THROWS_AS(attention(Q, Q, Q), SizeError);
+    for (float rate : {1.0f, 1.5f, -0.01f, kNaN, kInf}) {
+        CAPTURE(rate);
+        AttentionOptions o;
+        o.dropout.rate = rate;
+        REQUIRE_THROWS_AS(attention(A, A, A, o), ValueError);
+    }
+    REQUIRE_THROWS_WITH(attention(Matrix(3, 0), Matrix(3, 0), A), Contains("d_k = 0"));
+    REQUIRE_THROWS_AS(attention(Matrix(0, 4), A, A), ValueError);
+    REQUIRE_THROWS_AS(attention(A, Matrix(0, 4), Matrix(0, 4)), ValueError);
+    REQUIRE(attention(A, A, Matrix(3, 0)).output.shape() == "3x0");  // d_v = 0
+    AttentionOptions zero;
+    zero.scale = 0.0f;  // uniform weights
+    const Trace t = attention(random_matrix(3, 4, 1), random_matrix(5, 4, 2), random_matrix(5, 2, 3), zero);
+    for (std::size_t j = 0; j < 5; ++j) REQUIRE(t.weights(1, j) == Approx(0.2f));
+}

@@ -1,0 +1,227 @@
+// Bindings of core/include/attn/model.hpp: the live-training core. Private: the public
+// API is attn.createModel() / attn.task() in wasm/attn.mjs.
+//
+// No Embind class crosses the boundary: models live in a registry inside the module and
+// JS holds a plain number (the model id). Every function takes that id and returns plain
+// objects with fresh Float32Array copies; modelDispose(id) frees the model. JS wraps the
+// id in a plain-object handle (and a FinalizationRegistry frees forgotten models).
+#include <map>
+#include <memory>
+
+#include "bind.hpp"
+
+namespace {
+
+using namespace attn::wasm;
+
+// model.train(steps): at most this many steps per call.
+constexpr std::size_t kMaxTrainSteps = 100000;
+constexpr std::size_t kMaxModels = 64;
+constexpr std::size_t kMaxTokens = 4096;
+
+std::map<int, std::unique_ptr<attn::Trainer>>& models() {
+    static std::map<int, std::unique_ptr<attn::Trainer>> m;
+    return m;
+}
+int next_id = 1;
+
+attn::Trainer& get(double id) {
+    auto it = models().find(int(id));
+    if (it == models().end())
+        throw attn::ValueError("model " + std::to_string(int(id)) + " does not exist (it was disposed, or never created)");
+    return *it->second;
+}
+
+// The resolved configuration as createModel's config object.
+struct Config {
+    std::string task;
+    double seed = 0, heads = 0, layers = 0, d_model = 0, d_k = 0, d_v = 0, mlp_hidden = 0;
+    bool positional = true, scale = true;
+    float dropout = 0, lr = 0;
+    double batch = 0, eval_size = 0;
+};
+
+struct Created {
+    int id = 0;
+    Config config;
+    double parameters = 0;
+    attn::TaskInfo task;
+};
+
+struct Stats {
+    double loss = 0, accuracy = 0, sequence_accuracy = 0, positions = 0, sequences = 0, step = 0;
+};
+
+struct Trained {
+    double step = 0;
+    std::vector<float> loss, accuracy, grad_logits, grad_scores;  // per step
+};
+
+struct ProbeLayer {
+    std::vector<attn::Matrix> heads;
+    std::vector<double> logit_std, mean_max_weight;
+    std::vector<std::vector<double>> offset_weight;
+};
+
+struct Probed {
+    std::vector<int> tokens, targets, predictions;
+    attn::Matrix probabilities;
+    std::vector<ProbeLayer> layers;
+    double step = 0;
+};
+
+attn::TaskInfo task(const std::string& name) { return attn::task_info(attn::task_from_name(name)); }
+
+// cfg: {task, seed, heads, layers, dModel, dK, dV, mlpHidden, positional, scale, dropout,
+// lr, batch, evalSize}; the wrapper fills every field (defaults and type checks in JS).
+Created model_create(const val& cfg) {
+    if (models().size() >= kMaxModels)
+        throw attn::SizeError("createModel: " + std::to_string(kMaxModels) +
+                              " models are alive; dispose() the ones you no longer need");
+    attn::TrainerConfig c;
+    c.task = attn::task_from_name(Arg<std::string>::from(cfg["task"]));
+    attn::ModelConfig& m = c.model;
+    read_fields(cfg, "seed", m.seed, "heads", m.heads, "layers", m.layers, "dModel", m.d_model, "dK", m.d_k, "dV", m.d_v,
+                "mlpHidden", m.mlp_hidden, "positional", m.positional, "scale", m.scale, "dropout", m.dropout, "lr",
+                c.adam.lr, "batch", c.batch, "evalSize", c.eval_size);
+    auto trainer = std::make_unique<attn::Trainer>(c);
+    const attn::TrainerConfig& r = trainer->config();
+    Created out;
+    out.id = next_id++;
+    out.config = {attn::task_info(r.task).name, double(r.model.seed), double(r.model.heads), double(r.model.layers),
+                  double(r.model.d_model), double(r.model.d_k),
+                  double(r.model.d_v > 0 ? r.model.d_v : r.model.d_model / r.model.heads), double(r.model.mlp_hidden),
+                  r.model.positional, r.model.scale, r.model.dropout, r.adam.lr, double(r.batch), double(r.eval_size)};
+    out.parameters = double(trainer->model().parameter_count());
+    out.task = trainer->task();
+    models()[out.id] = std::move(trainer);
+    return out;
+}
+
+// Runs `steps` Adam steps; per step: the training batch's loss and accuracy (before the
+// update) and the gradient norms reaching the attention scores.
+Trained model_train(double id, double steps) {
+    attn::Trainer& t = get(id);
+    if (!(steps >= 1 && steps <= double(kMaxTrainSteps)) || steps != std::floor(steps))
+        throw attn::ValueError("train: steps must be an integer in 1.." + std::to_string(kMaxTrainSteps));
+    Trained out;
+    for (std::size_t s = 0; s < std::size_t(steps); ++s) {
+        const attn::StepStats st = t.step();
+        out.loss.push_back(float(st.batch.loss));
+        out.accuracy.push_back(st.batch.count ? float(double(st.batch.correct) / double(st.batch.count)) : 0.0f);
+        out.grad_logits.push_back(float(st.batch.grad_logits_norm));
+        out.grad_scores.push_back(float(st.batch.grad_scores_norm));
+    }
+    out.step = double(t.steps());
+    return out;
+}
+
+Stats model_evaluate(double id) {
+    attn::Trainer& t = get(id);
+    const attn::LossStats s = t.evaluate();
+    return {s.loss, s.count ? double(s.correct) / double(s.count) : 0.0,
+            s.sequences ? double(s.sequences_correct) / double(s.sequences) : 0.0, double(s.count),
+            double(s.sequences), double(t.steps())};
+}
+
+Probed model_probe(double id, const std::vector<int>& tokens) {
+    const attn::Trainer& t = get(id);
+    if (tokens.size() > kMaxTokens)
+        throw attn::ValueError("tokens: at most " + std::to_string(kMaxTokens) + " tokens, got " +
+                               std::to_string(tokens.size()));
+    const auto r = t.probe(tokens);
+    Probed out{r.probe.tokens, r.targets, r.probe.predictions, r.probe.probabilities, {}, double(t.steps())};
+    for (std::size_t l = 0; l < r.probe.weights.size(); ++l)
+        out.layers.push_back({r.probe.weights[l], r.probe.logit_std[l], r.probe.mean_max_weight[l],
+                              r.probe.offset_weight[l]});
+    return out;
+}
+
+bool model_dispose(double id) { return models().erase(int(id)) > 0; }
+double model_count() { return double(models().size()); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attn_model) {
+    using namespace attn::wasm;
+    using emscripten::constant;
+    using emscripten::value_object;
+    namespace lim = attn::limits;
+    // createModel's ranges: MODEL_MIN_<key>, MODEL_MAX_<key> for each key of its config.
+    const std::pair<const char*, attn::Range> ranges[] = {
+        {"heads", lim::heads},   {"layers", lim::layers},         {"dModel", lim::d_model}, {"dK", lim::d_k},
+        {"dV", lim::d_v},        {"mlpHidden", lim::mlp_hidden}, {"batch", lim::batch},    {"evalSize", lim::eval_size}};
+    for (const auto& [key, r] : ranges) {
+        constant((std::string("MODEL_MIN_") + key).c_str(), double(r.min));
+        constant((std::string("MODEL_MAX_") + key).c_str(), double(r.max));
+    }
+    constant("MODEL_MAX_lr", double(lim::max_lr));
+    constant("MAX_TRAIN_STEPS", double(kMaxTrainSteps));
+
+    using attn::TaskInfo;
+    value_object<TaskInfo>("TaskInfo")
+        .field("name", &TaskInfo::name)
+        .field("vocabIn", &TaskInfo::vocab_in)
+        .field("vocabOut", &TaskInfo::vocab_out)
+        .field("seqLen", &TaskInfo::seq_len)
+        .field("minLen", &TaskInfo::min_len)
+        .field("maxLen", &TaskInfo::max_len)
+        .field("separator", &TaskInfo::separator)
+        .field("probe", js<&TaskInfo::probe>, none<TaskInfo>)
+        .field("offsets", js<&TaskInfo::offsets>, none<TaskInfo>)
+        .field("tokenLabels", js<&TaskInfo::token_labels>, none<TaskInfo>)
+        .field("outputLabels", js<&TaskInfo::output_labels>, none<TaskInfo>);
+    value_object<Config>("ModelConfig")
+        .field("task", &Config::task)
+        .field("seed", &Config::seed)
+        .field("heads", &Config::heads)
+        .field("layers", &Config::layers)
+        .field("dModel", &Config::d_model)
+        .field("dK", &Config::d_k)
+        .field("dV", &Config::d_v)
+        .field("mlpHidden", &Config::mlp_hidden)
+        .field("positional", &Config::positional)
+        .field("scale", &Config::scale)
+        .field("dropout", &Config::dropout)
+        .field("lr", &Config::lr)
+        .field("batch", &Config::batch)
+        .field("evalSize", &Config::eval_size);
+    value_object<Created>("CreatedModel")
+        .field("id", &Created::id)
+        .field("config", &Created::config)
+        .field("parameters", &Created::parameters)
+        .field("task", &Created::task);
+    value_object<Trained>("TrainResult")
+        .field("step", &Trained::step)
+        .field("loss", js<&Trained::loss>, none<Trained>)
+        .field("accuracy", js<&Trained::accuracy>, none<Trained>)
+        .field("gradLogits", js<&Trained::grad_logits>, none<Trained>)
+        .field("gradScores", js<&Trained::grad_scores>, none<Trained>);
+    value_object<Stats>("Evaluation")
+        .field("loss", &Stats::loss)
+        .field("accuracy", &Stats::accuracy)
+        .field("sequenceAccuracy", &Stats::sequence_accuracy)
+        .field("positions", &Stats::positions)
+        .field("sequences", &Stats::sequences)
+        .field("step", &Stats::step);
+    value_object<ProbeLayer>("ProbeLayer")
+        .field("heads", js<&ProbeLayer::heads>, none<ProbeLayer>)
+        .field("logitStd", js<&ProbeLayer::logit_std>, none<ProbeLayer>)
+        .field("meanMaxWeight", js<&ProbeLayer::mean_max_weight>, none<ProbeLayer>)
+        .field("offsetWeight", js<&ProbeLayer::offset_weight>, none<ProbeLayer>);
+    value_object<Probed>("ModelProbe")
+        .field("tokens", js<&Probed::tokens>, none<Probed>)
+        .field("targets", js<&Probed::targets>, none<Probed>)
+        .field("predictions", js<&Probed::predictions>, none<Probed>)
+        .field("probabilities", js<&Probed::probabilities>, none<Probed>)
+        .field("layers", js<&Probed::layers>, none<Probed>)
+        .field("step", &Probed::step);
+
+    bind<&task>("task");
+    bind<&model_create>("modelCreate");
+    bind<&model_train>("modelTrain");
+    bind<&model_evaluate>("modelEvaluate");
+    bind<&model_probe>("modelProbe");
+    bind<&model_dispose>("modelDispose");
+    bind<&model_count>("liveModels");
+}
