@@ -12,6 +12,7 @@ import { build } from 'esbuild';
 import { cp, mkdir, rm, access, readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chapterListPlugin } from './chapters.mjs';
 
 const web = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(web, '..');
@@ -47,7 +48,7 @@ await build({
   entryPoints: {
     app: join(web, 'src', 'main.js'),
     styles: join(web, 'src', 'styles.css'),
-    'training-worker': join(web, 'src', 'training', 'worker.js'),
+    'training-worker': join(web, 'src', 'workers', 'training.js'),
     'cost-run': join(web, 'src', 'workers', 'cost-run.js'),
   },
   outdir: dist,
@@ -57,6 +58,7 @@ await build({
   minify: process.env.ATTN_NO_MINIFY ? false : true,
   sourcemap: true,
   external: ['./attn.mjs'],
+  plugins: [chapterListPlugin],
   logLevel: 'warning',
 });
 
@@ -123,7 +125,7 @@ await build({
   minify: true,
   loader: { '.wasm': 'binary' },
   external: ['node:*'],
-  plugins: [widgetAssets],
+  plugins: [widgetAssets, chapterListPlugin],
   logLevel: 'warning',
 });
 const size = (await stat(join(dist, 'attention-explorer.js'))).size;

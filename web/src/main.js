@@ -1,17 +1,17 @@
 // Boots the page: loads the WebAssembly core once, then mounts every chapter.
 //
 // The address bar is a permalink: ?lang=en&<chapter-id>=<state>#<chapter-id>, where
-// <state> is what differs from the chapter's defaults (web/src/url-state.js), including
+// <state> is what differs from the chapter's defaults (web/src/kit/url-state.js), including
 // its step (!step) and exercise cells (!hide). ?embed=<chapter-id> shows that chapter
 // alone, sized to its frame (for <iframe> embeds). A link that cannot be read falls back
 // to the defaults where it fails and says so in a notice at the top.
 import createAttention from './attn.mjs';
-import { createI18n, LANGS } from './i18n.js';
-import { createStore } from './store.js';
-import { createHost } from './host.js';
-import { readQuery, buildQuery } from './url-state.js';
+import chapters from 'chapters:list';
+import { createI18n, LANGS } from './kit/i18n.js';
+import { createStore } from './kit/store.js';
+import { createHost } from './kit/host.js';
+import { readQuery, buildQuery } from './kit/url-state.js';
 import { copyText } from './components/figure-export.js';
-import chapters from './chapters/index.js';
 
 const $ = (id) => document.getElementById(id);
 const ids = new Set(chapters.map((c) => c.id));
@@ -33,7 +33,7 @@ for (const [name, value, bad] of readQuery(location.search)) {
   else linkProblems.push(['unknownSetting', { name: name.slice(0, 40) }]);
 }
 
-const i18n = createI18n(lang);
+const i18n = createI18n(lang, chapters);
 const store = createStore({});
 const host = createHost({ store, restore });
 const shown = embed ? chapters.filter((c) => c.id === embed) : chapters;
@@ -42,7 +42,7 @@ if (embed) document.documentElement.classList.add('embed');
 // ---- notice for links that could not be used -------------------------------------------------
 function renderNotice() {
   const box = $('notice');
-  const t = (k, vars = {}) => i18n.t(`common.${k}`).replace(/\{(\w+)\}/g, (m, v) => (v in vars ? vars[v] : m));
+  const t = (k, vars = {}) => i18n.t(`common.${k}`, vars);
   const items = [...linkProblems.map(([k, vars]) => t(k, vars)),
     ...host.notices.map((n) => t('noticeChapter', { chapter: i18n.t(`${n.chapter}.toc`), problems: n.problems.join('; ') }))];
   if (items.length === 0 || box.dataset.dismissed) {
@@ -185,8 +185,8 @@ function renderChrome() {
   renderNotice();
 }
 
-$('lang-toggle').addEventListener('click', () => {
-  i18n.setLang(i18n.lang === 'ko' ? 'en' : 'ko');
+$('lang-toggle').addEventListener('click', async () => {
+  await i18n.switchTo(i18n.lang === 'ko' ? 'en' : 'ko', shown.map((ch) => ch.id));
   syncUrl({ now: true });
 });
 $('copy-link').addEventListener('click', openShare);
@@ -210,18 +210,19 @@ if (embed && window.parent !== window) {
 }
 
 try {
-  const attn = await createAttention();
-  $('simd-badge').textContent = i18n.t('common.simd').replace('{simd}', attn.simd);
-  i18n.onChange(() => ($('simd-badge').textContent = i18n.t('common.simd').replace('{simd}', attn.simd)));
+  const [attn, modules] = await Promise.all([createAttention(), Promise.all(shown.map((ch) => ch.load())),
+    i18n.load(i18n.lang, shown.map((ch) => ch.id))]);
+  $('simd-badge').textContent = i18n.t('common.simd', { simd: attn.simd });
+  i18n.onChange(() => ($('simd-badge').textContent = i18n.t('common.simd', { simd: attn.simd })));
   const main = $('main');
   $('boot-status').remove();
-  for (const ch of shown) {
+  shown.forEach((ch, n) => {
     const section = document.createElement('section');
     section.id = ch.id;
     section.className = 'chapter';
     main.append(section);
-    ch.mount(section, { attn, i18n, store, host });
-  }
+    modules[n].default.mount(section, { attn, i18n, store, host });
+  });
   host.finishRestore();
   if (embed) {
     const a = $('open-full').querySelector('a');
@@ -237,7 +238,7 @@ try {
   syncUrl();
 } catch (e) {
   const status = $('boot-status');
-  status.textContent = i18n.t('common.loadFailed').replace('{message}', e.message);
+  status.textContent = i18n.t('common.loadFailed', { message: e.message });
   status.classList.add('error');
   console.error(e);
 }

@@ -19,11 +19,11 @@
 // tolerance. setPicking(true) lets a teacher click cells to hide or show them.
 import { fmt, editText, parseCell, isIncomplete, LIMIT } from '../format.js';
 import { weightScale, divergingScale, maxAbsFinite, textColorFor } from './colors.js';
-import { texToHtml, escapeHtml } from '../prose.js';
+import { texToHtml, escapeHtml, fill } from '../kit/prose.js';
 import { matrixToText, matrixToLatex, matrixToMarkdown, matrixToCsv, parseMatrixText, MatrixTextError } from '../matrix-text.js';
 import { gridSvg, themeOf, svgToPng, download, copyText } from './figure-export.js';
 
-// English defaults; the chapter kit passes the page's language (content/<lang>/common.js, tools.*).
+// English defaults; the chapter kit passes the page's language (kit/<lang>.js, tools.*).
 export const TOOL_TEXT = {
   menu: 'Matrix tools: copy, paste, export', copy: 'Copy as text', paste: 'Paste text…', latex: 'LaTeX', markdown: 'Markdown',
   csv: 'CSV', svg: 'SVG image', png: 'PNG image', apply: 'Apply', close: 'Close',
@@ -39,7 +39,6 @@ export const TOOL_TEXT = {
   hiddenHint: 'Fill in the missing numbers, then check.', picking: 'Click numbers to hide or show them.',
   right: 'correct', wrong: 'not yet',
 };
-const fill = (s, vars) => s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
 const NEG_INF = /^[-\u2212]\s*(∞|inf(inity)?)$/i;
 
 let gridCount = 0;
