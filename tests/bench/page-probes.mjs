@@ -51,6 +51,7 @@ export function editProbe() {
     mo.observe(rootEl, { subtree: true, childList: true, attributes: true, characterData: true });
     const [t0, t1] = await new Promise((r) => requestAnimationFrame(() => {
       const start = performance.now();
+      performance.mark('bench-edit-start');
       act();
       const ch = new MessageChannel();
       ch.port1.onmessage = () => r([start, performance.now()]);
@@ -69,6 +70,7 @@ export function editProbe() {
       } else quiet++;
     }
     mo.disconnect();
+    performance.mark('bench-edit-end', { startTime: last });
     return { ms: last - t0, frames };
   }
   const visible = (n) => n.checkVisibility?.() ?? n.offsetParent !== null;

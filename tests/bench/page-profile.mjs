@@ -38,7 +38,7 @@ try {
   const events = [];
   cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
   const traced = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
-  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing', transferMode: 'ReportEvents' });
   await cdp.send('Profiler.start');
   const samples = LANG
     ? await page.evaluate(async (n) => { const out = []; for (let k = 0; k < n; k++) out.push(await window.__bench.lang(200)); return out; }, Math.min(EDITS, 6))
@@ -49,23 +49,34 @@ try {
   await mkdir('build/bench', { recursive: true });
   await writeFile(`build/bench/profile-${id}-${LANG ? 'lang' : kind}.cpuprofile`, JSON.stringify(profile));
 
-  // Self time per function.
+  // Only what happened inside an edit: from its input event to the end of its last frame
+  // (the probe's user-timing marks; the CPU profile and the trace share a clock).
+  const marks = events.filter((e) => e.name === 'bench-edit-start' || e.name === 'bench-edit-end').sort((a, b) => a.ts - b.ts);
+  const windows = [];
+  for (let k = 0; k < marks.length; k++) if (marks[k].name === 'bench-edit-start' && marks[k + 1]?.name === 'bench-edit-end') windows.push([marks[k].ts, marks[k + 1].ts]);
+  const inside = (e) => !windows.length || windows.some(([a, b]) => e.ts >= a && e.ts <= b);
+
+  // Self time per function, inside the edits.
   const self = new Map();
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const dt = profile.timeDeltas;
+  let ts = profile.startTime;
   profile.samples.forEach((nid, k) => {
+    ts += dt[k] ?? 0;
+    if (!inside({ ts })) return;
     const n = byId.get(nid);
     const f = n.callFrame;
     const name = `${f.functionName || '(anonymous)'} ${f.url ? `${f.url.split('/').pop()}:${f.lineNumber + 1}` : ''}`.trim();
-    self.set(name, (self.get(name) ?? 0) + (dt[k] ?? 0) / 1000);
+    self.set(name, (self.get(name) ?? 0) + (dt[k + 1] ?? dt[k] ?? 0) / 1000);
   });
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   const ms = samples.map((s) => s.ms).sort((a, b) => a - b);
+  const per = Math.max(1, windows.length);
   console.log(`${id} ${LANG ? 'language switch' : kind}: ${ms.length} edits, median ${ms[Math.floor(ms.length / 2)].toFixed(1)} ms, max ${ms.at(-1).toFixed(1)} ms`);
-  console.log('\nself time (CPU profile, ms over all edits; idle excluded):');
+  console.log('\nself time inside the edits (CPU profile, ms per edit; idle excluded):');
   for (const [name, t] of [...self].filter(([n]) => !n.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, 30))
-    console.log(`${t.toFixed(1).padStart(8)}  ${name}`);
-  console.log(`${(total - (self.get('(idle)') ?? 0)).toFixed(1).padStart(8)}  total busy`);
+    console.log(`${(t / per).toFixed(2).padStart(8)}  ${name}`);
+  console.log(`${((total - (self.get('(idle)') ?? 0)) / per).toFixed(2).padStart(8)}  total busy`);
 
   // Renderer phases from the trace (main thread, complete events).
   const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
@@ -73,7 +84,7 @@ try {
   const WANT = ['FunctionCall', 'EventDispatch', 'FireAnimationFrame', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'ParseHTML', 'HitTest', 'ScheduleStyleRecalculation', 'InvalidateLayout', 'RunMicrotasks', 'MajorGC', 'MinorGC', 'V8.GC_SCAVENGER'];
   for (const e of events) {
     if (main && (e.pid !== main.pid || e.tid !== main.tid)) continue;
-    if (e.ph !== 'X' || !WANT.includes(e.name)) continue;
+    if (e.ph !== 'X' || !WANT.includes(e.name) || !inside(e)) continue;
     const v = phases.get(e.name) ?? { ms: 0, n: 0 };
     v.ms += (e.dur ?? 0) / 1000;
     v.n++;
@@ -82,9 +93,21 @@ try {
   // Forced layouts: Layout / UpdateLayoutTree with a JS stack (during script).
   let forced = 0;
   for (const e of events) if ((e.name === 'Layout' || e.name === 'UpdateLayoutTree') && e.args?.beginData?.stackTrace?.length) forced++;
-  console.log('\nrenderer main thread (trace, ms over all edits; nested events overlap):');
-  for (const [name, v] of [...phases].sort((a, b) => b[1].ms - a[1].ms)) console.log(`${v.ms.toFixed(1).padStart(8)}  ${name} (${v.n}×)`);
+  console.log(`\nrenderer main thread inside the ${windows.length} edits (trace, ms per edit; nested events overlap):`);
+  for (const [name, v] of [...phases].sort((a, b) => b[1].ms - a[1].ms)) console.log(`${(v.ms / per).toFixed(2).padStart(8)}  ${name} (${v.n}×)`);
   console.log(`forced (synchronous) style/layout from script: ${forced}`);
+  if (process.argv.includes('--paint')) {
+    const paints = events.filter((e) => e.name === 'Paint' && e.ph === 'X' && inside(e));
+    const byNode = new Map();
+    for (const e of paints) {
+      const k = JSON.stringify(e.args?.data ?? {}).slice(0, 160);
+      byNode.set(k, (byNode.get(k) ?? 0) + 1);
+    }
+    console.log([...byNode].sort((a, b) => b[1] - a[1]).slice(0, 12));
+  }
+  const lays = events.filter((e) => e.name === 'Layout' && e.ph === 'X' && inside(e) && e.args?.beginData);
+  const avg = (f) => (lays.length ? (lays.reduce((a, e) => a + (f(e) ?? 0), 0) / lays.length).toFixed(0) : '–');
+  console.log(`layouts: ${lays.length}, objects per layout: dirty ${avg((e) => e.args.beginData.dirtyObjects)}, total ${avg((e) => e.args.beginData.totalObjects)}`);
   await context.close();
 } finally {
   await browser.close();

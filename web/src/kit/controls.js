@@ -1,3 +1,5 @@
+import { onPrint } from './print.js';
+
 // Controls shared by the chapters on heads, masking and dropout, built on the chapter
 // kit (kit.js): a radio group bound to a number in the chapter's state (number fields are
 // kit.number). Call sync() at the top of the chapter's draw function so the controls
@@ -89,6 +91,6 @@ export function opGroup(row, op, gridEl) {
 // A <details> fold that opens for printing (course notes get printed; closed folds would
 // hide their matrices on paper).
 export function foldForPrint(details) {
-  if (typeof window !== 'undefined') window.addEventListener('beforeprint', () => { details.open = true; });
+  onPrint(() => { details.open = true; });
   return details;
 }

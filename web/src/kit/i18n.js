@@ -5,11 +5,11 @@
 //   const i18n = createI18n('ko', chapters);   // chapters: the generated list (may be [])
 //   await i18n.load('en', ['core-attention']);  // that chapter's English prose
 //   i18n.t('core-attention.title');             // the text
-//   i18n.t('common.outOfRange', { text, last }) // with {placeholders} filled (kit/prose.js fill)
+//   i18n.t('common.outOfRange', { text, last }) // with {placeholders} filled (kit/fill.js)
 //   await i18n.switchTo('en', idsMounted);      // loads what is missing, then changes language
 import ko from './ko.js';
 import en from './en.js';
-import { fill } from './prose.js';
+import { fill } from './fill.js';
 
 export const LANGS = ['ko', 'en'];
 

@@ -17,8 +17,9 @@ import { createMatrixGrid } from '../components/matrix-grid.js';
 import { createStepper } from '../components/stepper.js';
 import { createPlot } from '../components/plot.js';
 import { fmt, fmtCount } from '../format.js';
-import { setProse } from './prose.js';
+import { setProse, setText } from './prose.js';
 import { withEntry } from '../matrix.js';
+import { printing, onPrint } from './print.js';
 
 //
 // Embedding (optional, additive): ctx.host is the page or an <attention-explorer> widget
@@ -41,6 +42,10 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
 
   const prose = []; // [element, key or () => key, () => vars]
   const commons = []; // [element, key]
+  // Render only what changed: `syncs` bring a control to the state (each writes only when
+  // its value differs), `relabelers` put the language's words on buttons, tabs and fixed
+  // text and run only when the language changed since the last render.
+  const syncs = [];
   const relabelers = [];
 
   function el(tag, cls, parent = section) {
@@ -69,6 +74,30 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
   }
   // Every grid gets the matrix tools (copy, paste, LaTeX/Markdown/CSV, SVG/PNG, exercise
   // cells) labelled in the page's language; the host knows it by its testId (or g<n>).
+  // What sits in a hidden step panel may be drawn when its panel is shown (and before
+  // printing, which shows every panel): shown(node, fn, kind) runs fn now if node is
+  // visible, else keeps the latest fn of that kind for node until then. For costly parts
+  // (a worked formula typeset anew on every edit); grids are cheap to update while hidden
+  // (no layout, no paint) and always hold the current numbers.
+  const later = new Map(); // node -> Map(kind -> fn)
+  const inHiddenPanel = (node) => !printing.on && !!node.closest?.('.step-panel[hidden]');
+  function shown(node, fn, kind = 'draw') {
+    if (inHiddenPanel(node)) {
+      if (!later.has(node)) later.set(node, new Map());
+      later.get(node).set(kind, fn);
+    } else {
+      later.get(node)?.delete(kind);
+      fn();
+    }
+  }
+  function flushShown() {
+    for (const [node, fns] of later) if (!inHiddenPanel(node)) {
+      later.delete(node);
+      for (const fn of fns.values()) fn();
+    }
+  }
+  onPrint(flushShown);
+
   let gridCount = 0;
   const toolText = (key) => common(`tools.${key}`);
   function grid(opts) {
@@ -110,7 +139,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
     box.disabled = readOnly;
     box.addEventListener('change', () => patch({ [name]: box.checked }));
     const span = text('span', key, label);
-    relabelers.push(() => (box.checked = !!state()[name]));
+    syncs.push(() => box.checked !== !!state()[name] && (box.checked = !!state()[name]));
     return { label, box, span };
   }
   // A labelled range slider bound to the number state()[name].
@@ -122,7 +151,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
     input.dataset.control = name;
     input.disabled = readOnly;
     input.addEventListener('input', () => patch({ [name]: Number(input.value) }));
-    relabelers.push(() => (input.value = String(state()[name])));
+    syncs.push(() => input.value !== String(state()[name]) && (input.value = String(state()[name])));
     return { label, input, span };
   }
   // A labelled whole-number input bound to state()[name] (every chapter's number field).
@@ -163,8 +192,9 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
       settle(null);
       input.value = String(state()[name]);
     });
-    relabelers.push(() => {
-      if (input.getAttribute('aria-invalid') !== 'true' && document.activeElement !== input) input.value = String(state()[name]);
+    syncs.push(() => {
+      const v = String(state()[name]);
+      if (input.value !== v && input.getAttribute('aria-invalid') !== 'true' && document.activeElement !== input) input.value = v;
     });
     return { label, input, span, msg };
   }
@@ -172,7 +202,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
     const b = el('button', cls, parent);
     b.type = 'button';
     b.addEventListener('click', onClick);
-    relabelers.push(() => (b.textContent = key.startsWith('common.') ? common(key.slice(7)) : tr(key)));
+    relabelers.push(() => setText(b, key.startsWith('common.') ? common(key.slice(7)) : tr(key)));
     return b;
   }
   let stepperCount = 0;
@@ -186,6 +216,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
       nextText: () => common('next'),
       steps: steps.map(({ key, panel, labelKey: lk }) => ({ key, panel, label: () => tr(lk) })),
       onChange: (index, key) => {
+        flushShown();
         onChange?.(index, key);
         if (ready) host?.stepChanged(id);
       },
@@ -205,13 +236,17 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
   let lastSlice;
   let result = null; // what draw() last returned without throwing
   let drawn = false;
+  let labelledIn = null; // the language the labels were last put in
   function render() {
     const s = state();
     lastSlice = s;
-    for (const f of relabelers) f();
+    const relabel = labelledIn !== i18n.lang;
+    labelledIn = i18n.lang;
+    if (relabel) for (const f of relabelers) f();
+    for (const f of syncs) f();
     try {
       result = draw(s) ?? null;
-      errorBox.hidden = true;
+      if (!errorBox.hidden) errorBox.hidden = true;
       drawn = true;
     } catch (e) {
       if (!drawn && host?.chapters.get(id)?.restored) {
@@ -227,22 +262,24 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
     }
     for (const [n, key, vars] of prose) {
       const k = typeof key === 'function' ? key(s) : key;
-      n.hidden = k == null; // a key function may return null: no text in this state
+      if (n.hidden !== (k == null)) n.hidden = k == null; // a key function may return null: no text in this state
       if (k != null) setProse(n, tr(k), vars(s, result));
     }
-    for (const [n, key] of commons) n.textContent = common(key);
+    if (relabel) for (const [n, key] of commons) setText(n, common(key));
   }
   // Registers the chapter's draw function (state -> result, may throw) and renders now
   // and on every change of this chapter's state or of the language.
   function start(fn) {
     draw = fn;
     store.subscribe((all) => all[id] !== lastSlice && render());
-    i18n.onChange(render);
+    // A language switch redraws the chapter at once when it is on screen, else when it
+    // comes near the screen (the page passes ctx.onScreen; a widget has none: at once).
+    i18n.onChange(() => (ctx.onScreen ? ctx.onScreen(render) : render()));
     render();
   }
 
   // Keep the error box near the top of the chapter, after its heading.
   queueMicrotask(() => section.querySelector('h2')?.after(errorBox));
 
-  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, number, button, stepper, start, render, invalidMessage, host, readOnly, plot };
+  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, number, button, stepper, start, render, invalidMessage, host, readOnly, plot, shown };
 }

@@ -7,7 +7,7 @@ import { chapterKit } from '../../kit/kit.js';
 import { choice, sameBits, opGroup, foldForPrint } from '../../kit/controls.js';
 import { tex, fmt } from '../../format.js';
 import { rowOf, colOf } from '../../matrix.js';
-import { setProse } from '../../kit/prose.js';
+import { setProse, setText, rebuild } from '../../kit/prose.js';
 
 const ID = 'causal-dropout';
 
@@ -154,23 +154,25 @@ export default {
     const cell = (tag, txt, parent, cls = '') => {
       const n = document.createElement(tag);
       if (cls) n.className = cls;
-      n.textContent = txt;
+      setText(n, txt);
       parent.append(n);
       return n;
     };
     function drawCompare() {
-      cmpCap.textContent = tr('compareCaption');
-      cmpHead.textContent = '';
-      cell('td', '', cmpHead, 'corner');
-      for (const key of ['cmpMask', 'cmpDropout']) cell('th', tr(key), cmpHead).scope = 'col';
-      cmpBody.textContent = '';
-      for (const row of ['Purpose', 'When', 'Where', 'Sums', 'Kind']) {
-        const tr_ = document.createElement('tr');
-        cell('th', tr(`cmpRow${row}`), tr_).scope = 'row';
-        setProse(cell('td', '', tr_), tr(`cmpMask${row}`));
-        setProse(cell('td', '', tr_), tr(`cmpDrop${row}`));
-        cmpBody.append(tr_);
-      }
+      setText(cmpCap, tr('compareCaption'));
+      rebuild(cmpHead, (into) => {
+        cell('td', '', into, 'corner');
+        for (const key of ['cmpMask', 'cmpDropout']) cell('th', tr(key), into).scope = 'col';
+      });
+      rebuild(cmpBody, (into) => {
+        for (const row of ['Purpose', 'When', 'Where', 'Sums', 'Kind']) {
+          const tr_ = document.createElement('tr');
+          cell('th', tr(`cmpRow${row}`), tr_).scope = 'row';
+          setProse(cell('td', '', tr_), tr(`cmpMask${row}`));
+          setProse(cell('td', '', tr_), tr(`cmpDrop${row}`));
+          into.append(tr_);
+        }
+      });
     }
 
     k.start((s) => {
@@ -213,22 +215,24 @@ export default {
       flags.z1 = sameBits(a.t.output, a.V, 0);
 
       // Status per token: are Z and Z' bit-identical in that row? (comparisons only)
-      statusCap.textContent = tr('statusCaption');
-      statusHead.textContent = '';
-      cell('th', tr('statusToken'), statusHead).scope = 'col';
-      cell('th', tr('statusResult'), statusHead).scope = 'col';
-      statusBody.textContent = '';
+      setText(statusCap, tr('statusCaption'));
+      rebuild(statusHead, (into) => {
+        cell('th', tr('statusToken'), into).scope = 'col';
+        cell('th', tr('statusResult'), into).scope = 'col';
+      });
       let changedBefore = 0;
-      for (let i = 0; i < T; i++) {
-        const same = sameBits(a.t.output, b.t.output, i);
-        if (i < s.probe && !same) changedBefore++;
-        const row = document.createElement('tr');
-        cell('th', tok(i), row).scope = 'row';
-        const c = cell('td', tr(i === s.probe ? 'statusChangedInput' : same ? 'statusSame' : 'statusChanged'), row, same ? 'same' : 'changed');
-        c.dataset.token = String(i);
-        c.dataset.same = String(same);
-        statusBody.append(row);
-      }
+      rebuild(statusBody, (into) => {
+        for (let i = 0; i < T; i++) {
+          const same = sameBits(a.t.output, b.t.output, i);
+          if (i < s.probe && !same) changedBefore++;
+          const row = document.createElement('tr');
+          cell('th', tok(i), row).scope = 'row';
+          const c = cell('td', tr(i === s.probe ? 'statusChangedInput' : same ? 'statusSame' : 'statusChanged'), row, same ? 'same' : 'changed');
+          c.dataset.token = String(i);
+          c.dataset.same = String(same);
+          into.append(row);
+        }
+      });
 
       // Multiplier 1/(1 − rate) as the core applied it: any kept entry of D.
       const kept = Array.from(D.data).find((x) => x !== 0);

@@ -4,7 +4,7 @@
 // the numbers out and wires edits back into the computation.
 import { chapterKit } from '../../kit/kit.js';
 import { tex } from '../../format.js';
-import { texToHtml } from '../../kit/prose.js';
+import { texToHtml, setHtml, setText } from '../../kit/prose.js';
 import { at, rowOf } from '../../matrix.js';
 
 const ID = 'core-attention';
@@ -213,22 +213,28 @@ export default {
       // The dot product term by term; the sum shown is the core's entry of S.
       const [fi, fj] = hovered(s, 'S')?.slice(1) ?? s.focus;
       const q = rowOf(r.qs[s.head], fi), kk = rowOf(r.ks[s.head], fj);
-      dot.title.textContent = tr('dotTitle', { i: fi + 1, j: fj + 1 });
-      dot.math.innerHTML = texToHtml(
-        `\\begin{aligned} q_{${fi + 1}} \\cdot k_{${fj + 1}} &= ${q.map((x, c) => `${paren(x)} \\times ${paren(kk[c])}`).join(' + ')} \\\\ &= \\mathbf{${tex(at(t.scores, fi, fj))}} \\end{aligned}`,
-        { display: true });
+      k.shown(dot.math, () => {
+        setText(dot.title, tr('dotTitle', { i: fi + 1, j: fj + 1 }));
+        setHtml(dot.math, texToHtml(
+          `\\begin{aligned} q_{${fi + 1}} \\cdot k_{${fj + 1}} &= ${q.map((x, c) => `${paren(x)} \\times ${paren(kk[c])}`).join(' + ')} \\\\ &= \\mathbf{${tex(at(t.scores, fi, fj))}} \\end{aligned}`,
+          { display: true }));
+      });
       g.S.select(fi, fj);
       // One row's softmax: exponents are the core's masked scores, results its weights.
       const si = hovered(s, 'P', 'masked')?.[1] ?? s.focus[0];
       const es = rowOf(t.masked, si).map((x) => `e^{${tex(x)}}`);
-      sm.title.textContent = tr('softmaxRow', { i: si + 1 });
-      sm.math.innerHTML = texToHtml(
-        `\\begin{aligned} P_{${si + 1},\\cdot} &= \\frac{[${es.join(',\\ ')}]}{${es.join(' + ')}} \\\\ &= ${vecTex(rowOf(t.weights, si), w3)} \\end{aligned}`, { display: true });
+      k.shown(sm.math, () => {
+        setText(sm.title, tr('softmaxRow', { i: si + 1 }));
+        setHtml(sm.math, texToHtml(
+          `\\begin{aligned} P_{${si + 1},\\cdot} &= \\frac{[${es.join(',\\ ')}]}{${es.join(' + ')}} \\\\ &= ${vecTex(rowOf(t.weights, si), w3)} \\end{aligned}`, { display: true }));
+      });
       // One output row: weights times Value rows.
       const oi = hovered(s, 'O')?.[1] ?? s.focus[0];
       const terms = rowOf(t.weights, oi).map((p, j) => `${tex(p, w3)}\\,${vecTex(rowOf(r.vs[s.head], j))}`).join(' + ');
-      out.title.textContent = tr('outputRow', { i: oi + 1 });
-      out.math.innerHTML = texToHtml(`\\begin{aligned} o_{${oi + 1}} &= ${terms} \\\\ &= ${vecTex(rowOf(t.output, oi))} \\end{aligned}`, { display: true });
+      k.shown(out.math, () => {
+        setText(out.title, tr('outputRow', { i: oi + 1 }));
+        setHtml(out.math, texToHtml(`\\begin{aligned} o_{${oi + 1}} &= ${terms} \\\\ &= ${vecTex(rowOf(t.output, oi))} \\end{aligned}`, { display: true }));
+      });
     }
 
     function drawHighlights(s) {
@@ -250,7 +256,7 @@ export default {
     }
 
     k.start((s) => {
-      for (const [c, key] of codeBlocks) c.textContent = tr(key);
+      for (const [c, key] of codeBlocks) setText(c, tr(key));
       headButtons.forEach((b, n) => (b.checked = n === s.head));
       for (const name of ['Q', 'K', 'V']) inputGrids[name].update(s[name]);
       const r = compute(s); // throws on a core error: the kit shows it, the old picture stays

@@ -5,6 +5,7 @@
 // Every figure comes from the core: the cost model (attn.cost) or measurements of the
 // core's kernels (attn.profileAttention, run in web/src/workers/cost-run.js).
 import { chapterKit } from '../../kit/kit.js';
+import { setText } from '../../kit/prose.js';
 import { fmt, fmtBytes, fmtCount, fmtSI } from '../../format.js';
 
 const ID = 'cost';
@@ -114,7 +115,7 @@ export default {
     for (const v of LIVE_MAX_N) {
       const o = el('option', '', maxSelect);
       o.value = String(v);
-      o.textContent = fmtCount(v);
+      setText(o, fmtCount(v));
     }
     maxSelect.addEventListener('change', () => patch({ liveMaxN: Number(maxSelect.value) }));
     k.toggle('liveCausal', 'liveCausalLabel', liveControls);
@@ -246,19 +247,19 @@ export default {
         ],
         summary: tr('memPlotSummary'),
       });
-      liveBody.textContent = '';
+      liveBody.replaceChildren();
       for (const n of L?.sizes ?? []) {
         const p = plain.find((r) => r.n === n), t = tiled.find((r) => r.n === n);
         if (!p && !t && !(L.failed?.n === n)) continue;
         const row = el('tr', '', liveBody);
         const th = el('th', '', row);
         th.scope = 'row';
-        th.textContent = fmtCount(n);
+        setText(th, fmtCount(n));
         const ms = (r) => (r ? `${fmt(r.ms, { digits: r.ms < 10 ? 2 : 0 })} ms` : '');
         if (L.failed && n >= L.failed.n) {
           const td = el('td', 'nofit', row);
           td.colSpan = 2;
-          td.textContent = n === L.failed.n ? tr('liveNoFit') : '—';
+          setText(td, n === L.failed.n ? tr('liveNoFit') : '—');
           if (n === L.failed.n) td.title = L.failed.message;
         } else {
           el('td', 'num', row).textContent = ms(p);

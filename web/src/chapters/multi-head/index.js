@@ -5,6 +5,7 @@
 // among the divisors of d_model. Then the original model's arithmetic (d_model = 512,
 // h = 8, d_k = 64) from the core's cost model. Every number comes from the core.
 import { chapterKit } from '../../kit/kit.js';
+import { setText, rebuild } from '../../kit/prose.js';
 import { choice, tintColumns, divisors, foldForPrint } from '../../kit/controls.js';
 import { tex } from '../../format.js';
 import { rowOf } from '../../matrix.js';
@@ -76,7 +77,7 @@ export default {
     cards.dataset.heads = 'mh';
     let cardGrids = [];
     function buildCards(h) {
-      cards.textContent = '';
+      cards.replaceChildren();
       cardGrids = Array.from({ length: h }, (_, i) => {
         const card = el('div', `head-card head-${i % 4}`, cards);
         card.dataset.head = String(i);
@@ -135,12 +136,16 @@ export default {
     text('p', 'tryIt', section, dims, 'try');
     text('p', 'summary', section, dims, 'summary');
 
-    const num = (x) => new Intl.NumberFormat(i18n.lang === 'ko' ? 'ko-KR' : 'en-US', { maximumFractionDigits: 2 }).format(x);
+    const formats = new Map(); // one Intl.NumberFormat per language (creating one costs ~0.1 ms)
+    const num = (x) => {
+      if (!formats.has(i18n.lang)) formats.set(i18n.lang, new Intl.NumberFormat(i18n.lang === 'ko' ? 'ko-KR' : 'en-US', { maximumFractionDigits: 2 }));
+      return formats.get(i18n.lang).format(x);
+    };
     // Decimal megabytes with the binary figure beside (1 MB = 10⁶ B, 1 MiB = 2²⁰ B).
     const mb = (bytes) => `${num(bytes / 1e6)} MB (${num(bytes / 2 ** 20)} MiB)`;
     const cell = (tag, txt, parent) => {
       const c = document.createElement(tag);
-      c.textContent = txt;
+      setText(c, txt);
       parent.append(c);
       return c;
     };
@@ -160,7 +165,7 @@ export default {
       if (cardGrids.length !== s.heads) buildCards(s.heads);
       t.heads.forEach((tr_, i) => {
         const c = cardGrids[i];
-        c.title.textContent = tr('headCard', { n: i + 1, a: i * dh + 1, b: (i + 1) * dh });
+        setText(c.title, tr('headCard', { n: i + 1, a: i * dh + 1, b: (i + 1) * dh }));
         c.P.update(tr_.weights);
         c.O.update(tr_.output);
       });
@@ -173,18 +178,20 @@ export default {
       const cost = attn.cost({ n: s.n, dModel: s.dModel, heads: s.costHeads });
       const hs = divisors(s.dModel).filter((h) => h <= MAX_HEADS_LISTED);
       const rows = hs.map((h) => ({ h, c: attn.cost({ n: s.n, dModel: s.dModel, heads: h }) }));
-      costCap.textContent = tr('costCaption', { n: num(s.n), dModel: num(s.dModel) });
-      costHead.textContent = '';
-      for (const key of ['colHeads', 'colDh', 'colAttention', 'colProjections', 'colLayer', 'colMemory']) cell('th', tr(key), costHead).scope = 'col';
-      costBody.textContent = '';
-      for (const { h, c } of rows) {
-        const r = document.createElement('tr');
-        if (h === s.costHeads) r.className = 'current';
-        r.dataset.heads = String(h);
-        cell('th', String(h), r).scope = 'row';
-        for (const v of [num(c.dHead), num(c.flopsAttention), num(c.flopsProjections), num(c.flopsLayer), mb(c.bytesPerLayer)]) cell('td', v, r);
-        costBody.append(r);
-      }
+      setText(costCap, tr('costCaption', { n: num(s.n), dModel: num(s.dModel) }));
+      rebuild(costHead, (into) => {
+        for (const key of ['colHeads', 'colDh', 'colAttention', 'colProjections', 'colLayer', 'colMemory']) cell('th', tr(key), into).scope = 'col';
+      });
+      rebuild(costBody, (into) => {
+        for (const { h, c } of rows) {
+          const r = document.createElement('tr');
+          if (h === s.costHeads) r.className = 'current';
+          r.dataset.heads = String(h);
+          cell('th', String(h), r).scope = 'row';
+          for (const v of [num(c.dHead), num(c.flopsAttention), num(c.flopsProjections), num(c.flopsLayer), mb(c.bytesPerLayer)]) cell('td', v, r);
+          into.append(r);
+        }
+      });
       const lo = rows[0].c, hi = rows.at(-1).c;
       return {
         t, dh, cost, flops: num(cost.flopsLayer), memLo: mb(lo.bytesPerLayer), memHi: mb(hi.bytesPerLayer), hMax: rows.at(-1).h,

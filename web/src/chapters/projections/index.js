@@ -5,7 +5,7 @@
 import { chapterKit } from '../../kit/kit.js';
 import { choice, opGroup } from '../../kit/controls.js';
 import { tex } from '../../format.js';
-import { texToHtml } from '../../kit/prose.js';
+import { texToHtml, setText, setHtml } from '../../kit/prose.js';
 import { at, rowOf } from '../../matrix.js';
 
 const ID = 'projections';
@@ -126,12 +126,12 @@ export default {
       g.V.update(V);
       const i = s.focus;
       for (const name of ['Q', 'K', 'V']) g[name].highlight({ rows: [i] });
-      projTitle.textContent = tr('projRow', { n: i + 1 });
+      setText(projTitle, tr('projRow', { n: i + 1 }));
       const xi = rowOf(s.X, i);
       const term = (W, c) => xi.map((a, r) => `${paren(a)}\\times${paren(at(W, r, c))}`).join(' + ');
-      projMath.innerHTML = texToHtml(
+      setHtml(projMath, texToHtml(
         `\\begin{aligned}q_{${i + 1}} = x_{${i + 1}} W_Q &= \\big[\\,${Array.from({ length: Q.cols }, (_, c) => term(s.Wq, c)).join(',\\ \\ ')}\\,\\big] \\\\ &= ${vec(rowOf(Q, i))}\\end{aligned}`,
-        { display: true });
+        { display: true }));
       g.S.update(t.scores);
       g.S.highlight({ rows: [i] });
       g.scaled.update(t.scaled);
@@ -142,10 +142,10 @@ export default {
       g.V2.update(V);
       g.Z.update(t.output);
       g.Z.highlight({ rows: [i] });
-      ctxTitle.textContent = tr('contextRow', { n: i + 1 });
-      ctxMath.innerHTML = texToHtml(
+      setText(ctxTitle, tr('contextRow', { n: i + 1 }));
+      setHtml(ctxMath, texToHtml(
         `\\begin{aligned}z_{${i + 1}} &= ${rowOf(t.weights, i).map((p, j) => `${tex(p, { digits: 3, fixed: true })}\\,v_{${j + 1}}`).join(' + ')} \\\\ &= ${vec(rowOf(t.output, i))}\\end{aligned}`,
-        { display: true });
+        { display: true }));
       return { t, asym };
     });
   },

@@ -5,6 +5,7 @@
 // falling apart when the sentence changes, and why one layer's weights cannot explain the
 // output (two stacked previous-token heads reach token i−2). Every number from the core.
 import { chapterKit } from '../../kit/kit.js';
+import { setText, rebuild } from '../../kit/prose.js';
 import { fmt } from '../../format.js';
 import { at, rowOf, withEntry } from '../../matrix.js';
 import { weightScale, textColorFor } from '../../components/colors.js';
@@ -180,7 +181,7 @@ export default {
       headButtons.forEach((b) => (b.checked = b.value === s.head));
       tokens = sentenceOf(s).tokens;
       const r = compute(s);
-      sentenceLine.textContent = tokens.join(' ');
+      setText(sentenceLine, tokens.join(' '));
       gridX.update(r.X);
       gridWq.update(r.w.Wq);
       gridWk.update(r.w.Wk);
@@ -190,14 +191,13 @@ export default {
       gridRows.update(r.rs);
       gridCols.update(r.cs);
       // Who the selected token attends to: the row, over the sentence.
-      chips.textContent = '';
-      rowOf(r.P, r.focus).forEach((p, j) => {
-        const li = el('li', 'chip', chips);
+      rebuild(chips, (into) => rowOf(r.P, r.focus).forEach((p, j) => {
+        const li = el('li', 'chip', into);
         li.style.backgroundColor = scale(p);
         li.style.color = textColorFor(scale(p));
         el('span', 'chip-token', li).textContent = tokenLabel(j);
         el('span', 'chip-value', li).textContent = f2(p);
-      });
+      }));
       gridP1.update(r.prev);
       gridP2.update(r.composed);
       gridP1.highlight({ rows: [r.layerRow] });

@@ -4,7 +4,7 @@
 // on the page (other chapters are added by other branches and merged later).
 import { chapterKit } from '../../kit/kit.js';
 import { fmt } from '../../format.js';
-import { escapeHtml } from '../../kit/prose.js';
+import { escapeHtml, setHtml } from '../../kit/prose.js';
 import { rowOf } from '../../matrix.js';
 
 const ID = 'review';
@@ -126,9 +126,9 @@ export default {
     function drawLinks() {
       for (const [p, ids] of linkLists) {
         const present = ids.filter((id) => id !== ID && document.getElementById(id));
-        p.innerHTML = present.length
+        setHtml(p, present.length
           ? `${escapeHtml(tr('see'))} ${present.map((id) => `<a href="#${id}" data-link="${id}">${escapeHtml(i18n.t(`${id}.toc`))}</a>`).join(' · ')}`
-          : '';
+          : '');
         p.hidden = present.length === 0;
       }
     }

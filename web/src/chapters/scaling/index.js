@@ -3,6 +3,8 @@
 // seeded), and the saturation demo: softmax and its gradient p(1 − p) before and after
 // dividing the scores by √d_k (or, over-squashing, by d_k).
 import { chapterKit } from '../../kit/kit.js';
+import { onPrint } from '../../kit/print.js';
+import { setText } from '../../kit/prose.js';
 import { tex, fmt } from '../../format.js';
 import { rowOf, at } from '../../matrix.js';
 
@@ -120,7 +122,7 @@ export default {
     function arrowEl(t) {
       const a = document.createElement('span');
       a.className = 'arrow';
-      a.textContent = t;
+      setText(a, t);
       return a;
     }
     const rows = {
@@ -183,12 +185,6 @@ export default {
       }, { rootMargin: '400px' });
       queueMicrotask(() => io.observe(sweepRow));
     }
-    window.addEventListener('beforeprint', () => {
-      wanted = true;
-      const s = state();
-      for (let dk = missingDk(s); dk !== undefined; dk = missingDk(s)) entry(s, dk);
-      k.render();
-    });
 
     k.start((s) => {
       seedInput.value = String(s.seed);
@@ -291,6 +287,14 @@ export default {
         dk,
       };
       return { geoVars, statVars, sc, satVars };
+    });
+    // Printing draws the whole sweep (after start: a chapter mounted while the page prints
+    // gets this at once).
+    onPrint(() => {
+      wanted = true;
+      const s = state();
+      for (let dk = missingDk(s); dk !== undefined; dk = missingDk(s)) entry(s, dk);
+      k.render();
     });
   },
 };

@@ -4,7 +4,7 @@
 // by side: softmax over columns keeps the shape but the rows no longer sum to 1.
 import { chapterKit } from '../../kit/kit.js';
 import { tex, fmt } from '../../format.js';
-import { texToHtml, setProse } from '../../kit/prose.js';
+import { texToHtml, setProse, setText, setHtml } from '../../kit/prose.js';
 import { rowOf } from '../../matrix.js';
 
 const ID = 'softmax';
@@ -76,9 +76,9 @@ export default {
     text('p', 'axisBody');
     const code = el('div', 'code-pair');
     const codeOk = el('pre', 'code ok', code);
-    codeOk.textContent = "attn.softmax(S, { axis: 'rows' })\n// PyTorch: F.softmax(scores, dim=-1)";
+    setText(codeOk, "attn.softmax(S, { axis: 'rows' })\n// PyTorch: F.softmax(scores, dim=-1)");
     const codeBad = el('pre', 'code bad', code);
-    codeBad.textContent = "attn.softmax(S, { axis: 'cols' })\n// PyTorch: F.softmax(scores, dim=-2)";
+    setText(codeBad, "attn.softmax(S, { axis: 'cols' })\n// PyTorch: F.softmax(scores, dim=-2)");
     const pair = el('div', 'side-by-side');
     const right = el('div', 'side ok', pair);
     text('h4', 'axisRows', right);
@@ -139,10 +139,10 @@ export default {
       const w = rowOf(parts.weights, row);
       const e = sv.map((x) => (raw ? `e^{${tex(x)}}` : `e^{${tex(x)} - ${tex(parts.max.data[row])}}`));
       setProse(workedTitle, tr(raw ? 'workedRaw' : 'workedShifted'), { i: row + 1 });
-      workedMath.innerHTML = texToHtml(
+      setHtml(workedMath, texToHtml(
         `\\begin{aligned} &${e.join(' + ')} \\\\ &= ${ex.map((x) => tex(x, { digits: 3 })).join(' + ')} \\\\ &= ${tex(total, { digits: 3 })} \\\\ ` +
         `&P_{${row + 1},\\cdot} = [${w.map((x) => tex(x, { digits: 3, fixed: true })).join(',\\ ')}] \\end{aligned}`,
-        { display: true });
+        { display: true }));
 
       // the wrong axis
       const Pc = attn.softmax(s.S, { axis: 'cols' });

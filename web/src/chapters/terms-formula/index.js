@@ -5,6 +5,7 @@
 // core from its current inputs.
 import katex from 'katex';
 import { chapterKit } from '../../kit/kit.js';
+import { setHtml } from '../../kit/prose.js';
 import { tex } from '../../format.js';
 import { rowOf } from '../../matrix.js';
 import { TWO_KEYS_DEFAULTS, computeTwoKeys } from '../two-keys/index.js';
@@ -54,7 +55,7 @@ export default {
     text('h3', 'formulaTitle');
     text('p', 'formulaBody');
     const formula = el('div', 'formula linked-formula');
-    formula.innerHTML = `<div class="formula-wide">${renderFormula(FORMULA)}</div><div class="formula-narrow">${renderFormula(FORMULA_NARROW)}</div>`;
+    setHtml(formula, `<div class="formula-wide">${renderFormula(FORMULA)}</div><div class="formula-narrow">${renderFormula(FORMULA_NARROW)}</div>`);
     text('p', 'formulaHint', section, undefined, 'hint');
 
     const goTo = (name) => {

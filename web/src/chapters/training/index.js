@@ -7,7 +7,7 @@
 import { chapterKit } from '../../kit/kit.js';
 import { createTrainer } from '../../workers/trainer.js';
 import { fmt } from '../../format.js';
-import { setProse } from '../../kit/prose.js';
+import { setProse, setText } from '../../kit/prose.js';
 
 const ID = 'training';
 // Per-task settings applied when the task changes (the learner may change heads after).
@@ -131,7 +131,7 @@ export default {
       for (const v of values) {
         const o = el('option', '', sel);
         o.value = String(v);
-        o.textContent = format(v);
+        setText(o, format(v));
       }
       sel.addEventListener('change', () => patch({ [name]: Number(sel.value) }));
       return sel;
@@ -247,7 +247,7 @@ export default {
     }
     function showError(message) {
       errorBox.hidden = false;
-      errorBox.textContent = tr('workerError', { message });
+      setText(errorBox, tr('workerError', { message }));
     }
     // The trainer runs in a Web Worker, started when the chapter comes near the screen (a
     // page that is only read never spins it up). Where no worker can start (an engine
@@ -315,7 +315,7 @@ export default {
       const acc = m.eval[shown()].accuracy;
       if (reachedAt === null && m.step > 0 && acc >= TARGET_ACC) {
         reachedAt = m.step;
-        announce.textContent = tr('reached', { acc: pct(acc), step: String(m.step) });
+        setText(announce, tr('reached', { acc: pct(acc), step: String(m.step) }));
       }
       if (yourTokens) send({ type: 'probe', id: ++probeId, tokens: yourTokens });
       if (wasUnknown || fresh) k.render(); // prose that names the model's sizes
@@ -334,7 +334,7 @@ export default {
     // toggle; any problem also clears the last result, so no stale table sits under it.
     function sayYourProblem() {
       yourErr.hidden = !yourProblem;
-      yourErr.textContent = yourProblem ? tr(yourProblem.key, yourProblem.vars) : '';
+      setText(yourErr, yourProblem ? tr(yourProblem.key, yourProblem.vars) : '');
       if (yourProblem) yourIn.setAttribute('aria-invalid', 'true');
       else yourIn.removeAttribute('aria-invalid');
     }
@@ -394,7 +394,7 @@ export default {
       const count = layers.reduce((a, l) => a + l.heads.length, 0);
       let cells = headGrids.get(container);
       if (!cells || cells.length !== count) {
-        container.textContent = '';
+        container.replaceChildren();
         cells = [];
         layers.forEach((layer, l) => layer.heads.forEach((_, h) => {
           const fig = el('div', `training-head head-${h % 4}`, container);
@@ -459,7 +459,7 @@ export default {
       const T = probe.tokens.length;
       let table = container.querySelector('table');
       if (!table || table.rows[0].cells.length !== T + 1) {
-        container.textContent = '';
+        container.replaceChildren();
         const scroll = el('div', 'grid-scroll', container);
         table = el('table', 'pred-table', scroll);
         for (let r = 0; r < 4; r++) {
@@ -479,7 +479,7 @@ export default {
         table.rows[1].cells[i + 1].textContent = tl[probe.tokens[i]];
         table.rows[2].cells[i + 1].textContent = scored ? ol[targets[i]] : tr('notScored');
         const cell = table.rows[3].cells[i + 1];
-        cell.textContent = scored ? `${ol[probe.predictions[i]]} ${ok ? '✓' : '✗'}` : ol[probe.predictions[i]];
+        setText(cell, scored ? `${ol[probe.predictions[i]]} ${ok ? '✓' : '✗'}` : ol[probe.predictions[i]]);
         cell.className = scored ? (ok ? 'ok' : 'wrong') : 'unscored';
       }
     }
@@ -487,7 +487,7 @@ export default {
     function drawLive() {
       const s = state();
       const which = shown();
-      startBtn.textContent = tr(last?.running ? 'pause' : 'start');
+      setText(startBtn, tr(last?.running ? 'pause' : 'start'));
       startBtn.setAttribute('aria-pressed', last?.running ? 'true' : 'false');
       stepBtn.disabled = !last || last.running;
       if (!last) return;
@@ -567,7 +567,7 @@ export default {
       lrSel.value = String(s.lr);
       headsSel.value = String(s.heads);
       layersSel.value = String(s.layers);
-      yourBtn.textContent = tr('yourRun');
+      setText(yourBtn, tr('yourRun'));
       sayYourProblem(); // in the page's current language
       configure();
       scheduleDraw();

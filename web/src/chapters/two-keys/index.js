@@ -3,7 +3,7 @@
 // exercise as a try-it-yourself whose answer is checked against the core's value.
 import { chapterKit } from '../../kit/kit.js';
 import { tex, fmt } from '../../format.js';
-import { texToHtml, setProse } from '../../kit/prose.js';
+import { texToHtml, setProse, setText, setHtml } from '../../kit/prose.js';
 import { rowOf, at } from '../../matrix.js';
 import { parseAnswer, checkAnswer } from '../../answer-check.js';
 
@@ -80,13 +80,13 @@ function stepCards(k, parent, { idPrefix, gridPrefix }) {
     // 1. scores, dot product term by term
     const dots = Array.from({ length: n }, (_, j) =>
       `q \\cdot k_{${j + 1}} = ${qv.map((x, c) => `${paren(x)} \\cdot ${paren(at(K, j, c))}`).join(' + ')} = \\mathbf{${tex(at(t.scores, 0, j))}}`);
-    cards.scores.math.innerHTML = texToHtml(lines(dots), { display: true });
+    setHtml(cards.scores.math, texToHtml(lines(dots), { display: true }));
     g.scores.update(t.scores);
     // 2. ÷ √d_k
     const scaled = Array.from({ length: n }, (_, j) =>
       `\\frac{${tex(at(t.scores, 0, j))}}{${tex(sc.sqrtDk, w3)}} \\approx \\mathbf{${tex(at(t.scaled, 0, j), w3)}}`);
-    cards.scaled.math.innerHTML = texToHtml(
-      lines([`\\sqrt{d_k} = \\sqrt{${sc.dk}} \\approx ${tex(sc.sqrtDk, w3)}`, ...scaled]), { display: true });
+    setHtml(cards.scaled.math, texToHtml(
+      lines([`\\sqrt{d_k} = \\sqrt{${sc.dk}} \\approx ${tex(sc.sqrtDk, w3)}`, ...scaled]), { display: true }));
     g.scaled.update(t.scaled);
     // 3. e^x and the sum: e^x itself when it fits in a float, else e^{x − max}
     const raw = Number.isFinite(parts.sumsRaw.data[0]);
@@ -95,9 +95,9 @@ function stepCards(k, parent, { idPrefix, gridPrefix }) {
     const exps = Array.from({ length: n }, (_, j) =>
       raw ? `e^{${tex(at(t.scaled, 0, j), w3)}} \\approx ${texSig(at(ex, 0, j))}`
         : `e^{${tex(at(t.scaled, 0, j), w3)} - ${tex(parts.max.data[0], w3)}} \\approx ${texSig(at(ex, 0, j))}`);
-    cards.exp.math.innerHTML = texToHtml(
+    setHtml(cards.exp.math, texToHtml(
       lines([...exps, `\\textstyle\\sum = ${Array.from({ length: n }, (_, j) => texSig(at(ex, 0, j))).join(' + ')} \\approx \\mathbf{${texSig(total.data[0])}}`]),
-      { display: true });
+      { display: true }));
     g.exp.update(ex);
     g.sum.update(total);
     cards.exp.note.hidden = raw;
@@ -105,13 +105,13 @@ function stepCards(k, parent, { idPrefix, gridPrefix }) {
     // 4. weights
     const ws = Array.from({ length: n }, (_, j) =>
       `\\alpha_{${j + 1}} = \\frac{${texSig(at(ex, 0, j))}}{${texSig(total.data[0])}} \\approx \\mathbf{${tex(at(t.weights, 0, j), w3)}}`);
-    cards.weights.math.innerHTML = texToHtml(lines(ws), { display: true });
+    setHtml(cards.weights.math, texToHtml(lines(ws), { display: true }));
     g.weights.update(t.weights);
     g.wsum.update(sum);
     // 5. output
     const terms = Array.from({ length: n }, (_, j) => `${tex(at(t.weights, 0, j), w3)}\\,${vecTex(rowOf(V, j))}`);
-    cards.output.math.innerHTML = texToHtml(
-      `\\begin{aligned} &${terms.join(' + ')} \\\\ &= ${vecTex(rowOf(t.output, 0), (x) => tex(x, w3))} \\end{aligned}`, { display: true });
+    setHtml(cards.output.math, texToHtml(
+      `\\begin{aligned} &${terms.join(' + ')} \\\\ &= ${vecTex(rowOf(t.output, 0), (x) => tex(x, w3))} \\end{aligned}`, { display: true }));
     g.output.update(t.output);
   }
   return { list, cards, update, grids: g };
@@ -204,11 +204,11 @@ export default {
       revealed = on;
       reveal.hidden = !on;
       revealBtn.setAttribute('aria-expanded', String(on));
-      revealBtn.textContent = tr(on ? 'exHide' : 'exReveal');
+      setText(revealBtn, tr(on ? 'exHide' : 'exReveal'));
     }
     function clearFeedback() {
       lastCheck = null;
-      feedback.textContent = '';
+      setText(feedback, '');
       feedback.className = 'answer-feedback';
       answerInputs.forEach((i) => i.removeAttribute('aria-invalid'));
     }
@@ -219,7 +219,7 @@ export default {
       const msg = lastCheck.error
         ? tr(`exError_${lastCheck.error}`, { text: lastCheck.text, n: String(lastCheck.index + 1) })
         : tr(lastCheck.verdict === 'mistake' ? `exMistake_${lastCheck.mistake}` : `exVerdict_${lastCheck.verdict}`, { o1: o[0], o2: o[1] });
-      feedback.textContent = msg;
+      setText(feedback, msg);
       feedback.className = `answer-feedback ${lastCheck.error ? 'error' : lastCheck.verdict}`;
       feedback.dataset.verdict = lastCheck.error ? 'error' : lastCheck.verdict;
     }
@@ -270,7 +270,7 @@ export default {
       if (lastEx && exInputsKey.some((x, n) => x !== lastEx[n])) clearFeedback();
       lastEx = exInputsKey;
       lastResult = { main, ex, rounding };
-      revealBtn.textContent = tr(revealed ? 'exHide' : 'exReveal');
+      setText(revealBtn, tr(revealed ? 'exHide' : 'exReveal'));
       showFeedback(); // in the current language
       return lastResult;
     });

@@ -5,6 +5,7 @@
 // length n−1 vs 1 from the cost model, with a step counter that honours
 // prefers-reduced-motion. The memory and complexity tables belong to the `cost` chapter.
 import { chapterKit } from '../../kit/kit.js';
+import { setText, rebuild } from '../../kit/prose.js';
 import { fmt } from '../../format.js';
 
 const ID = 'why-attention';
@@ -135,26 +136,28 @@ export default {
 
     function drawCells(list, count, filled, cls) {
       if (list.children.length !== count) {
-        list.textContent = '';
+        list.replaceChildren();
         for (let i = 0; i < count; i++) el('li', 'cell', list).setAttribute('aria-hidden', 'true');
       }
-      [...list.children].forEach((c, i) => (c.className = `cell ${filled(i) ? cls : ''}`));
+      [...list.children].forEach((c, i) => {
+        const name = `cell ${filled(i) ? cls : ''}`;
+        if (c.className !== name) c.className = name;
+      });
     }
 
     k.start((s) => {
       pairButtons.forEach(([b, si, pi]) => {
         const sen = sentences()[si], p = sen.pairs[pi];
-        b.textContent = `${sen.tokens[p.to]} → ${sen.tokens[p.from]}`;
+        setText(b, `${sen.tokens[p.to]} → ${sen.tokens[p.from]}`);
         b.setAttribute('aria-pressed', String(si === s.sentence && pi === s.pair));
       });
       const sen = sentences()[s.sentence];
       const p = pairOf(s);
-      chips.textContent = '';
-      sen.tokens.forEach((t, i) => {
-        const li = el('li', `chip${i === p.from ? ' from' : ''}${i === p.to ? ' to' : ''}${i > p.from && i < p.to ? ' between' : ''}`, chips);
+      rebuild(chips, (into) => sen.tokens.forEach((t, i) => {
+        const li = el('li', `chip${i === p.from ? ' from' : ''}${i === p.to ? ' to' : ''}${i > p.from && i < p.to ? ' between' : ''}`, into);
         el('span', 'chip-token', li).textContent = t;
         if (sen.gloss) el('span', 'chip-gloss', li).textContent = sen.gloss[i];
-      });
+      }));
       const r = compute(s);
       const marks = [
         { x: r.pair.k, y: r.recAt, label: r.pair.from, color: '#c2760c' },

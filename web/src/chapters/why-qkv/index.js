@@ -4,6 +4,7 @@
 // three biases every token towards itself (Cauchy–Schwarz), separate W_Q and W_K make
 // scores directional, and cross-attention takes Q from one sequence and K, V from another.
 import { chapterKit } from '../../kit/kit.js';
+import { setText, rebuild } from '../../kit/prose.js';
 import { tex, fmt } from '../../format.js';
 import { at } from '../../matrix.js';
 
@@ -79,7 +80,7 @@ export default {
     function arrow(t) {
       const a = document.createElement('span');
       a.className = 'arrow';
-      a.textContent = t;
+      setText(a, t);
       return a;
     }
 
@@ -154,13 +155,12 @@ export default {
     };
 
     k.start((s) => {
-      chips.textContent = '';
-      tr('sentence').forEach((w, i) => {
+      rebuild(chips, (into) => tr('sentence').forEach((w, i) => {
         const c = document.createElement('li');
         c.className = `chip${i < s.T ? ' on' : ''}`;
-        c.textContent = w;
-        chips.append(c);
-      });
+        setText(c, w);
+        into.append(c);
+      }));
       chips.setAttribute('aria-label', tr('sentenceLabel'));
       gE.update(s.E);
       for (const name of ['Wq', 'Wk', 'Wv']) gW[name].update(s[name]);
