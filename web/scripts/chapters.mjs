@@ -3,13 +3,16 @@
 // A chapter is one folder, web/src/chapters/<id>/:
 //   index.js        the module: export default { id, options?, mount(section, ctx) }
 //   ko.js, en.js    its prose (export default { toc, title, ... }), Korean and English
-//   chapter.json    { "order": 40 } (reading order; any numbers, sorted ascending) and,
-//                   optionally, "needs": ["<id>", ...]: chapters whose elements this one
-//                   links into or reads, mounted together with it
+//   chapter.json    { "order": 40, "height": [2700, 4800] }: its place in the reading order
+//                   (any numbers, sorted ascending) and its height in px at 1280 and 390 px
+//                   wide, the space the page reserves for it before it is first drawn (an
+//                   estimate: after that the page remembers the real one); optionally
+//                   "needs": ["<id>", ...]: chapters whose elements this one links into or
+//                   reads, mounted together with it
 //   <id>.test.mjs   its browser test (ctest finds it there)
 //
 // build.mjs bundles the list as the module 'chapters:list' (chapterList() gives its source):
-//   export default [{ id, order, needs, toc: {ko, en}, title: {ko, en},
+//   export default [{ id, order, needs, height: [wide, narrow], toc: {ko, en}, title: {ko, en},
 //                     load: () => import('./<id>/index.js'),
 //                     text: { ko: () => import('./<id>/ko.js'), en: () => import('./<id>/en.js') } }, ...]
 // so the page's first load carries the titles of every chapter and the code of none; with
@@ -45,7 +48,9 @@ export async function readChapters(dir = CHAPTERS_DIR) {
       for (const key of ['toc', 'title'])
         if (typeof text[lang]?.[key] !== 'string') throw new Error(`chapter ${id}: ${lang}.js has no "${key}" string`);
     }
-    out.push({ id, order: meta.order, needs: meta.needs ?? [], text });
+    const height = meta.height ?? [2500, 4000];
+    if (!(Array.isArray(height) && height.length === 2 && height.every((x) => x > 0))) throw new Error(`chapter ${id}: chapter.json "height" is [px at 1280 wide, px at 390 wide]`);
+    out.push({ id, order: meta.order, needs: meta.needs ?? [], height, text });
   }
   out.sort((a, b) => a.order - b.order);
   for (let i = 1; i < out.length; i++)
@@ -60,7 +65,7 @@ export async function chapterList(dir = CHAPTERS_DIR) {
   const chapters = await readChapters(dir);
   const pick = (c, key) => `{ ${LANGS.map((l) => `${l}: ${JSON.stringify(c.text[l][key])}`).join(', ')} }`;
   const rows = chapters.map((c) => `  {
-    id: ${JSON.stringify(c.id)}, order: ${c.order}, needs: ${JSON.stringify(c.needs)},
+    id: ${JSON.stringify(c.id)}, order: ${c.order}, needs: ${JSON.stringify(c.needs)}, height: ${JSON.stringify(c.height)},
     toc: ${pick(c, 'toc')},
     title: ${pick(c, 'title')},
     load: () => import(${JSON.stringify(`./${c.id}/index.js`)}),

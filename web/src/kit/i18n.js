@@ -6,7 +6,7 @@
 //   await i18n.load('en', ['core-attention']);  // that chapter's English prose
 //   i18n.t('core-attention.title');             // the text
 //   i18n.t('common.outOfRange', { text, last }) // with {placeholders} filled (kit/fill.js)
-//   await i18n.switchTo('en', idsMounted);      // loads what is missing, then changes language
+//   await i18n.switchTo('en', () => mountedIds); // loads what is missing, then changes language
 import ko from './ko.js';
 import en from './en.js';
 import { fill } from './fill.js';
@@ -56,8 +56,11 @@ export function createI18n(initial = 'ko', chapters = []) {
       lang = next;
       for (const fn of listeners) fn(lang);
     },
+    // Loads the prose of `ids` (or of what ids() returns: e.g. the chapters mounted by then,
+    // asked again after each load, as a chapter may mount meanwhile) in `next`, then switches.
     async switchTo(next, ids = []) {
-      await load(next, ids);
+      const want = () => (typeof ids === 'function' ? ids() : ids).filter((id) => !i18n.loaded(next, id));
+      for (let missing = want(); missing.length; missing = want()) await load(next, missing);
       i18n.setLang(next);
     },
     onChange(fn) {

@@ -3,7 +3,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openPage } from '../../../scripts/browser.mjs';
-import { harness, shots } from '../../../../tests/e2e/harness.mjs';
+import { harness, shots, toggleLang } from '../../../../tests/e2e/harness.mjs';
 
 const { server, browser } = await harness();
 
@@ -89,14 +89,14 @@ test('keyboard: a score cell can be chosen without a mouse; stepper tabs take Ho
 test('the language toggle switches the prose; screenshots at desktop and phone width', async () => {
   const { page, errors } = await openPage(browser, `${server.url}?embed=core-attention`);
   const ko = await page.textContent('#core-attention h2');
-  await page.click('#lang-toggle');
+  await toggleLang(page);
   const en = await page.textContent('#core-attention h2');
   assert.notEqual(en, ko);
   assert.match(en, /Core attention/);
   assert.equal(await page.getAttribute('html', 'lang'), 'en');
   assert.match(page.url(), /lang=en/);
   await page.screenshot({ path: join(shots, 'core-attention-desktop-en.png'), fullPage: true });
-  await page.click('#lang-toggle');
+  await toggleLang(page);
   assert.equal(await page.textContent('#core-attention h2'), ko);
   await page.screenshot({ path: join(shots, 'core-attention-desktop.png'), fullPage: true });
   await page.setViewportSize({ width: 360, height: 780 });

@@ -5,7 +5,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { shootChapter } from '../../../../tests/e2e/harness.mjs';
+import { shootChapter, mountAll, toggleLang } from '../../../../tests/e2e/harness.mjs';
 import { setup, cells, numbers, cellInput, atFragment, completeSweep } from '../../../../tests/e2e/article-helpers.mjs';
 
 const { open, browser, server } = await setup();
@@ -49,9 +49,13 @@ test('the five chapters in English, in the table of contents; screenshots at des
     assert.equal(await page.$$eval(`section#${id}`, (n) => n.length), 1);
   }
   assert.match(await page.textContent('#two-keys h2'), /One query, two keys/);
+  await page.evaluate(() => (location.hash = 'why-qkv')); // mounts it (chapters mount near the screen)
+  await page.waitForSelector('#why-qkv[data-mounted="true"]');
   assert.match(await page.textContent('#why-qkv [data-verdict="diagonal"]'), /rows/);
-  await page.click('#lang-toggle');
-  assert.match(await page.textContent('#two-keys h2'), /Query 하나/);
+  await toggleLang(page); // (the toggle is at the top of the page: clicking it scrolls there)
+  // A chapter off screen follows the language when it comes into view.
+  await page.evaluate(() => document.getElementById('two-keys').scrollIntoView());
+  await page.waitForFunction(() => /Query 하나/.test(document.querySelector('#two-keys h2').textContent), null, { timeout: 5000 });
   assert.deepEqual(errors, []);
   await page.close();
   // Screenshots of each chapter opened alone (the scaling chapter's sweep finished first).
@@ -61,6 +65,7 @@ test('the five chapters in English, in the table of contents; screenshots at des
 
 test('accessibility: axe-core finds no violations in the five chapters', async () => {
   const { page, errors } = await open();
+  await mountAll(page);
   await completeSweep(page);
   // Evaluated through the DevTools protocol, so the page's CSP does not apply.
   await page.evaluate(await readFile(new URL('../../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8'));

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openPage } from '../../../scripts/browser.mjs';
-import { harness, shots } from '../../../../tests/e2e/harness.mjs';
+import { harness, shots, toggleLang } from '../../../../tests/e2e/harness.mjs';
 
 const { server, browser } = await harness();
 
@@ -78,9 +78,9 @@ test('training: the scale toggle switches the heatmaps; your own sequence; malfo
   await page.click('[data-control="your-run"]');
   assert.match(await page.textContent('.training-your + .grid-error'), /9개.*2~8개/);
   assert.ok(await page.isHidden('[data-pred="yours"]'));
-  await page.click('#lang-toggle'); // the message follows the language
+  await toggleLang(page); // the message follows the language
   assert.match(await page.textContent('.training-your + .grid-error'), /9 tokens; this task takes 2 to 8/);
-  await page.click('#lang-toggle');
+  await toggleLang(page);
   // full-width digits are digits; a flag is one character, quoted whole
   await page.fill('[data-control="your-sequence"]', '２７１８');
   await page.click('[data-control="your-run"]');
@@ -161,12 +161,12 @@ test('training: screenshots at desktop and phone width, in both languages', asyn
   await waitFor(page, (sel) => document.querySelector(sel)?.dataset.step === '1', STATUS, 30000);
   const section = page.locator('#training');
   await section.screenshot({ path: join(shots, 'training-desktop.png') });
-  await page.click('#lang-toggle');
+  await toggleLang(page);
   assert.match(await page.textContent('#training h2'), /Watch attention learn/);
   await section.screenshot({ path: join(shots, 'training-desktop-en.png') });
   await page.setViewportSize({ width: 360, height: 780 });
   await section.screenshot({ path: join(shots, 'training-phone-en.png') });
-  await page.click('#lang-toggle');
+  await toggleLang(page);
   await section.screenshot({ path: join(shots, 'training-phone.png') });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than a 360px phone`);
