@@ -8,7 +8,8 @@ import { mkdtemp, mkdir, writeFile, cp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readChapters, chapterList, CHAPTERS_DIR } from '../../web/scripts/chapters.mjs';
+import { readFile } from 'node:fs/promises';
+import { readChapters, chapterList, pageShell, CHAPTERS_DIR } from '../../web/scripts/chapters.mjs';
 
 const keys = (o, p = '') => Object.entries(o).flatMap(([k, v]) => (v && typeof v === 'object' && !Array.isArray(v) ? keys(v, `${p}${k}.`) : [`${p}${k}`])).sort();
 
@@ -54,4 +55,16 @@ test('a folder that is not a whole chapter fails with its name; so do duplicate 
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test('the page shell: the table of contents and a placeholder per chapter are in the HTML', async () => {
+  const chapters = await readChapters();
+  const html = await readFile(new URL('../../web/index.html', import.meta.url), 'utf8');
+  const out = pageShell(html, chapters);
+  for (const c of chapters) {
+    assert.match(out, new RegExp(`<li><a href="#${c.id}">`), `${c.id} in the table of contents`);
+    assert.match(out, new RegExp(`<section id="${c.id}" class="chapter placeholder"[^>]*--reserve-wide:${c.height[0]}px;--reserve-narrow:${c.height[1]}px"><h2>`), `${c.id}: placeholder`);
+  }
+  assert.ok(out.indexOf('<section id="why-attention"') < out.indexOf('<section id="review"'), 'in reading order');
+  assert.throws(() => pageShell('<html><body></body></html>', chapters), /no <nav id="toc">/);
 });

@@ -10,10 +10,10 @@
 //   dist/attention-explorer.js: the <attention-explorer> widget in one file (the page's
 //   chapters and components, KaTeX's styles and fonts, and the same attn-core.wasm, inlined).
 import { build } from 'esbuild';
-import { cp, mkdir, rm, access, readdir, readFile, stat } from 'node:fs/promises';
+import { cp, mkdir, rm, access, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chapterListPlugin, readChapters, LANGS } from './chapters.mjs';
+import { chapterListPlugin, readChapters, LANGS, pageShell } from './chapters.mjs';
 
 const web = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(web, '..');
@@ -42,6 +42,9 @@ await Promise.all([
   cp(join(web, 'node_modules', 'katex', 'dist', 'katex.min.css'), join(dist, 'katex', 'katex.min.css')),
   cp(join(web, 'node_modules', 'katex', 'dist', 'fonts'), join(dist, 'katex', 'fonts'), { recursive: true }),
 ]);
+
+// The page's outline in its HTML: the table of contents and a placeholder per chapter.
+await writeFile(join(dist, 'index.html'), pageShell(await readFile(join(web, 'index.html'), 'utf8'), await readChapters()));
 
 // The page: app.js (the page's own code and the chapter list), one entry per chapter
 // (ch-<id>.js) and per chapter's prose (ch-<id>.ko.js, ch-<id>.en.js), loaded with import()

@@ -85,3 +85,18 @@ export const chapterListPlugin = {
     }));
   },
 };
+
+// The page's shell (dist/index.html): the table of contents and a placeholder section per
+// chapter (its title, the height reserved for it) written into the HTML, so the page has its
+// final outline before any script runs and nothing moves when the script fills it in.
+// Korean, the page's default language; the script relabels for ?lang=en.
+const esc = (t) => t.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+export function pageShell(html, chapters, lang = 'ko') {
+  const toc = chapters.map((c) => `<li><a href="#${c.id}">${esc(c.text[lang].toc)}</a></li>`).join('');
+  const sections = chapters.map((c) => `<section id="${c.id}" class="chapter placeholder" aria-busy="true" ` +
+    `style="--reserve-wide:${c.height[0]}px;--reserve-narrow:${c.height[1]}px"><h2>${esc(c.text[lang].title)}</h2></section>`).join('\n    ');
+  const out = html.replace(/(<nav id="toc"[^]*?<ol>)(<\/ol>)/, `$1${toc}$2`)
+    .replace(/<!-- chapters:[^>]*-->/, sections);
+  if (out === html) throw new Error('index.html has no <nav id="toc">…<ol></ol> or no <!-- chapters --> mark');
+  return out;
+}

@@ -36,31 +36,41 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
   const later = new Map(); // id -> fn to run when the chapter comes near the screen
   const heights = readHeights();
 
+  // The sections the page's HTML already holds (the build writes them: scripts/chapters.mjs
+  // pageShell) are taken over; others (a chapter not in this view: ?embed=) go.
+  const ids = new Set(list.map((c) => c.id));
+  for (const s of main.querySelectorAll('section.chapter')) if (!ids.has(s.id)) s.remove();
   for (const c of list) {
-    const section = document.createElement('section');
-    section.id = c.id;
-    section.className = 'chapter placeholder';
-    section.setAttribute('aria-busy', 'true');
-    const h2 = document.createElement('h2');
-    section.append(h2);
-    main.append(section);
+    let section = document.getElementById(c.id);
+    if (!section) {
+      section = document.createElement('section');
+      section.id = c.id;
+      section.className = 'chapter placeholder';
+      section.setAttribute('aria-busy', 'true');
+      section.style.setProperty('--reserve-wide', `${c.height[0]}px`);
+      section.style.setProperty('--reserve-narrow', `${c.height[1]}px`);
+      main.append(section);
+    }
+    const h2 = section.querySelector('h2') ?? section.appendChild(document.createElement('h2'));
     entries.set(c.id, { c, section, h2, state: 'placeholder', module: null });
   }
   relabel();
   reserve();
 
   // The reserved heights: measured ones where known (per width class and language), else
-  // the list's estimate, scaled for narrow screens.
+  // the estimates (styles.css, from chapter.json).
   function reserve() {
-    const narrow = innerWidth < 700;
     for (const e of entries.values())
       if (e.state === 'placeholder') {
         const known = heights[key(e.c.id)];
-        e.section.style.minHeight = `${Math.round(known ?? e.c.height[narrow ? 1 : 0])}px`;
+        e.section.style.minHeight = known ? `${Math.round(known)}px` : '';
       }
   }
   function relabel() {
-    for (const e of entries.values()) if (e.state === 'placeholder') e.h2.textContent = i18n.t(`${e.c.id}.title`);
+    for (const e of entries.values()) {
+      const t = e.state === 'placeholder' && i18n.t(`${e.c.id}.title`);
+      if (t && e.h2.textContent !== t) e.h2.textContent = t;
+    }
   }
   i18n.onChange(() => {
     relabel();
@@ -170,7 +180,7 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
   for (const n of [...above, ...[...entries.values()].map((e) => e.section)]) sizes.observe(n);
 
   function key(id) {
-    return `${innerWidth < 700 ? 'narrow' : 'wide'}:${i18n.lang}:${id}`;
+    return `${matchMedia('(max-width: 700px)').matches ? 'narrow' : 'wide'}:${i18n.lang}:${id}`;
   }
   function readHeights() {
     try {

@@ -227,6 +227,7 @@ const lazy = createLazyChapters({
   },
   onMounted: () => renderNotice(),
 });
+document.documentElement.classList.add('outline-ready');
 
 // Where the reader is: a reload or a step back in history returns to the same place in the
 // same chapter (the browser's own restoring would land elsewhere, as the chapters above are

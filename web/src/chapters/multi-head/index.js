@@ -16,7 +16,7 @@ const MAX_HEADS_LISTED = 64;
 export default {
   id: ID,
   mount(section, ctx) {
-    const { attn, i18n } = ctx;
+    const { attn } = ctx;
     const ex = attn.example(ID);
     const T = ex.tokens;
     const d = ex.dModel;
@@ -136,11 +136,10 @@ export default {
     text('p', 'tryIt', section, dims, 'try');
     text('p', 'summary', section, dims, 'summary');
 
-    const formats = new Map(); // one Intl.NumberFormat per language (creating one costs ~0.1 ms)
-    const num = (x) => {
-      if (!formats.has(i18n.lang)) formats.set(i18n.lang, new Intl.NumberFormat(i18n.lang === 'ko' ? 'ko-KR' : 'en-US', { maximumFractionDigits: 2 }));
-      return formats.get(i18n.lang).format(x);
-    };
+    // Korean and English group digits alike (1,234.56): one en-US format serves both (a
+    // ko-KR one costs ~25 ms to create the first time, on the chapter's first render).
+    const format = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+    const num = (x) => format.format(x);
     // Decimal megabytes with the binary figure beside (1 MB = 10⁶ B, 1 MiB = 2²⁰ B).
     const mb = (bytes) => `${num(bytes / 1e6)} MB (${num(bytes / 2 ** 20)} MiB)`;
     const cell = (tag, txt, parent) => {
