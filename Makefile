@@ -133,6 +133,7 @@ bench: deps web bench-deps build/native-bench/CMakeCache.txt
 	cat /proc/loadavg > build/bench/loadavg-start.txt
 	OPENBLAS_NUM_THREADS=1 build/native-bench/tests/bench/attn_bench \
 	  --benchmark_out=build/bench/native.json --benchmark_out_format=json
+	node tests/bench/ort_native.mjs --out build/bench/ort-native.json
 	node tests/bench/wasm_bench.mjs --out build/bench/wasm.json
 	cat /proc/loadavg > build/bench/loadavg-end.txt
 	node tests/bench/report.mjs
