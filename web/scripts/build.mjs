@@ -5,7 +5,8 @@
 //   dist/cost-run.js (the Web Worker of the cost chapter's live run; imports ./attn.mjs),
 //   dist/katex/ (KaTeX's stylesheet and fonts, served locally: no CDN),
 //   dist/attn.mjs + attn.d.ts (the public JS API) and attn-core.mjs + attn-core.wasm
-//   (the Emscripten build of the core, from build/wasm-release/wasm by default), plus
+//   (the Emscripten build of the core, from build/wasm-release/wasm by default),
+//   attn-core-lite.wasm (the same without the trainer, which the page loads), plus
 //   attn-core-scalar.mjs + .wasm (the same core without SIMD, for engines lacking it),
 //   dist/attention-explorer.js: the <attention-explorer> widget in one file (the page's
 //   chapters and components, KaTeX's styles and the fonts they use, and the same
@@ -31,6 +32,14 @@ async function mustExist(path, hint) {
 
 await mustExist(join(wasmDir, 'attn-core.wasm'), 'build the WebAssembly core first: make wasm');
 await mustExist(join(wasmDir, 'attn-core-scalar.wasm'), 'build the WebAssembly core first: make wasm');
+await mustExist(join(wasmDir, 'attn-core-lite.wasm'), 'build the WebAssembly core first: make wasm');
+// attn.mjs loads attn-core-lite.wasm (the core without the trainer) with attn-core.mjs, so
+// the two Emscripten loaders must be the same but for the wasm file's name.
+{
+  const [full, lite] = await Promise.all(['attn-core', 'attn-core-lite'].map((f) => readFile(join(wasmDir, `${f}.mjs`), 'utf8')));
+  if (full !== lite.replaceAll('attn-core-lite.wasm', 'attn-core.wasm'))
+    throw new Error('attn-core.mjs and attn-core-lite.mjs differ by more than the wasm file\'s name: attn.mjs cannot load the lite core with the full loader');
+}
 
 await rm(dist, { recursive: true, force: true });
 await mkdir(join(dist, 'katex'), { recursive: true });
@@ -38,6 +47,7 @@ await mkdir(join(dist, 'katex'), { recursive: true });
 await Promise.all([
   cp(join(wasmDir, 'attn-core.mjs'), join(dist, 'attn-core.mjs')),
   cp(join(wasmDir, 'attn-core.wasm'), join(dist, 'attn-core.wasm')),
+  cp(join(wasmDir, 'attn-core-lite.wasm'), join(dist, 'attn-core-lite.wasm')),
   cp(join(wasmDir, 'attn-core-scalar.mjs'), join(dist, 'attn-core-scalar.mjs')),
   cp(join(wasmDir, 'attn-core-scalar.wasm'), join(dist, 'attn-core-scalar.wasm')),
   cp(join(root, 'wasm', 'attn.mjs'), join(dist, 'attn.mjs')),
