@@ -274,7 +274,9 @@ try {
   i18n.onChange(() => ($('simd-badge').textContent = i18n.t('common.simd', { simd: attn.simd })));
   await lazy.mount(target);
   $('boot-status').remove();
-  place();
+  // In the next frame, before it paints: the layout that place() reads is then the frame's
+  // own, not a forced one at the end of the mounting task (a long task at a #fragment).
+  await new Promise((r) => requestAnimationFrame(() => r(place())));
   await lazy.observe(); // the chapters near the screen
   // The chapters the link carries a state for: mounted now, so that a link that cannot be
   // used says so at once, beside the chapter it was for.
