@@ -643,7 +643,8 @@ export interface Attention {
   // ---- model.hpp: live training ----
   /** A toy task of the training chapter. */
   task(name: 'previous-token' | 'two-relations' | 'sort'): TaskInfo;
-  /** A tiny Transformer and its Adam optimiser (core/include/attn/model.hpp), seeded. */
+  /** A tiny Transformer and its Adam optimiser (core/include/attn/model.hpp), seeded.
+   *  Throws an Error on a core loaded with {training: false}. */
   createModel(config?: ModelConfig): ModelHandle;
   /** How many models are alive in the module (for leak checks). */
   liveModels(): number;
@@ -655,6 +656,9 @@ export const MODEL_DEFAULTS: Readonly<Required<ModelConfig>>;
 export interface CreateOptions {
   /** 'auto' (default): SIMD128 when the engine has it, else the scalar build; true or false forces one. */
   simd?: 'auto' | boolean;
+  /** true (default), or false: the SIMD core without the trainer (attn-core-lite.wasm, a quarter
+   *  smaller); createModel() then throws, everything else is the same. No effect on the scalar build. */
+  training?: boolean;
   /** The wasm bytes (otherwise fetched next to attn.mjs, or read from disk in Node). */
   wasmBinary?: ArrayBuffer | Uint8Array;
   locateFile?: (path: string, prefix: string) => string;

@@ -726,6 +726,7 @@ function makeApi(raw) {
      * is handed out; the handle holds only the model's id.
      */
     createModel(config = {}) {
+      if (!raw.modelCreate) throw new Error(WITHOUT_TRAINER);
       if (config === null || typeof config !== 'object' || Array.isArray(config))
         throw fail('TypeError', `expects an object, got ${describe(config)}`);
       const c = { ...MODEL_DEFAULTS, ...config };
@@ -805,6 +806,10 @@ function makeApi(raw) {
   return Object.freeze(api);
 }
 
+// The message of createModel() on a core loaded with {training: false} (attn-core-lite).
+const WITHOUT_TRAINER = 'createModel: this core was loaded with {training: false}, which leaves the trainer out; ' +
+  'call createAttention() without it to train models';
+
 // createModel's defaults: the training chapter's default configuration.
 export const MODEL_DEFAULTS = Object.freeze({
   task: 'previous-token', seed: 1, heads: 1, layers: 1, dModel: 32, dK: 64, dV: 0, mlpHidden: 0,
@@ -816,19 +821,27 @@ export const MODEL_DEFAULTS = Object.freeze({
  * @param {object} [options]
  *   simd: 'auto' (default: SIMD128 when the engine has it, else the scalar build),
  *         true (SIMD build; fails without SIMD) or false (scalar build);
+ *   training: true (default) or false: false loads the SIMD core without the trainer
+ *         (attn-core-lite.wasm, a quarter smaller; createModel() then throws; everything
+ *         else, task() included, is the same). The scalar build always has the trainer.
  *   other keys go to the Emscripten loader (e.g. wasmBinary, locateFile).
  */
 export default async function createAttention(options = {}) {
   if (options === null || typeof options !== 'object' || Array.isArray(options))
     throw new TypeError(`createAttention: options must be an object, got ${describe(options)}`);
-  const { simd = 'auto', ...moduleArgs } = options;
+  const { simd = 'auto', training = true, ...moduleArgs } = options;
   if (simd !== 'auto' && simd !== true && simd !== false)
     throw new TypeError(`createAttention: simd must be 'auto', true or false, got ${describe(simd)}`);
+  if (training !== true && training !== false)
+    throw new TypeError(`createAttention: training must be true or false, got ${describe(training)}`);
   const useSimd = simd === 'auto' ? simdSupported() : simd;
   if (simd === true && !simdSupported())
     throw new Error('createAttention: this engine has no WebAssembly SIMD; use {simd: false} or the default \'auto\'');
-  const file = useSimd ? 'attn-core' : 'attn-core-scalar';
+  const file = useSimd ? (training ? 'attn-core' : 'attn-core-lite') : 'attn-core-scalar';
   const { default: createAttnCore } = useSimd ? await import('./attn-core.mjs') : await import('./attn-core-scalar.mjs');
+  // attn-core-lite.wasm is loaded by attn-core.mjs (the two loaders differ only in the file name).
+  if (file === 'attn-core-lite' && !moduleArgs.wasmBinary && !moduleArgs.locateFile && !moduleArgs.instantiateWasm && !isNode)
+    moduleArgs.locateFile = () => new URL('./attn-core-lite.wasm', import.meta.url).href;
   if (isNode && !moduleArgs.wasmBinary && !moduleArgs.locateFile && !moduleArgs.instantiateWasm) {
     const { readFile } = await import('node:fs/promises');
     moduleArgs.wasmBinary = await readFile(new URL(`./${file}.wasm`, import.meta.url));

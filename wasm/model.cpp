@@ -1,6 +1,9 @@
 // Bindings of core/include/attn/model.hpp: the live-training core. Private: the public
 // API is attn.createModel() / attn.task() in wasm/attn.mjs.
 //
+// Compiled with ATTN_WASM_NO_TRAINER (attn-core-lite, wasm/CMakeLists.txt) only task(), the
+// limits and liveModels() (always 0) are bound: no trainer, so none of the model's code.
+//
 // No Embind class crosses the boundary: models live in a registry inside the module and
 // JS holds a plain number (the model id). Every function takes that id and returns plain
 // objects with fresh Float32Array copies; modelDispose(id) frees the model. JS wraps the
@@ -16,6 +19,11 @@ using namespace attn::wasm;
 
 // model.train(steps): at most this many steps per call.
 constexpr std::size_t kMaxTrainSteps = 100000;
+
+attn::TaskInfo task(const std::string& name) { return attn::task_info(attn::task_from_name(name)); }
+
+// The trainer: a registry of models, each with its Adam optimiser.
+#ifndef ATTN_WASM_NO_TRAINER
 constexpr std::size_t kMaxModels = 64;
 constexpr std::size_t kMaxTokens = 4096;
 
@@ -69,8 +77,6 @@ struct Probed {
     std::vector<ProbeLayer> layers;
     double step = 0;
 };
-
-attn::TaskInfo task(const std::string& name) { return attn::task_info(attn::task_from_name(name)); }
 
 // cfg: {task, seed, heads, layers, dModel, dK, dV, mlpHidden, positional, scale, dropout,
 // lr, batch, evalSize}; the wrapper fills every field (defaults and type checks in JS).
@@ -139,6 +145,9 @@ Probed model_probe(double id, const std::vector<int>& tokens) {
 
 bool model_dispose(double id) { return models().erase(int(id)) > 0; }
 double model_count() { return double(models().size()); }
+#else
+double model_count() { return 0; }
+#endif
 
 }  // namespace
 
@@ -169,6 +178,7 @@ ATTN_BINDINGS(attn_model) {
         .field("offsets", &TaskInfo::offsets)
         .field("tokenLabels", &TaskInfo::token_labels)
         .field("outputLabels", &TaskInfo::output_labels);
+#ifndef ATTN_WASM_NO_TRAINER
     object<Config>()
         .field("task", &Config::task)
         .field("seed", &Config::seed)
@@ -214,12 +224,14 @@ ATTN_BINDINGS(attn_model) {
         .field("probabilities", &Probed::probabilities)
         .field("layers", &Probed::layers)
         .field("step", &Probed::step);
-
+#endif
     bind<&task>("task");
+    bind<&model_count>("liveModels");
+#ifndef ATTN_WASM_NO_TRAINER
     bind<&model_create>("modelCreate");
     bind<&model_train>("modelTrain");
     bind<&model_evaluate>("modelEvaluate");
     bind<&model_probe>("modelProbe");
     bind<&model_dispose>("modelDispose");
-    bind<&model_count>("liveModels");
+#endif
 }

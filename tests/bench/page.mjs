@@ -190,6 +190,10 @@ const widgetDir = await mkdtemp(join(tmpdir(), 'bench-page-'));
 await writeFile(join(widgetDir, 'widget.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>widget</title>
 <script type="module" src="attention-explorer.js"></script></head><body><h1>Course notes</h1>
 <attention-explorer chapter="core-attention"></attention-explorer></body></html>`);
+// The light widget (dist/widget/, docs/embedding.md): the same page, the folder's entry.
+await writeFile(join(widgetDir, 'widget-light.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>widget</title>
+<script type="module" src="/widget/attention-explorer.js"></script></head><body><h1>Course notes</h1>
+<attention-explorer chapter="core-attention"></attention-explorer></body></html>`);
 const server = await startServer({ port: 0, mounts: { '/bench/': widgetDir } });
 const browser = await launchChromium();
 const load = { start: await loadavg() };
@@ -215,11 +219,11 @@ try {
     log(`  ${name}: ready ${result.boot[name].ready} ms, longest task ${result.boot[name].maxLong} ms, LCP ${result.boot[name].lcp} ms, CLS ${result.boot[name].cls}, mounted ${result.boot[name].mounted}/${result.boot[name].chapters}`);
   }
   result.weight = { page: result.boot.top.runs[0].weight };
-  {
-    const { page, context, responses } = await newPage(browser, `${server.url}bench/widget.html`, { probe: false });
+  for (const [key, file] of [['widget', 'widget.html'], ['widgetLight', 'widget-light.html']]) {
+    const { page, context, responses } = await newPage(browser, `${server.url}bench/${file}`, { probe: false });
     await page.waitForFunction(() => document.querySelector('attention-explorer')?.dataset.ready === 'true', null, { timeout: 60000 });
     await settle(page);
-    result.weight.widget = await weigh(responses);
+    result.weight[key] = await weigh(responses);
     await context.close();
   }
 
@@ -276,7 +280,7 @@ const result = FROM ? JSON.parse(await readFile(resolve(root, FROM), 'utf8')) : 
 // ---- the report --------------------------------------------------------------------------------
 const before = BASELINE ? JSON.parse(await readFile(resolve(root, BASELINE), 'utf8')) : null;
 // A run from before the first-load split: everything it loaded was its first load.
-for (const w of [result, before].filter(Boolean).flatMap((r) => [r.weight.page, r.weight.widget])) {
+for (const w of [result, before].filter(Boolean).flatMap((r) => [r.weight.page, r.weight.widget, r.weight.widgetLight]).filter(Boolean)) {
   w.first ??= w.by;
   w.firstAll ??= w.all;
   w.allCore ??= w.core;
@@ -325,6 +329,7 @@ function summaryRows(run) {
     ['first load, everything (HTML, fonts too)', firstAll(w.page), ''],
     ['page at the top once settled, without scrolling (incl. idle prefetch), JS + wasm + CSS', `${kb(w.page.allCore.gzip)} KB gzip`, ''],
     ['page with one widget, everything', all(w.widget), '≤ 400 KB gzip'],
+    ['page with one widget, light mode (dist/widget/), everything', w.widgetLight ? all(w.widgetLight) : '–', '≤ 400 KB gzip'],
   ];
 }
 

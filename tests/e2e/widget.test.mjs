@@ -264,3 +264,41 @@ test('anywidget: render({model, el}) from the same file, loaded from a blob: URL
   assert.deepEqual(errors, []);
   await close();
 });
+
+// The light widget (dist/widget/): the same element as a folder, chapters in chunks, the core
+// without the trainer and KaTeX's fonts as files next to it, each fetched only when used.
+test('the light widget: the same numbers from a folder; the core without the trainer, chapters when shown, fonts from the folder', async () => {
+  await writeFile(join(gen, 'light.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>light</title>
+    <script type="module" src="/widget/attention-explorer.js"></script></head>
+    <body><attention-explorer id="a" chapter="core-attention" lang="en" mask="none" step="softmax"></attention-explorer>
+    <attention-explorer id="b" chapter="core-attention" lang="ko"></attention-explorer></body></html>`);
+  const { page, errors, foreign, close } = await open(browser, `${server.url}generated/light.html`);
+  await widgetsReady(page);
+  assert.deepEqual(await widgetCells(page, '#b', 'P', 2), ['0.818', '0.182', '0.000']);
+  assert.equal(await page.evaluate(() => document.querySelector('#a').attn.simd), 'wasm-simd128');
+  await page.waitForFunction(() => document.fonts.status === 'loaded');
+  const files = await fetched(page);
+  assert.deepEqual(files.filter((p) => /\.wasm$/.test(p)), ['/widget/attn-core-lite.wasm'], 'the core without the trainer only');
+  assert.ok(!files.some((p) => /attention-explorer-scalar|^\/attention-explorer\.js/.test(p)), 'nothing of the one-file widget');
+  assert.ok(files.some((p) => p === '/widget/fonts/KaTeX_Main-Regular.woff2'), 'KaTeX fonts from the folder');
+  // the first formula's face is KaTeX's, loaded
+  assert.ok(await page.evaluate(() => document.fonts.check('16px KaTeX_Main')));
+  // another chapter in a widget added later is imported then
+  await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<attention-explorer id="c" chapter="multi-head" lang="en"></attention-explorer>'));
+  await widgetsReady(page);
+  assert.ok((await fetched(page)).filter((p) => p.startsWith('/widget/chunk-')).length > files.filter((p) => p.startsWith('/widget/chunk-')).length);
+  assert.equal(await page.evaluate(() => window.__wasmInstances), 1);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(foreign, []);
+  await close();
+});
+
+test('the light widget without WebAssembly SIMD: the scalar core from its folder, the same numbers', async () => {
+  const { page, errors, close } = await open(browser, `${server.url}generated/light.html`, { init: NO_SIMD });
+  await widgetsReady(page);
+  assert.equal(await page.evaluate(() => document.querySelector('#a').attn.simd), 'scalar');
+  assert.deepEqual((await fetched(page)).filter((p) => /\.wasm$/.test(p)), ['/widget/attn-core-scalar.wasm']);
+  assert.deepEqual(await widgetCells(page, '#b', 'P', 2), ['0.818', '0.182', '0.000']);
+  assert.deepEqual(errors, []);
+  await close();
+});

@@ -5,7 +5,8 @@
 //   dist/cost-run.js (the Web Worker of the cost chapter's live run; imports ./attn.mjs),
 //   dist/katex/ (KaTeX's stylesheet and fonts, served locally: no CDN),
 //   dist/attn.mjs + attn.d.ts (the public JS API) and attn-core.mjs + attn-core.wasm
-//   (the Emscripten build of the core, from build/wasm-release/wasm by default), plus
+//   (the Emscripten build of the core, from build/wasm-release/wasm by default),
+//   attn-core-lite.wasm (the same without the trainer, which the page loads), plus
 //   attn-core-scalar.mjs + .wasm (the same core without SIMD, for engines lacking it),
 //   dist/attention-explorer.js: the <attention-explorer> widget in one file (the page's
 //   chapters and components, KaTeX's styles and the fonts they use, and the same
@@ -31,6 +32,14 @@ async function mustExist(path, hint) {
 
 await mustExist(join(wasmDir, 'attn-core.wasm'), 'build the WebAssembly core first: make wasm');
 await mustExist(join(wasmDir, 'attn-core-scalar.wasm'), 'build the WebAssembly core first: make wasm');
+await mustExist(join(wasmDir, 'attn-core-lite.wasm'), 'build the WebAssembly core first: make wasm');
+// attn.mjs loads attn-core-lite.wasm (the core without the trainer) with attn-core.mjs, so
+// the two Emscripten loaders must be the same but for the wasm file's name.
+{
+  const [full, lite] = await Promise.all(['attn-core', 'attn-core-lite'].map((f) => readFile(join(wasmDir, `${f}.mjs`), 'utf8')));
+  if (full !== lite.replaceAll('attn-core-lite.wasm', 'attn-core.wasm'))
+    throw new Error('attn-core.mjs and attn-core-lite.mjs differ by more than the wasm file\'s name: attn.mjs cannot load the lite core with the full loader');
+}
 
 await rm(dist, { recursive: true, force: true });
 await mkdir(join(dist, 'katex'), { recursive: true });
@@ -38,6 +47,7 @@ await mkdir(join(dist, 'katex'), { recursive: true });
 await Promise.all([
   cp(join(wasmDir, 'attn-core.mjs'), join(dist, 'attn-core.mjs')),
   cp(join(wasmDir, 'attn-core.wasm'), join(dist, 'attn-core.wasm')),
+  cp(join(wasmDir, 'attn-core-lite.wasm'), join(dist, 'attn-core-lite.wasm')),
   cp(join(wasmDir, 'attn-core-scalar.mjs'), join(dist, 'attn-core-scalar.mjs')),
   cp(join(wasmDir, 'attn-core-scalar.wasm'), join(dist, 'attn-core-scalar.wasm')),
   cp(join(root, 'wasm', 'attn.mjs'), join(dist, 'attn.mjs')),
@@ -121,8 +131,9 @@ export function widgetCss(pageCss, katexCss, ownCss) {
 // fails when a chapter's maths asks for a face that is not here.
 const WIDGET_FONTS = ['Main-Regular', 'Main-Bold', 'Math-Italic', 'Size1-Regular', 'Size2-Regular', 'Size3-Regular'];
 
-// Those fonts (woff2) as {family, style, weight, data: base64}, from KaTeX's @font-face rules.
-async function katexFonts(katexCss) {
+// Those fonts (woff2) as {family, style, weight, data: base64}, from KaTeX's @font-face rules;
+// with inline false, {…, file: 'fonts/KaTeX_<face>.woff2'} (the light widget's).
+async function katexFonts(katexCss, { inline = true } = {}) {
   const out = [];
   for (const [rule] of katexCss.matchAll(/@font-face\{[^}]*\}/g)) {
     const file = /url\(fonts\/KaTeX_([^)]+)\.woff2\)/.exec(rule)[1];
@@ -130,6 +141,10 @@ async function katexFonts(katexCss) {
     const family = /font-family:([^;]+)/.exec(rule)[1].trim();
     const style = /font-style:([^;]+)/.exec(rule)[1].trim();
     const weight = /font-weight:([^;]+)/.exec(rule)[1].trim();
+    if (!inline) {
+      out.push({ family, style, weight, file: `fonts/KaTeX_${file}.woff2` });
+      continue;
+    }
     const bytes = await readFile(join(web, 'node_modules', 'katex', 'dist', 'fonts', `KaTeX_${file}.woff2`));
     out.push({ family, style, weight, data: bytes.toString('base64') });
   }
@@ -201,6 +216,44 @@ await build({
   loader: { '.wasm': 'binary' },
 });
 const size = (await stat(join(dist, 'attention-explorer.js'))).size;
+
+// The light widget (docs/embedding.md): the same widget.js as a folder, dist/widget/, for a
+// course site that serves files. attention-explorer.js holds the element and the shared
+// code; each chapter (its code and its prose per language) and KaTeX come in chunks
+// imported when a widget shows them; the core without the trainer (attn-core-lite.wasm),
+// the scalar build for engines without SIMD, the whole core for the training chapter's
+// in-page trainer, its workers and KaTeX's fonts are files next to it, fetched only when
+// used.
+const widgetDist = join(dist, 'widget');
+const lightFonts = await katexFonts(katexCss, { inline: false });
+await build({
+  ...widgetOptions,
+  entryPoints: { 'attention-explorer': join(web, 'src', 'widget.js') },
+  outdir: widgetDist,
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
+  external: ['node:*', './attn-core.mjs', './attn-core-scalar.mjs'],
+  plugins: [{
+    name: 'widget-assets-light',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/attn\.mjs$/ }, () => ({ path: join(root, 'wasm', 'attn.mjs') }));
+      b.onResolve({ filter: /^widget-assets$/ }, () => ({ path: 'widget-assets', namespace: 'widget-assets' }));
+      b.onLoad({ filter: /.*/, namespace: 'widget-assets' }, () => ({
+        contents: `export const css = ${JSON.stringify(css)};\nexport const fonts = ${JSON.stringify(lightFonts)};\nexport const wasmGzip = null;`,
+        resolveDir: web,
+        loader: 'js',
+      }));
+    },
+  }, chapterListPlugin],
+});
+await mkdir(join(widgetDist, 'fonts'), { recursive: true });
+await Promise.all([
+  ...['attn-core.mjs', 'attn-core.wasm', 'attn-core-lite.wasm', 'attn-core-scalar.mjs', 'attn-core-scalar.wasm']
+    .map((f) => cp(join(wasmDir, f), join(widgetDist, f))),
+  // the workers import ./attn.mjs next to them
+  ...['attn.mjs', 'training-worker.js', 'cost-run.js'].map((f) => cp(join(dist, f), join(widgetDist, f))),
+  ...lightFonts.map((f) => cp(join(web, 'node_modules', 'katex', 'dist', f.file), join(widgetDist, f.file))),
+]);
 
 // ---- precompressed copies (the last step) ------------------------------------------------------
 // Next to every text or wasm file of dist/ its gzip (.gz) and brotli (.br) forms, at the

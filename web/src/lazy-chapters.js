@@ -109,7 +109,11 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     if (!e) return;
     const ids = [id, ...e.c.needs.filter((n) => entries.has(n))];
     while (!ids.every(ready)) await Promise.all(ids.map(load)); // again if the language changed meanwhile
-    for (const x of ids) mountLoaded(x);
+    // one chapter per task: a chapter and the one it needs are two long tasks, not one
+    for (const [k, x] of ids.entries()) {
+      if (k) await nextTask();
+      mountLoaded(x);
+    }
   }
 
   // Near-the-screen chapters, one per task, in the order they were asked for.

@@ -218,11 +218,16 @@ renderChrome();
 
 // ---- the chapters ------------------------------------------------------------------------------
 let attn = null;
+// The page's core has no trainer (createAttention({training: false}): a quarter lighter);
+// the training chapter trains in its Web Worker, which loads the whole core, and where no
+// worker can start, on the page with this one, loaded on first use.
+let withTrainer = null;
+const coreWithTrainer = () => (withTrainer ??= createAttention());
 const lazy = createLazyChapters({
   main: $('main'), list: shown, i18n,
   above: [document.querySelector('.site-header'), $('share-panel'), $('exercise-help'), $('toc'), $('notice'), $('boot-status')].filter(Boolean),
   mount(c, section, module) {
-    module.mount(section, { attn, i18n, store, host, onScreen: (fn) => lazy.onScreen(c.id, fn) });
+    module.mount(section, { attn, i18n, store, host, onScreen: (fn) => lazy.onScreen(c.id, fn), coreWithTrainer });
     host.finishRestore(c.id);
   },
   onMounted: () => renderNotice(),
@@ -264,12 +269,14 @@ if (embed && window.parent !== window) {
 }
 
 try {
-  attn = await createAttention();
+  attn = await createAttention({ training: false });
   $('simd-badge').textContent = i18n.t('common.simd', { simd: attn.simd });
   i18n.onChange(() => ($('simd-badge').textContent = i18n.t('common.simd', { simd: attn.simd })));
   await lazy.mount(target);
   $('boot-status').remove();
-  place();
+  // In the next frame, before it paints: the layout that place() reads is then the frame's
+  // own, not a forced one at the end of the mounting task (a long task at a #fragment).
+  await new Promise((r) => requestAnimationFrame(() => r(place())));
   await lazy.observe(); // the chapters near the screen
   // The chapters the link carries a state for: mounted now, so that a link that cannot be
   // used says so at once, beside the chapter it was for.

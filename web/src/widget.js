@@ -30,6 +30,13 @@ export const CHAPTERS = chapters.map((c) => c.id);
 export const ATTRIBUTES = ['chapter', 'step', 'figure', 'tokens', 'd_model', 'heads', 'mask', 'seed', 'lang', 'editable', 'state', 'hide', 'tolerance', 'theme'];
 
 // ---- one core, one stylesheet, fonts on the document ----------------------------------------
+// Two builds of this file (web/scripts/build.mjs; docs/embedding.md): the one-file widget,
+// dist/attention-explorer.js, carries the SIMD core and KaTeX's fonts inside it; the light
+// widget, dist/widget/attention-explorer.js, is a folder: chapters in chunks loaded when
+// used, the core without the trainer and the fonts as files next to it (wasmGzip null,
+// fonts by file name). A file's folder, for the light widget's files.
+const here = (file) => new URL(file, import.meta.url).href;
+
 // The SIMD core is inlined gzipped (base64); the browser unpacks it.
 async function gunzip(base64) {
   const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
@@ -43,11 +50,20 @@ export function loadCore() {
   // Only the SIMD build is inlined; an engine without WebAssembly SIMD (or without
   // DecompressionStream) gets the scalar build from attention-explorer-scalar.js.
   corePromise ??= (async () => {
+    if (wasmGzip === null) { // light: attn-core-lite.wasm (or the scalar build) next to this file
+      const simd = simdSupported();
+      return createAttention({ simd, training: false, locateFile: (path) => here(simd && path === 'attn-core.wasm' ? 'attn-core-lite.wasm' : path) });
+    }
     const simd = simdSupported() && typeof DecompressionStream === 'function';
     return createAttention({ simd, ...(simd && { wasmBinary: await gunzip(wasmGzip) }), locateFile: (path) => path });
   })();
   return corePromise;
 }
+// The training chapter's in-page trainer (when Workers are missing): the light widget's core
+// has no trainer, so the whole one is loaded next to it on first use; the one-file widget's
+// own core has it.
+let withTrainer = null;
+const coreWithTrainer = wasmGzip === null ? () => (withTrainer ??= createAttention({ locateFile: here })) : undefined;
 
 let sheet = null;
 function stylesheet() {
@@ -59,12 +75,17 @@ function stylesheet() {
 }
 
 // @font-face inside a shadow root is ignored by browsers, so KaTeX's fonts are added to
-// the document's font set, from bytes carried in this file (no URL, no request).
+// the document's font set, from bytes carried in this file (no URL, no request); the light
+// widget's from files next to it, each fetched only when a formula uses its face.
 let fontsAdded = false;
 function addFonts() {
   if (fontsAdded || typeof FontFace !== 'function') return;
   fontsAdded = true;
   for (const f of fonts) {
+    if (f.file) {
+      document.fonts.add(new FontFace(f.family, `url(${JSON.stringify(here(f.file))}) format("woff2")`, { style: f.style, weight: f.weight, display: 'block' }));
+      continue;
+    }
     const bin = atob(f.data);
     const bytes = new Uint8Array(bin.length);
     for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
@@ -265,7 +286,7 @@ class AttentionExplorer extends HTMLElement {
     relabel();
 
     try {
-      module.mount(section, { attn, i18n, store, host });
+      module.mount(section, { attn, i18n, store, host, coreWithTrainer });
       host.finishRestore(ch.id);
       if (a('figure')) this.#single(section, host, ch.id, a('figure'), problems);
     } catch (e) {

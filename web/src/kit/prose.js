@@ -18,8 +18,7 @@ export function texToHtml(src, { display = false } = {}) {
   let html = typeset.get(key);
   if (html === undefined) {
     html = katex.renderToString(src, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
-    if (typeset.size >= TYPESET_LIMIT) typeset.delete(typeset.keys().next().value); // oldest first
-    typeset.set(key, html);
+    remember(key, html);
   }
   return html;
 }
@@ -27,47 +26,188 @@ export function texToHtml(src, { display = false } = {}) {
 // fill lives in fill.js (no KaTeX there, so the page's first chunk can fill text).
 export { fill };
 
-export function proseToHtml(template, vars) {
-  const filled = vars ? fill(template, vars) : template;
-  // Split into text and $math$ segments ($$ for display math).
+// Text and $math$ segments ($$ for display math) of filled prose: strings (our own text,
+// which may hold simple HTML such as <strong>) and {tex, display} parts, for setParts.
+export const prose = (template, vars) => proseParts(vars ? fill(template, vars) : template);
+function proseParts(filled) {
   return filled
     .split(/(\$\$[^$]+\$\$|\$[^$]+\$)/g)
+    .filter((seg) => seg !== '')
     .map((seg) => {
-      if (seg.startsWith('$$')) return texToHtml(seg.slice(2, -2), { display: true });
-      if (seg.startsWith('$') && seg.endsWith('$') && seg.length > 1) return texToHtml(seg.slice(1, -1));
-      return seg; // our own strings may hold simple HTML (<strong>, <em>)
-    })
-    .join('');
+      if (seg.startsWith('$$')) return { tex: seg.slice(2, -2), display: true };
+      if (seg.startsWith('$') && seg.endsWith('$') && seg.length > 1) return { tex: seg.slice(1, -1), display: false };
+      return seg;
+    });
+}
+
+export function proseToHtml(template, vars) {
+  const filled = vars ? fill(template, vars) : template;
+  return proseParts(filled).map((p) => (typeof p === 'string' ? p : texToHtml(p.tex, p))).join('');
 }
 
 // Render only what changed: these write to the DOM only when the content differs from
 // what the element holds, so an update that changes nothing costs no style or layout.
 export function setText(el, text) {
   const t = String(text);
-  if (el.textContent !== t) el.textContent = t;
+  if (el.textContent !== t) {
+    el.textContent = t;
+    el.__html = el.__parts = el.__filled = undefined;
+  }
 }
 // New HTML for an element that already shows some (a formula whose numbers changed) is
 // morphed into it (morphdom): the nodes that stay the same are kept, so only the changed
 // digits are styled and laid out again, not the whole typeset formula.
 export function setHtml(el, html) {
   if (el.__html === html) return;
-  if (el.__html === undefined || !el.firstChild) el.innerHTML = html;
+  el.__parts = undefined; // what setParts knew about the element's formulas is gone
+  morphInto(el, html);
+  el.__html = html;
+}
+function morphInto(el, html) {
+  if (!el.firstChild) el.innerHTML = html;
   else {
     const next = el.cloneNode(false);
     next.innerHTML = html;
     morphdom(el, next, { childrenOnly: true });
   }
+}
+
+// ---- formulas whose numbers change ---------------------------------------------------------
+// A worked formula is typeset once per *structure*: its TeX with every number replaced by
+// '#' (the skeleton). The numbers are typeset as slots, \htmlClass{ae-n}{1.25} (a span
+// KaTeX treats as transparent for spacing), and an edit that changes only numbers, to
+// numbers of the same kind, writes the new digits into the slots' text nodes: no KaTeX,
+// no HTML parsing, no morph, and the browser lays out only the changed text. A number's
+// kind is its place in the skeleton; a digit string has the same height and depth
+// whatever its digits (KaTeX's struts stay right); the sign is part of the skeleton, and
+// −∞, ∞ and NaN are not numbers here, so a change of sign or to a non-finite value
+// typesets the formula anew. The formula's MathML (what screen readers read) is typeset
+// from the real TeX on every change (cached by string, cheap next to the HTML) and morphed
+// in, so only its changed <mn> text is laid out again.
+//
+// Numbers that stay in the skeleton: an unbraced sub- or superscript (x_1, whose argument
+// cannot be a command), a number followed by a letter (a unit such as 2pt, or 2x), and a
+// number with a script (10^{3} puts the 3 on the 0 alone; a slot would put it on 10), and
+// a number next to a slash (KaTeX typesets 4/8 as one run of text; slots would split it).
+const NUMBER = /(?<![_^\d./|]|[_^]\s+)\d+(?:\.\d+)?(?![\d.A-Za-z/|]|\s*[_^])/g;
+const SLOT = 'ae-n';
+const SLOT_OPTIONS = {
+  throwOnError: false,
+  trust: (c) => c.command === '\\htmlClass',
+  strict: (code) => (code === 'htmlExtension' ? 'ignore' : 'warn'),
+};
+function skeleton(tex) {
+  const digits = [];
+  const skel = tex.replace(NUMBER, (m) => {
+    digits.push(m);
+    return '#';
+  });
+  return { skel, digits };
+}
+// KaTeX's output with the HTML typeset from the slotted TeX and the MathML from the real
+// one, assembled as KaTeX's own htmlAndMathml output is (tests/web/prose.test.mjs checks
+// that the assembly of an unslotted formula is KaTeX's output byte for byte).
+export function slottedHtml(tex, { display = false } = {}) {
+  const key = `S${display ? 'D' : 'I'}${tex}`;
+  let html = typeset.get(key);
+  if (html === undefined) {
+    const slotted = tex.replace(NUMBER, (m) => `\\htmlClass{${SLOT}}{${m}}`);
+    html = assemble(katex.renderToString(slotted, { ...SLOT_OPTIONS, displayMode: display, output: 'html' }), mathml(tex, display))
+      ?? texToHtml(tex, { display });
+    remember(key, html);
+  }
+  return html;
+}
+export function assemble(htmlOnly, math) {
+  const at = htmlOnly.indexOf(ROOT);
+  if (at < 0 || math === null) return null;
+  return `${htmlOnly.slice(0, at + ROOT.length)}<span class="katex-mathml">${math}</span>${htmlOnly.slice(at + ROOT.length)}`;
+}
+const ROOT = '<span class="katex">';
+// The <math> element of a formula (KaTeX's MathML-only output, without its wrapper).
+function mathml(tex, display) {
+  const key = `M${display ? 'D' : 'I'}${tex}`;
+  let m = typeset.get(key);
+  if (m === undefined) {
+    const out = katex.renderToString(tex, { throwOnError: false, displayMode: display, output: 'mathml' });
+    m = out.startsWith(ROOT) && out.endsWith('</span>') ? out.slice(ROOT.length, -'</span>'.length) : null;
+    remember(key, m);
+  }
+  return m;
+}
+function remember(key, value) {
+  if (typeset.size >= TYPESET_LIMIT) typeset.delete(typeset.keys().next().value); // oldest first
+  typeset.set(key, value);
+}
+
+// Sets an element's content from parts: strings of HTML and {tex, display} formulas. When
+// the element shows the same parts but for the numbers of its formulas, only the digits
+// are written (above); otherwise the new HTML is morphed in as setHtml does. The first
+// time, formulas are typeset as KaTeX does (no slots: prose whose numbers never change
+// costs nothing more); from the second time on, with slots.
+export function setParts(el, parts) {
+  const now = parts.map((p) => (typeof p === 'string' ? { html: p } : { ...p, ...skeleton(p.tex) }));
+  const was = el.__parts;
+  if (was && was.length === now.length && now.every((p, i) => sameShape(was[i], p))) {
+    for (let i = 0; i < now.length; i++) {
+      const p = now[i], o = was[i];
+      if (p.html !== undefined || o.tex === p.tex) continue;
+      for (let j = 0; j < p.digits.length; j++) if (o.digits[j] !== p.digits[j]) o.slots[j].data = p.digits[j];
+      const m = mathml(p.tex, p.display);
+      if (m !== null) morphInto(o.math, m); // only the changed <mn> text is laid out again
+      o.tex = p.tex;
+      o.digits = p.digits;
+    }
+    el.__html = null; // known to setParts only
+    return;
+  }
+  const html = now.map((p) => (p.html !== undefined ? p.html : was && p.digits.length ? slottedHtml(p.tex, p) : texToHtml(p.tex, p))).join('');
+  if (el.__html !== html) morphInto(el, html);
   el.__html = html;
+  el.__parts = findSlots(el, now);
+}
+const sameShape = (o, p) => (p.html !== undefined ? o.html === p.html
+  : o.slots !== null && o.skel === p.skel && o.display === p.display);
+
+// After new HTML: each formula's KaTeX root, its MathML holder and its slots' text nodes.
+// A formula whose slots are not one text node each (KaTeX split a number) is marked
+// unslotted (slots: null) and is always typeset whole.
+function findSlots(el, parts) {
+  const roots = el.querySelectorAll('.katex');
+  const formulas = parts.filter((p) => p.html === undefined);
+  if (roots.length !== formulas.length) {
+    for (const p of formulas) p.slots = null;
+    return parts;
+  }
+  formulas.forEach((p, k) => {
+    const root = roots[k];
+    p.math = root.querySelector(':scope > .katex-mathml');
+    const spans = root.querySelectorAll(`.katex-html .${SLOT}`);
+    p.slots = p.math && spans.length === p.digits.length ? Array.from(spans, (s, j) => {
+      // <span class="enclosing ae-n"><span class="mord">1.25</span>(KaTeX's spacing after it)</span>
+      const t = s.firstChild;
+      const only = t && t.nodeType === 1 && t.childNodes.length === 1 ? t.firstChild : null;
+      for (let x = t?.nextSibling; x; x = x.nextSibling) if (!x.classList?.contains('mspace')) return null;
+      return only && only.nodeType === 3 && only.data === p.digits[j] ? only : null;
+    }) : null;
+    if (p.slots?.some((t) => t === null)) p.slots = null;
+  });
+  return parts;
+}
+
+// One formula (or several, display: each its own block) whose numbers change.
+export function setMath(el, tex, { display = false } = {}) {
+  setParts(el, (Array.isArray(tex) ? tex : [tex]).map((t) => ({ tex: t, display })));
 }
 
 // Sets an element's content from a template; cheap enough to call on every update: the
-// TeX is typeset once per string (texToHtml), and when the filled template is the one the
-// element already shows nothing else is done.
+// TeX is typeset once per structure (setParts), and when the filled template is the one
+// the element already shows nothing else is done.
 export function setProse(el, template, vars) {
   const filled = fill(template, vars);
   if (el.__filled === filled) return;
   el.__filled = filled;
-  setHtml(el, proseToHtml(filled));
+  setParts(el, proseParts(filled));
 }
 
 // Rebuilds an element's children with build(into), where `into` is a detached copy of the

@@ -11,7 +11,7 @@
 // Built by scripts/build.mjs into dist/cost-run.js, next to attn.mjs, which it imports.
 import createAttention from './attn.mjs';
 
-const ready = createAttention();
+const ready = createAttention({ training: false }); // the page's core (attn-core-lite.wasm): no trainer needed
 ready.then(
   (attn) => self.postMessage({ type: 'ready', simd: attn.simd }),
   (e) => self.postMessage({ type: 'error', message: e.message }),

@@ -4,7 +4,7 @@
 // the numbers out and wires edits back into the computation.
 import { chapterKit } from '../../kit/kit.js';
 import { tex } from '../../format.js';
-import { texToHtml, setHtml, setText } from '../../kit/prose.js';
+import { setMath, setText } from '../../kit/prose.js';
 import { at, rowOf } from '../../matrix.js';
 
 const ID = 'core-attention';
@@ -215,9 +215,9 @@ export default {
       const q = rowOf(r.qs[s.head], fi), kk = rowOf(r.ks[s.head], fj);
       k.shown(dot.math, () => {
         setText(dot.title, tr('dotTitle', { i: fi + 1, j: fj + 1 }));
-        setHtml(dot.math, texToHtml(
+        setMath(dot.math,
           `\\begin{aligned} q_{${fi + 1}} \\cdot k_{${fj + 1}} &= ${q.map((x, c) => `${paren(x)} \\times ${paren(kk[c])}`).join(' + ')} \\\\ &= \\mathbf{${tex(at(t.scores, fi, fj))}} \\end{aligned}`,
-          { display: true }));
+          { display: true });
       });
       g.S.select(fi, fj);
       // One row's softmax: exponents are the core's masked scores, results its weights.
@@ -225,15 +225,15 @@ export default {
       const es = rowOf(t.masked, si).map((x) => `e^{${tex(x)}}`);
       k.shown(sm.math, () => {
         setText(sm.title, tr('softmaxRow', { i: si + 1 }));
-        setHtml(sm.math, texToHtml(
-          `\\begin{aligned} P_{${si + 1},\\cdot} &= \\frac{[${es.join(',\\ ')}]}{${es.join(' + ')}} \\\\ &= ${vecTex(rowOf(t.weights, si), w3)} \\end{aligned}`, { display: true }));
+        setMath(sm.math,
+          `\\begin{aligned} P_{${si + 1},\\cdot} &= \\frac{[${es.join(',\\ ')}]}{${es.join(' + ')}} \\\\ &= ${vecTex(rowOf(t.weights, si), w3)} \\end{aligned}`, { display: true });
       });
       // One output row: weights times Value rows.
       const oi = hovered(s, 'O')?.[1] ?? s.focus[0];
       const terms = rowOf(t.weights, oi).map((p, j) => `${tex(p, w3)}\\,${vecTex(rowOf(r.vs[s.head], j))}`).join(' + ');
       k.shown(out.math, () => {
         setText(out.title, tr('outputRow', { i: oi + 1 }));
-        setHtml(out.math, texToHtml(`\\begin{aligned} o_{${oi + 1}} &= ${terms} \\\\ &= ${vecTex(rowOf(t.output, oi))} \\end{aligned}`, { display: true }));
+        setMath(out.math, `\\begin{aligned} o_{${oi + 1}} &= ${terms} \\\\ &= ${vecTex(rowOf(t.output, oi))} \\end{aligned}`, { display: true });
       });
     }
 

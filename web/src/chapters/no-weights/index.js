@@ -5,7 +5,7 @@
 import { chapterKit } from '../../kit/kit.js';
 import { choice, sameBits, opGroup } from '../../kit/controls.js';
 import { tex } from '../../format.js';
-import { texToHtml, escapeHtml, proseToHtml, setText, setHtml } from '../../kit/prose.js';
+import { escapeHtml, prose, setText, setMath, setParts } from '../../kit/prose.js';
 import { at, rowOf } from '../../matrix.js';
 
 const ID = 'no-weights';
@@ -125,13 +125,12 @@ export default {
 
       setText(loopTitle, tr('loopTitle', { n: i + 1 }));
       const xiv = rowOf(s.X, i);
-      setHtml(loopMath, loopRow.map((v, j) => texToHtml(
-        `\\omega_{${i + 1}${j + 1}} = ${xiv.map((a, c) => `${paren(a)}\\times${paren(at(s.X, j, c))}`).join(' + ')} = \\mathbf{${tex(v)}}`,
-        { display: true })).join(''));
-      setHtml(compareMath,
-        `<span class="cmp-label">${escapeHtml(tr('loopLabel'))}</span> ${texToHtml(vec(loopRow))}` +
-        ` <span class="cmp-eq">${same ? '=' : '≠'}</span> ` +
-        `<span class="cmp-label">${proseToHtml(tr('rowLabel'), { n: i + 1 })}</span> ${texToHtml(vec(row))}`);
+      setMath(loopMath, loopRow.map((v, j) =>
+        `\\omega_{${i + 1}${j + 1}} = ${xiv.map((a, c) => `${paren(a)}\\times${paren(at(s.X, j, c))}`).join(' + ')} = \\mathbf{${tex(v)}}`), { display: true });
+      setParts(compareMath, [
+        `<span class="cmp-label">${escapeHtml(tr('loopLabel'))}</span> `, { tex: vec(loopRow) },
+        ` <span class="cmp-eq">${same ? '=' : '≠'}</span> <span class="cmp-label">`, ...prose(tr('rowLabel'), { n: i + 1 }), '</span> ', { tex: vec(row) },
+      ]);
       gS.update(S);
       gS.highlight({ rows: [i] });
       gP.update(t.weights);
@@ -140,18 +139,18 @@ export default {
       gSum.highlight({ rows: [i] });
       const es = rowOf(t.scaled, i).map((x) => `e^{${tex(x)}}`);
       setText(smTitle, tr('softmaxRow', { n: i + 1 }));
-      setHtml(smMath, texToHtml(
+      setMath(smMath,
         `\\begin{aligned}\\alpha_{${i + 1}} &= \\frac{[${es.join(',\\ ')}]}{${es.join(' + ')}} \\\\ &= ${vec(rowOf(t.weights, i), w3)} \\\\ \\textstyle\\sum_j \\alpha_{${i + 1}j} &= ${tex(sums.data[i], w3)}\\end{aligned}`,
-        { display: true }));
+        { display: true });
       gP2.update(t.weights);
       gP2.highlight({ rows: [i] });
       gX2.update(s.X);
       gZ.update(t.output);
       gZ.highlight({ rows: [i] });
       setText(ctxTitle, tr('contextRow', { n: i + 1 }));
-      setHtml(ctxMath, texToHtml(
+      setMath(ctxMath,
         `\\begin{aligned}z_{${i + 1}} &= ${rowOf(t.weights, i).map((p, j) => `${tex(p, w3)}\\,x_{${j + 1}}`).join(' + ')} \\\\ &= ${vec(rowOf(t.output, i))}\\end{aligned}`,
-        { display: true }));
+        { display: true });
       return { S, argmax };
     });
   },

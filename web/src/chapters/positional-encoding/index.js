@@ -6,7 +6,7 @@
 // outputs differ. Every number comes from the core.
 import { chapterKit } from '../../kit/kit.js';
 import { fmt, tex } from '../../format.js';
-import { texToHtml, setText, setHtml } from '../../kit/prose.js';
+import { setMath, setText } from '../../kit/prose.js';
 import { at, colOf } from '../../matrix.js';
 
 const ID = 'positional-encoding';
@@ -115,9 +115,9 @@ export default {
       const i = Math.floor(c / 2);
       const fn = c % 2 ? '\\cos' : '\\sin';
       setText(workedTitle, tr('workedTitle', { pos, c }));
-      setHtml(workedMath, texToHtml(
+      setMath(workedMath,
         `\\mathrm{PE}(${pos}, ${c}) = ${fn}\\!\\left(\\frac{${pos}}{10000^{2\\cdot ${i}/${s.d}}}\\right) = ${fn}(${tex(at(r.angles, pos, c), { digits: 4 })}) = ${tex(at(r.pe, pos, c), { digits: 4 })}`,
-        { display: true }));
+        { display: true });
       // Curves: the sine columns 0, 2, 4, 6 (as far as d allows) over the positions.
       const series = [];
       for (let col = 0; col < Math.min(s.d, 8); col += 2)

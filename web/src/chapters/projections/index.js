@@ -5,7 +5,7 @@
 import { chapterKit } from '../../kit/kit.js';
 import { choice, opGroup } from '../../kit/controls.js';
 import { tex } from '../../format.js';
-import { texToHtml, setText, setHtml } from '../../kit/prose.js';
+import { setMath, setText } from '../../kit/prose.js';
 import { at, rowOf } from '../../matrix.js';
 
 const ID = 'projections';
@@ -129,9 +129,9 @@ export default {
       setText(projTitle, tr('projRow', { n: i + 1 }));
       const xi = rowOf(s.X, i);
       const term = (W, c) => xi.map((a, r) => `${paren(a)}\\times${paren(at(W, r, c))}`).join(' + ');
-      setHtml(projMath, texToHtml(
+      setMath(projMath,
         `\\begin{aligned}q_{${i + 1}} = x_{${i + 1}} W_Q &= \\big[\\,${Array.from({ length: Q.cols }, (_, c) => term(s.Wq, c)).join(',\\ \\ ')}\\,\\big] \\\\ &= ${vec(rowOf(Q, i))}\\end{aligned}`,
-        { display: true }));
+        { display: true });
       g.S.update(t.scores);
       g.S.highlight({ rows: [i] });
       g.scaled.update(t.scaled);
@@ -143,9 +143,9 @@ export default {
       g.Z.update(t.output);
       g.Z.highlight({ rows: [i] });
       setText(ctxTitle, tr('contextRow', { n: i + 1 }));
-      setHtml(ctxMath, texToHtml(
+      setMath(ctxMath,
         `\\begin{aligned}z_{${i + 1}} &= ${rowOf(t.weights, i).map((p, j) => `${tex(p, { digits: 3, fixed: true })}\\,v_{${j + 1}}`).join(' + ')} \\\\ &= ${vec(rowOf(t.output, i))}\\end{aligned}`,
-        { display: true }));
+        { display: true });
       return { t, asym };
     });
   },

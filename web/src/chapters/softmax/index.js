@@ -4,7 +4,7 @@
 // by side: softmax over columns keeps the shape but the rows no longer sum to 1.
 import { chapterKit } from '../../kit/kit.js';
 import { tex, fmt } from '../../format.js';
-import { texToHtml, setProse, setText, setHtml } from '../../kit/prose.js';
+import { setMath, setProse, setText } from '../../kit/prose.js';
 import { rowOf } from '../../matrix.js';
 
 const ID = 'softmax';
@@ -139,10 +139,10 @@ export default {
       const w = rowOf(parts.weights, row);
       const e = sv.map((x) => (raw ? `e^{${tex(x)}}` : `e^{${tex(x)} - ${tex(parts.max.data[row])}}`));
       setProse(workedTitle, tr(raw ? 'workedRaw' : 'workedShifted'), { i: row + 1 });
-      setHtml(workedMath, texToHtml(
+      setMath(workedMath,
         `\\begin{aligned} &${e.join(' + ')} \\\\ &= ${ex.map((x) => tex(x, { digits: 3 })).join(' + ')} \\\\ &= ${tex(total, { digits: 3 })} \\\\ ` +
         `&P_{${row + 1},\\cdot} = [${w.map((x) => tex(x, { digits: 3, fixed: true })).join(',\\ ')}] \\end{aligned}`,
-        { display: true }));
+        { display: true });
 
       // the wrong axis
       const Pc = attn.softmax(s.S, { axis: 'cols' });

@@ -268,7 +268,8 @@ export default {
     function runInPage() {
       worker?.terminate();
       worker = null;
-      inPage = createTrainer({ ready: Promise.resolve(ctx.attn), post: (m) => setTimeout(() => onMessage(m), 0) });
+      // (the page's own core has no trainer: ctx.coreWithTrainer loads one; a widget's has)
+      inPage = createTrainer({ ready: ctx.coreWithTrainer?.() ?? Promise.resolve(ctx.attn), post: (m) => setTimeout(() => onMessage(m), 0) });
       for (const msg of backlog.splice(0)) inPage.receive(msg);
     }
     function startTrainer() {

@@ -53,6 +53,23 @@ test('training: start, learn the previous-token task, heatmaps change, pause and
   await page.close();
 });
 
+test('training: without Web Workers it trains on the page, with the whole core loaded on first use', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const wasm = [];
+  page.on('request', (r) => /\.wasm$/.test(r.url()) && wasm.push(new URL(r.url()).pathname));
+  await page.addInitScript(() => delete window.Worker);
+  await page.goto(`${server.url}?embed=training#training`);
+  await page.waitForSelector(`${STATUS}[data-step="0"]`, { timeout: 60000 });
+  await page.click('[data-control="step"]');
+  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.step === '1', STATUS, 30000);
+  // the page's own core has no trainer; the trainer's core came on first use
+  assert.deepEqual(wasm.sort(), ['/attn-core-lite.wasm', '/attn-core.wasm']);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('training: the scale toggle switches the heatmaps; your own sequence; malformed input', async () => {
   const { page, errors } = await openChapter();
   const on = await cells(page, 'probe-l1h1');

@@ -3,7 +3,7 @@
 // exercise as a try-it-yourself whose answer is checked against the core's value.
 import { chapterKit } from '../../kit/kit.js';
 import { tex, fmt } from '../../format.js';
-import { texToHtml, setProse, setText, setHtml } from '../../kit/prose.js';
+import { setMath, setProse, setText } from '../../kit/prose.js';
 import { rowOf, at } from '../../matrix.js';
 import { parseAnswer, checkAnswer } from '../../answer-check.js';
 
@@ -80,13 +80,13 @@ function stepCards(k, parent, { idPrefix, gridPrefix }) {
     // 1. scores, dot product term by term
     const dots = Array.from({ length: n }, (_, j) =>
       `q \\cdot k_{${j + 1}} = ${qv.map((x, c) => `${paren(x)} \\cdot ${paren(at(K, j, c))}`).join(' + ')} = \\mathbf{${tex(at(t.scores, 0, j))}}`);
-    setHtml(cards.scores.math, texToHtml(lines(dots), { display: true }));
+    setMath(cards.scores.math, lines(dots), { display: true });
     g.scores.update(t.scores);
     // 2. ÷ √d_k
     const scaled = Array.from({ length: n }, (_, j) =>
       `\\frac{${tex(at(t.scores, 0, j))}}{${tex(sc.sqrtDk, w3)}} \\approx \\mathbf{${tex(at(t.scaled, 0, j), w3)}}`);
-    setHtml(cards.scaled.math, texToHtml(
-      lines([`\\sqrt{d_k} = \\sqrt{${sc.dk}} \\approx ${tex(sc.sqrtDk, w3)}`, ...scaled]), { display: true }));
+    setMath(cards.scaled.math,
+      lines([`\\sqrt{d_k} = \\sqrt{${sc.dk}} \\approx ${tex(sc.sqrtDk, w3)}`, ...scaled]), { display: true });
     g.scaled.update(t.scaled);
     // 3. e^x and the sum: e^x itself when it fits in a float, else e^{x − max}
     const raw = Number.isFinite(parts.sumsRaw.data[0]);
@@ -95,9 +95,9 @@ function stepCards(k, parent, { idPrefix, gridPrefix }) {
     const exps = Array.from({ length: n }, (_, j) =>
       raw ? `e^{${tex(at(t.scaled, 0, j), w3)}} \\approx ${texSig(at(ex, 0, j))}`
         : `e^{${tex(at(t.scaled, 0, j), w3)} - ${tex(parts.max.data[0], w3)}} \\approx ${texSig(at(ex, 0, j))}`);
-    setHtml(cards.exp.math, texToHtml(
+    setMath(cards.exp.math,
       lines([...exps, `\\textstyle\\sum = ${Array.from({ length: n }, (_, j) => texSig(at(ex, 0, j))).join(' + ')} \\approx \\mathbf{${texSig(total.data[0])}}`]),
-      { display: true }));
+      { display: true });
     g.exp.update(ex);
     g.sum.update(total);
     cards.exp.note.hidden = raw;
@@ -105,13 +105,13 @@ function stepCards(k, parent, { idPrefix, gridPrefix }) {
     // 4. weights
     const ws = Array.from({ length: n }, (_, j) =>
       `\\alpha_{${j + 1}} = \\frac{${texSig(at(ex, 0, j))}}{${texSig(total.data[0])}} \\approx \\mathbf{${tex(at(t.weights, 0, j), w3)}}`);
-    setHtml(cards.weights.math, texToHtml(lines(ws), { display: true }));
+    setMath(cards.weights.math, lines(ws), { display: true });
     g.weights.update(t.weights);
     g.wsum.update(sum);
     // 5. output
     const terms = Array.from({ length: n }, (_, j) => `${tex(at(t.weights, 0, j), w3)}\\,${vecTex(rowOf(V, j))}`);
-    setHtml(cards.output.math, texToHtml(
-      `\\begin{aligned} &${terms.join(' + ')} \\\\ &= ${vecTex(rowOf(t.output, 0), (x) => tex(x, w3))} \\end{aligned}`, { display: true }));
+    setMath(cards.output.math,
+      `\\begin{aligned} &${terms.join(' + ')} \\\\ &= ${vecTex(rowOf(t.output, 0), (x) => tex(x, w3))} \\end{aligned}`, { display: true });
     g.output.update(t.output);
   }
   return { list, cards, update, grids: g };

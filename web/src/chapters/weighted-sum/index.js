@@ -5,7 +5,7 @@
 // the core: the normalised weights, the output, the hull, the distances and ranges.
 import { chapterKit } from '../../kit/kit.js';
 import { fmt, tex } from '../../format.js';
-import { texToHtml, setHtml } from '../../kit/prose.js';
+import { setMath } from '../../kit/prose.js';
 import { rowOf, withEntry } from '../../matrix.js';
 
 const ID = 'weighted-sum';
@@ -161,9 +161,9 @@ export default {
       gridDropSum.update(r.dropSum);
       gridDropO.update(r.od);
       const wv = rowOf(r.w, 0);
-      setHtml(workedMath, texToHtml(
+      setMath(workedMath,
         `o = ${wv.map((a, j) => `${tex(a, { digits: 3 })}\\,${vec(rowOf(s.V, j))}`).join(' + ')} = ${vec(rowOf(r.o, 0), { digits: 3 })}`,
-        { display: true }));
+        { display: true });
       const pts = [0, 1, 2].map((j) => rowOf(s.V, j));
       const o = rowOf(r.o, 0);
       const marks = [{ x: o[0], y: o[1], label: 'o', color: '#c2760c' }];

@@ -1,0 +1,45 @@
+// The core without the trainer (attn-core-lite.wasm, createAttention({training: false})),
+// which the page loads: the same API and the same bits as the whole core, but createModel()
+// says why it cannot train; and it really is the lighter file.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
+import createAttention from '../../web/dist/attn.mjs';
+
+const full = await createAttention({ simd: true });
+const lite = await createAttention({ simd: true, training: false });
+
+test('the lite core has every function of the whole core', () => {
+  assert.deepEqual(Object.keys(lite).sort(), Object.keys(full).sort());
+  assert.equal(lite.simd, 'wasm-simd128');
+});
+
+test('it computes the same bits as the whole core', () => {
+  for (let seed = 1; seed <= 20; seed++) {
+    const T = 1 + (seed % 7), d = 1 + ((seed * 3) % 9);
+    const args = (a) => [a.random({ rows: T, cols: d, seed }), a.random({ rows: T, cols: d, seed: seed + 50 }), a.random({ rows: T, cols: 2, seed: seed + 99 })];
+    const opts = { causal: seed % 2 === 0, dropout: { rate: 0.25, seed, training: seed % 3 === 0 } };
+    const a = full.attention(...args(full), opts), b = lite.attention(...args(lite), opts);
+    for (const stage of ['scores', 'weights', 'dropped', 'output']) assert.deepEqual(b[stage].data, a[stage].data, `${stage}, seed ${seed}`);
+  }
+  const ex = lite.example('multi-head');
+  const o = { Wq: ex.Wq, Wk: ex.Wk, Wv: ex.Wv, Wo: ex.Wo, heads: ex.heads, causal: true };
+  assert.deepEqual(lite.multiHeadAttention(ex.X, o).output.data, full.multiHeadAttention(ex.X, o).output.data);
+});
+
+test('task() and the limits are there; createModel() throws and says why; liveModels() is 0', () => {
+  assert.deepEqual(lite.task('sort'), full.task('sort'));
+  assert.throws(() => lite.createModel(), (e) => e instanceof Error && /createModel: .*training: false/.test(e.message));
+  assert.equal(lite.liveModels(), 0);
+  // and the module keeps working
+  assert.equal(lite.matmul(lite.matrix(1, 1, [2]), lite.matrix(1, 1, [3])).data[0], 6);
+});
+
+test('a bad training option is a TypeError', async () => {
+  await assert.rejects(createAttention({ training: 'no' }), TypeError);
+});
+
+test('the lite wasm is at least a fifth smaller than the whole core, gzipped', () => {
+  const gz = (f) => statSync(new URL(`../../web/dist/${f}.wasm.gz`, import.meta.url)).size;
+  assert.ok(gz('attn-core-lite') < 0.8 * gz('attn-core'), `${gz('attn-core-lite')} vs ${gz('attn-core')} bytes`);
+});

@@ -1,0 +1,93 @@
+// Worked formulas whose numbers change (web/src/kit/prose.js): a formula is typeset once
+// per structure with its numbers in slots, and later numbers are written into the slots.
+// That is only right if writing digits into the slots gives what KaTeX would typeset for
+// the new numbers, and if the slots change nothing else (spacing, struts, MathML).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { slottedHtml, texToHtml, assemble } from '../../web/src/kit/prose.js';
+import { tex } from '../../web/src/format.js';
+
+const require = createRequire(new URL('../../web/package.json', import.meta.url));
+const katex = require('katex');
+const fc = require('fast-check');
+
+// Formulas shaped as the chapters write them (their templates, with numbers from tex()).
+const paren = (x) => (x < 0 ? `(${tex(x)})` : tex(x));
+const w3 = { digits: 3, fixed: true };
+const vec = (xs, o) => `[${xs.map((x) => tex(x, o)).join(',\\ ')}]`;
+const FORMULAS = [
+  (a, b, c) => `\\begin{aligned} q_{1} \\cdot k_{2} &= ${paren(a)} \\times ${paren(b)} + ${paren(c)} \\times ${paren(a)} \\\\ &= \\mathbf{${tex(a * b + c * a)}} \\end{aligned}`,
+  (a, b, c) => `\\begin{aligned} P_{2,\\cdot} &= \\frac{[e^{${tex(a)}},\\ e^{${tex(b)}}]}{e^{${tex(a)}} + e^{${tex(b)}}} \\\\ &= ${vec([a, b, c], w3)} \\end{aligned}`,
+  (a, b) => `\\omega_{12} = ${paren(a)}\\times${paren(b)} = \\mathbf{${tex(a * b)}}`,
+  (a, b, c) => `\\frac{${tex(a)}}{${tex(b, w3)}} \\approx \\mathbf{${tex(c, w3)}}`,
+  (a, b) => `\\sqrt{d_k} = \\sqrt{${Math.round(Math.abs(a)) + 1}} \\approx ${tex(b, w3)}`,
+  (a, b) => `\\alpha_{1} = \\frac{${tex(Math.abs(a), w3)}\\times10^{3}}{${tex(Math.abs(b), w3)}} \\approx \\mathbf{${tex(a, w3)}}`,
+  (a, b, c) => `\\textstyle\\sum_j \\alpha_{1j} = ${tex(a, w3)} + ${tex(b, w3)} + ${tex(c, w3)}`,
+  (a, b) => `z_1 = ${tex(a, w3)}\\,x_{1} + ${tex(b, w3)}\\,x_{2}`,
+  (a, b) => `\\begin{aligned} o_{3} &= ${tex(a, w3)}\\,${vec([a, b])} \\\\ &= ${vec([b, a])} \\end{aligned}`,
+  (a) => `\\mathrm{PE}_{(2, 4)} = \\sin\\!\\left(\\frac{2}{10000^{4/8}}\\right) = ${tex(a)}`,
+];
+const number = fc.double({ min: -500, max: 500, noNaN: true }).map((x) => Math.round(x * 1000) / 1000);
+
+// The slots' digits as typeset: [digits] in order, and the HTML with them taken out.
+// (KaTeX puts the spacing that follows a number inside its slot, after the digits.)
+const SLOT = /<span class="enclosing ae-n( mtight)?">(<span class="[^"]*"(?: style="[^"]*")?>)([^<]*)(<\/span>)((?:<span class="mspace[^"]*" style="[^"]*"><\/span>)*)<\/span>/g;
+const digitsOf = (html) => [...html.matchAll(SLOT)].map((m) => m[3]);
+const withDigits = (html, digits) => {
+  let k = 0;
+  return html.replace(SLOT, (m, tight = '', open, d, close, space) => `<span class="enclosing ae-n${tight}">${open}${digits[k++]}${close}${space}</span>`);
+};
+// Without the slots' wrappers; and \mathbf{\htmlClass{..}{1.5}} loses an unstyled <span
+// class="mord"> around the bold digits that \mathbf{1.5} has, which changes nothing on
+// screen (no rule of KaTeX's stylesheet selects it, and spacing is typeset, not styled).
+const unslotted = (html) => plainOrd(html.replace(SLOT, (m, tight, open, d, close, space) => `${open}${d}${close}${space}`));
+const plainOrd = (html) => html.replace(/<span class="mord">(<span class="mord mathbf">[^<]*<\/span>)<\/span>/g, '$1');
+const skeleton = (t) => t.replace(/\d+(\.\d+)?/g, '#');
+
+test('KaTeX output assembled from its HTML-only and MathML-only parts is its own htmlAndMathml output', () => {
+  for (const f of FORMULAS) for (const display of [false, true]) {
+    const t = f(1.5, -2.25, 0.125);
+    const html = katex.renderToString(t, { displayMode: display, output: 'html', throwOnError: false });
+    const ml = katex.renderToString(t, { displayMode: display, output: 'mathml', throwOnError: false }).replace(/^<span class="katex">|<\/span>$/g, '');
+    assert.equal(assemble(html, ml), texToHtml(t, { display }), t);
+  }
+});
+
+test('slots change nothing else: without their wrappers, a slotted formula is KaTeX\'s own output', () => {
+  fc.assert(fc.property(fc.integer({ min: 0, max: FORMULAS.length - 1 }), number, number, number, fc.boolean(), (k, a, b, c, display) => {
+    const t = FORMULAS[k](a, b, c);
+    const slotted = slottedHtml(t, { display });
+    assert.ok(digitsOf(slotted).length > 0, `${t} has slots`);
+    assert.equal(unslotted(slotted), plainOrd(texToHtml(t, { display })), t);
+  }), { numRuns: 300 });
+});
+
+test('writing new digits into the slots gives what typesetting the new numbers gives', () => {
+  let compared = 0;
+  fc.assert(fc.property(fc.integer({ min: 0, max: FORMULAS.length - 1 }), fc.array(number, { minLength: 6, maxLength: 6 }), fc.boolean(), (k, xs, display) => {
+    const a = FORMULAS[k](xs[0], xs[1], xs[2]);
+    const b = FORMULAS[k](xs[3], xs[4], xs[5]);
+    if (skeleton(a) !== skeleton(b)) return; // a sign changed: the page typesets anew
+    compared++;
+    const before = slottedHtml(a, { display });
+    const after = slottedHtml(b, { display });
+    // the HTML part only: the MathML is rebuilt from the TeX on every change
+    const html = (h) => h.replace(/<span class="katex-mathml">.*?<\/math><\/span>/, '');
+    assert.equal(html(withDigits(before, digitsOf(after))), html(after), `${a} → ${b}`);
+  }), { numRuns: 400 });
+  assert.ok(compared > 100, `${compared} pairs of the same structure compared`);
+});
+
+test('numbers that cannot be slots stay in the structure: unbraced scripts, units, NaN and ∞', () => {
+  const digits = (t) => digitsOf(slottedHtml(t));
+  assert.deepEqual(digits('x_1 + y^2 = 3.5'), ['3.5']);
+  assert.deepEqual(digits('\\hspace{2pt} 12'), ['12']);
+  assert.deepEqual(digits('2x + 10'), ['10']);
+  assert.deepEqual(digits('1.5 \\times 10^{3} + 2 ^ 2'), ['1.5', '3']);
+  assert.deepEqual(digits('10000^{4/8} = 0.5'), ['0.5']);
+  assert.deepEqual(digits(`${tex(NaN)} + ${tex(-Infinity)} + 7`), ['7']);
+  assert.deepEqual(digits('x_{12} = -0.25'), ['12', '0.25']);
+  // a formula KaTeX cannot parse degrades as texToHtml does, never an exception
+  assert.equal(slottedHtml('\\frac{1}{'), texToHtml('\\frac{1}{'));
+});
