@@ -153,3 +153,46 @@ test('the page\'s tools stay within reach: docked once the header scrolls away, 
     await close();
   }
 });
+
+test('maths keeps its pixels: two-keys step ④\'s stacked fractions do not touch, nothing is cut', async () => {
+  for (const width of [1280, 390]) {
+    const { page, errors, close } = await open('?embed=two-keys&lang=en#two-keys', { width });
+    const boxes = await page.$eval('#two-keys [data-step="weights"] .worked-math', (m) => [...m.querySelectorAll('.katex-html .mfrac')].map((f) => {
+      const r = f.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom };
+    }));
+    assert.equal(boxes.length, 2);
+    assert.ok(boxes[1].top - boxes[0].bottom >= 3, `${width}px: the fractions are ${boxes[1].top - boxes[0].bottom}px apart`);
+    const cut = await page.$eval('#two-keys [data-step="weights"] .worked-math', (m) => {
+      const box = m.getBoundingClientRect();
+      const f = m.querySelector('.katex-display').getBoundingClientRect();
+      return [...m.querySelectorAll('.katex-html .mfrac')].some((x) => x.getBoundingClientRect().top < f.top || x.getBoundingClientRect().top < box.top);
+    });
+    assert.equal(cut, false);
+    assert.deepEqual(errors, []);
+    await close();
+  }
+});
+
+test('a wide table on a phone: it shows that it scrolls, its caption wraps in view, its first column stays', async () => {
+  const { page, errors, close } = await open('?embed=multi-head#multi-head', { width: 390, height: 844 });
+  const box = '#multi-head .table-scroll';
+  await page.$eval(box, (n) => n.scrollIntoView());
+  await page.waitForFunction((sel) => document.querySelector(sel).classList.contains('scrolls'), box);
+  const fits = () => page.$eval(box, (n) => {
+    const b = n.getBoundingClientRect();
+    const cap = n.querySelector('caption').getBoundingClientRect();
+    const first = n.querySelector('tbody tr :first-child').getBoundingClientRect();
+    return { cap: cap.left >= b.left - 1 && cap.right <= b.right + 1, first: first.left >= b.left - 1 && first.right <= b.right + 1 };
+  });
+  assert.deepEqual(await fits(), { cap: true, first: true });
+  // the fade is on the side where more hides: the right, then both sides, then the left
+  const mask = () => page.$eval(box, (n) => [n.classList.contains('scrolled'), n.classList.contains('at-end')]);
+  assert.deepEqual(await mask(), [false, false]);
+  await page.$eval(box, (n) => { n.scrollLeft = n.scrollWidth; });
+  await page.waitForFunction((sel) => document.querySelector(sel).classList.contains('at-end'), box);
+  assert.deepEqual(await mask(), [true, true]);
+  assert.deepEqual(await fits(), { cap: true, first: true }, 'scrolled to the end: caption and first column still in view');
+  assert.deepEqual(errors, []);
+  await close();
+});
