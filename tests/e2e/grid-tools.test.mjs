@@ -5,6 +5,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { setup, open, pageReady, pageCells } from './embed-helpers.mjs';
+import { pasteInto } from './harness.mjs';
 
 const env = await setup();
 const { server, browser } = env;
@@ -16,13 +17,6 @@ const menu = async (page, grid, act) => {
   await page.click(`[data-grid="${grid}"] [data-act="${act}"]`);
 };
 const exported = (page, grid) => page.inputValue(`[data-grid="${grid}"] .grid-io textarea`);
-// what a paste from the clipboard delivers to a cell
-const pasteInto = (page, selector, text) => page.$eval(selector, (input, t) => {
-  input.focus();
-  const dt = new DataTransfer();
-  dt.setData('text/plain', t);
-  input.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-}, text);
 
 test('exports: plain text, LaTeX, Markdown and CSV hold the numbers the grid shows', async () => {
   const { page, errors, foreign, close } = await open(browser, `${server.url}?lang=en#core-attention`, { permissions: ['clipboard-read', 'clipboard-write'] });
@@ -109,7 +103,7 @@ test('paste: a whole matrix, a block from a cell, the paste panel; malformed tex
     ['1 2\n3 x', /“x” on row 2 is not a number/],
     ['1 2 3\n4 5', /Row 2 has 2 numbers but row 1 has 3/],
     ['1 2 3\n4 5 6', /The pasted matrix is 2×3; this one is 3×8/],
-    ['1 1e9', /too large/],
+    ['1 1e9', /outside the range −1,000,000 to 1,000,000/],
   ]) {
     await pasteInto(page, Qcell(3, 8), text);
     assert.equal(await page.isVisible('[data-grid="input-Q"] .grid-error'), true, text);

@@ -74,3 +74,13 @@ export async function shootChapter(browser, server, id, { query = '', suffix = '
     await page.close();
   }
 }
+
+// What a paste from the clipboard delivers to a cell.
+export function pasteInto(page, selector, text) {
+  return page.$eval(selector, (input, t) => {
+    input.focus();
+    const dt = new DataTransfer();
+    dt.setData('text/plain', t);
+    input.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+  }, text);
+}

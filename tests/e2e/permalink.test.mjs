@@ -146,6 +146,10 @@ test('exercise: a teacher hides cells, the link carries them, the learner checks
   await page.click(P(2, 2));
   await page.click(P(2, 2)); // clicked twice: shown again
   assert.equal(await page.$$eval('[data-grid="P"] td.hidden-cell', (n) => n.length), 2);
+  // The teacher is told where the hidden values still show (step ⑤ repeats P; H holds O₁).
+  await page.waitForSelector('[data-grid="P"] .exercise-leak:not([hidden])');
+  const leak = await page.textContent('[data-grid="P"] .exercise-leak');
+  assert.match(leak, /Still visible elsewhere in this chapter: .*0\.114 in .*0\.042 in /, leak);
   await page.click('#exercise-toggle');
   await page.waitForFunction(() => location.search.includes('!hide:@P.3.1,P.3.2'));
   const link = page.url();
@@ -168,9 +172,18 @@ test('exercise: a teacher hides cells, the link carries them, the learner checks
   assert.match(await lp.textContent('[data-grid="P"] .exercise-result'), /1 of 2 correct/);
   assert.equal(await lp.getAttribute(`${P(3, 2)} input.answer`, 'aria-invalid'), 'true');
   assert.ok(await lp.$eval(P(3, 1), (td) => td.classList.contains('right')));
-  await lp.fill(`${P(3, 2)} input.answer`, '0.04');
+  // Judged relative to the value's size (with half a unit of the last digit shown as the
+  // floor): 0.052 and 0.04 are not 0.0417…; 0.042, as shown, is.
+  for (const wrong of ['0.052', '0.04']) {
+    await lp.fill(`${P(3, 2)} input.answer`, wrong);
+    await lp.click('[data-grid="P"] [data-act="check"]');
+    assert.match(await lp.textContent('[data-grid="P"] .exercise-result'), /1 of 2 correct/, wrong);
+  }
+  await lp.fill(`${P(3, 2)} input.answer`, '0.042');
   await lp.click('[data-grid="P"] [data-act="check"]');
   assert.match(await lp.textContent('[data-grid="P"] .exercise-result'), /2 of 2 correct/);
+  // The learner is not told where else the hidden numbers show.
+  assert.equal(await lp.isVisible('[data-grid="P"] .exercise-leak'), false);
   // the answers are checked against the current numbers: change an input, check again
   await lp.fill(Qcell(3, 4), '5');
   await lp.click('[data-grid="P"] [data-act="check"]');

@@ -146,9 +146,16 @@ test('attributes: figure, editable, state, hide, bad values give a notice and de
   // bad attributes: a notice, and the chapter at its defaults
   const notice = await inWidget(page, '#bad', (w) => w.shadowRoot.querySelector('.notice').textContent);
   for (const re of [/tokens="lots"/, /mask="sideways"/, /fr/, /needs 2 numbers|must have|columns|shape/i, /zzz/]) assert.match(notice, re);
+  // It speaks of attributes, names each and the values it accepts; it does not speak of a link.
+  assert.doesNotMatch(notice, /link/i);
+  assert.match(notice, /attributes of this <attention-explorer>/);
+  assert.match(notice, /mask="sideways" is not accepted\. Accepted values: causal, none\./);
+  assert.match(notice, /lang="fr" is not accepted\. Accepted values: ko, en\./);
+  assert.match(notice, /tokens="lots" is not a whole number/);
   assert.deepEqual(await widgetCells(page, '#bad', 'P', 3), ['0.114', '0.042', '0.844']);
   // an unknown chapter: a notice naming it, and the first chapter of the page instead
-  assert.match(await inWidget(page, '#nochapter', (w) => w.shadowRoot.querySelector('.notice').textContent), /no-such-chapter/);
+  assert.match(await inWidget(page, '#nochapter', (w) => w.shadowRoot.querySelector('.notice').textContent),
+    /chapter="no-such-chapter" is not a chapter, so the first one \(why-attention\) is shown\. Accepted values: why-attention, .*core-attention.*, review\./);
   assert.ok(await inWidget(page, '#nochapter', (w) => w.shadowRoot.querySelectorAll('section.chapter').length) >= 1);
   assert.deepEqual(errors, []);
   await close();

@@ -68,3 +68,19 @@ test('the page shell: the table of contents and a placeholder per chapter are in
   assert.ok(out.indexOf('<section id="why-attention"') < out.indexOf('<section id="review"'), 'in reading order');
   assert.throws(() => pageShell('<html><body></body></html>', chapters), /no <nav id="toc">/);
 });
+
+test('counts with their nouns: English texts follow the plural rules at 1 and many; no "(s)", no "{n} tokens"', async () => {
+  const { fill } = await import('../../web/src/kit/fill.js');
+  assert.equal(fill('That is {n|token|tokens}.', { n: 1 }), 'That is 1 token.');
+  assert.equal(fill('That is {n|token|tokens}.', { n: '1,024' }), 'That is 1,024 tokens.');
+  assert.equal(fill('{l|layer|layers} with {h|head|heads}', { l: 1, h: 2 }), '1 layer with 2 heads');
+  assert.equal(fill('{x|a|b}', {}), '{x|a|b}', 'an unknown name stays');
+  const nouns = 'tokens|heads|layers|rows|columns|numbers|pairs|entries|steps|parameters|positions|points|weights';
+  const texts = [...(await readChapters()).map((c) => [c.id, c.text.en]), ['kit', (await import('../../web/src/kit/en.js')).default]];
+  const strings = (o, p) => Object.entries(o).flatMap(([k, v]) => (typeof v === 'string' ? [[`${p}.${k}`, v]] : v && typeof v === 'object' ? strings(v, `${p}.${k}`) : []));
+  for (const [id, text] of texts)
+    for (const [key, s] of strings(text, id)) {
+      assert.doesNotMatch(s, /\(s\)/, `${key}: "(s)" instead of a plural form`);
+      assert.doesNotMatch(s, new RegExp(`\\{\\w+\\} (${nouns})\\b`), `${key}: a count with a fixed plural noun`);
+    }
+});

@@ -6,7 +6,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
-import { parseCell, editText, fmt, LIMIT } from '../../web/src/format.js';
+import { parseCell, editText, f32Text, fmt, LIMIT } from '../../web/src/format.js';
 
 const fc = createRequire(new URL('../../web/package.json', import.meta.url))('fast-check');
 const matrixTextUrl = new URL('../../web/src/matrix-text.js', import.meta.url);
@@ -58,12 +58,30 @@ test('parseCell: every number in range reads back (plain, edited and displayed f
     const want = x === 0 ? 0 : x;
     assert.equal(parseCell(String(x)).value, want, String(x));
     assert.equal(parseCell(`  ${x}\t`).value, want);
-    const edited = parseCell(editText(x)).value; // rounded to 6 decimals for editing
-    assert.ok(Math.abs(edited - x) <= 5e-7 + 1e-15 * Math.abs(x), `${x} -> ${editText(x)} -> ${edited}`);
+    const edited = parseCell(editText(x)).value; // the shortest text of x's float32
+    assert.ok(Math.fround(edited) === Math.fround(want), `${x} -> ${editText(x)} -> ${edited}`); // (−0 and 0 alike)
     const shown = fmt(x, { digits: 6 }); // typographic minus
     assert.ok(Math.abs(parseCell(shown).value - x) <= 5e-7 + 1e-12 * Math.abs(x), `${x} -> ${shown}`);
   }), { numRuns: RUNS, seed: 12 });
   tried.parseCellRoundTrip = n;
+});
+
+test('f32Text: the shortest text that reads back to the same float32', () => {
+  // The issue's cases: a paste or a permalink showed "0", "123456.789063", "1.234568".
+  assert.equal(f32Text(Math.fround(1e-7)), '1e-7');
+  assert.equal(f32Text(Math.fround(123456.789)), '123456.79');
+  assert.equal(f32Text(Math.fround(1.23456789)), '1.2345679');
+  assert.equal(f32Text(-0), '0');
+  let n = 0;
+  fc.assert(fc.property(fc.float({ noNaN: true, noDefaultInfinity: true }), (x) => {
+    n++;
+    const t = f32Text(x);
+    assert.equal(Math.fround(Number(t)), Object.is(x, -0) ? 0 : x, `${x} -> ${t}`);
+    // no shorter text of the same kind reads back (one significant digit fewer)
+    const digits = t.replace(/^-/, '').replace(/e.*$/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '').length;
+    if (digits > 1) assert.notEqual(Math.fround(Number(x.toPrecision(digits - 1))), x, `${x}: ${t} is not the shortest`);
+  }), { numRuns: RUNS, seed: 13 });
+  tried.f32Text = n;
 });
 
 test('parseMatrixText: any pasted text gives a well-formed matrix or a MatrixTextError', { skip: !matrixText && 'web/src/matrix-text.js is not on this branch' }, () => {

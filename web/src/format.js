@@ -14,16 +14,33 @@ export function fmt(x, { digits = 3, fixed = false } = {}) {
   return s.startsWith('-') ? MINUS + s.slice(1) : s;
 }
 
-// Editing form: plain ASCII, up to 6 decimals, so the value can be typed over.
-export function editText(x) {
-  return String(Math.round(x * 1e6) / 1e6);
+// The shortest decimal text that reads back to the same float32 (the page stores every
+// input as float32): f32Text(123456.789) -> "123456.79" (the float is 123456.7890625),
+// f32Text(1e-7) -> "1e-7", f32Text(1.23456789) -> "1.2345679". Plain ASCII, so it can be
+// typed over; ±∞ and NaN as "Infinity", "-Infinity", "NaN".
+export function f32Text(x) {
+  if (!Number.isFinite(x)) return String(x);
+  const want = Math.fround(x);
+  if (want === 0) return '0';
+  for (let p = 1; p <= 9; p++) {
+    const t = Number(want.toPrecision(p));
+    if (Math.fround(t) === want) return String(t);
+  }
+  return String(want);
 }
+
+// Editing form of a stored input: the shortest text of its float32.
+export const editText = f32Text;
+
+// A stored input quoted in a message: its shortest float32 text, with a typographic minus.
+export const inputText = (x) => (Number.isFinite(x) ? f32Text(x).replace(/^-/, MINUS) : fmt(x));
 
 // TeX form of a number, e.g. for formulas with the current values filled in.
 export function tex(x, opts) {
   const s = fmt(x, opts).replaceAll(MINUS, '-');
   if (s === '-∞') return '-\\infty';
   if (s === '∞') return '\\infty';
+  if (s === 'NaN') return '\\text{NaN}';
   return s;
 }
 

@@ -169,7 +169,7 @@ function renderChrome() {
   const toggle = $('lang-toggle');
   toggle.textContent = t('langToggle');
   toggle.lang = i18n.lang === 'ko' ? 'en' : 'ko';
-  toggle.setAttribute('aria-label', t('langToggleLabel'));
+  toggle.title = t('langToggleLabel'); // the name is the visible word itself (in its own language)
   $('copy-link').textContent = t('copyLink');
   $('copy-link').title = t('linkTitle');
   $('share-title').textContent = t('copyLink');
@@ -215,6 +215,34 @@ $('exercise-toggle').addEventListener('click', () => {
 });
 i18n.onChange(renderChrome);
 renderChrome();
+
+// ---- the tools stay within reach ------------------------------------------------------------------
+// Once the header has scrolled away, its buttons (language, link, exercise) dock in a thin
+// bar at the top of the window (body.docked, styles.css), with the link panel and the
+// exercise help under it. On a narrow screen the bar tucks away while the reader scrolls
+// down and comes back on the way up, so it does not sit over what is being read.
+{
+  const header = document.querySelector('.site-header');
+  const tools = document.querySelector('.site-tools');
+  const row = document.querySelector('.tool-row');
+  const body = document.body;
+  new IntersectionObserver(([e]) => {
+    const dock = !e.isIntersecting && e.boundingClientRect.bottom < 0;
+    if (dock === body.classList.contains('docked')) return;
+    if (dock) tools.style.minHeight = `${tools.offsetHeight}px`; // the header keeps its height
+    body.classList.toggle('docked', dock);
+    if (!dock) body.classList.remove('tucked');
+  }).observe(header);
+  let lastY = scrollY;
+  addEventListener('scroll', () => {
+    const y = scrollY, dy = y - lastY;
+    if (Math.abs(dy) < 6) return;
+    lastY = y;
+    const busy = !$('share-panel').hidden || row.contains(document.activeElement) || host.picking;
+    const tuck = dy > 0 && innerWidth < 700 && !busy;
+    if (body.classList.contains('tucked') !== tuck) body.classList.toggle('tucked', tuck);
+  }, { passive: true });
+}
 
 // ---- the chapters ------------------------------------------------------------------------------
 let attn = null;

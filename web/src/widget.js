@@ -12,7 +12,7 @@
 // (causal | none), seed (what the chapter supports: its module's `options`), lang (ko | en,
 // default from the page's lang), editable ("false" makes inputs read-only), state (a
 // chapter's permalink text, as in ?<chapter>=<state>), hide (exercise cells: "P.3.1 P.3.2",
-// grid.row.column counted from 1), tolerance (for checking answers, default 0.01), theme
+// grid.row.column counted from 1), tolerance (for checking answers: relative, default 0.01, never tighter than the digits shown), theme
 // (auto | light | dark; auto follows the host page).
 // Every widget on a page shares one instance of the core and keeps its own state; the
 // markup lives in a shadow root, so the page's CSS and the widget's do not meet.
@@ -188,8 +188,12 @@ class AttentionExplorer extends HTMLElement {
     const pageLang = (this.closest('[lang]')?.getAttribute('lang') ?? '').toLowerCase();
     const lang = ['ko', 'en'].includes(a('lang')) ? a('lang') : pageLang.startsWith('ko') ? 'ko' : pageLang ? 'en' : 'ko';
     const i18n = createI18n(lang, chapters);
+    // What an attribute could not do, named by the attribute with the values it accepts
+    // (kit/en.js attr*): each a function, so that a language switch re-words it.
     const problems = [];
-    if (a('lang') !== null && !['ko', 'en'].includes(a('lang'))) problems.push(i18n.t('common.badLang', { lang: a('lang') }));
+    const cut = (v) => (v.length > 20 ? `${v.slice(0, 20)}…` : v);
+    const say = (key, vars) => problems.push(() => i18n.t(`common.${key}`, vars));
+    if (a('lang') !== null && !['ko', 'en'].includes(a('lang'))) say('attrChoice', { attr: 'lang', value: cut(a('lang')), list: 'ko, en' });
 
     const bar = document.createElement('div');
     bar.className = 'ae-bar';
@@ -211,7 +215,7 @@ class AttentionExplorer extends HTMLElement {
     // take ←/→ for itself.
     root.addEventListener('keydown', (e) => {
       const t = e.composedPath()[0];
-      if (t?.closest?.('input, textarea, select, [role="tablist"]')) e.stopPropagation();
+      if (t?.closest?.('input, textarea, select, [role="tablist"], [role="grid"]')) e.stopPropagation();
     });
     shadow.replaceChildren(root);
     this.removeAttribute('data-ready');
@@ -219,7 +223,7 @@ class AttentionExplorer extends HTMLElement {
     let attn, module;
     let ch = chapters.find((c) => c.id === a('chapter'));
     if (!ch) {
-      if (a('chapter') !== null) problems.push(i18n.t('common.unknownChapter', { id: a('chapter') }));
+      if (a('chapter') !== null) say('attrChapter', { value: cut(a('chapter')), list: CHAPTERS.join(', '), first: CHAPTERS[0] });
       ch = chapters[0];
     }
     try {
@@ -236,18 +240,21 @@ class AttentionExplorer extends HTMLElement {
     for (const [attr, key] of [['tokens', 'tokens'], ['d_model', 'dModel'], ['heads', 'heads'], ['seed', 'seed']]) {
       if (a(attr) === null) continue;
       const v = int(a(attr));
-      if (v === undefined) problems.push(`${attr}="${a(attr).slice(0, 20)}" is not a whole number`);
+      if (v === undefined) say('attrWhole', { attr, value: cut(a(attr)) });
       else options[key] = v;
     }
     if (a('mask') !== null) {
       if (['causal', 'none'].includes(a('mask'))) options.mask = a('mask');
-      else problems.push(`mask="${a('mask').slice(0, 20)}" is not causal or none`);
+      else say('attrChoice', { attr: 'mask', value: cut(a('mask')), list: 'causal, none' });
     }
     const supported = module.options ?? [];
     for (const [attr, key] of [['tokens', 'tokens'], ['d_model', 'dModel'], ['heads', 'heads'], ['seed', 'seed'], ['mask', 'mask']])
-      if (key in options && !supported.includes(key)) problems.push(`${ch.id} does not take ${attr}`);
+      if (key in options && !supported.includes(key)) {
+        const takes = [['tokens', 'tokens'], ['d_model', 'dModel'], ['heads', 'heads'], ['seed', 'seed'], ['mask', 'mask']].filter(([, k]) => supported.includes(k)).map(([n]) => n);
+        say(takes.length ? 'attrUnsupported' : 'attrUnsupportedNone', { attr, chapter: ch.id, list: takes.join(', ') });
+      }
     const tolerance = a('tolerance') === null ? undefined : Number(a('tolerance'));
-    if (tolerance !== undefined && !(tolerance >= 0)) problems.push(`tolerance="${a('tolerance').slice(0, 20)}" is not a number ≥ 0`);
+    if (tolerance !== undefined && !(tolerance >= 0)) say('attrTolerance', { value: cut(a('tolerance')) });
 
     const store = createStore({});
     const host = createHost({
@@ -262,13 +269,13 @@ class AttentionExplorer extends HTMLElement {
     root.append(section);
 
     const renderNotice = () => {
-      const items = [...problems, ...host.notices.map((n) => n.problems.join('; '))];
+      const items = [...problems.map((f) => (typeof f === 'function' ? f() : f)), ...host.notices.map((n) => n.problems.join('; '))];
       notice.hidden = items.length === 0;
       notice.textContent = '';
       if (!items.length) return;
       const p = document.createElement('p');
       p.className = 'notice-title';
-      p.textContent = i18n.t('common.noticeTitle');
+      p.textContent = i18n.t('common.widgetNoticeTitle');
       const ul = document.createElement('ul');
       for (const it of items) ul.append(Object.assign(document.createElement('li'), { textContent: it }));
       notice.append(p, ul);
@@ -276,7 +283,7 @@ class AttentionExplorer extends HTMLElement {
     const relabel = () => {
       langBtn.textContent = i18n.t('common.langToggle');
       langBtn.lang = i18n.lang === 'ko' ? 'en' : 'ko';
-      langBtn.setAttribute('aria-label', i18n.t('common.langToggleLabel'));
+      langBtn.title = i18n.t('common.langToggleLabel'); // the name is the visible word itself
       root.lang = i18n.lang;
       renderNotice();
     };
@@ -288,7 +295,7 @@ class AttentionExplorer extends HTMLElement {
     try {
       module.mount(section, { attn, i18n, store, host, coreWithTrainer });
       host.finishRestore(ch.id);
-      if (a('figure')) this.#single(section, host, ch.id, a('figure'), problems);
+      if (a('figure')) this.#single(section, host, ch.id, a('figure'), (list) => say('attrFigure', { value: cut(a('figure')), list }));
     } catch (e) {
       problems.push(e.message);
       console.error(e);
@@ -311,10 +318,10 @@ class AttentionExplorer extends HTMLElement {
   }
 
   // figure="name": only that grid or plot (and the chapter's error box) stays visible.
-  #single(section, host, id, name, problems) {
+  #single(section, host, id, name, missing) {
     const target = host.chapters.get(id)?.grids.get(name)?.el ?? section.querySelector(`[data-grid="${CSS.escape(name)}"], [data-plot="${CSS.escape(name)}"]`);
     if (!target) {
-      problems.push(`there is no figure "${name}"`);
+      missing([...new Set([...section.querySelectorAll('[data-grid], [data-plot]')].map((n) => n.dataset.grid ?? n.dataset.plot))].join(', '));
       return;
     }
     const panel = target.closest('.step-panel');

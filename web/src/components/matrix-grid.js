@@ -17,8 +17,8 @@
 // Exercise cells: setHidden([[i, j], ...]) replaces those numbers by answer fields; the
 // learner's answers are checked against the grid's current values (the core's) within a
 // tolerance. setPicking(true) lets a teacher click cells to hide or show them.
-import { fmt, editText, parseCell, isIncomplete, LIMIT } from '../format.js';
-import { weightScale, divergingScale, maxAbsFinite, textColorFor } from './colors.js';
+import { fmt, editText, inputText, parseCell, isIncomplete, LIMIT } from '../format.js';
+import { weightScale, divergingScale, maxAbsFinite, textColorFor, isDark, onSchemeChange } from './colors.js';
 import { texToHtml, escapeHtml, fill, setText, setHtml } from '../kit/prose.js';
 import { matrixToText, matrixToLatex, matrixToMarkdown, matrixToCsv, parseMatrixText, MatrixTextError } from '../matrix-text.js';
 import { gridSvg, themeOf, svgToPng, download, copyText } from './figure-export.js';
@@ -32,12 +32,16 @@ export const TOOL_TEXT = {
   pasteShape: 'The pasted matrix is {got}; this one is {want}. Paste a whole {want} matrix, or a block that fits from the selected cell.',
   pasteEmpty: 'There are no numbers in the pasted text.', pasteLong: 'The pasted text is too long.',
   pasteNan: '“{text}” on row {row} is not a number. Nothing was changed.',
-  pasteRange: '“{text}” on row {row} is too large (use a value between −1000000 and 1000000). Nothing was changed.',
+  pasteRange: '“{text}” on row {row} is outside the range −1,000,000 to 1,000,000. Nothing was changed.',
   pasteRagged: 'Row {row} has {n} numbers but row 1 has {cols}. Nothing was changed.',
   pasteGap: 'Row {row} has two separators with no number between them (like “1,,2”). Nothing was changed.',
   answer: 'your answer', check: 'Check answers', reveal: 'Show answers', checkResult: '{right} of {total} correct.',
   hiddenHint: 'Fill in the missing numbers, then check.', picking: 'Click numbers to hide or show them.',
   right: 'correct', wrong: 'not yet',
+  cellTyping: '“{text}”: {why}, so it is not used. The computation uses {value}, the value this cell had before you edited it.',
+  cellLeft: '“{text}” was not used ({why}). The cell is back to {value}, its value before you edited it.',
+  whyNan: 'not a number', whyRange: 'outside the range −1,000,000 to 1,000,000', whyIncomplete: 'not a complete number yet',
+  whyEmpty: 'the cell is empty', whyComma: 'decimals are written with a point, as in {fix}',
 };
 const NEG_INF = /^[-\u2212]\s*(∞|inf(inity)?)$/i;
 
@@ -52,7 +56,6 @@ export function createMatrixGrid(opts) {
     note = null, // () => plain text under the caption, e.g. "rows = query tokens"
     editable = false,
     onEdit = () => {},
-    onError = () => {},
     color = 'diverging', // 'weights' | 'diverging' | 'none'
     digits = 3,
     fixed = false,
@@ -65,7 +68,9 @@ export function createMatrixGrid(opts) {
     fileName = testId ?? 'matrix', // for SVG / PNG downloads
     onPaste = null, // (matrix) for a pasted matrix or block, in one update; else onEdit per cell
     onHiddenChange = () => {}, // (cells) after a teacher hides or shows a cell
-    tolerance = 0.01, // exercise answers: |answer − value| ≤ max(tol, tol·|value|)
+    // exercise answers: right when |answer − value| ≤ max(tol·|value|, half a unit of the
+    // last digit shown), i.e. relative to the value's size, and the value as shown is right
+    tolerance = 0.01,
   } = opts;
   const say = (key, vars = {}) => fill(toolText(key) ?? TOOL_TEXT[key], vars);
 
@@ -89,6 +94,8 @@ export function createMatrixGrid(opts) {
   scroller.className = 'grid-scroll';
   const table = document.createElement('table');
   table.id = id;
+  table.setAttribute('role', 'grid'); // one tab stop, arrow keys inside (see 'keyboard' below)
+  if (!editable) table.setAttribute('aria-readonly', 'true');
   scroller.append(table);
   const legend = document.createElement('div');
   legend.className = 'legend';
@@ -151,22 +158,21 @@ export function createMatrixGrid(opts) {
   revealBtn.dataset.act = 'reveal';
   const exResult = mk('span', 'exercise-result', exercise);
   exResult.setAttribute('role', 'status');
+  // For the teacher: where the hidden values still show (other figures, formulas), from
+  // the chapter (kit.js checkLeaks) through setLeakNote.
+  const exLeak = mk('p', 'exercise-leak', exercise, { hidden: true });
+  exLeak.setAttribute('role', 'status');
   checkBtn.addEventListener('click', () => check());
   revealBtn.addEventListener('click', () => reveal());
   el.append(legend);
 
-  if (onHover)
-    table.addEventListener('focusin', (e) => {
-      const td = e.target.closest('td');
-      if (td) onHover(Number(td.dataset.i), Number(td.dataset.j));
-    });
 
   let shape = { rows: -1, cols: -1 };
   let current = null;
   let cells = []; // cells[i][j] = {td, node, answer?, and what it shows: text, bg, aria, cls}
   let headCells = []; // the row and column header cells
   const bad = new Map(); // "i,j" -> text the learner typed that is not a number
-  let pasteError = ''; // message of the last paste that was refused
+  let pasteRefused = false; // the last paste was refused (its message is under the grid)
   const hidden = new Set(); // "i,j" of exercise cells (non-editable grids only)
   const answers = new Map(); // "i,j" -> what the learner typed
   let picking = false;
@@ -176,7 +182,7 @@ export function createMatrixGrid(opts) {
   // The table follows the matrix's shape by adding and removing rows and columns at their
   // ends: cells that stay keep their DOM, listeners, what they show and their layout, so a
   // slider that changes T or d_model costs only the cells that come or go.
-  let thead = null, tbody = null, rovingTd = null;
+  let thead = null, tbody = null;
   const colHeads = [], rowHeads = [];
   const classOf = (n, cls) => {
     if (n.colCls === cls) return;
@@ -207,26 +213,9 @@ export function createMatrixGrid(opts) {
       td.addEventListener('pointerleave', () => onHover(null));
     }
     if (onSelect && !editable) {
-      // Roving tabindex: one cell in the Tab order, arrows move, Enter/Space select.
-      td.tabIndex = -1;
-      td.addEventListener('click', () => onSelect(i, j));
-      td.addEventListener('keydown', (e) => {
-        const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-        if (e.key === 'Enter' || e.key === ' ') {
-          e.preventDefault();
-          onSelect(i, j);
-        } else if (moves[e.key]) {
-          e.preventDefault();
-          const [di, dj] = moves[e.key];
-          const next = cells[i + di]?.[j + dj];
-          if (next) {
-            td.tabIndex = -1;
-            next.td.tabIndex = 0;
-            rovingTd = next.td;
-            next.td.focus();
-          }
-        }
-      });
+      td.classList.add('selectable');
+      // A click selects; so does focus (keyboard), once (see focusin below).
+      td.addEventListener('click', () => td !== focusSelected && onSelect(i, j));
     }
     return { td, node, cls: {} };
   }
@@ -279,49 +268,148 @@ export function createMatrixGrid(opts) {
     colHeads.forEach((th, j) => classOf(th, colCls[j]));
     for (const row of cells) row.forEach((c, j) => classOf(c.td, colCls[j]));
     headCells = [...colHeads, ...rowHeads];
-    if (onSelect && !editable && !rovingTd?.isConnected) rovingTd = cells[0]?.[0]?.td ?? null;
+    if (!cells[active[0]]?.[active[1]]) active = [0, 0];
     exerciseKey = null; // new cells: their tab order is set again
     shape = { rows, cols };
   }
 
-  function focusCell(i, j) {
-    const c = cells[i]?.[j];
-    if (c && c.node.tagName === 'INPUT') {
-      c.node.focus();
-      c.node.select();
+  // A cell widens with its text, so no typed or stored number is ever cut (styles.css:
+  // the input is at least its usual width, else about one digit per character).
+  function fitWidth(input) {
+    const n = input.value.length;
+    const v = n > 4 ? String(n) : '';
+    if (input.style.getPropertyValue('--chars') !== v) {
+      if (v) input.style.setProperty('--chars', v);
+      else input.style.removeProperty('--chars');
     }
   }
 
-  function showErrors() {
-    if (bad.size === 0) {
-      err.hidden = !pasteError;
-      err.textContent = pasteError;
+  // ---- keyboard: the WAI-ARIA grid pattern ---------------------------------------------------
+  // The table is role="grid" with one tab stop (roving tabindex): the active cell's focus
+  // target (its input on an editable grid, its answer field when hidden for an exercise,
+  // else the cell itself) has tabindex 0, every other -1. Arrow keys move inside; Home/End
+  // go to the row's ends, Ctrl+Home/End to the first and last cell. Focus on a cell does
+  // what pointing at it does (onHover) and selects it the way a click does (onSelect).
+  // In an input, ←/→ move only from the edge of its text, and ↑/↓ nudge an editable
+  // value (Alt+↑/↓ and Enter move down or up instead).
+  let active = [0, 0];
+  let focusSelected = null; // the cell that focus selected, while it has focus
+  const targetOf = (c) => (c.answer && !c.answer.hidden ? c.answer : c.node.tagName === 'INPUT' ? c.node : c.td);
+  function syncTabStops() {
+    cells.forEach((row, i) => row.forEach((c, j) => {
+      const t = targetOf(c);
+      const on = i === active[0] && j === active[1];
+      if (t !== c.td && c.td.hasAttribute('tabindex')) c.td.removeAttribute('tabindex');
+      // (the attribute, not the property: a <td> without one reads -1 and cannot take focus)
+      if (t !== c.node && c.node.tagName === 'INPUT' && c.node.getAttribute('tabindex') !== '-1') c.node.tabIndex = -1;
+      if (c.answer && t !== c.answer && c.answer.getAttribute('tabindex') !== '-1') c.answer.tabIndex = -1;
+      if (t.getAttribute('tabindex') !== (on ? '0' : '-1')) t.tabIndex = on ? 0 : -1;
+    }));
+  }
+  function moveTo(i, j) {
+    const c = cells[Math.max(0, Math.min(i, shape.rows - 1))]?.[Math.max(0, Math.min(j, shape.cols - 1))];
+    if (!c) return;
+    const t = targetOf(c);
+    t.focus();
+    if (t.tagName === 'INPUT') t.select();
+  }
+  const cellOf = (node) => node?.closest?.('td[data-i]');
+  table.addEventListener('focusin', (e) => {
+    const td = cellOf(e.target);
+    if (!td) return;
+    const i = Number(td.dataset.i), j = Number(td.dataset.j);
+    if (active[0] !== i || active[1] !== j) {
+      active = [i, j];
+      syncTabStops();
+    }
+    onHover?.(i, j);
+    if (onSelect && !editable && !picking && e.target === td) {
+      focusSelected = td;
+      onSelect(i, j);
+    }
+  });
+  table.addEventListener('focusout', (e) => {
+    focusSelected = null;
+    if (onHover && !table.contains(e.relatedTarget)) onHover(null);
+  });
+  table.addEventListener('keydown', (e) => {
+    const td = cellOf(e.target);
+    if (!td || e.defaultPrevented) return;
+    const i = Number(td.dataset.i), j = Number(td.dataset.j);
+    const input = e.target.tagName === 'INPUT' ? e.target : null;
+    const atStart = input ? input.selectionStart === 0 && input.selectionEnd === 0 : true;
+    const atEnd = input ? input.selectionStart === input.value.length : true;
+    const ctrl = e.ctrlKey || e.metaKey;
+    let to = null;
+    if (e.key === 'ArrowLeft' && atStart) to = [i, j - 1];
+    else if (e.key === 'ArrowRight' && atEnd) to = [i, j + 1];
+    else if ((e.key === 'ArrowUp' || e.key === 'ArrowDown') && (!input || e.altKey || !editable || input !== cells[i][j].node))
+      to = [i + (e.key === 'ArrowDown' ? 1 : -1), j];
+    else if (e.key === 'Enter' && input) to = [i + (e.shiftKey ? -1 : 1), j];
+    else if (e.key === 'Home' && (!input || ctrl)) to = ctrl ? [0, 0] : [i, 0];
+    else if (e.key === 'End' && (!input || ctrl)) to = ctrl ? [shape.rows - 1, shape.cols - 1] : [i, shape.cols - 1];
+    else if ((e.key === 'Enter' || e.key === ' ') && !input) {
+      e.preventDefault();
+      if (picking) toggleHidden(i, j);
+      else if (onSelect && !editable) onSelect(i, j);
       return;
     }
-    const [key, text] = [...bad.entries()].at(-1);
-    const [i, j] = key.split(',').map(Number);
-    err.hidden = false;
-    err.textContent = onError(i, j, text, parseCell(text).error, current ? current.data[i * current.cols + j] : 0) || '';
+    if (!to) return;
+    e.preventDefault();
+    if (to[0] >= 0 && to[0] < shape.rows && to[1] >= 0 && to[1] < shape.cols) moveTo(to[0], to[1]);
+  });
+
+  // One message at a time under the grid: about the cell being typed in, the cell just
+  // left, or a refused paste. Kept as a function, so a language switch re-words it.
+  let message = null; // () => text
+  function showErrors() {
+    const t = message ? message() : '';
+    if (err.hidden !== !t) err.hidden = !t;
+    setText(err, t);
+  }
+  function say1(text) {
+    return text.length > 24 ? `${text.slice(0, 24)}…` : text;
+  }
+  // What is wrong with a cell's text that is not a number (see the rule at wireInput).
+  function problemOf(text) {
+    const t = text.trim();
+    if (t === '') return { why: 'whyEmpty' };
+    if (isIncomplete(t)) return { why: 'whyIncomplete' };
+    const comma = /^([+\-\u2212]?\d+),(\d+)$/.exec(t);
+    if (comma) return { why: 'whyComma', fix: `${comma[1]}.${comma[2]}` };
+    return { why: parseCell(t).error === 'range' ? 'whyRange' : 'whyNan' };
+  }
+  function cellMessage(text, value, left) {
+    const p = problemOf(text);
+    return () => say(left ? 'cellLeft' : 'cellTyping', { text: say1(text.trim()), why: say(p.why, { fix: p.fix }), value: inputText(value) });
   }
 
   function commit(i, j, value) {
-    pasteError = '';
+    message = null;
     bad.delete(`${i},${j}`);
     cells[i][j].node.removeAttribute('aria-invalid');
     showErrors();
     onEdit(i, j, value);
   }
 
+  // The rule for every typed cell: text that is a complete number in range is used at once.
+  // Anything else (half-typed, not a number, out of range, empty) is not used: the cell is
+  // marked, the computation goes back to the value the cell had when the learner entered it
+  // (or after their last ↑/↓), and the message under the grid says what was typed, why it
+  // is not used and which value is. Leaving the cell puts that value back in it, and the
+  // message stays, saying so, until the next edit. ("1e4" on the way to "1e40" is used
+  // while it is on screen; "1e40" then brings back the value from before.)
   function wireInput(input, i, j) {
     let before = null; // the value when the learner entered the cell, or after their last ↑/↓
     let timer = 0;
+    const key = `${i},${j}`;
     input.addEventListener('focus', () => {
       before = current ? current.data[i * current.cols + j] : null;
     });
     // Several numbers pasted into a cell: a whole matrix, or a block from this cell.
     input.addEventListener('paste', (e) => {
       const text = e.clipboardData?.getData('text/plain') ?? '';
-      if (!/[\s,;]/.test(text.trim())) return; // one number: the browser pastes it
+      if (!/[\s,;]/.test(text.trim()) || /^[+\-\u2212]?\d+,\d+$/.test(text.trim())) return; // one number (or "1,5"): the browser pastes it
       e.preventDefault();
       try {
         applyPasted(parseMatrixText(text), { i, j });
@@ -331,29 +419,39 @@ export function createMatrixGrid(opts) {
     });
     input.addEventListener('input', () => {
       clearTimeout(timer);
+      fitWidth(input);
       const r = parseCell(input.value);
-      if ('value' in r) commit(i, j, r.value);
-      else {
-        bad.set(`${i},${j}`, input.value);
-        input.setAttribute('aria-invalid', 'true');
-        // "-" or "1e" on the way to a number: say so only if the learner stops there.
-        if (isIncomplete(input.value)) timer = setTimeout(showErrors, 800);
-        else showErrors();
+      if ('value' in r) {
+        commit(i, j, r.value);
+        return;
       }
+      bad.set(key, input.value);
+      input.setAttribute('aria-invalid', 'true');
+      const value = before ?? current?.data[i * current.cols + j];
+      if (current && value !== undefined && !Object.is(value, current.data[i * current.cols + j])) onEdit(i, j, value);
+      message = cellMessage(input.value, value, false);
+      // "-" or "1e" on the way to a number: say so only if the learner stops there.
+      if (isIncomplete(input.value)) {
+        err.hidden = true;
+        timer = setTimeout(showErrors, 800);
+      } else showErrors();
     });
     input.addEventListener('blur', () => {
       clearTimeout(timer);
-      // Leaving a cell with text that is not a number: restore the value the cell had
-      // before this edit (valid prefixes typed on the way may have been used meanwhile).
-      if (bad.has(`${i},${j}`) && current) {
-        bad.delete(`${i},${j}`);
+      if (!current) return;
+      const value = current.data[i * current.cols + j];
+      if (bad.has(key)) {
+        message = cellMessage(bad.get(key), value, true);
+        bad.delete(key);
         input.removeAttribute('aria-invalid');
-        const restore = before ?? current.data[i * current.cols + j];
-        input.value = editText(restore);
         showErrors();
-        if (restore !== current.data[i * current.cols + j]) onEdit(i, j, restore);
       }
+      // What the cell holds now, as the shortest text of its float32.
+      const t = editText(value);
+      if (input.value !== t) input.value = t;
+      fitWidth(input);
     });
+    // ↑/↓ nudge the value (the table's keydown handler moves between cells).
     input.addEventListener('keydown', (e) => {
       const { key } = e;
       if ((key === 'ArrowUp' || key === 'ArrowDown') && !e.altKey && current) {
@@ -362,31 +460,19 @@ export function createMatrixGrid(opts) {
         const base = parseCell(input.value).value ?? current.data[i * current.cols + j];
         const next = Math.max(-LIMIT, Math.min(LIMIT, Math.round((base + step) * 1e6) / 1e6));
         input.value = editText(next);
+        fitWidth(input);
         commit(i, j, next);
         before = next; // a deliberate step, not a prefix on the way to another number
-      } else if ((key === 'ArrowUp' || key === 'ArrowDown') && e.altKey) {
-        e.preventDefault();
-        focusCell(i + (key === 'ArrowDown' ? 1 : -1), j);
-      } else if (key === 'ArrowLeft' && input.selectionStart === 0 && input.selectionEnd === 0) {
-        e.preventDefault();
-        if (j > 0) focusCell(i, j - 1);
-        else if (i > 0) focusCell(i - 1, shape.cols - 1);
-      } else if (key === 'ArrowRight' && input.selectionStart === input.value.length) {
-        e.preventDefault();
-        if (j + 1 < shape.cols) focusCell(i, j + 1);
-        else if (i + 1 < shape.rows) focusCell(i + 1, 0);
-      } else if (key === 'Enter') {
-        e.preventDefault();
-        focusCell(Math.min(i + 1, shape.rows - 1), j);
       }
     });
   }
 
   function scaleFor(m) {
-    if (color === 'weights') return weightScale();
-    if (color === 'diverging') return divergingScale(maxAbsFinite(m.data));
+    if (color === 'weights') return weightScale(isDark(el));
+    if (color === 'diverging') return divergingScale(maxAbsFinite(m.data), isDark(el));
     return null;
   }
+  if (color !== 'none') onSchemeChange(() => current && update(current));
 
   let legendKey = null;
   function renderLegend(s) {
@@ -462,7 +548,10 @@ export function createMatrixGrid(opts) {
           if (c.aria !== label) node.setAttribute('aria-label', (c.aria = label));
           if (active !== node && !bad.has(`${i},${j}`)) {
             const t = editText(x);
-            if (node.value !== t) node.value = t;
+            if (node.value !== t) {
+              node.value = t;
+              fitWidth(node);
+            }
           }
         } else {
           const t = fmt(x, { digits, fixed });
@@ -520,7 +609,8 @@ export function createMatrixGrid(opts) {
   }
   function closeIo() {
     io.hidden = true;
-    pasteError = '';
+    if (pasteRefused) message = null;
+    pasteRefused = false;
     showErrors();
   }
   async function exportText(format) {
@@ -540,7 +630,8 @@ export function createMatrixGrid(opts) {
   function pasteFailed(e) {
     if (!(e instanceof MatrixTextError)) throw e;
     const key = { empty: 'pasteEmpty', long: 'pasteLong', nan: 'pasteNan', range: 'pasteRange', gap: 'pasteGap', ragged: 'pasteRagged' }[e.code];
-    pasteError = key ? say(key, e.vars) : e.message;
+    message = () => (key ? say(key, e.vars) : e.message);
+    pasteRefused = true;
     showErrors();
   }
   // A parsed matrix goes in whole (same shape) or as a block from cell `at`; anything
@@ -551,7 +642,8 @@ export function createMatrixGrid(opts) {
     let i0 = 0, j0 = 0;
     if (!(p.rows === rows && p.cols === cols)) {
       if (!at || at.i + p.rows > rows || at.j + p.cols > cols) {
-        pasteError = say('pasteShape', { got: `${p.rows}×${p.cols}`, want: `${rows}×${cols}` });
+        message = () => say('pasteShape', { got: `${p.rows}×${p.cols}`, want: `${rows}×${cols}` });
+        pasteRefused = true;
         showErrors();
         return;
       }
@@ -559,7 +651,8 @@ export function createMatrixGrid(opts) {
     }
     const data = Float32Array.from(current.data);
     for (let i = 0; i < p.rows; i++) for (let j = 0; j < p.cols; j++) data[(i0 + i) * cols + j0 + j] = p.data[i * p.cols + j];
-    pasteError = '';
+    message = null;
+    pasteRefused = false;
     bad.clear();
     cells.flat().forEach((c) => c.node.removeAttribute?.('aria-invalid'));
     showErrors();
@@ -600,6 +693,7 @@ export function createMatrixGrid(opts) {
       c.answer.value = answers.get(`${i},${j}`) ?? '';
       c.answer.addEventListener('input', () => {
         answers.set(`${i},${j}`, c.answer.value);
+        fitWidth(c.answer);
         c.td.classList.remove('right', 'wrong');
         c.answer.removeAttribute('aria-invalid');
         exResult.textContent = '';
@@ -623,12 +717,7 @@ export function createMatrixGrid(opts) {
     exercise.hidden = !(hidden.size > 0 || picking);
     checkBtn.hidden = revealBtn.hidden = picking || hidden.size === 0;
     exHint.textContent = say(picking ? 'picking' : 'hiddenHint');
-    for (const row of cells)
-      for (const { td } of row) {
-        if (picking) td.tabIndex = 0;
-        else if (onSelect && !editable) td.tabIndex = td === rovingTd ? 0 : -1;
-        else td.removeAttribute('tabindex');
-      }
+    syncTabStops();
   }
   const hiddenList = () => [...hidden].map((k) => k.split(',').map(Number));
   function setHidden(list = []) {
@@ -654,13 +743,6 @@ export function createMatrixGrid(opts) {
     e.stopPropagation();
     toggleHidden(Number(td.dataset.i), Number(td.dataset.j));
   }, true);
-  table.addEventListener('keydown', (e) => {
-    if (!picking || (e.key !== 'Enter' && e.key !== ' ')) return;
-    const td = e.target.closest('td[data-i]');
-    if (!td) return;
-    e.preventDefault();
-    toggleHidden(Number(td.dataset.i), Number(td.dataset.j));
-  });
   // Compares every answer with the grid's current value (computed by the core).
   function check() {
     let right = 0;
@@ -673,7 +755,8 @@ export function createMatrixGrid(opts) {
       const text = (c.answer?.value ?? '').trim();
       const p = parseCell(text);
       const given = NEG_INF.test(text) ? -Infinity : p.value;
-      const ok = given !== undefined && (v === given || (Number.isFinite(v) && Math.abs(given - v) <= Math.max(tol, tol * Math.abs(v))));
+      const floor = 0.5 * 10 ** -digits * (1 + 1e-9); // half a unit of the last digit shown
+      const ok = given !== undefined && (v === given || (Number.isFinite(v) && Math.abs(given - v) <= Math.max(tol * Math.abs(v), floor)));
       if (ok) right++;
       c.td.classList.toggle('right', ok);
       c.td.classList.toggle('wrong', !ok);
@@ -691,6 +774,7 @@ export function createMatrixGrid(opts) {
       const c = cells[i]?.[j];
       if (!c?.answer || !current) continue;
       c.answer.value = fmt(current.data[i * current.cols + j], { digits, fixed });
+      fitWidth(c.answer);
       answers.set(k, c.answer.value);
     }
     return check();
@@ -715,6 +799,12 @@ export function createMatrixGrid(opts) {
     selected = key;
     table.querySelectorAll('.sel').forEach((n) => n.classList.remove('sel'));
     if (i != null) cells[i]?.[j]?.td.classList.add('sel');
+    // The selected cell is where Tab enters the grid (unless focus is in it already).
+    const root = el.getRootNode?.() ?? document;
+    if (i != null && cells[i]?.[j] && !table.contains(root.activeElement)) {
+      active = [i, j];
+      syncTabStops();
+    }
   }
 
   return {
@@ -727,8 +817,14 @@ export function createMatrixGrid(opts) {
       } catch (e) {
         pasteFailed(e);
       }
-      return !pasteError;
+      return !pasteRefused;
     },
     setHidden, get hidden() { return hiddenList(); }, setPicking, check, reveal, setTolerance: (t) => (tol = Number(t) >= 0 ? Number(t) : tol),
+    // The hidden cells' values as this grid shows them ("0.114"), for finding them elsewhere.
+    hiddenTexts: () => (current ? hiddenList().map(([i, j]) => fmt(current.data[i * current.cols + j], { digits, fixed })) : []),
+    setLeakNote(text) {
+      if (exLeak.hidden !== !text) exLeak.hidden = !text;
+      if (exLeak.textContent !== (text || '')) exLeak.textContent = text || '';
+    },
   };
 }

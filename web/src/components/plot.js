@@ -13,6 +13,11 @@
 // x.ticks / y.ticks: explicit tick values (e.g. powers of two; those outside the domain are
 // dropped); x.tickFormat / y.tickFormat: v -> label.
 //
+// A figure that is still empty says so: update({ message }) writes the text across the plot
+// area (and into the figure's description), e.g. what the figure will show and how to start
+// it ("Press Run: the time of each kernel appears here"). A plot that has not been updated
+// by the end of its mount draws its axes once, with createPlot's `empty()` as the message.
+//
 // Draggable points: pass onDrag to createPlot and handles to update. A handle is moved
 // with the pointer or, once focused (Tab), with the arrow keys (step `dragStep`, Shift
 // ×10); onDrag(id, x, y) receives the new data coordinates and the chapter decides what
@@ -41,7 +46,7 @@ function svgEl(tag, attrs = {}, parent) {
 // toolText(key), key = menu | svg | png; fileName without extension).
 const PLOT_TEXT = { menu: 'Figure tools: save as image', svg: 'SVG image', png: 'PNG image' };
 export function createPlot({ title = () => '', x = {}, y = {}, width = 520, height = 300, testId, square = false,
-  tools = true, toolText = (k) => PLOT_TEXT[k], fileName = testId ?? 'figure', onDrag = null, dragStep = 0.1 } = {}) {
+  tools = true, toolText = (k) => PLOT_TEXT[k], fileName = testId ?? 'figure', onDrag = null, dragStep = 0.1, empty = null } = {}) {
   const id = `plot-${++plotCount}`;
   const el = document.createElement('figure');
   el.className = 'plot';
@@ -143,11 +148,11 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
     const key = JSON.stringify([args, width, title(), x.label?.(), y.label?.(), toolText('menu')]);
     if (key === lastKey && scales) return scales;
     lastKey = key;
-    const { series = [], bars = [], marks = [], polygons = [], handles = [], summary = '' } = args;
+    const { series = [], bars = [], marks = [], polygons = [], handles = [], summary = '', message = '' } = args;
     relabel();
     setText(cap, title());
     setText(t, title());
-    setText(desc, summary);
+    setText(desc, [message, summary].filter(Boolean).join(' '));
     const focused = svg.contains(document.activeElement) ? document.activeElement.dataset?.handle : undefined;
     const xs = [], ys = [];
     for (const s of series) for (const [a, b] of s.points) if (Number.isFinite(a) && Number.isFinite(b)) (xs.push(a), ys.push(b));
@@ -258,6 +263,19 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
       item.append(sw, document.createTextNode(s.name));
       legend.append(item);
     });
+    if (message) {
+      // across the plot area, on a band of the page's colour so gridlines do not cross it
+      const box = svgEl('g', { class: 'plot-message' }, g);
+      const words = message.split(/\s+/), lines = [];
+      const perLine = Math.max(12, Math.floor((right - left - 24) / 6.8));
+      for (const w of words) {
+        if (lines.length && (lines.at(-1) + ' ' + w).length <= perLine) lines[lines.length - 1] += ` ${w}`;
+        else lines.push(w);
+      }
+      const cy = (top + bottom) / 2 - ((lines.length - 1) * 16) / 2;
+      svgEl('rect', { x: left + 6, y: cy - 18, width: right - left - 12, height: lines.length * 16 + 14, rx: 4 }, box);
+      lines.forEach((l, k) => (svgEl('text', { x: (left + right) / 2, y: cy + k * 16, 'text-anchor': 'middle' }, box).textContent = l));
+    }
     return { sx, sy };
   }
 
@@ -265,6 +283,7 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
   // unit stays one CSS pixel and the 11 px labels stay 11 px instead of shrinking with it.
   let lastArgs;
   const update = (args) => draw((lastArgs = args));
+  if (empty) queueMicrotask(() => lastArgs || update({ message: empty() }));
   if (typeof ResizeObserver === 'function') {
     const base = width;
     new ResizeObserver(() => {

@@ -83,7 +83,7 @@ document.addEventListener('keydown', (e) => {
   if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
   // Inside a widget's shadow root e.target is the widget itself: look at the real target.
   const t = e.composedPath?.()[0] ?? e.target;
-  if (t && (t.closest?.('input, textarea, select, summary, [contenteditable="true"], [role="tablist"]'))) return;
+  if (t && (t.closest?.('input, textarea, select, summary, [contenteditable="true"], [role="tablist"], [role="grid"]'))) return;
   let best = null;
   let bestDist = Infinity;
   const mid = window.innerHeight / 2;

@@ -18,6 +18,9 @@ import { createStepper } from '../components/stepper.js';
 import { createPlot } from '../components/plot.js';
 import { fmt, fmtCount } from '../format.js';
 import { setProse, setText } from './prose.js';
+import { fill } from './fill.js';
+import { plainText, readableText } from './plain.js';
+import { watchScrollers } from './scrollers.js';
 import { withEntry } from '../matrix.js';
 import { printing, onPrint } from './print.js';
 
@@ -41,12 +44,23 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
   const reset = () => store.set({ [id]: init() });
 
   const prose = []; // [element, key or () => key, () => vars]
+  const names = new Map(); // a control's label text -> the control: its accessible name in plain text (kit/plain.js)
   const commons = []; // [element, key]
   // Render only what changed: `syncs` bring a control to the state (each writes only when
   // its value differs), `relabelers` put the language's words on buttons, tabs and fixed
   // text and run only when the language changed since the last render.
   const syncs = [];
   const relabelers = [];
+  // Boxes that scroll sideways say so and can be reached by keyboard (kit/scrollers.js).
+  const scrollers = watchScrollers(section, (n) => {
+    if (n.matches('pre')) return common('scrollCode');
+    if (n.matches('.table-scroll')) {
+      const t = n.querySelector('table');
+      const cap = t?.caption ?? (t?.getAttribute('aria-labelledby') && section.querySelector(`#${CSS.escape(t.getAttribute('aria-labelledby'))}`));
+      return common('scrollTable', { what: cap ? readableText(cap).slice(0, 120) : '' });
+    }
+    return common('scrollFormula');
+  });
 
   function el(tag, cls, parent = section) {
     const n = document.createElement(tag);
@@ -63,14 +77,15 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
     prose.push([n, key, vars]);
     return n;
   }
+  // An element from text() (or a control whose label it is) named by that text in plain
+  // form (kit/plain.js): for a header cell or a control whose text is only maths.
+  function name(n, control = n) {
+    names.set(n, control);
+  }
   function commonText(tag, key, parent = section, cls) {
     const n = el(tag, cls, parent);
     commons.push([n, key]);
     return n;
-  }
-  // Message for a malformed cell: names the text and the value still in use.
-  function invalidMessage(i, j, txt, kind, last) {
-    return common(kind === 'range' ? 'outOfRange' : 'invalidNumber', { text: txt.length > 24 ? `${txt.slice(0, 24)}…` : txt, last: fmt(last) });
   }
   // Every grid gets the matrix tools (copy, paste, LaTeX/Markdown/CSV, SVG/PNG, exercise
   // cells) labelled in the page's language; the host knows it by its testId (or g<n>).
@@ -104,14 +119,57 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
     const key = opts.testId ?? `g${gridCount}`;
     gridCount++;
     const g = createMatrixGrid({
-      onError: invalidMessage,
       toolText,
       fileName: `${id}-${key}`,
-      onHiddenChange: () => host?.hiddenChanged(id),
+      onHiddenChange: () => {
+        host?.hiddenChanged(id);
+        scheduleLeaks();
+      },
       ...opts,
     });
     host?.registerGrid(id, key, g);
+    grids.push(g);
     return g;
+  }
+  // An exercise must not give its own answer away: a value hidden in one grid may still
+  // show in another grid (a later step repeats P), a worked formula or a sentence. Each
+  // grid with hidden cells tells the teacher where, after every render (one frame later).
+  const grids = [];
+  let leakFrame = 0;
+  function scheduleLeaks() {
+    if (!leakFrame) leakFrame = requestAnimationFrame(checkLeaks);
+  }
+  function checkLeaks() {
+    leakFrame = 0;
+    const places = [];
+    const nameOf = (n) => {
+      const fig = n.closest('[data-grid]');
+      if (fig) return fig.querySelector('table')?.caption?.textContent ?? fig.dataset.grid;
+      const worked = n.closest('.worked');
+      if (worked) return worked.querySelector('.worked-title')?.textContent ?? '';
+      const t = n.textContent.replace(/\s+/g, ' ').trim();
+      return t.length > 40 ? `${t.slice(0, 40)}…` : t;
+    };
+    for (const g of grids) {
+      const texts = g.hiddenTexts().filter((t) => /\d\.\d|\d{2,}/.test(t)); // not "0" or "1": found everywhere
+      if (!texts.length) {
+        g.setLeakNote('');
+        continue;
+      }
+      if (!places.length)
+        for (const n of section.querySelectorAll('[data-grid] td[data-i]:not(.hidden-cell) .v, .worked-math .katex-html, .worked-math:not(:has(.katex)), p, li')) {
+          if (n.closest('[data-grid] .exercise') || n.closest('.grid-io') || n.hidden) continue;
+          places.push([n, n.textContent.replace(/\u2212/g, '-')]);
+        }
+      const found = [];
+      for (const t of new Set(texts)) {
+        const re = new RegExp(`(?<![\\d.])${t.replace(/\u2212/g, '-').replace(/[.]/g, '\\.')}(?!\\d)`);
+        const where = new Set();
+        for (const [n, text] of places) if (!g.el.contains(n) && re.test(text)) where.add(nameOf(n));
+        if (where.size) found.push(common('tools.leakValue', { value: t, places: [...where].map((w) => `“${w}”`).join(', ') }));
+      }
+      g.setLeakNote(found.length ? common('tools.leak', { list: found.join('; ') }) : '');
+    }
   }
   // A plot (components/plot.js) whose save-as-image menu speaks the page's language.
   function plot(opts = {}) {
@@ -139,6 +197,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
     box.disabled = readOnly;
     box.addEventListener('change', () => patch({ [name]: box.checked }));
     const span = text('span', key, label);
+    names.set(span, box);
     syncs.push(() => box.checked !== !!state()[name] && (box.checked = !!state()[name]));
     return { label, box, span };
   }
@@ -150,16 +209,20 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
     Object.assign(input, { type: 'range', min, max, step });
     input.dataset.control = name;
     input.disabled = readOnly;
+    names.set(span, input);
     input.addEventListener('input', () => patch({ [name]: Number(input.value) }));
     syncs.push(() => input.value !== String(state()[name]) && (input.value = String(state()[name])));
     return { label, input, span };
   }
   // A labelled whole-number input bound to state()[name] (every chapter's number field).
-  // Text that is not a whole number in [min, max] is marked invalid with a message beside
-  // the field, quoting what was typed; the last good value stays in use, and comes back
-  // into the field when it loses focus. `check(v)` may reject a whole number too (return
-  // the message, or null); `patchFor(v)` patches more than the one key (default
-  // {[name]: v}); `testId` names the input for tests (data-control, default name).
+  // The rule is the grid cells' (matrix-grid.js, wireInput): text that is a whole number in
+  // [min, max] (and passes `check`) is used at once; anything else is not used, the field
+  // is marked, the computation goes back to the value the field had when the learner
+  // entered it, and the message beside the field says what was typed, why it is not used
+  // and which value is. Leaving the field puts that value back, and the message stays,
+  // saying so, until the next edit. `check(v)` may reject a whole number (return the
+  // reason, or null); `patchFor(v)` patches more than the one key (default {[name]: v});
+  // `testId` names the input for tests (data-control, default name).
   // A text input (numeric keyboard on phones), so the message can quote what was typed.
   function number(name, key, { min = 1, max = Number.MAX_SAFE_INTEGER, parent = section, vars = () => ({}), check, patchFor, testId = name } = {}) {
     const label = el('label', 'number', parent);
@@ -167,34 +230,72 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
     const input = el('input', '', label);
     Object.assign(input, { type: 'text', inputMode: 'numeric', autocomplete: 'off', spellcheck: false });
     input.dataset.control = testId;
+    names.set(span, input);
     const msg = el('span', 'number-error', label);
     msg.setAttribute('role', 'alert');
     msg.id = `${id}-${testId}-error`;
     input.setAttribute('aria-describedby', msg.id);
     msg.hidden = true;
-    const settle = (problem) => {
-      input.setAttribute('aria-invalid', problem ? 'true' : 'false');
-      msg.hidden = !problem;
-      if (problem) msg.textContent = problem;
+    let before = null; // the value when the learner entered the field
+    let message = null; // () => text, so that a language switch re-words it
+    let typed = null; // the text that is not used, while the field has it
+    let timer = 0;
+    const show = () => {
+      const t = message ? message() : '';
+      if (msg.hidden !== !t) msg.hidden = !t;
+      setText(msg, t);
     };
-    input.addEventListener('input', () => {
-      const t = input.value.trim();
+    const apply = (v) => v !== state()[name] && patch(patchFor ? patchFor(v) : { [name]: v });
+    const why = (t) => {
+      if (t === '') return common('whyFieldEmpty');
       const v = Number(t);
-      const whole = t !== '' && /^[+-]?\d+$/.test(t) && Number.isInteger(v) && v >= min && v <= max;
-      const problem = !whole
-        ? common('wholeNumber', { text: t.length > 24 ? `${t.slice(0, 24)}…` : t, min: fmtCount(min), max: fmtCount(max), last: fmtCount(state()[name]) })
-        : check?.(v) ?? null;
-      settle(problem);
-      if (!problem && v !== state()[name]) patch(patchFor ? patchFor(v) : { [name]: v });
+      if (!/^[+-]?\d+$/.test(t) || !Number.isInteger(v) || v < min || v > max) return common('whyWhole', { min: fmtCount(min), max: fmtCount(max) });
+      return check?.(v) ?? null;
+    };
+    // reason() is asked again when the message is shown, so it follows the language.
+    const say = (t, reason, value, left) => () =>
+      common(left ? 'numberLeft' : 'numberTyping', { text: t.length > 24 ? `${t.slice(0, 24)}…` : t, why: reason(), value: fmtCount(value) });
+    input.addEventListener('focus', () => {
+      before = state()[name];
+    });
+    input.addEventListener('input', () => {
+      clearTimeout(timer);
+      const t = input.value.trim();
+      const reason = why(t);
+      if (reason === null) {
+        typed = null;
+        message = null;
+        input.setAttribute('aria-invalid', 'false');
+        show();
+        apply(Number(t));
+        return;
+      }
+      typed = t;
+      input.setAttribute('aria-invalid', 'true');
+      if (before !== null) apply(before);
+      message = say(t, () => why(t), state()[name], false);
+      // "" or "-" on the way to a number: say so only if the learner stops there.
+      if (/^[+-]?$/.test(t)) {
+        msg.hidden = true;
+        timer = setTimeout(show, 800);
+      } else show();
     });
     input.addEventListener('blur', () => {
-      if (input.getAttribute('aria-invalid') !== 'true') return;
-      settle(null);
-      input.value = String(state()[name]);
+      clearTimeout(timer);
+      if (typed !== null) {
+        const t = typed;
+        message = say(t, () => why(t) ?? '', state()[name], true);
+        typed = null;
+        input.setAttribute('aria-invalid', 'false');
+        show();
+      }
+      const v = String(state()[name]);
+      if (input.value !== v) input.value = v;
     });
+    relabelers.push(show);
     syncs.push(() => {
       const v = String(state()[name]);
-      if (input.value !== v && input.getAttribute('aria-invalid') !== 'true' && document.activeElement !== input) input.value = v;
+      if (input.value !== v && typed === null && document.activeElement !== input && (input.getRootNode?.().activeElement ?? null) !== input) input.value = v;
     });
     return { label, input, span, msg };
   }
@@ -217,6 +318,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
       steps: steps.map(({ key, panel, labelKey: lk }) => ({ key, panel, label: () => tr(lk) })),
       onChange: (index, key) => {
         flushShown();
+        scrollers.schedule();
         onChange?.(index, key);
         if (ready) host?.stepChanged(id);
       },
@@ -263,9 +365,18 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
     for (const [n, key, vars] of prose) {
       const k = typeof key === 'function' ? key(s) : key;
       if (n.hidden !== (k == null)) n.hidden = k == null; // a key function may return null: no text in this state
-      if (k != null) setProse(n, tr(k), vars(s, result));
+      if (k == null) continue;
+      const v = vars(s, result);
+      setProse(n, tr(k), v);
+      const control = names.get(n);
+      if (control) {
+        const name = plainText(fill(tr(k), v));
+        if (control.getAttribute('aria-label') !== name) control.setAttribute('aria-label', name);
+      }
     }
     if (relabel) for (const [n, key] of commons) setText(n, common(key));
+    scrollers.schedule();
+    if (grids.some((g) => g.hidden.length)) scheduleLeaks();
   }
   // Registers the chapter's draw function (state -> result, may throw) and renders now
   // and on every change of this chapter's state or of the language.
@@ -281,5 +392,5 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
   // Keep the error box near the top of the chapter, after its heading.
   queueMicrotask(() => section.querySelector('h2')?.after(errorBox));
 
-  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, number, button, stepper, start, render, invalidMessage, host, readOnly, plot, shown };
+  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, number, button, stepper, start, render, name, host, readOnly, plot, shown };
 }

@@ -19,6 +19,8 @@
 // Only unreserved characters and ',;:!~@$_*' are used, so browsers and chat apps leave
 // the text alone; a value percent-encoded on the way is decoded once before parsing.
 
+import { f32Text } from '../format.js';
+
 export class UrlStateError extends Error {}
 
 const f32 = (x) => Math.fround(x);
@@ -37,17 +39,7 @@ export function encodeNumber(x, single = true) {
   if (typeof x !== 'number' || Number.isNaN(x)) return '!nan';
   if (x === Infinity) return '!inf';
   if (x === -Infinity) return '!-inf';
-  let s = String(x);
-  if (single) {
-    const want = f32(x);
-    for (let p = 1; p <= 9; p++) {
-      const t = Number(x.toPrecision(p));
-      if (f32(t) === want) {
-        s = String(t);
-        break;
-      }
-    }
-  }
+  let s = single ? f32Text(x) : String(x);
   if (s === '-0') s = '0';
   return s.replace('e+', 'e').replace(/^(-?)0\./, '$1.');
 }

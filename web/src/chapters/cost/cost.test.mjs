@@ -60,7 +60,7 @@ test('complexity table and crossover follow n, d_model and h; bad combinations s
   const headsError = '#cost label:has([data-control="heads"]) .number-error';
   await setNumber(page, 'heads', 3);
   assert.ok(await page.isVisible(headsError));
-  assert.match(await page.textContent(headsError), /h = 3 does not divide d_model = 256.*keeps using h = 8/);
+  assert.match(await page.textContent(headsError), /“3”: h = 3 does not divide d_model = 256 .*so it is not used\. The computation uses 8,/);
   assert.equal(await page.isVisible('#cost .chapter-error'), false);
   assert.match(await page.textContent('#cost [data-plot="crossover"]'), /n = d = 256/);
   await setNumber(page, 'memN', 4096);

@@ -40,18 +40,22 @@ export default {
     k.number('n', 'nLabel', { min: 1, max: 1 << 20, parent: controls });
     // h must divide d_model (d_h = d_model / h): said at the field being edited, and the
     // value is not taken, so the table never meets a combination the core rejects.
-    const divides = (d, h, key, last) => (d % h === 0 ? null
-      : tr(key, { d: fmtCount(d), h: fmtCount(h), last: fmtCount(last) }));
+    const divides = (d, h, key) => (d % h === 0 ? null : tr(key, { d: fmtCount(d), h: fmtCount(h) }));
     k.number('dModel', 'dLabel', { min: 1, max: 65536, parent: controls,
-      check: (v) => divides(v, state().heads, 'dModelNotMultiple', state().dModel) });
+      check: (v) => divides(v, state().heads, 'dModelNotMultiple') });
     k.number('heads', 'hLabel', { min: 1, max: 1024, parent: controls,
-      check: (v) => divides(state().dModel, v, 'headsNotDivisor', state().heads) });
+      check: (v) => divides(state().dModel, v, 'headsNotDivisor') });
 
     const tableWrap = el('div', 'table-scroll');
     const table = el('table', 'complexity-table stack', tableWrap);
     table.dataset.table = 'complexity';
     table.setAttribute('role', 'table'); // explicit roles: the phone layout restyles the rows as grids
-    T('caption', 'tableCaption', table);
+    // The caption sits above the table as a paragraph that names it: under explicit table
+    // roles, the maths in a <caption> would count as a child the table may not have.
+    const tableCap = T('p', 'tableCaption', null, 'table-caption');
+    tableCap.id = `${ID}-complexity-caption`;
+    tableWrap.before(tableCap);
+    table.setAttribute('aria-labelledby', tableCap.id);
     const thead = el('thead', '', table);
     thead.setAttribute('role', 'rowgroup');
     const hr = el('tr', '', thead);
@@ -236,6 +240,7 @@ export default {
         ],
         marks: L?.failed ? [{ x: L.failed.n, y: last?.ms ?? 1, label: tr('markNoFit'), color: '#b3261e' }] : [],
         summary: tr('timePlotSummary'),
+        message: results.length ? '' : tr('timePlotEmpty'),
       });
       // The cost model's n x n float32 matrix beside the measurement.
       const model = (L?.sizes ?? []).map((n) => [n, attn.cost({ n, dModel: LIVE_D_HEAD, heads: 1, bytesPerElement: 4 }).bytesPerMatrix]);
@@ -246,6 +251,7 @@ export default {
           ...(model.length ? [{ name: tr('seriesModel'), points: model, color: '#555b66', dashed: true }] : []),
         ],
         summary: tr('memPlotSummary'),
+        message: results.length ? '' : tr('memPlotEmpty'),
       });
       liveBody.replaceChildren();
       for (const n of L?.sizes ?? []) {
@@ -308,6 +314,7 @@ export default {
         bytesPerEntry: fmtCount(s.bytes),
         pathA: fmtCount(c.pathLengthAttention), pathR: fmtCount(c.pathLengthRecurrent),
         growth: fmt(c.attentionGrowth, { digits: 2 }), layerGrowth: fmt(c.layerGrowth, { digits: 2 }), secondHalf: fmt(c.secondHalfRatio, { digits: 2 }),
+        layerSecondHalf: fmt(c.layerGrowth - 1, { digits: 2 }), // (f(2n) − f(n)) / f(n) for the whole layer
         cross: fmtCount(c.crossoverN), orderA: fmtSI(c.orderAttention), orderR: fmtSI(c.orderRecurrent),
         cheaper: tr(c.orderAttention < c.orderRecurrent ? 'cheaperAttention' : c.orderAttention > c.orderRecurrent ? 'cheaperRecurrent' : 'cheaperEqual'),
         memN: fmtCount(s.memN), memHeads: fmtCount(s.memHeads), layers: fmtCount(s.layers),

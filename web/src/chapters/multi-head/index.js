@@ -113,8 +113,11 @@ export default {
     text('p', 'residual', section, dims, 'hint');
 
     // ---- 4. the original model's arithmetic ---------------------------------------------------------
-    text('h3', 'costTitle');
-    text('p', 'costBody', section, (s, r) => ({ dk: r ? r.cost.dHead : '', dModel: s.dModel, costHeads: s.costHeads, n: s.n }));
+    // The heading's figures follow the fields below it; "the original model's" only when
+    // they are the original model's.
+    const costVars = (s, r) => ({ dk: r ? r.cost.dHead : '', dModel: s.dModel, costHeads: s.costHeads, n: s.n });
+    text('h3', (s) => (s.dModel === 512 && s.costHeads === 8 ? 'costTitle' : 'costTitleOther'), section, costVars).dataset.out = 'cost-title';
+    text('p', 'costBody', section, costVars);
     const costControls = el('div', 'controls');
     k.number('n', 'nLabel', { min: 1, max: 1e6, parent: costControls, testId: 'mh-n' });
     // A new d_model keeps the chosen h when it still divides, else the largest divisor below it.

@@ -76,9 +76,16 @@ export default {
     const gridOB = k.grid({ caption: () => 'O_B', ariaLabel: () => tr('gridOB'), rowLabel: (i) => word(orderB(state())[i]), colLabel: (j) => String(j + 1), digits: 3, testId: 'pe-OB' });
     const gridOAB = k.grid({ caption: () => tr('reorderedCaption'), ariaLabel: () => tr('gridOAB'), rowLabel: (i) => word(orderB(state())[i]), colLabel: (j) => String(j + 1), digits: 3, testId: 'pe-OA-reordered' });
     oRow.append(gridOA.el, gridOB.el, gridOAB.el);
-    const check = text('p', 'check', section, (s, r) => (r ? {
-      diff: f4(r.diff), ok: r.diff <= SAME ? '✓' : '✗', verdict: tr(r.diff <= SAME ? 'same' : 'differ'),
-    } : {}), 'check-line big');
+    // The mark says whether what the chapter leads the learner to expect holds: the same
+    // outputs, reordered, without positional encoding, mask and dropout; different outputs
+    // with any of them on. (Not whether the two are equal.)
+    const check = text('p', 'check', section, (s, r) => {
+      if (!r) return {};
+      const on = [s.pe && tr('causePE'), s.causal && tr('causeCausal'), s.dropout && tr('causeDropout')].filter(Boolean);
+      const same = r.diff <= SAME, expected = same === (on.length === 0);
+      const verdict = same ? (expected ? 'same' : 'sameAnyway') : (expected ? 'differ' : 'differAnyway');
+      return { diff: f4(r.diff), ok: expected ? '✓' : '✗', verdict: tr(verdict, { causes: on.join(', ') }) };
+    }, 'check-line big');
     check.dataset.check = 'permutation';
     text('p', 'conditions');
     text('p', 'summary', section, undefined, 'summary');

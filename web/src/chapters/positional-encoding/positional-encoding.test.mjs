@@ -40,8 +40,10 @@ test('positional-encoding: without PE, mask or dropout, reordering only reorders
   for (const control of ['pe', 'causal', 'dropout']) {
     await page.check(`${S} input[data-control="${control}"]`);
     const line = await text(page, check);
-    assert.match(line, /✗/, `${control}: ${line}`);
-    assert.ok(num(line.match(/: ([\d.]+) ✗/)[1]) > 0.01, line);
+    // The outputs differ, which is what the chapter shows: the expectation holds, so ✓.
+    assert.doesNotMatch(line, /✗/, `${control}: ${line}`);
+    assert.ok(num(line.match(/: ([\d.]+) ✓/)[1]) > 0.01, line);
+    assert.match(line, /예상대로 출력이 달라졌습니다/, line);
     await page.uncheck(`${S} input[data-control="${control}"]`);
     assert.match(await text(page, check), /✓/);
   }

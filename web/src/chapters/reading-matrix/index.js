@@ -8,7 +8,7 @@ import { chapterKit } from '../../kit/kit.js';
 import { setText, rebuild } from '../../kit/prose.js';
 import { fmt } from '../../format.js';
 import { at, rowOf, withEntry } from '../../matrix.js';
-import { weightScale, textColorFor } from '../../components/colors.js';
+import { weightScale, textColorFor, isDark } from '../../components/colors.js';
 
 const ID = 'reading-matrix';
 
@@ -175,8 +175,8 @@ export default {
       };
     }
 
-    const scale = weightScale();
     k.start((s) => {
+      const scale = weightScale(isDark(section));
       sentenceButtons.forEach((b) => (b.checked = b.value === s.sentence));
       headButtons.forEach((b) => (b.checked = b.value === s.head));
       tokens = sentenceOf(s).tokens;

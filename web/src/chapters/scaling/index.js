@@ -60,16 +60,7 @@ export default {
       min: SWEEP[0], max: SWEEP.at(-1), parent: controls,
       vars: () => ({ dk: dkOf(state()), std: tex(attn.scoreScale(dkOf(state())).sqrtDk, { digits: 1 }) }),
     });
-    const seedLabel = el('label', 'slider', controls);
-    text('span', 'seedLabel', seedLabel);
-    const seedInput = el('input', 'seed', seedLabel);
-    Object.assign(seedInput, { type: 'number', min: 0, max: 1000000, step: 1 });
-    seedInput.dataset.control = 'seed';
-    seedInput.addEventListener('change', () => {
-      const v = Number(seedInput.value);
-      if (Number.isSafeInteger(v) && v >= 0 && v <= 1e6) patch({ seed: v });
-      else seedInput.value = String(state().seed);
-    });
+    k.number('seed', 'seedLabel', { min: 0, max: 1000000, parent: controls });
     k.slider('count', 'countSlider', { min: 200, max: 5000, step: 200, parent: controls });
     k.button('common.reset', k.reset, controls, 'reset');
 
@@ -92,6 +83,10 @@ export default {
       color: 'none', digits: 3, testId: `${ID}-sweep-table`,
     });
     sweepRow.append(sweepPlot.el, gSweep.el);
+    // Until every d_k is sampled (it starts when the figure comes near the screen), the
+    // figure and the table say what they will show.
+    let sweepComplete = false;
+    text('p', () => (sweepComplete ? null : 'sweepPending'), section, undefined, 'note').dataset.out = 'sweep-pending';
     text('p', 'sweepBody', section, undefined, 'summary');
 
     // ---- saturation ------------------------------------------------------------------------------------
@@ -132,7 +127,11 @@ export default {
     };
     const ratioLine = text('p', 'satRatio', section, (s, r) => (r ? r.satVars : {}), 'verdict');
     ratioLine.dataset.out = 'ratio';
-    const roundNote = text('p', 'satRounding', section, (s, r) => (r ? r.satVars : {}), 'note');
+    // Only at the document's own example (d_k = 64, the default S) does the paragraph about
+    // its "over 700×" apply: the key is null otherwise, and the kit hides it.
+    const isDefault = (s) => dkOf(s) === 64 && rowOf(s.S, 0).every((x, j) => x === DEFAULT_S[j]);
+    const roundNote = text('p', (s) => (isDefault(s) ? 'satRounding' : null), section, (s, r) => (r ? r.satVars : {}), 'note');
+    roundNote.dataset.out = 'rounding';
     text('p', 'satDkNote', section, undefined, 'note');
     text('p', 'satRank', section, undefined, 'summary');
 
@@ -187,7 +186,6 @@ export default {
     }
 
     k.start((s) => {
-      seedInput.value = String(s.seed);
       const dk = dkOf(s);
       for (const sl of [dkSlider, dk2]) sl.input.setAttribute('aria-valuetext', `d_k = ${dk}`);
       gq.update(s.q);
@@ -221,6 +219,7 @@ export default {
       const { r } = entry(s, dk);
       const sw = have(s);
       const complete = sw.length === SWEEP.length;
+      sweepComplete = complete;
       sweepPlot.el.dataset.complete = String(complete);
       gSweep.el.dataset.complete = String(complete);
       if (!complete) fillSweep();
@@ -248,6 +247,7 @@ export default {
         ],
         marks: [{ x: dk, y: r.raw.variance, r: 7, color: 'none' }],
         summary: tr('sweepSummary'),
+        message: complete ? '' : tr('sweepPending'),
       });
       // The table lists the d_k sampled so far, in order (the chosen one may run ahead).
       const rowsDone = [];
@@ -276,8 +276,6 @@ export default {
       const top = eff.top.data[0];
       for (const row of Object.values(rows)) row.g.select(0, top);
       const ratio = eff.ratio.data[0];
-      const isDefault = dk === 64 && rowOf(s.S, 0).every((x, j) => x === DEFAULT_S[j]);
-      roundNote.hidden = !isDefault;
       const satVars = {
         top: top + 1,
         g0: small(eff.gradTop.data[0], 6), g1: fmt(eff.gradTopScaled.data[0], { digits: 4 }),

@@ -65,7 +65,15 @@ export default {
     const rowSelect = el('select', '', pick);
     rowSelect.dataset.control = 'row';
     rowSelect.addEventListener('change', () => patch({ row: Number(rowSelect.value) }));
-    const worked = el('div', 'worked');
+    // When e^x overflows, the naive computation (∞, then ∞/∞ = NaN) stands beside the
+    // shifted one, so the overflow the text speaks of is seen.
+    const workedPair = el('div', 'worked-pair');
+    const naive = el('div', 'worked naive', workedPair);
+    naive.dataset.worked = 'softmax-naive';
+    const naiveTitle = el('p', 'worked-title', naive);
+    const naiveMath = el('div', 'worked-math', naive);
+    const worked = el('div', 'worked', workedPair);
+    worked.dataset.worked = 'softmax-row';
     const workedTitle = el('p', 'worked-title', worked);
     const workedMath = el('div', 'worked-math', worked);
     text('p', 'shiftBody', section, undefined, 'note');
@@ -139,6 +147,19 @@ export default {
       const w = rowOf(parts.weights, row);
       const e = sv.map((x) => (raw ? `e^{${tex(x)}}` : `e^{${tex(x)} - ${tex(parts.max.data[row])}}`));
       setProse(workedTitle, tr(raw ? 'workedRaw' : 'workedShifted'), { i: row + 1 });
+      if (naive.hidden !== raw) naive.hidden = raw;
+      if (!raw) {
+        // e^x as written, in float32: the core's e^{S} (∞ past ~88.72) and its sum; then
+        // each share divided by that sum in float32 (∞/∞ = NaN, x/∞ = 0).
+        const exRaw = rowOf(parts.expRaw, row);
+        const totalRaw = parts.sumsRaw.data[row];
+        const wRaw = exRaw.map((x) => Math.fround(x / totalRaw));
+        setProse(naiveTitle, tr('workedNaive'), { i: row + 1 });
+        setMath(naiveMath,
+          `\\begin{aligned} &${sv.map((x) => `e^{${tex(x)}}`).join(' + ')} \\\\ &= ${exRaw.map((x) => tex(x, { digits: 3 })).join(' + ')} \\\\ &= ${tex(totalRaw, { digits: 3 })} \\\\ ` +
+          `&P_{${row + 1},\\cdot} = [${wRaw.map((x) => tex(x, { digits: 3, fixed: true })).join(',\\ ')}] \\end{aligned}`,
+          { display: true });
+      }
       setMath(workedMath,
         `\\begin{aligned} &${e.join(' + ')} \\\\ &= ${ex.map((x) => tex(x, { digits: 3 })).join(' + ')} \\\\ &= ${tex(total, { digits: 3 })} \\\\ ` +
         `&P_{${row + 1},\\cdot} = [${w.map((x) => tex(x, { digits: 3, fixed: true })).join(',\\ ')}] \\end{aligned}`,

@@ -33,10 +33,16 @@ test('softmax: rows positive and summing to 1, checked on screen; the wrong axis
   assert.equal(await page.getAttribute('[data-check="positive"]', 'data-ok'), 'false');
   assert.deepEqual(await cells(page, 'softmax-P-sums', 1), ['1.000000']);
   // Row 1 now needs the shift (e^200 does not fit a float); row 3 does not.
-  assert.match(await page.textContent('#softmax .worked-title'), /1.*최댓값을 빼고/);
+  const row = '#softmax [data-worked="softmax-row"]', naive = '#softmax [data-worked="softmax-naive"]';
+  assert.match(await page.textContent(`${row} .worked-title`), /1.*최댓값을 빼고/);
+  // Beside it, the naive e^x: the overflow the text speaks of, ∞ and then ∞/∞ = NaN.
+  assert.equal(await page.isVisible(naive), true);
+  const naiveMath = (await page.textContent(`${naive} .worked-math`)).replace(/\s+/g, '');
+  assert.match(naiveMath, /e200.*=∞.*P1,⋅=\[NaN,/);
   await page.selectOption('#softmax [data-control="row"]', '2');
-  assert.match(await page.textContent('#softmax .worked-title'), /3.*e/);
-  assert.doesNotMatch(await page.textContent('#softmax .worked-title'), /최댓값/);
+  assert.match(await page.textContent(`${row} .worked-title`), /3.*e/);
+  assert.doesNotMatch(await page.textContent(`${row} .worked-title`), /최댓값/);
+  assert.equal(await page.isVisible(naive), false, 'a row that fits needs no naive version');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -163,9 +163,10 @@ export default {
       acc: { x: stepAxis(), y: { label: () => tr('axisAcc'), domain: [0, 1] } },
       grad: { x: stepAxis(), y: { label: () => tr('axisGrad'), type: 'log', domain: [1e-3, 1] } },
     };
-    const lossPlot = k.plot({ title: () => tr('lossTitle'), ...axes.loss, testId: 'training-loss', height: 260 });
-    const accPlot = k.plot({ title: () => tr('accTitle'), ...axes.acc, testId: 'training-accuracy', height: 260 });
-    const gradPlot = k.plot({ title: () => tr('gradTitle'), ...axes.grad, testId: 'training-grad', height: 260 });
+    const empty = () => tr('plotEmpty');
+    const lossPlot = k.plot({ title: () => tr('lossTitle'), ...axes.loss, testId: 'training-loss', height: 260, empty });
+    const accPlot = k.plot({ title: () => tr('accTitle'), ...axes.acc, testId: 'training-accuracy', height: 260, empty });
+    const gradPlot = k.plot({ title: () => tr('gradTitle'), ...axes.grad, testId: 'training-grad', height: 260, empty });
     plots.append(lossPlot.el, accPlot.el, gradPlot.el);
 
     text('h3', 'scaleTitle');
@@ -511,11 +512,12 @@ export default {
       axes.loss.y.domain = decades([...hist.on.loss, ...hist.off.loss]);
       axes.grad.y.domain = decades([...hist.on.gradLogits, ...hist.off.gradLogits]);
       const lossSeries = [curve(hist.on.loss, 0), curve(hist.off.loss, 1)];
-      lossPlot.update({ series: lossSeries, summary: summary(lossSeries) });
+      const message = m.step === 0 ? tr('plotEmpty') : '';
+      lossPlot.update({ series: lossSeries, summary: summary(lossSeries), message });
       const accSeries = ['on', 'off'].map((key, i) => ({ name: names[i], dashed: i === 1, points: hist.eval.map((e) => [e.step, e[key].accuracy]) }));
-      accPlot.update({ series: accSeries, summary: summary(accSeries) });
+      accPlot.update({ series: accSeries, summary: summary(accSeries), message });
       const gradSeries = [curve(hist.on.gradLogits, 0), curve(hist.off.gradLogits, 1)];
-      gradPlot.update({ series: gradSeries, summary: summary(gradSeries) });
+      gradPlot.update({ series: gradSeries, summary: summary(gradSeries), message });
 
       // The explanation with its live numbers is typeset at most a few times a second (it
       // holds several formulas); the curves, maps and status follow every snapshot.

@@ -23,7 +23,9 @@ const w3 = { digits: 3, fixed: true };
 const paren = (x) => (x < 0 ? `(${tex(x)})` : tex(x));
 const vecTex = (xs, f = (x) => tex(x)) => `[${xs.map(f).join(',\\ ')}]`;
 // One formula per line (narrow screens keep every line readable).
-const lines = (xs) => `\\begin{gathered} ${xs.join(' \\\\ ')} \\end{gathered}`;
+// (room between rows, so that stacked fractions do not touch: KaTeX's default leaves
+// the digits of one denominator and the next numerator overlapping)
+const lines = (xs) => `\\begin{gathered} ${xs.join(' \\\\[0.8em] ')} \\end{gathered}`;
 
 // Computes one worked example through the core.
 export function computeTwoKeys(attn, q, K, V) {

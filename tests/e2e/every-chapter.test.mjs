@@ -1,0 +1,125 @@
+// Every chapter, opened alone (?embed=<id>) in one browser, in both languages, at phone and
+// desktop width, light and dark, and every chapter in the widget: what a first try finds.
+//   - axe-core: no serious or critical violation (and none of the rules the first try
+//     tripped, whatever their impact: a page without <h1>, an unlabelled field, a header
+//     cell without text, a table with children it may not have, a name that differs from
+//     the visible label);
+//   - every grid is one tab stop (the WAI-ARIA grid pattern);
+//   - no input cuts the number it holds, no formula loses pixels, no wide table or
+//     formula scrolls without saying so or without a keyboard way in.
+// Three passes per chapter: Korean at 390 px (light), English at 390 px (dark), English at
+// 1280 px (light); each pass is one page load and one axe run (about 1 s).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readdir, readFile, mkdtemp, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join, dirname } from 'node:path';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { harness } from './harness.mjs';
+
+const chaptersDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'src', 'chapters');
+const ids = (await Promise.all((await readdir(chaptersDir)).map(async (id) =>
+  [id, JSON.parse(await readFile(join(chaptersDir, id, 'chapter.json'), 'utf8')).order]))).sort((a, b) => a[1] - b[1]).map(([id]) => id);
+const axeSource = await readFile(createRequire(new URL('../../web/package.json', import.meta.url)).resolve('axe-core/axe.min.js'), 'utf8');
+const gen = await mkdtemp(join(tmpdir(), 'attn-every-'));
+const LAX_CSP = "default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'";
+const { server, browser } = await harness({ mounts: { '/generated/': { dir: gen, csp: LAX_CSP } } });
+
+// Rules the first try tripped: they fail at any impact.
+const ALWAYS = ['page-has-heading-one', 'label', 'empty-table-header', 'aria-required-children', 'label-content-name-mismatch', 'scrollable-region-focusable'];
+async function axe(page, context = 'document') {
+  await page.evaluate(axeSource);
+  return page.evaluate(async ([ctx, always]) => {
+    const r = await window.axe.run(ctx === 'document' ? document : ctx, { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical' || always.includes(v.id))
+      .map((v) => `${v.id} (${v.impact}) ${v.nodes.length}×: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  }, [context, ALWAYS]);
+}
+
+// What the layout checks find, in the page (or a widget's shadow root).
+function layoutProblems(root) {
+  const out = [];
+  const visible = (n) => n.getClientRects().length > 0 && getComputedStyle(n).visibility !== 'hidden';
+  const where = (n) => `${n.closest('[data-grid]')?.dataset.grid ?? n.closest('[data-worked]')?.dataset.worked ?? n.closest('section')?.id ?? ''} ${n.tagName.toLowerCase()}.${[...n.classList].join('.')}`;
+  for (const t of root.querySelectorAll('[data-grid] table')) {
+    if (!visible(t) || !t.querySelector('td[data-i]')) continue; // (a grid with no cells yet has nothing to focus)
+    if (t.getAttribute('role') !== 'grid') out.push(`grid ${where(t)} is not role=grid`);
+    const stops = [...t.querySelectorAll('input, td')].filter((n) => n.tabIndex >= 0 && n.hasAttribute('tabindex') && visible(n)).length;
+    if (stops !== 1) out.push(`grid ${where(t)} has ${stops} tab stops`);
+  }
+  for (const i of root.querySelectorAll('[data-grid] input')) if (visible(i) && i.scrollWidth > i.clientWidth + 1) out.push(`input ${where(i)} cuts "${i.value}"`);
+  // A formula never loses pixels: nothing hidden above or below; when wider than its box
+  // it scrolls, with a keyboard way in and a name.
+  for (const f of root.querySelectorAll('.katex-display, .worked-math, .formula, .table-scroll, .grid-scroll')) {
+    if (!visible(f)) continue;
+    const cs = getComputedStyle(f);
+    if (f.scrollHeight > f.clientHeight + 1 && cs.overflowY !== 'visible') out.push(`${where(f)} cuts ${f.scrollHeight - f.clientHeight}px vertically`);
+    if (f.scrollWidth > f.clientWidth + 1) {
+      if (cs.overflowX === 'hidden' || cs.overflowX === 'clip') out.push(`${where(f)} cuts ${f.scrollWidth - f.clientWidth}px horizontally`);
+      else if (!f.classList.contains('scrolls')) out.push(`${where(f)} scrolls ${f.scrollWidth - f.clientWidth}px without a cue`);
+      // (a box with a tab stop inside, such as a grid, scrolls to it when it takes focus)
+      else if (!f.querySelector('input, button, select, textarea, a[href], [tabindex]:not([tabindex="-1"])') && (f.tabIndex < 0 || !f.getAttribute('aria-label')))
+        out.push(`${where(f)} scrolls without a keyboard way in or a name`);
+    }
+  }
+  return out;
+}
+
+const PASSES = [
+  { lang: 'ko', width: 390, height: 844, colorScheme: 'light' },
+  { lang: 'en', width: 390, height: 844, colorScheme: 'dark' },
+  { lang: 'en', width: 1280, height: 800, colorScheme: 'light' },
+];
+
+test(`every chapter (${ids.length}) in both languages, at 390 and 1280 px, light and dark: axe, grids, inputs, formulas, tables`, async () => {
+  const problems = [];
+  for (const pass of PASSES) {
+    const context = await browser.newContext({ viewport: { width: pass.width, height: pass.height }, colorScheme: pass.colorScheme });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    for (const id of ids) {
+      const at = `${id} (${pass.lang}, ${pass.width}px, ${pass.colorScheme})`;
+      await page.goto(`${server.url}?embed=${id}&lang=${pass.lang}#${id}`);
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+      await page.waitForTimeout(50); // layout after the first draw
+      for (const p of await axe(page)) problems.push(`${at}: axe ${p}`);
+      for (const p of await page.evaluate(layoutProblems.toString().replace(/^function layoutProblems/, '(function') + ')(document)')) problems.push(`${at}: ${p}`);
+      if (pass.width < 500 && await page.evaluate(() => document.documentElement.scrollWidth > innerWidth)) problems.push(`${at}: the page is wider than the phone`);
+      for (const e of errors.splice(0)) problems.push(`${at}: console ${e}`);
+    }
+    await context.close();
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('every chapter in the widget, in both languages: axe, grids, inputs, formulas, tables', async () => {
+  const problems = [];
+  for (const lang of ['ko', 'en']) {
+    await writeFile(join(gen, `all-${lang}.html`), `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>course notes</title></head><body>
+      <main><h1>Course notes</h1>
+      <script type="module">
+        import { CHAPTERS } from './attention-explorer.js';
+        for (const id of CHAPTERS) {
+          const w = document.createElement('attention-explorer');
+          w.setAttribute('chapter', id);
+          w.setAttribute('lang', '${lang}');
+          document.querySelector('main').append(w);
+        }
+      </script></main></body></html>`);
+    const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
+    const errors = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}generated/all-${lang}.html`);
+    await page.waitForFunction((n) => document.querySelectorAll('attention-explorer[data-ready="true"]').length === n, ids.length, { timeout: 60000 });
+    for (const p of await axe(page)) problems.push(`widget (${lang}): axe ${p}`);
+    const layout = await page.evaluate(`[...document.querySelectorAll('attention-explorer')].flatMap((w) => (${layoutProblems.toString()})(w.shadowRoot).map((p) => w.getAttribute('chapter') + ': ' + p))`);
+    for (const p of layout) problems.push(`widget (${lang}) ${p}`);
+    for (const e of errors) problems.push(`widget (${lang}): console ${e}`);
+    await page.close();
+  }
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,133 @@
+// What a learner types, key by key, into a grid cell and into a number field, and what the
+// page then does and says (one rule for every number input: matrix-grid.js wireInput,
+// kit.js number): a complete number in range is used at once; anything else is not used,
+// the computation goes back to the value from before the edit, the message says exactly
+// that, and leaving the input puts that value back with the message still explaining it.
+// Also: a stored input is shown as the shortest text of its float32 (after a paste, after
+// a permalink reload), and no cell cuts the number it holds.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage } from '../../web/scripts/browser.mjs';
+import { harness, pasteInto } from './harness.mjs';
+
+const { server, browser } = await harness();
+
+const S11 = '[data-grid="softmax-S"] tbody tr:nth-child(1) td:nth-of-type(1) input';
+const sError = '[data-grid="softmax-S"] .grid-error';
+const rowP = (page) => page.$$eval('[data-grid="softmax-P"] tbody tr:nth-child(1) td .v', (ns) => ns.map((n) => n.textContent).join(' '));
+const linkState = (page) => new URL(page.url()).searchParams.get('softmax');
+const message = (page, sel) => page.$eval(sel, (n) => (n.hidden || !n.offsetParent ? null : n.textContent));
+
+async function typeInto(page, selector, keys) {
+  await page.click(selector);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type(keys);
+}
+
+test('grid cells, typed key by key: what is not a number is not used, and the message says what is', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=softmax&lang=en#softmax`);
+  const P0 = await rowP(page);
+  // Each of these passes through a valid number on the way ("1e4", "-1e4", "1", "1.5",
+  // ""), which is used while it is on screen; the final text is not a number in range.
+  const cases = [
+    ['1e40', /“1e40”: outside the range −1,000,000 to 1,000,000, so it is not used\. The computation uses 2,/],
+    ['-1e40', /“-1e40”: outside the range/],
+    ['1,5', /“1,5”: decimals are written with a point, as in 1\.5, so it is not used\. The computation uses 2,/],
+    ['1.5.2', /“1\.5\.2”: not a number, so it is not used\. The computation uses 2,/],
+    ['-', /“-”: not a complete number yet, so it is not used\. The computation uses 2,/],
+  ];
+  for (const [keys, said] of cases) {
+    await typeInto(page, S11, keys);
+    await page.waitForFunction((sel) => !document.querySelector(sel).hidden, sError, { timeout: 3000 });
+    assert.equal(await page.getAttribute(S11, 'aria-invalid'), 'true', keys);
+    assert.match(await message(page, sError), said, keys);
+    assert.doesNotMatch(await message(page, sError), /too large|10000|keeps using/, keys);
+    // What the message says is what is computed: the value from before the edit.
+    assert.equal(await rowP(page), P0, `P for ${keys}`);
+    await page.waitForTimeout(250); // the address bar follows edits after 150 ms
+    assert.equal(linkState(page), null, `the link for ${keys} records nothing new`);
+    await page.keyboard.press('Tab');
+    assert.equal(await page.inputValue(S11), '2', `the cell after leaving ${keys}`);
+    assert.equal(await page.getAttribute(S11, 'aria-invalid'), null);
+    assert.match(await message(page, sError), new RegExp(`“${keys.replace(/[.]/g, '\\.')}” was not used \\(.+\\)\\. The cell is back to 2, its value before you edited it\\.`), keys);
+  }
+  // Stopping on a half-typed number says nothing stale: the message about the empty cell
+  // (after Backspace) is gone the moment "-" is typed.
+  await page.click(S11);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Backspace');
+  await page.waitForTimeout(900);
+  assert.match(await message(page, sError), /the cell is empty/);
+  await page.keyboard.type('-');
+  assert.equal(await message(page, sError), null, 'no message about the empty cell once "-" is typed');
+  // A number in range is used at once, and clears the message.
+  await page.keyboard.type('3');
+  assert.equal(await page.getAttribute(S11, 'aria-invalid'), null);
+  assert.equal(await message(page, sError), null);
+  assert.notEqual(await rowP(page), P0);
+  // (the address bar follows 150 ms after the last edit; on a loaded machine, later)
+  await page.waitForFunction(() => /-3/.test(new URL(location.href).searchParams.get('softmax') ?? ''), null, { timeout: 5000 });
+  assert.match(linkState(page), /-3/);
+  // The same in Korean, with the value quoted.
+  await page.click('#lang-toggle');
+  await page.waitForFunction(() => document.documentElement.lang === 'ko');
+  await typeInto(page, S11, '1e9');
+  assert.match(await message(page, sError), /“1e9”: −1,000,000에서 1,000,000 사이를 벗어납니다\. .*: −3\./);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('number fields, typed key by key: the same rule and the same kind of message', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=cost&lang=en#cost`);
+  const field = '#cost [data-control="n"]';
+  const error = '#cost label:has([data-control="n"]) .number-error';
+  const caption = () => page.textContent('#cost-complexity-caption');
+  const before = await caption();
+  assert.match(before, /n = 1,024/);
+  // "2000000" passes through 200000 (a valid n) on the way; 2,000,000 is past the maximum.
+  await typeInto(page, field, '2000000');
+  assert.equal(await page.getAttribute(field, 'aria-invalid'), 'true');
+  assert.match(await message(page, error), /“2000000”: not a whole number from 1 to 1,048,576, so it is not used\. The computation uses 1,024,/);
+  assert.equal(await caption(), before, 'the table is computed for n = 1,024, as the message says');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.inputValue(field), '1024');
+  assert.match(await message(page, error), /“2000000” was not used \(.+\)\. The field is back to 1,024/);
+  // A whole number the chapter's own check rejects: its reason, the same sentence around it.
+  await typeInto(page, '#cost [data-control="heads"]', '3');
+  assert.match(await message(page, '#cost label:has([data-control="heads"]) .number-error'),
+    /“3”: h = 3 does not divide d_model = 512 \(.+\), so it is not used\. The computation uses 8,/);
+  await typeInto(page, field, '1.5');
+  assert.match(await message(page, error), /“1\.5”: not a whole number/);
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  assert.equal(await message(page, error), null, 'a valid "1" clears the message');
+  assert.match(await caption(), /n = 1[^,0-9]/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('stored inputs show the shortest text of their float32, after a paste and after a reload; no cell cuts its number', async () => {
+  const long = '-1000000 123456.789 1000000 0.000001 1e-7 1.23456789 -0.5 3';
+  const want = ['-1000000', '123456.79', '1000000', '0.000001', '1e-7', '1.2345679', '-0.5', '3'];
+  for (const width of [1280, 390]) {
+    const { page, errors } = await openPage(browser, `${server.url}?embed=core-attention&lang=en#core-attention`, { width, height: 844 });
+    const row1 = () => page.$$eval('[data-grid="input-Q"] tbody tr:nth-child(1) input', (ns) => ns.map((n) => n.value));
+    const clipped = () => page.$$eval('[data-grid] input', (ns) => ns.filter((n) => n.offsetParent && n.scrollWidth > n.clientWidth + 1).map((n) => n.value));
+    await pasteInto(page, '[data-grid="input-Q"] tbody td input', long);
+    await page.waitForTimeout(300);
+    assert.deepEqual(await row1(), want, `after a paste at ${width}px`);
+    assert.deepEqual(await clipped(), [], `cells that cut their number at ${width}px`);
+    // Typed values are shown as stored once the learner leaves the cell.
+    await typeInto(page, '[data-grid="input-Q"] tbody tr:nth-child(2) td:nth-of-type(1) input', '0.30000001');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.inputValue('[data-grid="input-Q"] tbody tr:nth-child(2) td:nth-of-type(1) input'), '0.3');
+    await page.waitForTimeout(250);
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.deepEqual(await row1(), want, `after a reload at ${width}px`);
+    assert.deepEqual(await clipped(), [], `cells that cut their number after the reload at ${width}px`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});

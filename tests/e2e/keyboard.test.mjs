@@ -1,0 +1,91 @@
+// Every grid by keyboard alone (the WAI-ARIA grid pattern, matrix-grid.js): one tab stop per
+// grid, computed grids included; arrow keys, Home/End inside; focus on a cell does what a
+// click does, so the worked explanations that follow a click (core-attention step ①,
+// positional-encoding's cell) follow the keyboard too.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage } from '../../web/scripts/browser.mjs';
+import { harness } from './harness.mjs';
+
+const { server, browser } = await harness();
+const focused = (page) => page.evaluate(() => {
+  const a = document.activeElement;
+  const td = a?.closest('td[data-i]');
+  return { grid: a?.closest('[data-grid]')?.dataset.grid ?? null, i: td ? Number(td.dataset.i) : null, j: td ? Number(td.dataset.j) : null, tag: a?.tagName };
+});
+async function tabUntil(page, grid, max = 80) {
+  for (let n = 0; n < max; n++) {
+    await page.keyboard.press('Tab');
+    const f = await focused(page);
+    if (f.grid === grid && f.i !== null) return n + 1;
+  }
+  throw new Error(`Tab never reached ${grid}`);
+}
+
+test('core-attention: each grid is one tab stop; step ①\'s worked dot product follows the arrow keys', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=core-attention&lang=en#core-attention`);
+  // One element of each grid's table is in the Tab order.
+  const stops = await page.$$eval('[data-grid] table', (ts) => ts.filter((t) => t.getClientRects().length).map((t) => [t.closest('[data-grid]').dataset.grid,
+    [...t.querySelectorAll('input, td')].filter((n) => n.tabIndex >= 0 && n.getClientRects().length).length]));
+  assert.ok(stops.length > 10);
+  for (const [grid, n] of stops) assert.equal(n, 1, `tab stops in grid ${grid}`);
+  assert.equal(await page.getAttribute('[data-grid="S"] table', 'role'), 'grid');
+  // From the first Q cell, one Tab leaves the grid (to its tools menu, then K).
+  await page.focus('[data-grid="input-Q"] tbody input');
+  await page.keyboard.press('Tab');
+  assert.notEqual((await focused(page)).grid === 'input-Q' && (await focused(page)).tag === 'INPUT', true, 'Tab leaves the Q grid');
+  // In an editable grid: → at the end of the text moves, ↑ nudges, Alt+↓ and Enter move down.
+  await page.focus('[data-grid="input-Q"] tbody input');
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowRight');
+  assert.deepEqual(await focused(page), { grid: 'input-Q', i: 0, j: 1, tag: 'INPUT' });
+  await page.keyboard.press('Alt+ArrowDown');
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await focused(page), { grid: 'input-Q', i: 2, j: 1, tag: 'INPUT' });
+  // The grid remembers its cell: Shift+Tab out and Tab back in lands there.
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  assert.deepEqual(await focused(page), { grid: 'input-Q', i: 2, j: 1, tag: 'INPUT' });
+  // Step ①: Tab from the stepper into S; focus selects the cell as a click does.
+  await page.focus('[data-stepper="core-attention"] [role="tab"][data-step="scores"]');
+  await tabUntil(page, 'S');
+  const title = () => page.textContent('[data-worked="dot"] .worked-title');
+  // (Tab enters at the selected cell, the chapter's default: token 3's query, token 1's key)
+  assert.deepEqual(await focused(page), { grid: 'S', i: 2, j: 0, tag: 'TD' });
+  assert.match(await title(), /query of token 3 · key of token 1/);
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowRight');
+  assert.match(await title(), /query of token 1 · key of token 2/);
+  assert.equal(await page.$$eval('[data-grid="step-K"] tbody tr:nth-child(2) td.hl', (n) => n.length), 4, 'the key row lights up as on hover');
+  await page.keyboard.press('Control+End');
+  assert.match(await title(), /query of token 3 · key of token 3/);
+  await page.keyboard.press('Home');
+  assert.deepEqual(await focused(page), { grid: 'S', i: 2, j: 0, tag: 'TD' });
+  assert.match(await title(), /query of token 3 · key of token 1/);
+  // A computed grid without a selection moves the same way.
+  await page.focus('[data-grid="H"] tbody td');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('End');
+  assert.deepEqual(await focused(page), { grid: 'H', i: 1, j: 7, tag: 'TD' });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('positional-encoding: a PE cell explains itself when reached by the keyboard', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=positional-encoding&lang=en#positional-encoding`);
+  await page.focus('#positional-encoding [data-control="d"]');
+  await tabUntil(page, 'pe-grid');
+  const worked = () => page.textContent('#positional-encoding [data-worked="pe"]');
+  const first = await worked();
+  const at = await focused(page); // the selected cell: Tab enters the grid there
+  await page.keyboard.press('ArrowDown');
+  if (at.j % 2 === 0) await page.keyboard.press('ArrowRight'); // to an odd column: a cosine
+  const to = { grid: 'pe-grid', i: at.i + 1, j: at.j % 2 ? at.j : at.j + 1, tag: 'TD' };
+  assert.deepEqual(await focused(page), to);
+  assert.notEqual(await worked(), first);
+  assert.match(await worked(), new RegExp(`${to.i}, ${to.j}`));
+  assert.match(await worked(), /cos/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,0 +1,61 @@
+// Sideways scrolling that says so. A grid, table, formula or code block wider than its box
+// (a phone, a narrow widget, a long number) scrolls inside it; this marks each such box
+// after every render of its chapter, when a step panel opens and when the window resizes:
+//   - class "scrolls" (styles.css fades the side where more content hides: "scrolled"
+//     once moved from the start, "at-end" at the end), so that it shows that it scrolls;
+//   - when nothing inside it can take focus (a formula, a table of numbers), a tab stop,
+//     role="group" and a name, so that a keyboard reaches what is hidden (axe's
+//     scrollable-region-focusable);
+//   - a box that fits gets none of this back.
+// The checks read sizes in one animation frame (after the render's writes, once per frame).
+export const SCROLLERS = '.grid-scroll, .table-scroll, .worked-math, .katex-display, .formula, pre';
+const FOCUSABLE = 'input, button, select, textarea, a[href], [tabindex]:not([tabindex="-1"])';
+
+export function watchScrollers(root, nameOf) {
+  let frame = 0;
+  const seen = new WeakSet();
+  function mark(n) {
+    const over = n.scrollWidth > n.clientWidth + 1;
+    if (n.classList.contains('scrolls') !== over) n.classList.toggle('scrolls', over);
+    if (over && !seen.has(n)) {
+      seen.add(n);
+      n.addEventListener('scroll', () => edges(n), { passive: true });
+    }
+    if (over) edges(n);
+    const own = n.dataset.scrollStop === 'true';
+    const needsStop = over && !n.querySelector(FOCUSABLE);
+    if (needsStop && !own) {
+      n.tabIndex = 0;
+      n.setAttribute('role', 'group');
+      n.dataset.scrollStop = 'true';
+    } else if (!needsStop && own) {
+      n.removeAttribute('tabindex');
+      n.removeAttribute('role');
+      n.removeAttribute('aria-label');
+      delete n.dataset.scrollStop;
+    }
+    if (needsStop) {
+      const name = nameOf(n);
+      if (n.getAttribute('aria-label') !== name) n.setAttribute('aria-label', name);
+    }
+  }
+  function edges(n) {
+    const scrolled = n.scrollLeft > 1;
+    const atEnd = n.scrollLeft + n.clientWidth >= n.scrollWidth - 1;
+    if (n.classList.contains('scrolled') !== scrolled) n.classList.toggle('scrolled', scrolled);
+    if (n.classList.contains('at-end') !== atEnd) n.classList.toggle('at-end', atEnd);
+  }
+  function check() {
+    frame = 0;
+    for (const n of root.querySelectorAll(SCROLLERS)) {
+      if (n.getClientRects().length === 0) continue; // in a hidden panel: checked when shown
+      // a formula inside a worked box: only the box that actually overflows is marked
+      mark(n);
+    }
+  }
+  const schedule = () => {
+    if (!frame) frame = requestAnimationFrame(check);
+  };
+  addEventListener('resize', schedule);
+  return { schedule, check };
+}
