@@ -373,9 +373,10 @@ TEST_CASE("the whole model's gradient matches finite differences", "[grad]") {
     c.layers = GENERATE(1, 2);
     c.mlp_hidden = GENERATE(0, 6);
     c.scale = GENERATE(true, false);
+    c.layer_norm = GENERATE(false, true);
     c.dropout = 0.2f;
     c.positional = true;
-    CAPTURE(c.heads, c.layers, c.mlp_hidden, c.scale);
+    CAPTURE(c.heads, c.layers, c.mlp_hidden, c.scale, c.layer_norm);
     const Batch batch = small_batch(3, 5, c.vocab_in, c.vocab_out, 99);
     const TinyTransformer modelf(c);
     TinyTransformerD model(modelf);  // the float model's weights, in double
