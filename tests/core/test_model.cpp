@@ -397,7 +397,7 @@ TEST_CASE("induction task: a repeated run of random letters at a varying offset,
     REQUIRE(starts.size() >= 12);  // the repeat starts at many positions
 }
 
-TEST_CASE("per-part losses add up to the loss; ablating a head changes it", "[model]") {
+TEST_CASE("per-part losses add up to the loss, and ablating a head changes it", "[model]") {
     TrainerConfig c = config(Task::Induction, 2, 3e-3f);
     c.model.layers = 2;
     c.model.heads = 2;
