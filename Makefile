@@ -1,12 +1,12 @@
 # Front door. README's two commands:
 #   make serve   install what is missing, build the wasm core and the page, serve on :8000
 #   make test    install what is missing, build natively, run every test with ctest
-# Other targets: make deps | wasm | web | native | debug | fuzz | bench | screenshots | bench-training | clean
+# Other targets: make deps | wasm | web | native | debug | fuzz | bench | bench-page | screenshots | bench-training | clean
 #   make bench   native (Google Benchmark) and WebAssembly (Node) benchmarks against peers;
 #                tables on stdout, results in build/bench/, docs/benchmarks.md updated
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help deps apt-deps npm-deps wasm web native debug serve test fuzz bench bench-deps screenshots clean bench-training
+.PHONY: help deps apt-deps npm-deps wasm web native debug serve test fuzz bench bench-deps bench-page screenshots clean bench-training
 
 APT_PACKAGES := cmake g++ make emscripten libxsimd-dev catch2 chromium fonts-nanum clang-14 libclang-rt-14-dev
 # Only `make bench` needs these (the native benchmark and its peers).
@@ -26,6 +26,7 @@ help:
 	@echo "make test    build natively and run every test (ctest), then the core again under ASan+UBSan with short fuzz runs"
 	@echo "make fuzz    run each libFuzzer target for FUZZ_SECONDS (default $(FUZZ_SECONDS)) seconds"
 	@echo "make bench   native and WebAssembly benchmarks against Eigen, OpenBLAS, plain JS, TF.js, onnxruntime-web (see docs/benchmarks.md)"
+	@echo "make bench-page   the page in headless Chromium: edit to paint, boot, language switch, bytes (see docs/benchmarks.md)"
 
 # apt: install only what is missing (a fresh machine's package lists are empty,
 # so update them first). Node.js >= 18 is needed; Debian 12's (18.x) is installed if
@@ -102,6 +103,12 @@ fuzz: debug
 # main-thread frame gaps (reports; see docs/training.md).
 bench-training: web
 	node tests/bench/training.mjs --json build/bench/training.json
+
+# The page in headless Chromium (edit → next paint per chapter, boot, language switch,
+# bytes): a table on stdout, the "Page" section of docs/benchmarks.md rewritten, every
+# sample in build/bench/page.json; "before" is the run recorded in tests/bench/page-baseline.json.
+bench-page: web
+	node tests/bench/page.mjs --json build/bench/page.json --baseline tests/bench/page-baseline.json
 
 bench-deps: apt-deps
 	@missing=""; \

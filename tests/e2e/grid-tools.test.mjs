@@ -25,7 +25,7 @@ const pasteInto = (page, selector, text) => page.$eval(selector, (input, t) => {
 }, text);
 
 test('exports: plain text, LaTeX, Markdown and CSV hold the numbers the grid shows', async () => {
-  const { page, errors, foreign, close } = await open(browser, `${server.url}?lang=en`, { permissions: ['clipboard-read', 'clipboard-write'] });
+  const { page, errors, foreign, close } = await open(browser, `${server.url}?lang=en#core-attention`, { permissions: ['clipboard-read', 'clipboard-write'] });
   await pageReady(page);
   await page.click('[data-stepper="core-attention"] [role="tab"][data-step="softmax"]');
   const shown = await Promise.all([1, 2, 3].map((r) => pageCells(page, 'P', r)));
@@ -65,7 +65,7 @@ test('exports: plain text, LaTeX, Markdown and CSV hold the numbers the grid sho
 });
 
 test('figures: SVG and PNG files of a grid', async () => {
-  const { page, errors, foreign, close } = await open(browser, `${server.url}?lang=en`);
+  const { page, errors, foreign, close } = await open(browser, `${server.url}?lang=en#core-attention`);
   await pageReady(page);
   await page.click('[data-stepper="core-attention"] [role="tab"][data-step="softmax"]');
   const [svgDl] = await Promise.all([page.waitForEvent('download'), menu(page, 'P', 'svg')]);
@@ -87,7 +87,7 @@ test('figures: SVG and PNG files of a grid', async () => {
 });
 
 test('paste: a whole matrix, a block from a cell, the paste panel; malformed text is refused inline and the state is kept', async () => {
-  const { page, errors, close } = await open(browser, `${server.url}?lang=en`);
+  const { page, errors, close } = await open(browser, `${server.url}?lang=en#core-attention`);
   await pageReady(page);
   const S0 = await pageCells(page, 'S', 3);
   // a whole 3×8 matrix, as a spreadsheet copies it (tabs, CRLF)

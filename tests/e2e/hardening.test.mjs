@@ -8,7 +8,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CSP } from '../../web/scripts/serve.mjs';
 import { openPage } from '../../web/scripts/browser.mjs';
-import { harness } from './harness.mjs';
+import { harness, mountAll, toggleLang } from './harness.mjs';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
 const { server, browser } = await harness();
@@ -17,7 +17,9 @@ const tried = { typed: 0, pasted: 0, sliders: 0 };
 test.after(() => console.log(`bad inputs tried at the page: ${tried.typed + tried.pasted + tried.sliders} (${JSON.stringify(tried)})`));
 
 // Records CSP violations and every request the page makes.
-async function open(url = server.url, { noSimd = false } = {}) {
+// At the Core Attention chapter, which most of these tests use (the page mounts chapters
+// as they come near the screen).
+async function open(url = `${server.url}#core-attention`, { noSimd = false } = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const requests = [];
   context.on('request', (r) => requests.push(r.url()));
@@ -89,6 +91,7 @@ test('malformed matrices pasted into a cell: nothing changes, no uncaught error'
 
 test('every slider dragged to its extremes and past them: no uncaught error, the page keeps computing', async (t) => {
   const { page, errors, close } = await open();
+  await mountAll(page);
   const sliders = await page.$$('input[type="range"]');
   if (sliders.length === 0) {
     t.skip('no slider on the page on this branch');
@@ -124,7 +127,7 @@ test('every slider dragged to its extremes and past them: no uncaught error, the
 });
 
 test('without WebAssembly SIMD the page loads the scalar core, says so, and computes the same numbers', async () => {
-  const { page, errors, requests, close } = await open(server.url, { noSimd: true });
+  const { page, errors, requests, close } = await open(undefined, { noSimd: true });
   assert.match(await page.textContent('#simd-badge'), /scalar/);
   assert.ok(requests.some((u) => u.endsWith('/attn-core-scalar.wasm')), 'the scalar module was fetched');
   assert.ok(!requests.some((u) => u.endsWith('/attn-core.wasm')), 'the SIMD module was not fetched');
@@ -143,7 +146,7 @@ test('the Content-Security-Policy is sent and holds: no violation, no request be
   assert.match(CSP, /script-src 'self' 'wasm-unsafe-eval'(;|$)/);
   assert.doesNotMatch(CSP, /'unsafe-eval'|script-src[^;]*'unsafe-inline'/);
   const { page, errors, requests, close } = await open();
-  await page.click('#lang-toggle');
+  await toggleLang(page);
   for (const step of ['output', 'softmax', 'mask', 'scale', 'scores'])
     await page.click(`[data-stepper="core-attention"] [role="tab"][data-step="${step}"]`);
   await page.hover('[data-grid="S"] tbody tr:nth-child(2) td:nth-of-type(2)');

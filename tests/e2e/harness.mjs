@@ -20,6 +20,31 @@ export async function harness({ mounts } = {}) {
   return { server, browser };
 }
 
+// The page mounts chapters as they come near the screen (web/src/lazy-chapters.js): this
+// scrolls through the whole page until every chapter is mounted, then back to the top.
+export async function mountAll(page) {
+  const n = await page.$$eval('section.chapter', (s) => s.length);
+  await page.evaluate(() => scrollTo(0, 0));
+  for (let k = 0; k < 400; k++) {
+    const done = await page.evaluate(() => {
+      scrollBy(0, innerHeight * 0.9);
+      return innerHeight + scrollY >= document.documentElement.scrollHeight - 2;
+    });
+    await page.waitForTimeout(40);
+    if (done && await page.evaluate((count) => document.querySelectorAll('section.chapter[data-mounted="true"]').length === count, n)) break;
+  }
+  await page.waitForFunction((count) => document.querySelectorAll('section.chapter[data-mounted="true"]').length === count, n, { timeout: 30000 });
+  await page.evaluate(() => scrollTo(0, 0));
+}
+
+// The language toggle loads the other language's prose before it switches: this clicks it
+// and waits until the page speaks the other language.
+export async function toggleLang(page) {
+  const before = await page.evaluate(() => document.documentElement.lang);
+  await page.click('#lang-toggle');
+  await page.waitForFunction((b) => document.documentElement.lang !== b, before);
+}
+
 // Desktop (1280 px) and phone (360 px) screenshots of section #id of an open page, into
 // `${id}-desktop${suffix}.png` and `${id}-phone${suffix}.png`; at 360 px nothing may widen
 // the page.

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { setup, open, pageReady, pageCells, widgetsReady, widgetCells, shots } from './embed-helpers.mjs';
+import { toggleLang } from './harness.mjs';
 
 const gen = await mkdtemp(join(tmpdir(), 'attn-permalink-'));
 const env = await setup({ '/generated/': gen });
@@ -24,14 +25,14 @@ const snapshot = async (page) => {
 };
 
 test('permalink round trip: edited matrices, mask, head, step and language come back exactly', async () => {
-  const { page, errors, foreign, close } = await open(browser, server.url, { permissions: ['clipboard-read', 'clipboard-write'] });
+  const { page, errors, foreign, close } = await open(browser, `${server.url}#core-attention`, { permissions: ['clipboard-read', 'clipboard-write'] });
   await pageReady(page);
   await page.fill(Qcell(3, 4), '5');
   await page.fill(Kcell(1, 1), '-2.25');
   await page.uncheck('[data-control="causal"]');
   await page.check('[data-control="head-2"]');
   await page.click(tab('softmax'));
-  await page.click('#lang-toggle');
+  await toggleLang(page);
   const before = await snapshot(page);
   await page.click('#copy-link');
   const link = await page.inputValue('#share-link');
@@ -88,7 +89,7 @@ test('corrupt or hand-edited links: a visible notice, the defaults, never a blan
   const { page, errors, close } = await open(browser, server.url);
   await pageReady(page); // (leaving a page while its core still loads logs a fetch error)
   for (const [query, res] of cases) {
-    await page.goto(server.url + query);
+    await page.goto(`${server.url}${query}#core-attention`); // the chapter read below (chapters mount near the screen)
     await pageReady(page);
     assert.equal(await page.isVisible('#notice'), true, query);
     const notice = await page.textContent('#notice');
@@ -134,7 +135,7 @@ test('iframe embed: one chapter, sized to the frame, with a link to the full pag
 });
 
 test('exercise: a teacher hides cells, the link carries them, the learner checks answers against the core', async () => {
-  const { page, errors, close } = await open(browser, `${server.url}?lang=en`);
+  const { page, errors, close } = await open(browser, `${server.url}?lang=en#core-attention`);
   await pageReady(page);
   await page.click(tab('softmax'));
   await page.click('#exercise-toggle');

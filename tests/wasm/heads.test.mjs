@@ -127,7 +127,7 @@ test('cost: d_model = 512, h = 8 gives d_k = 64 and the same attention FLOPs for
 });
 
 test('the page-side helpers the checks rely on: bitwise row comparison and divisors', async () => {
-  const { sameBits, divisors } = await import('../../web/src/chapters/controls.js');
+  const { sameBits, divisors } = await import('../../web/src/kit/controls.js');
   const m = (data) => ({ rows: 1, cols: data.length, data: Float32Array.from(data) });
   assert.equal(sameBits(m([1, 2]), m([1, 2]), 0), true);
   assert.equal(sameBits(m([0, 2]), m([-0, 2]), 0), false, '0 and −0 differ in their bits');

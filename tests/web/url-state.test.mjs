@@ -1,4 +1,4 @@
-// Permalink text (web/src/url-state.js) and matrix text (web/src/matrix-text.js), in Node:
+// Permalink text (web/src/kit/url-state.js) and matrix text (web/src/matrix-text.js), in Node:
 // round trips, defaults left out, and every kind of hand-edited or corrupt input refused
 // with a reason instead of an exception.
 import test from 'node:test';
@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import {
   encodeNumber, decodeNumber, encodeValue, decodeValue, encodeSlice, decodeSlice, sameValue,
   readQuery, buildQuery, parseCellRefs, cellRef,
-} from '../../web/src/url-state.js';
+} from '../../web/src/kit/url-state.js';
 import { plainNumber, matrixToText, matrixToLatex, matrixToMarkdown, matrixToCsv, parseMatrixText, MatrixTextError } from '../../web/src/matrix-text.js';
 
 const M = (rows, cols, xs) => ({ rows, cols, data: Float32Array.from(xs) });

@@ -1,5 +1,6 @@
 // Builds the static site into web/dist/:
-//   dist/index.html, dist/app.js (the page, bundled by esbuild), dist/styles.css,
+//   dist/index.html, dist/app.js (the page, bundled by esbuild; each chapter and its prose
+//   in ch-<id>.js, ch-<id>.<lang>.js, shared code in chunk-<hash>.js), dist/styles.css,
 //   dist/training-worker.js (the training chapter's module worker),
 //   dist/cost-run.js (the Web Worker of the cost chapter's live run; imports ./attn.mjs),
 //   dist/katex/ (KaTeX's stylesheet and fonts, served locally: no CDN),
@@ -17,6 +18,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { chapterListPlugin, readChapters, LANGS, pageShell } from './chapters.mjs';
 
 const web = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(web, '..');
@@ -46,20 +48,53 @@ await Promise.all([
   cp(join(web, 'node_modules', 'katex', 'dist', 'fonts'), join(dist, 'katex', 'fonts'), { recursive: true }),
 ]);
 
+// The page's outline in its HTML: the table of contents and a placeholder per chapter.
+await writeFile(join(dist, 'index.html'), pageShell(await readFile(join(web, 'index.html'), 'utf8'), await readChapters()));
+
+// The page: app.js (the page's own code and the chapter list), one entry per chapter
+// (ch-<id>.js) and per chapter's prose (ch-<id>.ko.js, ch-<id>.en.js), loaded with import()
+// when a chapter is mounted, and chunk-<hash>.js for the code they share (the kit, the
+// components, KaTeX, d3). All in dist/ itself, so a chapter's new URL('./x.js',
+// import.meta.url) finds the workers next to it.
+const chapterEntries = {};
+for (const c of await readChapters()) {
+  chapterEntries[`ch-${c.id}`] = join(web, 'src', 'chapters', c.id, 'index.js');
+  for (const lang of LANGS) chapterEntries[`ch-${c.id}.${lang}`] = join(web, 'src', 'chapters', c.id, `${lang}.js`);
+}
+const target = ['es2022', 'chrome100', 'firefox100', 'safari15'];
+const minify = !process.env.ATTN_NO_MINIFY;
 await build({
-  // training-worker: the training chapter's Web Worker; cost-run: the cost chapter's live
-  // run. Both are module workers importing ./attn.mjs like the page does.
   entryPoints: {
     app: join(web, 'src', 'main.js'),
     styles: join(web, 'src', 'styles.css'),
-    'training-worker': join(web, 'src', 'training', 'worker.js'),
+    ...chapterEntries,
+  },
+  outdir: dist,
+  bundle: true,
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
+  format: 'esm',
+  target,
+  minify,
+  charset: 'utf8', // Korean prose as UTF-8, not \uXXXX escapes
+  sourcemap: true,
+  external: ['./attn.mjs'],
+  plugins: [chapterListPlugin],
+  logLevel: 'warning',
+});
+// The workers, one file each (no shared chunks: the widget's documentation has a teacher
+// copy one worker file next to the widget): training-worker is the training chapter's,
+// cost-run the cost chapter's live run. Both are module workers importing ./attn.mjs.
+await build({
+  entryPoints: {
+    'training-worker': join(web, 'src', 'workers', 'training.js'),
     'cost-run': join(web, 'src', 'workers', 'cost-run.js'),
   },
   outdir: dist,
   bundle: true,
   format: 'esm',
-  target: ['es2022', 'chrome100', 'firefox100', 'safari15'],
-  minify: process.env.ATTN_NO_MINIFY ? false : true,
+  target,
+  minify,
   sourcemap: true,
   external: ['./attn.mjs'],
   logLevel: 'warning',
@@ -148,7 +183,7 @@ await build({
   ...widgetOptions,
   entryPoints: { 'attention-explorer': join(web, 'src', 'widget.js') },
   external: ['node:*'],
-  plugins: [widgetAssets],
+  plugins: [widgetAssets, chapterListPlugin],
 });
 // The scalar core for the widget: its Emscripten loader and the wasm (base64) in one module,
 // {default: loader factory, wasm: Uint8Array}. Engines without SIMD are old, so no

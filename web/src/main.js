@@ -1,27 +1,32 @@
-// Boots the page: loads the WebAssembly core once, then mounts every chapter.
+// Boots the page: loads the WebAssembly core once and mounts the chapter in the URL
+// fragment (or the first), then the chapters as they come near the screen
+// (lazy-chapters.js: code and prose loaded per chapter, space reserved, printing mounts all).
 //
 // The address bar is a permalink: ?lang=en&<chapter-id>=<state>#<chapter-id>, where
-// <state> is what differs from the chapter's defaults (web/src/url-state.js), including
+// <state> is what differs from the chapter's defaults (web/src/kit/url-state.js), including
 // its step (!step) and exercise cells (!hide). ?embed=<chapter-id> shows that chapter
 // alone, sized to its frame (for <iframe> embeds). A link that cannot be read falls back
 // to the defaults where it fails and says so in a notice at the top.
 import createAttention from './attn.mjs';
-import { createI18n, LANGS } from './i18n.js';
-import { createStore } from './store.js';
-import { createHost } from './host.js';
-import { readQuery, buildQuery } from './url-state.js';
+import chapters from 'chapters:list';
+import { createI18n, LANGS } from './kit/i18n.js';
+import { createStore } from './kit/store.js';
+import { createHost } from './kit/host.js';
+import { readQuery, buildQuery } from './kit/url-state.js';
 import { copyText } from './components/figure-export.js';
-import chapters from './chapters/index.js';
+import { createLazyChapters } from './lazy-chapters.js';
 
 const $ = (id) => document.getElementById(id);
 const ids = new Set(chapters.map((c) => c.id));
 
 // ---- reading the link ------------------------------------------------------------------------
 const restore = {};
+const named = new Set(); // the chapters the link names (readable or not): mounted at load
 const linkProblems = []; // [key, vars], translated when shown
 let lang = 'ko';
 let embed = null;
 for (const [name, value, bad] of readQuery(location.search)) {
+  if (ids.has(name)) named.add(name);
   if (bad) linkProblems.push([ids.has(name) ? 'unreadable' : 'unknownSetting', { name: name.slice(0, 40) }]);
   else if (name === 'lang') {
     if (LANGS.includes(value)) lang = value;
@@ -33,7 +38,7 @@ for (const [name, value, bad] of readQuery(location.search)) {
   else linkProblems.push(['unknownSetting', { name: name.slice(0, 40) }]);
 }
 
-const i18n = createI18n(lang);
+const i18n = createI18n(lang, chapters);
 const store = createStore({});
 const host = createHost({ store, restore });
 const shown = embed ? chapters.filter((c) => c.id === embed) : chapters;
@@ -42,7 +47,7 @@ if (embed) document.documentElement.classList.add('embed');
 // ---- notice for links that could not be used -------------------------------------------------
 function renderNotice() {
   const box = $('notice');
-  const t = (k, vars = {}) => i18n.t(`common.${k}`).replace(/\{(\w+)\}/g, (m, v) => (v in vars ? vars[v] : m));
+  const t = (k, vars = {}) => i18n.t(`common.${k}`, vars);
   const items = [...linkProblems.map(([k, vars]) => t(k, vars)),
     ...host.notices.map((n) => t('noticeChapter', { chapter: i18n.t(`${n.chapter}.toc`), problems: n.problems.join('; ') }))];
   if (items.length === 0 || box.dataset.dismissed) {
@@ -70,12 +75,11 @@ function query({ withEmbed = true } = {}) {
   const pairs = [];
   if (embed && withEmbed) pairs.push(['embed', embed]);
   if (i18n.lang !== 'ko') pairs.push(['lang', i18n.lang]);
-  if (document.body.dataset.ready === 'true')
-    for (const ch of shown) {
-      const text = host.encode(ch.id);
-      if (text) pairs.push([ch.id, text]);
-    }
-  else for (const [id, text] of Object.entries(restore)) pairs.push([id, text]);
+  // A chapter not mounted yet keeps the text its link came with.
+  for (const ch of shown) {
+    const text = lazy.isMounted(ch.id) ? host.encode(ch.id) : restore[ch.id];
+    if (text) pairs.push([ch.id, text]);
+  }
   return buildQuery(pairs);
 }
 let syncTimer = 0;
@@ -101,8 +105,15 @@ for (const type of ['pointerdown', 'focusin', 'input']) {
     if (section) lastActive = section.id;
   }, true);
 }
-window.addEventListener('hashchange', () => {
-  if (shown.some((ch) => ch.id === location.hash.slice(1))) lastActive = location.hash.slice(1);
+window.addEventListener('hashchange', async () => {
+  const fragment = decodeURIComponent(location.hash.slice(1));
+  if (shown.some((ch) => ch.id === fragment)) lastActive = fragment;
+  // A link to a chapter not mounted yet, or to an element inside one: mount it, go there.
+  const id = lazy.owner(fragment);
+  if (id && !lazy.isMounted(id)) {
+    await lazy.mount(id);
+    document.getElementById(fragment)?.scrollIntoView();
+  }
 });
 function currentChapter() {
   if (lastActive && shown.some((ch) => ch.id === lastActive)) return lastActive;
@@ -185,8 +196,10 @@ function renderChrome() {
   renderNotice();
 }
 
-$('lang-toggle').addEventListener('click', () => {
-  i18n.setLang(i18n.lang === 'ko' ? 'en' : 'ko');
+// The prose of the mounted chapters in the other language, then the switch: chapters near
+// the screen are redrawn at once, the others when they come near it (ctx.onScreen).
+$('lang-toggle').addEventListener('click', async () => {
+  await i18n.switchTo(i18n.lang === 'ko' ? 'en' : 'ko', lazy.mounted);
   syncUrl({ now: true });
 });
 $('copy-link').addEventListener('click', openShare);
@@ -203,6 +216,47 @@ $('exercise-toggle').addEventListener('click', () => {
 i18n.onChange(renderChrome);
 renderChrome();
 
+// ---- the chapters ------------------------------------------------------------------------------
+let attn = null;
+const lazy = createLazyChapters({
+  main: $('main'), list: shown, i18n,
+  above: [document.querySelector('.site-header'), $('share-panel'), $('exercise-help'), $('toc'), $('notice'), $('boot-status')].filter(Boolean),
+  mount(c, section, module) {
+    module.mount(section, { attn, i18n, store, host, onScreen: (fn) => lazy.onScreen(c.id, fn) });
+    host.finishRestore(c.id);
+  },
+  onMounted: () => renderNotice(),
+});
+document.documentElement.classList.add('outline-ready');
+
+// Where the reader is: a reload or a step back in history returns to the same place in the
+// same chapter (the browser's own restoring would land elsewhere, as the chapters above are
+// only placeholders again); else the fragment's chapter, else the first.
+const POSITION = `attention-explorer:position:${location.pathname}`;
+let position = null;
+if (!embed) {
+  history.scrollRestoration = 'manual';
+  const nav = performance.getEntriesByType?.('navigation')[0]?.type;
+  try {
+    if (nav === 'reload' || nav === 'back_forward') position = JSON.parse(sessionStorage.getItem(POSITION) ?? 'null');
+  } catch { /* no storage */ }
+  addEventListener('pagehide', () => {
+    const top = lazy.sections().find((s) => s.getBoundingClientRect().bottom > 0);
+    try {
+      if (top) sessionStorage.setItem(POSITION, JSON.stringify({ id: top.id, offset: Math.round(-top.getBoundingClientRect().top) }));
+    } catch { /* no storage */ }
+  });
+}
+const fragment = decodeURIComponent(location.hash.slice(1));
+const target = (position && lazy.owner(position.id)) || (fragment && lazy.owner(fragment)) || shown[0]?.id;
+const place = () => {
+  if (embed) return;
+  if (position && lazy.owner(position.id)) scrollTo(0, $(position.id).getBoundingClientRect().top + scrollY + position.offset);
+  else if (fragment && lazy.owner(fragment)) ($(fragment) ?? $(lazy.owner(fragment))).scrollIntoView();
+};
+place(); // the placeholder's title is on screen while the code loads
+lazy.load(target);
+
 // In a frame: tell the embedding page how tall the chapter is (it may size the frame).
 if (embed && window.parent !== window) {
   const post = () => window.parent.postMessage({ type: 'attention-explorer:height', chapter: embed, height: document.documentElement.scrollHeight }, '*');
@@ -210,19 +264,16 @@ if (embed && window.parent !== window) {
 }
 
 try {
-  const attn = await createAttention();
-  $('simd-badge').textContent = i18n.t('common.simd').replace('{simd}', attn.simd);
-  i18n.onChange(() => ($('simd-badge').textContent = i18n.t('common.simd').replace('{simd}', attn.simd)));
-  const main = $('main');
+  attn = await createAttention();
+  $('simd-badge').textContent = i18n.t('common.simd', { simd: attn.simd });
+  i18n.onChange(() => ($('simd-badge').textContent = i18n.t('common.simd', { simd: attn.simd })));
+  await lazy.mount(target);
   $('boot-status').remove();
-  for (const ch of shown) {
-    const section = document.createElement('section');
-    section.id = ch.id;
-    section.className = 'chapter';
-    main.append(section);
-    ch.mount(section, { attn, i18n, store, host });
-  }
-  host.finishRestore();
+  place();
+  await lazy.observe(); // the chapters near the screen
+  // The chapters the link carries a state for: mounted now, so that a link that cannot be
+  // used says so at once, beside the chapter it was for.
+  for (const id of named) if (shown.some((c) => c.id === id)) await lazy.mount(id);
   if (embed) {
     const a = $('open-full').querySelector('a');
     const refresh = () => (a.href = `${location.pathname}${query({ withEmbed: false })}#${embed}`);
@@ -231,13 +282,15 @@ try {
     store.subscribe(refresh);
     i18n.onChange(refresh);
     $('open-full').hidden = false;
-  } else if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
+  }
   document.body.dataset.ready = 'true';
   renderNotice();
   syncUrl();
+  // The other chapters' code, while the page is idle (so that printing can show them).
+  setTimeout(lazy.prefetch, 3000);
 } catch (e) {
   const status = $('boot-status');
-  status.textContent = i18n.t('common.loadFailed').replace('{message}', e.message);
+  status.textContent = i18n.t('common.loadFailed', { message: e.message });
   status.classList.add('error');
   console.error(e);
 }

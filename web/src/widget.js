@@ -20,10 +20,10 @@
 // The same file is an anywidget module: export default { render({ model, el }) }, with
 // the attributes above as the model's traits (Jupyter, marimo, MyST).
 import createAttention, { simdSupported } from './attn.mjs';
-import { createI18n } from './i18n.js';
-import { createStore } from './store.js';
-import { createHost } from './host.js';
-import chapters from './chapters/index.js';
+import chapters from 'chapters:list';
+import { createI18n } from './kit/i18n.js';
+import { createStore } from './kit/store.js';
+import { createHost } from './kit/host.js';
 import { css, fonts, wasmGzip } from 'widget-assets';
 
 export const CHAPTERS = chapters.map((c) => c.id);
@@ -166,9 +166,9 @@ class AttentionExplorer extends HTMLElement {
     // another language, Korean on a page that says nothing
     const pageLang = (this.closest('[lang]')?.getAttribute('lang') ?? '').toLowerCase();
     const lang = ['ko', 'en'].includes(a('lang')) ? a('lang') : pageLang.startsWith('ko') ? 'ko' : pageLang ? 'en' : 'ko';
-    const i18n = createI18n(lang);
+    const i18n = createI18n(lang, chapters);
     const problems = [];
-    if (a('lang') !== null && !['ko', 'en'].includes(a('lang'))) problems.push(i18n.t('common.badLang').replace('{lang}', a('lang')));
+    if (a('lang') !== null && !['ko', 'en'].includes(a('lang'))) problems.push(i18n.t('common.badLang', { lang: a('lang') }));
 
     const bar = document.createElement('div');
     bar.className = 'ae-bar';
@@ -195,22 +195,22 @@ class AttentionExplorer extends HTMLElement {
     shadow.replaceChildren(root);
     this.removeAttribute('data-ready');
 
-    let attn;
+    let attn, module;
+    let ch = chapters.find((c) => c.id === a('chapter'));
+    if (!ch) {
+      if (a('chapter') !== null) problems.push(i18n.t('common.unknownChapter', { id: a('chapter') }));
+      ch = chapters[0];
+    }
     try {
-      attn = await loadCore();
+      [attn, module] = await Promise.all([loadCore(), ch.load().then((m) => m.default), i18n.load(lang, [ch.id])]);
     } catch (e) {
-      status.textContent = i18n.t('common.loadFailed').replace('{message}', e.message);
+      status.textContent = i18n.t('common.loadFailed', { message: e.message });
       status.classList.add('error');
       console.error(e);
       return;
     }
     if (gen !== this.#gen) return; // attributes changed while the core loaded
 
-    let ch = chapters.find((c) => c.id === a('chapter'));
-    if (!ch) {
-      if (a('chapter') !== null) problems.push(i18n.t('common.unknownChapter').replace('{id}', a('chapter')));
-      ch = chapters[0];
-    }
     const options = {};
     for (const [attr, key] of [['tokens', 'tokens'], ['d_model', 'dModel'], ['heads', 'heads'], ['seed', 'seed']]) {
       if (a(attr) === null) continue;
@@ -222,7 +222,7 @@ class AttentionExplorer extends HTMLElement {
       if (['causal', 'none'].includes(a('mask'))) options.mask = a('mask');
       else problems.push(`mask="${a('mask').slice(0, 20)}" is not causal or none`);
     }
-    const supported = ch.options ?? [];
+    const supported = module.options ?? [];
     for (const [attr, key] of [['tokens', 'tokens'], ['d_model', 'dModel'], ['heads', 'heads'], ['seed', 'seed'], ['mask', 'mask']])
       if (key in options && !supported.includes(key)) problems.push(`${ch.id} does not take ${attr}`);
     const tolerance = a('tolerance') === null ? undefined : Number(a('tolerance'));
@@ -259,14 +259,14 @@ class AttentionExplorer extends HTMLElement {
       root.lang = i18n.lang;
       renderNotice();
     };
-    langBtn.addEventListener('click', () => i18n.setLang(i18n.lang === 'ko' ? 'en' : 'ko'));
+    langBtn.addEventListener('click', () => i18n.switchTo(i18n.lang === 'ko' ? 'en' : 'ko', [ch.id]));
     i18n.onChange(relabel);
     host.onNotice(renderNotice);
     relabel();
 
     try {
-      ch.mount(section, { attn, i18n, store, host });
-      host.finishRestore();
+      module.mount(section, { attn, i18n, store, host });
+      host.finishRestore(ch.id);
       if (a('figure')) this.#single(section, host, ch.id, a('figure'), problems);
     } catch (e) {
       problems.push(e.message);

@@ -3,14 +3,24 @@
 import { scaleSequential, scaleDiverging } from 'd3-scale';
 import { interpolateBlues, interpolatePuOr } from 'd3-scale-chromatic';
 
+// Scales are pure: each is built once (per domain) and shared by every grid that uses it,
+// so a grid can tell that its colours did not change by comparing scales.
+let weights = null;
 export function weightScale() {
-  return scaleSequential(interpolateBlues).domain([0, 1]).clamp(true);
+  return (weights ??= scaleSequential(interpolateBlues).domain([0, 1]).clamp(true));
 }
 
 // Symmetric around 0 so that 0 is the neutral colour; m = largest |finite value|.
+const diverging = new Map();
 export function divergingScale(m) {
   const r = m > 0 && Number.isFinite(m) ? m : 1;
-  return scaleDiverging((t) => interpolatePuOr(1 - t)).domain([-r, 0, r]).clamp(true);
+  let s = diverging.get(r);
+  if (!s) {
+    if (diverging.size > 256) diverging.clear();
+    s = scaleDiverging((t) => interpolatePuOr(1 - t)).domain([-r, 0, r]).clamp(true);
+    diverging.set(r, s);
+  }
+  return s;
 }
 
 export function maxAbsFinite(data) {
@@ -20,7 +30,17 @@ export function maxAbsFinite(data) {
 }
 
 // Black or white text, whichever contrasts more with the background (WCAG luminance).
+const textColors = new Map();
 export function textColorFor(rgb) {
+  let c = textColors.get(rgb);
+  if (c === undefined) {
+    if (textColors.size > 4096) textColors.clear();
+    c = contrastingText(rgb);
+    textColors.set(rgb, c);
+  }
+  return c;
+}
+function contrastingText(rgb) {
   const m = /rgb\((\d+),\s*(\d+),\s*(\d+)\)/.exec(rgb);
   if (!m) return '#000';
   const lin = (c) => {

@@ -19,11 +19,11 @@
 // tolerance. setPicking(true) lets a teacher click cells to hide or show them.
 import { fmt, editText, parseCell, isIncomplete, LIMIT } from '../format.js';
 import { weightScale, divergingScale, maxAbsFinite, textColorFor } from './colors.js';
-import { texToHtml, escapeHtml } from '../prose.js';
+import { texToHtml, escapeHtml, fill, setText, setHtml } from '../kit/prose.js';
 import { matrixToText, matrixToLatex, matrixToMarkdown, matrixToCsv, parseMatrixText, MatrixTextError } from '../matrix-text.js';
 import { gridSvg, themeOf, svgToPng, download, copyText } from './figure-export.js';
 
-// English defaults; the chapter kit passes the page's language (content/<lang>/common.js, tools.*).
+// English defaults; the chapter kit passes the page's language (kit/<lang>.js, tools.*).
 export const TOOL_TEXT = {
   menu: 'Matrix tools: copy, paste, export', copy: 'Copy as text', paste: 'Paste text…', latex: 'LaTeX', markdown: 'Markdown',
   csv: 'CSV', svg: 'SVG image', png: 'PNG image', apply: 'Apply', close: 'Close',
@@ -39,7 +39,6 @@ export const TOOL_TEXT = {
   hiddenHint: 'Fill in the missing numbers, then check.', picking: 'Click numbers to hide or show them.',
   right: 'correct', wrong: 'not yet',
 };
-const fill = (s, vars) => s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
 const NEG_INF = /^[-\u2212]\s*(∞|inf(inity)?)$/i;
 
 let gridCount = 0;
@@ -75,6 +74,17 @@ export function createMatrixGrid(opts) {
   el.className = 'grid';
   if (testId) el.dataset.grid = testId;
   const cap = document.createElement('figcaption');
+  const capTex = document.createElement('span');
+  const capShape = document.createElement('span');
+  capShape.className = 'shape';
+  cap.append(capTex, ' ', capShape);
+  let capNote = null; // only for grids with a note
+  if (note) {
+    capNote = document.createElement('span');
+    capNote.className = 'note';
+    capNote.hidden = true;
+    cap.append(capNote);
+  }
   const scroller = document.createElement('div');
   scroller.className = 'grid-scroll';
   const table = document.createElement('table');
@@ -153,7 +163,8 @@ export function createMatrixGrid(opts) {
 
   let shape = { rows: -1, cols: -1 };
   let current = null;
-  let cells = []; // cells[i][j] = {td, node, answer?}
+  let cells = []; // cells[i][j] = {td, node, answer?, and what it shows: text, bg, aria, cls}
+  let headCells = []; // the row and column header cells
   const bad = new Map(); // "i,j" -> text the learner typed that is not a number
   let pasteError = ''; // message of the last paste that was refused
   const hidden = new Set(); // "i,j" of exercise cells (non-editable grids only)
@@ -162,84 +173,114 @@ export function createMatrixGrid(opts) {
   let tol = tolerance;
   let lastScale = null;
 
+  // The table follows the matrix's shape by adding and removing rows and columns at their
+  // ends: cells that stay keep their DOM, listeners, what they show and their layout, so a
+  // slider that changes T or d_model costs only the cells that come or go.
+  let thead = null, tbody = null, rovingTd = null;
+  const colHeads = [], rowHeads = [];
+  const classOf = (n, cls) => {
+    if (n.colCls === cls) return;
+    if (n.colCls) n.classList.remove(...n.colCls.split(/\s+/).filter(Boolean));
+    if (cls) n.classList.add(...cls.split(/\s+/).filter(Boolean));
+    n.colCls = cls;
+  };
+  function makeCell(tr, i, j) {
+    const td = tr.insertCell();
+    td.dataset.i = i;
+    td.dataset.j = j;
+    let node;
+    if (editable) {
+      node = document.createElement('input');
+      node.type = 'text';
+      node.inputMode = 'decimal';
+      node.autocomplete = 'off';
+      node.spellcheck = false;
+      node.size = 4;
+      wireInput(node, i, j);
+    } else {
+      node = document.createElement('span');
+      node.className = 'v';
+    }
+    td.append(node);
+    if (onHover) {
+      td.addEventListener('pointerenter', () => onHover(i, j));
+      td.addEventListener('pointerleave', () => onHover(null));
+    }
+    if (onSelect && !editable) {
+      // Roving tabindex: one cell in the Tab order, arrows move, Enter/Space select.
+      td.tabIndex = -1;
+      td.addEventListener('click', () => onSelect(i, j));
+      td.addEventListener('keydown', (e) => {
+        const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          onSelect(i, j);
+        } else if (moves[e.key]) {
+          e.preventDefault();
+          const [di, dj] = moves[e.key];
+          const next = cells[i + di]?.[j + dj];
+          if (next) {
+            td.tabIndex = -1;
+            next.td.tabIndex = 0;
+            rovingTd = next.td;
+            next.td.focus();
+          }
+        }
+      });
+    }
+    return { td, node, cls: {} };
+  }
   function build(rows, cols) {
-    table.textContent = '';
-    if (shape.rows !== -1) {
+    if (shape.rows === -1) {
+      const tcap = document.createElement('caption');
+      tcap.className = 'sr-only';
+      table.append(tcap);
+      thead = table.createTHead();
+      const corner = document.createElement('td');
+      corner.className = 'corner';
+      thead.insertRow().append(corner);
+      tbody = table.createTBody();
+    } else {
       hidden.clear();
       answers.clear();
+      for (const row of cells) for (const c of row) if (editable) c.node.removeAttribute('aria-invalid');
     }
-    const tcap = document.createElement('caption');
-    tcap.className = 'sr-only';
-    table.append(tcap);
-    const thead = table.createTHead();
-    const hr = thead.insertRow();
-    const corner = document.createElement('td');
-    corner.className = 'corner';
-    hr.append(corner);
-    for (let j = 0; j < cols; j++) {
+    const hr = thead.rows[0];
+    while (colHeads.length > cols) colHeads.pop().remove();
+    while (colHeads.length < cols) {
       const th = document.createElement('th');
       th.scope = 'col';
-      th.dataset.j = j;
-      th.className = colClass(j);
+      th.dataset.j = colHeads.length;
       hr.append(th);
+      colHeads.push(th);
     }
-    const tbody = table.createTBody();
-    cells = [];
-    for (let i = 0; i < rows; i++) {
+    while (cells.length > rows) {
+      cells.pop();
+      rowHeads.pop().parentElement.remove();
+    }
+    cells.forEach((row, i) => {
+      const tr = rowHeads[i].parentElement;
+      while (row.length > cols) row.pop().td.remove();
+      while (row.length < cols) row.push(makeCell(tr, i, row.length));
+    });
+    while (cells.length < rows) {
+      const i = cells.length;
       const tr = tbody.insertRow();
       const th = document.createElement('th');
       th.scope = 'row';
       th.dataset.i = i;
       tr.append(th);
+      rowHeads.push(th);
       const row = [];
-      for (let j = 0; j < cols; j++) {
-        const td = tr.insertCell();
-        td.dataset.i = i;
-        td.dataset.j = j;
-        td.className = colClass(j);
-        let node;
-        if (editable) {
-          node = document.createElement('input');
-          node.type = 'text';
-          node.inputMode = 'decimal';
-          node.autocomplete = 'off';
-          node.spellcheck = false;
-          node.size = 4;
-          wireInput(node, i, j);
-        } else {
-          node = document.createElement('span');
-          node.className = 'v';
-        }
-        td.append(node);
-        if (onHover) {
-          td.addEventListener('pointerenter', () => onHover(i, j));
-          td.addEventListener('pointerleave', () => onHover(null));
-        }
-        if (onSelect && !editable) {
-          // Roving tabindex: one cell in the Tab order, arrows move, Enter/Space select.
-          td.tabIndex = i === 0 && j === 0 ? 0 : -1;
-          td.addEventListener('click', () => onSelect(i, j));
-          td.addEventListener('keydown', (e) => {
-            const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-            if (e.key === 'Enter' || e.key === ' ') {
-              e.preventDefault();
-              onSelect(i, j);
-            } else if (moves[e.key]) {
-              e.preventDefault();
-              const [di, dj] = moves[e.key];
-              const next = cells[i + di]?.[j + dj];
-              if (next) {
-                td.tabIndex = -1;
-                next.td.tabIndex = 0;
-                next.td.focus();
-              }
-            }
-          });
-        }
-        row.push({ td, node });
-      }
+      for (let j = 0; j < cols; j++) row.push(makeCell(tr, i, j));
       cells.push(row);
     }
+    const colCls = Array.from({ length: cols }, (_, j) => colClass(j));
+    colHeads.forEach((th, j) => classOf(th, colCls[j]));
+    for (const row of cells) row.forEach((c, j) => classOf(c.td, colCls[j]));
+    headCells = [...colHeads, ...rowHeads];
+    if (onSelect && !editable && !rovingTd?.isConnected) rovingTd = cells[0]?.[0]?.td ?? null;
+    exerciseKey = null; // new cells: their tab order is set again
     shape = { rows, cols };
   }
 
@@ -347,7 +388,11 @@ export function createMatrixGrid(opts) {
     return null;
   }
 
+  let legendKey = null;
   function renderLegend(s) {
+    const key = s ? `${s.domain()[0]}|${s.domain().at(-1)}|${color}` : '';
+    if (key === legendKey) return;
+    legendKey = key;
     if (!s) {
       legend.hidden = true;
       return;
@@ -366,6 +411,17 @@ export function createMatrixGrid(opts) {
     legend.append(a, bar, b);
   }
 
+  // Render only what changed: every write below is skipped when the DOM already shows it
+  // (the caption's KaTeX, header labels, each cell's text, classes and colours, the legend,
+  // the exercise bar), so an update with one new number touches one cell, and an update
+  // with the same numbers touches nothing. Each cell remembers what it shows.
+  let capHtml = null, srCaption = null;
+  const setClass = (c, name, on) => {
+    if ((c.cls[name] ?? false) !== on) {
+      c.cls[name] = on;
+      c.td.classList.toggle(name, on);
+    }
+  };
   function update(m) {
     if (m.rows !== shape.rows || m.cols !== shape.cols) {
       bad.clear();
@@ -376,34 +432,52 @@ export function createMatrixGrid(opts) {
     const root = el.getRootNode?.() ?? document;
     const active = root.activeElement ?? document.activeElement;
     const noteText = note ? note() : '';
-    cap.innerHTML = `${texToHtml(caption())} <span class="shape">${m.rows}&thinsp;×&thinsp;${m.cols}</span>` +
-      (noteText ? `<span class="note">${escapeHtml(noteText)}</span>` : '');
-    table.querySelector('caption').textContent = `${ariaLabel()} (${m.rows} × ${m.cols})${noteText ? `. ${noteText}` : ''}`;
-    table.querySelectorAll('thead th[data-j]').forEach((th) => (th.textContent = colLabel(Number(th.dataset.j))));
-    table.querySelectorAll('tbody th[data-i]').forEach((th) => (th.textContent = rowLabel(Number(th.dataset.i))));
+    // The caption's TeX is parsed into the DOM only when it changes (not with the shape).
+    const html = texToHtml(caption());
+    if (html !== capHtml) {
+      setHtml(capTex, html);
+      capHtml = html;
+    }
+    setText(capShape, `${m.rows}\u2009×\u2009${m.cols}`);
+    if (capNote) {
+      setText(capNote, noteText);
+      if (capNote.hidden !== !noteText) capNote.hidden = !noteText;
+    }
+    const aria = ariaLabel();
+    const sr = `${aria} (${m.rows} × ${m.cols})${noteText ? `. ${noteText}` : ''}`;
+    if (sr !== srCaption) {
+      table.caption.textContent = sr;
+      srCaption = sr;
+    }
+    for (const th of headCells) setText(th, th.dataset.j !== undefined ? colLabel(Number(th.dataset.j)) : rowLabel(Number(th.dataset.i)));
     const s = scaleFor(m);
+    const hide = !picking;
     for (let i = 0; i < m.rows; i++)
       for (let j = 0; j < m.cols; j++) {
         const x = m.data[i * m.cols + j];
-        const { td, node } = cells[i][j];
+        const c = cells[i][j];
+        const { td, node } = c;
         if (editable) {
-          node.setAttribute('aria-label', `${ariaLabel()}: ${rowLabel(i)}, ${colLabel(j)}`);
-          if (active !== node && !bad.has(`${i},${j}`)) node.value = editText(x);
+          const label = `${aria}: ${rowLabel(i)}, ${colLabel(j)}`;
+          if (c.aria !== label) node.setAttribute('aria-label', (c.aria = label));
+          if (active !== node && !bad.has(`${i},${j}`)) {
+            const t = editText(x);
+            if (node.value !== t) node.value = t;
+          }
         } else {
-          node.textContent = fmt(x, { digits, fixed });
+          const t = fmt(x, { digits, fixed });
+          if (c.text !== t) node.textContent = c.text = t;
         }
         const asked = !editable && hidden.has(`${i},${j}`);
-        drawAnswer(i, j, asked && !picking);
-        td.classList.toggle('hidden-cell', asked);
-        td.classList.toggle('masked', x === -Infinity && !(asked && !picking));
-        td.classList.toggle('nonfinite', Number.isNaN(x) || x === Infinity);
-        if (s && Number.isFinite(x) && !(asked && !picking)) {
-          const bg = s(x);
+        if (asked || c.answer) drawAnswer(i, j, asked && hide);
+        setClass(c, 'hidden-cell', asked);
+        setClass(c, 'masked', x === -Infinity && !(asked && hide));
+        setClass(c, 'nonfinite', Number.isNaN(x) || x === Infinity);
+        const bg = s && Number.isFinite(x) && !(asked && hide) ? s(x) : '';
+        if (c.bg !== bg) {
+          c.bg = bg;
           td.style.backgroundColor = bg;
-          td.style.color = textColorFor(bg);
-        } else {
-          td.style.backgroundColor = '';
-          td.style.color = '';
+          td.style.color = bg ? textColorFor(bg) : '';
         }
       }
     renderLegend(s);
@@ -539,7 +613,12 @@ export function createMatrixGrid(opts) {
     }
     if (!editable) c.node.hidden = asked;
   }
+  let exerciseKey = null;
   function drawExercise() {
+    // Only when picking, the hidden cells, the language or the table (build) changed.
+    const key = `${picking}|${[...hidden].join(';')}|${say('hiddenHint')}`;
+    if (key === exerciseKey) return;
+    exerciseKey = key;
     el.classList.toggle('picking', picking);
     exercise.hidden = !(hidden.size > 0 || picking);
     checkBtn.hidden = revealBtn.hidden = picking || hidden.size === 0;
@@ -547,7 +626,7 @@ export function createMatrixGrid(opts) {
     for (const row of cells)
       for (const { td } of row) {
         if (picking) td.tabIndex = 0;
-        else if (onSelect && !editable) td.tabIndex = -1;
+        else if (onSelect && !editable) td.tabIndex = td === rovingTd ? 0 : -1;
         else td.removeAttribute('tabindex');
       }
   }
@@ -618,14 +697,22 @@ export function createMatrixGrid(opts) {
   }
 
   // Marks rows, columns or single cells, e.g. the operands of a hovered result.
+  let highlighted = '[]';
   function highlight({ rows = [], cols = [], cells: list = [] } = {}) {
+    const key = JSON.stringify([rows, cols, list, shape]);
+    if (key === highlighted) return; // the same cells: nothing to do
+    highlighted = key;
     table.querySelectorAll('.hl').forEach((n) => n.classList.remove('hl'));
     for (const i of rows) table.querySelectorAll(`tbody tr:nth-child(${i + 1}) > *`).forEach((n) => n.classList.add('hl'));
     for (const j of cols) table.querySelectorAll(`[data-j="${j}"]`).forEach((n) => n.classList.add('hl'));
     for (const [i, j] of list) cells[i]?.[j]?.td.classList.add('hl');
   }
 
+  let selected = '';
   function select(i, j) {
+    const key = JSON.stringify([i, j, shape]);
+    if (key === selected) return;
+    selected = key;
     table.querySelectorAll('.sel').forEach((n) => n.classList.remove('sel'));
     if (i != null) cells[i]?.[j]?.td.classList.add('sel');
   }

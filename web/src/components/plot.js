@@ -23,6 +23,7 @@
 import { scaleLinear, scaleLog } from 'd3-scale';
 import { line } from 'd3-shape';
 import { fmt } from '../format.js';
+import { setText } from '../kit/prose.js';
 import { svgToString, svgToPng, download } from './figure-export.js';
 
 const NS = 'http://www.w3.org/2000/svg';
@@ -136,12 +137,17 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
     });
   }
 
-  let axisGroup = null, dataGroup = null, lastAxisKey = '';
-  function draw({ series = [], bars = [], marks = [], polygons = [], handles = [], summary = '' } = {}) {
+  let axisGroup = null, dataGroup = null, lastAxisKey = '', lastKey = '';
+  function draw(args = {}) {
+    // Render only what changed: the same data, size and words draw nothing.
+    const key = JSON.stringify([args, width, title(), x.label?.(), y.label?.(), toolText('menu')]);
+    if (key === lastKey && scales) return scales;
+    lastKey = key;
+    const { series = [], bars = [], marks = [], polygons = [], handles = [], summary = '' } = args;
     relabel();
-    cap.textContent = title();
-    t.textContent = title();
-    desc.textContent = summary;
+    setText(cap, title());
+    setText(t, title());
+    setText(desc, summary);
     const focused = svg.contains(document.activeElement) ? document.activeElement.dataset?.handle : undefined;
     const xs = [], ys = [];
     for (const s of series) for (const [a, b] of s.points) if (Number.isFinite(a) && Number.isFinite(b)) (xs.push(a), ys.push(b));

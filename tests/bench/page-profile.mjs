@@ -1,0 +1,115 @@
+// Where the time of an edit goes (a tool for working on the render path; not part of
+// make bench-page): opens one chapter alone, makes N edits of one kind as bench-page
+// does, with the Chrome DevTools Protocol's CPU profiler and a timeline trace running,
+// and prints the functions with the most self time and the renderer's phases (script,
+// style, layout, paint) summed over the edits.
+//   node tests/bench/page-profile.mjs <chapter> [cell|toggle|slider|select|number] [--edits 20]
+//        [--full] (the chapter inside the full page) [--lang] (profile language switches instead)
+import { writeFile, mkdir } from 'node:fs/promises';
+import { startServer } from '../../web/scripts/serve.mjs';
+import { launchChromium } from '../../web/scripts/browser.mjs';
+import { bootProbe, editProbe } from './page-probes.mjs';
+
+const [id = 'core-attention', kind = 'cell'] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+const EDITS = Number(arg('edits', 20));
+const FULL = process.argv.includes('--full');
+const LANG = process.argv.includes('--lang');
+
+const server = await startServer({ port: 0 });
+const browser = await launchChromium();
+try {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.addInitScript(bootProbe);
+  await page.goto(`${server.url}${FULL ? '' : `?embed=${id}`}#${id}`);
+  await page.waitForFunction((i) => {
+    const s = document.getElementById(i);
+    return s && window.__boot.filled(s);
+  }, id, { timeout: 60000 });
+  await page.waitForTimeout(1500);
+  await page.evaluate(editProbe);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  const events = [];
+  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+  const traced = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing', transferMode: 'ReportEvents' });
+  await cdp.send('Profiler.start');
+  const samples = LANG
+    ? await page.evaluate(async (n) => { const out = []; for (let k = 0; k < n; k++) out.push(await window.__bench.lang(200)); return out; }, Math.min(EDITS, 6))
+    : await page.evaluate(([i, k, n]) => window.__bench.edits(i, k, n, 100), [id, kind, EDITS]);
+  const { profile } = await cdp.send('Profiler.stop');
+  await cdp.send('Tracing.end');
+  await traced;
+  await mkdir('build/bench', { recursive: true });
+  await writeFile(`build/bench/profile-${id}-${LANG ? 'lang' : kind}.cpuprofile`, JSON.stringify(profile));
+
+  // Only what happened inside an edit: from its input event to the end of its last frame
+  // (the probe's user-timing marks; the CPU profile and the trace share a clock).
+  const marks = events.filter((e) => e.name === 'bench-edit-start' || e.name === 'bench-edit-end').sort((a, b) => a.ts - b.ts);
+  const windows = [];
+  for (let k = 0; k < marks.length; k++) if (marks[k].name === 'bench-edit-start' && marks[k + 1]?.name === 'bench-edit-end') windows.push([marks[k].ts, marks[k + 1].ts]);
+  const inside = (e) => !windows.length || windows.some(([a, b]) => e.ts >= a && e.ts <= b);
+
+  // Self time per function, inside the edits.
+  const self = new Map();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const dt = profile.timeDeltas;
+  let ts = profile.startTime;
+  profile.samples.forEach((nid, k) => {
+    ts += dt[k] ?? 0;
+    if (!inside({ ts })) return;
+    const n = byId.get(nid);
+    const f = n.callFrame;
+    const name = `${f.functionName || '(anonymous)'} ${f.url ? `${f.url.split('/').pop()}:${f.lineNumber + 1}` : ''}`.trim();
+    self.set(name, (self.get(name) ?? 0) + (dt[k + 1] ?? dt[k] ?? 0) / 1000);
+  });
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  const ms = samples.map((s) => s.ms).sort((a, b) => a - b);
+  const per = Math.max(1, windows.length);
+  console.log(`${id} ${LANG ? 'language switch' : kind}: ${ms.length} edits, median ${ms[Math.floor(ms.length / 2)].toFixed(1)} ms, max ${ms.at(-1).toFixed(1)} ms`);
+  console.log('\nself time inside the edits (CPU profile, ms per edit; idle excluded):');
+  for (const [name, t] of [...self].filter(([n]) => !n.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, 30))
+    console.log(`${(t / per).toFixed(2).padStart(8)}  ${name}`);
+  console.log(`${((total - (self.get('(idle)') ?? 0)) / per).toFixed(2).padStart(8)}  total busy`);
+
+  // Renderer phases from the trace (main thread, complete events).
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const phases = new Map();
+  const WANT = ['FunctionCall', 'EventDispatch', 'FireAnimationFrame', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'ParseHTML', 'HitTest', 'ScheduleStyleRecalculation', 'InvalidateLayout', 'RunMicrotasks', 'MajorGC', 'MinorGC', 'V8.GC_SCAVENGER'];
+  for (const e of events) {
+    if (main && (e.pid !== main.pid || e.tid !== main.tid)) continue;
+    if (e.ph !== 'X' || !WANT.includes(e.name) || !inside(e)) continue;
+    const v = phases.get(e.name) ?? { ms: 0, n: 0 };
+    v.ms += (e.dur ?? 0) / 1000;
+    v.n++;
+    phases.set(e.name, v);
+  }
+  // Forced layouts: Layout / UpdateLayoutTree with a JS stack (during script).
+  let forced = 0;
+  for (const e of events) if ((e.name === 'Layout' || e.name === 'UpdateLayoutTree') && e.args?.beginData?.stackTrace?.length) forced++;
+  console.log(`\nrenderer main thread inside the ${windows.length} edits (trace, ms per edit; nested events overlap):`);
+  for (const [name, v] of [...phases].sort((a, b) => b[1].ms - a[1].ms)) console.log(`${(v.ms / per).toFixed(2).padStart(8)}  ${name} (${v.n}×)`);
+  console.log(`forced (synchronous) style/layout from script: ${forced}`);
+  if (process.argv.includes('--paint')) {
+    const paints = events.filter((e) => e.name === 'Paint' && e.ph === 'X' && inside(e));
+    const byNode = new Map();
+    for (const e of paints) {
+      const k = JSON.stringify(e.args?.data ?? {}).slice(0, 160);
+      byNode.set(k, (byNode.get(k) ?? 0) + 1);
+    }
+    console.log([...byNode].sort((a, b) => b[1] - a[1]).slice(0, 12));
+  }
+  const lays = events.filter((e) => e.name === 'Layout' && e.ph === 'X' && inside(e) && e.args?.beginData);
+  const avg = (f) => (lays.length ? (lays.reduce((a, e) => a + (f(e) ?? 0), 0) / lays.length).toFixed(0) : '–');
+  console.log(`layouts: ${lays.length}, objects per layout: dirty ${avg((e) => e.args.beginData.dirtyObjects)}, total ${avg((e) => e.args.beginData.totalObjects)}`);
+  await context.close();
+} finally {
+  await browser.close();
+  await server.close();
+}

@@ -1,0 +1,166 @@
+// Chapters mount when they come near the screen (web/src/lazy-chapters.js): every chapter
+// still renders, reached by its fragment, by scrolling and by printing; the reading position
+// holds (fragment, reload); the language and permalinks reach chapters mounted later.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage } from '../../web/scripts/browser.mjs';
+import { harness } from './harness.mjs';
+
+const { server, browser } = await harness();
+
+// What a mounted chapter holds: its heading and its numbers (grid cells or plots), drawn.
+const content = (page, id) => page.evaluate((i) => {
+  const s = document.getElementById(i);
+  return {
+    mounted: s?.dataset.mounted === 'true',
+    title: s?.querySelector('h2')?.textContent.trim() ?? '',
+    cells: s ? s.querySelectorAll('[data-grid] td .v, [data-grid] td input').length : 0,
+    filled: s ? [...s.querySelectorAll('[data-grid] td .v')].filter((v) => v.textContent.trim()).length : 0,
+    plots: s ? s.querySelectorAll('[data-plot] svg g').length : 0,
+    math: s ? s.querySelectorAll('.katex').length : 0,
+  };
+}, id);
+const ids = (page) => page.$$eval('#toc a[href^="#"]', (as) => as.map((a) => a.getAttribute('href').slice(1)));
+const mountedIds = (page) => page.$$eval('section.chapter[data-mounted="true"]', (ss) => ss.map((s) => s.id));
+function assertDrawn(c, id) {
+  assert.ok(c.mounted, `#${id} is mounted`);
+  assert.ok(c.title.length > 0, `#${id} has its title`);
+  assert.ok(c.filled > 0 || c.plots > 0 || c.cells > 0 || c.math > 0, `#${id} shows numbers (${JSON.stringify(c)})`);
+}
+
+test('the page mounts only the chapters near the screen; the others hold their title and their space', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  const all = await ids(page);
+  assert.equal(all.length, await page.$$eval('section.chapter', (s) => s.length), 'a section for every chapter');
+  const mounted = await mountedIds(page);
+  assert.ok(mounted.includes(all[0]), 'the first chapter is mounted');
+  assert.ok(mounted.length < all.length / 2, `only what is near the screen: ${mounted.join(', ')}`);
+  const placeholders = await page.$$eval('section.chapter.placeholder', (ss) => ss.map((s) => ({
+    id: s.id, title: s.querySelector('h2')?.textContent ?? '', height: s.getBoundingClientRect().height,
+  })));
+  for (const p of placeholders) {
+    assert.ok(p.title.length > 0, `${p.id} shows its title`);
+    assert.ok(p.height > 900, `${p.id} reserves its space (${p.height}px)`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('every chapter is reached by its fragment, drawn, and stays where the fragment put it', async () => {
+  const probe = await openPage(browser, server.url);
+  const all = await ids(probe.page);
+  await probe.page.close();
+  for (const id of all) {
+    const { page, errors } = await openPage(browser, `${server.url}#${id}`);
+    assertDrawn(await content(page, id), id);
+    // Chapters above it mount too (they are near the screen): the reader is not moved.
+    await page.waitForTimeout(600);
+    const top = await page.$eval(`#${id}`, (s) => s.getBoundingClientRect().top);
+    assert.ok(Math.abs(top) < 5, `#${id} is at the top of the window after the chapters around it mounted (top = ${top})`);
+    assert.deepEqual(errors, [], id);
+    await page.close();
+  }
+});
+
+test('an element inside a chapter not mounted yet is reached by its fragment, at load and by a link', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}#two-keys-exercise`);
+  assert.ok(await page.isVisible('#two-keys-exercise'));
+  const top = await page.$eval('#two-keys-exercise', (n) => n.getBoundingClientRect().top);
+  assert.ok(Math.abs(top) < 5, `the exercise is at the top (top = ${top})`);
+  await page.evaluate(() => (location.hash = 'positional-encoding'));
+  await page.waitForSelector('#positional-encoding[data-mounted="true"]');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('scrolling down the whole page mounts every chapter, each drawn', async () => {
+  const { page, errors } = await openPage(browser, server.url, { width: 1280, height: 900 });
+  const all = await ids(page);
+  for (let k = 0; k < 400; k++) {
+    const done = await page.evaluate(() => {
+      scrollBy(0, innerHeight * 0.9);
+      return innerHeight + scrollY >= document.documentElement.scrollHeight - 2;
+    });
+    await page.waitForTimeout(60);
+    if (done && (await mountedIds(page)).length === all.length) break;
+  }
+  await page.waitForFunction((n) => document.querySelectorAll('section.chapter[data-mounted="true"]').length === n, all.length, { timeout: 20000 });
+  for (const id of all) assertDrawn(await content(page, id), id);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('printing shows every chapter: the rest is mounted before the page is printed', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  const all = await ids(page);
+  // The other chapters' code arrives while the page is idle; printing then mounts them all.
+  await page.waitForSelector('body[data-prefetched="true"]', { timeout: 30000 });
+  assert.ok((await mountedIds(page)).length < all.length);
+  const pdf = await page.pdf({ format: 'A4' }); // Chromium's print path: beforeprint, print media
+  assert.ok(pdf.length > 10000);
+  assert.equal((await mountedIds(page)).length, all.length, 'every chapter was mounted for printing');
+  for (const id of all) assertDrawn(await content(page, id), id);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a reload keeps the reading position inside a chapter far down the page', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}#cost`);
+  const settle = async () => {
+    await page.evaluate(() => document.fonts.ready);
+    await page.waitForTimeout(800);
+  };
+  await settle();
+  await page.evaluate(() => scrollBy(0, 700));
+  await settle();
+  const before = await page.$eval('#cost', (s) => s.getBoundingClientRect().top);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await settle();
+  const after = await page.$eval('#cost', (s) => s.getBoundingClientRect().top);
+  assert.ok(Math.abs(after - before) < 5, `same place after reload: ${before} → ${after}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a language switch reaches chapters mounted later; a link keeps the state of chapters not mounted yet', async () => {
+  const state = 'heads:1';
+  const { page, errors } = await openPage(browser, `${server.url}?lang=en&multi-head=${state}`);
+  // The link's chapter is mounted at load (its state is checked), the URL keeps it.
+  await page.waitForSelector('#multi-head[data-mounted="true"]');
+  await page.waitForTimeout(400);
+  assert.match(page.url(), /multi-head=heads:1/);
+  assert.match(await page.textContent('#multi-head h2'), /[A-Za-z]/);
+  await page.click('#lang-toggle');
+  await page.waitForFunction(() => document.documentElement.lang === 'ko');
+  await page.evaluate(() => (location.hash = 'review'));
+  await page.waitForSelector('#review[data-mounted="true"]');
+  assert.match(await page.textContent('#review h2'), /[가-힣]/, 'a chapter mounted after the switch speaks Korean');
+  // multi-head was mounted (off screen) before the switch: redrawn when it comes into view.
+  await page.evaluate(() => (location.hash = 'multi-head'));
+  await page.waitForFunction(() => /[가-힣]/.test(document.querySelector('#multi-head h2').textContent), null, { timeout: 5000 });
+  assert.match(page.url(), /multi-head=heads:1/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('switching the language while chapters are being mounted: every chapter speaks the new language, no error', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?lang=en`);
+  // Jump far down (chapters start mounting there) and switch at once, twice over.
+  await page.evaluate(() => {
+    document.getElementById('multi-head').scrollIntoView();
+    document.getElementById('lang-toggle').click();
+  });
+  await page.waitForFunction(() => document.documentElement.lang === 'ko');
+  await page.evaluate(() => {
+    document.getElementById('review').scrollIntoView();
+    document.getElementById('lang-toggle').click();
+  });
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  await page.waitForSelector('#review[data-mounted="true"]');
+  await page.waitForFunction(() => /[A-Za-z]{4}/.test(document.querySelector('#review h2').textContent) && !/[가-힣]/.test(document.querySelector('#review h2').textContent));
+  await page.evaluate(() => document.getElementById('multi-head').scrollIntoView());
+  await page.waitForFunction(() => !/[가-힣]/.test(document.querySelector('#multi-head h2').textContent));
+  assert.deepEqual(errors, []);
+  await page.close();
+});

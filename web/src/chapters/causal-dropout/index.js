@@ -1,0 +1,255 @@
+// Chapter "Causal attention and dropout" (source: seeds/002, with seeds/000 for the
+// additive mask): the causal mask as an additive 0/−∞ matrix (with a switch), a live
+// check that a later token cannot change an earlier token's output, and inverted
+// attention dropout (rate, seed, training vs evaluation). Every number comes from the
+// WebAssembly core; this module only compares results (booleans) and lays them out.
+import { chapterKit } from '../../kit/kit.js';
+import { choice, sameBits, opGroup, foldForPrint } from '../../kit/controls.js';
+import { tex, fmt } from '../../format.js';
+import { rowOf, colOf } from '../../matrix.js';
+import { setProse, setText, rebuild } from '../../kit/prose.js';
+
+const ID = 'causal-dropout';
+
+export default {
+  id: ID,
+  mount(section, ctx) {
+    const { attn } = ctx;
+    const ex = attn.example(ID);
+    const T = ex.X.rows;
+    const d = ex.X.cols;
+    // A new input for the token the learner changes: drawn by the core (seeded), rounded
+    // to two decimals so it is easy to read and retype.
+    const drawRow = (seed) => {
+      const r = attn.random({ rows: 1, cols: d, seed, distribution: 'uniform', lo: -1, hi: 1 });
+      return { rows: 1, cols: d, data: Float32Array.from(r.data, (x) => Math.round(x * 100) / 100) };
+    };
+    section.classList.add('dense');
+    const k = chapterKit(section, ctx, ID, () => ({
+      X: ex.X, Wq: ex.Wq, Wk: ex.Wk, Wv: ex.Wv, causal: true,
+      training: true, rate: 0.5, seed: 1, probe: 3, probeSeed: 1, newRow: drawRow(1),
+    }));
+    const { el, text, tr, state, patch } = k;
+    const tok = (i) => `t${i + 1}`;
+    const comp = (j) => String(j + 1);
+    const dims = () => ({ T, d });
+    const score = (key, caption, testId, extra = {}) => k.grid({
+      caption, ariaLabel: () => tr(key), rowLabel: tok, colLabel: tok, testId, ...extra,
+    });
+    const weights = { color: 'weights', digits: 3, fixed: true };
+    const flags = { z1: true, rangeOk: true };
+
+    text('h2', 'title');
+    text('p', 'lead', section, dims, 'lead');
+    k.commonText('p', 'illustrative', section, 'note illustrative');
+
+    // ---- inputs ----------------------------------------------------------------------------------
+    text('h3', 'inputTitle');
+    text('p', 'inputBody', section, dims);
+    const controls = el('div', 'controls');
+    k.button('common.reset', k.reset, controls, 'reset');
+    k.commonText('p', 'editHint', section, 'hint');
+    const gX = k.editable('X', { caption: () => 'X', ariaLabel: () => 'X', rowLabel: tok, colLabel: comp, testId: 'cd-X' });
+    section.append(gX.el);
+    const details = foldForPrint(el('details', 'weights-details'));
+    text('summary', 'weightsSummary', details);
+    const wRow = el('div', 'grid-row', details);
+    const gW = {};
+    for (const [name, cap] of [['Wq', 'W_Q'], ['Wk', 'W_K'], ['Wv', 'W_V']]) {
+      gW[name] = k.editable(name, { caption: () => cap, ariaLabel: () => cap.replace('_', ''), rowLabel: comp, colLabel: comp, testId: `cd-${name}` });
+      wRow.append(gW[name].el);
+    }
+
+    // ---- 1. the causal mask ----------------------------------------------------------------------
+    text('h3', 'maskTitle');
+    text('p', (s) => (s.causal ? 'maskOn' : 'maskOff'), section, dims);
+    const maskControls = el('div', 'controls');
+    const causalToggle = k.toggle('causal', 'causalToggle', maskControls);
+    causalToggle.box.dataset.control = 'cd-causal';
+    const rowM = el('div', 'grid-row');
+    const gScaled = score('gridScaled', () => 'S / \\sqrt{d_k}', 'cd-scaled');
+    const gM = score('gridMask', () => 'M', 'cd-M', { color: 'none' });
+    const gMasked = score('gridMasked', () => 'S / \\sqrt{d_k} + M', 'cd-masked', { note: () => k.common('rowsQueries') });
+    rowM.append(gScaled.el);
+    opGroup(rowM, '+', gM.el);
+    opGroup(rowM, '=', gMasked.el);
+    const rowP = el('div', 'grid-row');
+    const gP = score('gridP', () => 'P = \\mathrm{softmax}(\\cdot)', 'cd-P', weights);
+    const gV = k.grid({ caption: () => 'V = X W_V', ariaLabel: () => 'V', rowLabel: tok, colLabel: comp, testId: 'cd-V' });
+    rowP.append(gP.el, gV.el);
+    text('p', (s) => (s.causal ? 'zeroWeights' : 'zeroWeightsOff'), section, dims, 'hint');
+    const z1 = text('p', (s) => (s.causal ? (flags.z1 ? 'firstTokenSame' : 'firstTokenDropout') : 'firstTokenOff'), section, dims, 'check');
+    z1.dataset.check = 'first-token';
+
+    // ---- 2. the live check -----------------------------------------------------------------------
+    text('h3', 'checkTitle');
+    text('p', 'checkBody', section, dims);
+    const probe = choice(k, 'probe', {
+      labelKey: 'probeLabel', testId: 'cd-probe',
+      options: () => Array.from({ length: T - 1 }, (_, i) => ({ value: i + 1, text: tok(i + 1) })),
+    });
+    const probeRow = el('div', 'grid-row');
+    const gNew = k.editable('newRow', {
+      caption: () => `x'_{${state().probe + 1}}`, ariaLabel: () => tr('gridNew'), rowLabel: () => tok(state().probe),
+      colLabel: comp, testId: 'cd-new',
+    });
+    probeRow.append(gNew.el);
+    const redraw = k.button('redraw', () => {
+      const probeSeed = state().probeSeed + 1;
+      patch({ probeSeed, newRow: drawRow(probeSeed) });
+    }, probeRow);
+    redraw.dataset.control = 'cd-redraw';
+    const rowZ = el('div', 'grid-row');
+    const gZ = k.grid({ caption: () => 'Z', ariaLabel: () => tr('gridZ'), rowLabel: tok, colLabel: comp, testId: 'cd-Z' });
+    const gZ2 = k.grid({ caption: () => "Z'", ariaLabel: () => tr('gridZ2'), rowLabel: tok, colLabel: comp, testId: 'cd-Z2' });
+    rowZ.append(gZ.el, gZ2.el);
+    const status = el('table', 'status-table', rowZ);
+    status.dataset.check = 'causal-status';
+    const statusCap = el('caption', '', status);
+    const statusHead = el('tr', '', el('thead', '', status));
+    const statusBody = el('tbody', '', status);
+    const verdict = text('p', (s) => (s.causal ? 'verdictOn' : 'verdictOff'), section, (s, r) => ({
+      n: s.probe + 1, before: s.probe, changed: r ? r.changedBefore : '',
+    }), 'check');
+    verdict.dataset.check = 'causal-verdict';
+
+    // ---- 3. dropout ------------------------------------------------------------------------------
+    text('h3', 'dropoutTitle');
+    text('p', 'dropoutBody', section, dims);
+    const mode = choice(k, 'training', {
+      labelKey: 'modeLabel', testId: 'cd-mode',
+      options: () => [{ value: true, text: tr('modeTraining') }, { value: false, text: tr('modeEval') }],
+    });
+    const dControls = el('div', 'controls');
+    const rate = k.slider('rate', 'rateLabel', { min: 0, max: 0.9, step: 0.05, parent: dControls, vars: () => ({ value: fmt(state().rate, { digits: 2 }) }) });
+    rate.input.dataset.control = 'cd-rate';
+    k.number('seed', 'seedLabel', { min: 0, max: 2 ** 31, parent: dControls, testId: 'cd-seed' });
+    const rowD = el('div', 'grid-row');
+    const gP2 = score('gridP', () => 'P', 'cd-P-2', weights);
+    const gD = score('gridDrop', () => (state().training ? 'D' : 'D\\ (\\times)'), 'cd-D', { color: 'none', digits: 2 });
+    const gPd = score('gridDropped', () => 'P \\odot D', 'cd-Pd', weights);
+    const gSums = k.grid({ caption: () => '\\textstyle\\sum_j', ariaLabel: () => tr('rowSum'), rowLabel: tok, colLabel: () => 'Σ', color: 'none', digits: 3, fixed: true, testId: 'cd-sums' });
+    rowD.append(gP2.el);
+    opGroup(rowD, '⊙', gD.el);
+    opGroup(rowD, '=', gPd.el);
+    rowD.append(gSums.el);
+    text('p', (s) => (s.training ? 'dropTraining' : 'dropEval'), section, (s, r) => ({
+      keep: r?.keep ?? '—', rate: fmt(s.rate, { digits: 2 }), mean: r?.mean ?? '', seed: s.seed,
+    }));
+    text('p', (s) => (flags.rangeOk ? 'rangeOk' : 'rangeOut'), section, (s, r) => ({ rows: r?.outside ?? '' }), 'hint');
+
+    // ---- 4. two different tools -------------------------------------------------------------------
+    text('h3', 'compareTitle');
+    const cmp = el('table', 'compare-table');
+    cmp.dataset.check = 'mask-vs-dropout';
+    const cmpCap = el('caption', '', cmp);
+    const cmpHead = el('tr', '', el('thead', '', cmp));
+    const cmpBody = el('tbody', '', cmp);
+    const cmpScroll = el('div', 'table-scroll');
+    cmpScroll.append(cmp);
+    text('p', 'tryIt', section, dims, 'try');
+    text('p', 'summary', section, dims, 'summary');
+
+    const ones = (r, c) => attn.matrix(r, c, new Float32Array(r * c).fill(1));
+    const cell = (tag, txt, parent, cls = '') => {
+      const n = document.createElement(tag);
+      if (cls) n.className = cls;
+      setText(n, txt);
+      parent.append(n);
+      return n;
+    };
+    function drawCompare() {
+      setText(cmpCap, tr('compareCaption'));
+      rebuild(cmpHead, (into) => {
+        cell('td', '', into, 'corner');
+        for (const key of ['cmpMask', 'cmpDropout']) cell('th', tr(key), into).scope = 'col';
+      });
+      rebuild(cmpBody, (into) => {
+        for (const row of ['Purpose', 'When', 'Where', 'Sums', 'Kind']) {
+          const tr_ = document.createElement('tr');
+          cell('th', tr(`cmpRow${row}`), tr_).scope = 'row';
+          setProse(cell('td', '', tr_), tr(`cmpMask${row}`));
+          setProse(cell('td', '', tr_), tr(`cmpDrop${row}`));
+          into.append(tr_);
+        }
+      });
+    }
+
+    k.start((s) => {
+      probe.sync(s);
+      mode.sync(s);
+      gX.update(s.X);
+      for (const name of ['Wq', 'Wk', 'Wv']) gW[name].update(s[name]);
+      gNew.update(s.newRow);
+      const opts = { causal: s.causal, dropout: { rate: s.rate, seed: s.seed, training: s.training } };
+      const run = (X) => {
+        const [Q, K, V] = [s.Wq, s.Wk, s.Wv].map((W) => attn.matmul(X, W));
+        return { V, t: attn.attention(Q, K, V, opts) };
+      };
+      const a = run(s.X);
+      // X with the probed token's row replaced by the learner's new input.
+      const X2 = { rows: T, cols: d, data: Float32Array.from(s.X.data) };
+      X2.data.set(s.newRow.data, s.probe * d);
+      const b = run(X2);
+      const M = s.causal ? attn.causalMask(T, T) : attn.matrix(T, T);
+      const D = attn.dropout(ones(T, T), { rate: s.rate, seed: s.seed });
+      const sums = attn.matmul(a.t.dropped, ones(T, 1));
+      // The mean of 10 000 multipliers, by the core: 1ᵀ D 1 / 10 000.
+      const big = attn.dropout(ones(100, 100), { rate: s.rate, seed: s.seed });
+      const mean = attn.scale(attn.matmul(attn.matmul(ones(1, 100), big), ones(100, 1)), 1e-4).data[0];
+
+      gScaled.update(a.t.scaled);
+      gM.update(M);
+      gMasked.update(a.t.masked);
+      gP.update(a.t.weights);
+      gV.update(a.V);
+      gP2.update(a.t.weights);
+      gD.update(D);
+      gD.el.classList.toggle('inactive', !s.training);
+      gPd.update(a.t.dropped);
+      gSums.update(sums);
+      gZ.update(a.t.output);
+      gZ2.update(b.t.output);
+      gZ2.highlight({ rows: [s.probe] });
+      gX.highlight({ rows: [s.probe] });
+      flags.z1 = sameBits(a.t.output, a.V, 0);
+
+      // Status per token: are Z and Z' bit-identical in that row? (comparisons only)
+      setText(statusCap, tr('statusCaption'));
+      rebuild(statusHead, (into) => {
+        cell('th', tr('statusToken'), into).scope = 'col';
+        cell('th', tr('statusResult'), into).scope = 'col';
+      });
+      let changedBefore = 0;
+      rebuild(statusBody, (into) => {
+        for (let i = 0; i < T; i++) {
+          const same = sameBits(a.t.output, b.t.output, i);
+          if (i < s.probe && !same) changedBefore++;
+          const row = document.createElement('tr');
+          cell('th', tok(i), row).scope = 'row';
+          const c = cell('td', tr(i === s.probe ? 'statusChangedInput' : same ? 'statusSame' : 'statusChanged'), row, same ? 'same' : 'changed');
+          c.dataset.token = String(i);
+          c.dataset.same = String(same);
+          into.append(row);
+        }
+      });
+
+      // Multiplier 1/(1 − rate) as the core applied it: any kept entry of D.
+      const kept = Array.from(D.data).find((x) => x !== 0);
+      // Do the outputs stay inside the range of V's columns? (comparisons only)
+      const outside = [];
+      for (let i = 0; i < T; i++) {
+        const zi = rowOf(a.t.output, i);
+        if (zi.some((z, c) => { const col = colOf(a.V, c); return z < Math.min(...col) || z > Math.max(...col); })) outside.push(tok(i));
+      }
+      flags.rangeOk = outside.length === 0;
+      drawCompare();
+      return {
+        changedBefore,
+        keep: kept === undefined ? '—' : tex(kept, { digits: 3 }),
+        mean: tex(mean, { digits: 3, fixed: true }),
+        outside: outside.join(', '),
+      };
+    });
+  },
+};

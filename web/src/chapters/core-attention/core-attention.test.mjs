@@ -1,0 +1,108 @@
+// The served page in headless Chromium: the Core Attention walkthrough.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { openPage } from '../../../scripts/browser.mjs';
+import { harness, shots, toggleLang } from '../../../../tests/e2e/harness.mjs';
+
+const { server, browser } = await harness();
+
+const cellTexts = (page, grid, row) =>
+  page.$$eval(`[data-grid="${grid}"] tbody tr:nth-child(${row}) td .v`, (ns) => ns.map((n) => n.textContent));
+
+test('Core Attention renders the document numbers, computed by the core', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}#core-attention`);
+  assert.match(await page.textContent('#simd-badge'), /wasm-simd128/);
+  await page.click('[data-stepper="core-attention"] [role="tab"][data-step="softmax"]');
+  assert.deepEqual(await cellTexts(page, 'P', 3), ['0.114', '0.042', '0.844']);
+  assert.deepEqual(await cellTexts(page, 'P', 2), ['0.818', '0.182', '0.000']);
+  assert.deepEqual(await cellTexts(page, 'S', 3), ['2', '0', '6']);
+  assert.deepEqual(await cellTexts(page, 'masked', 2), ['3', '1.5', '−∞']);
+  assert.deepEqual(await cellTexts(page, 'P-sums', 3), ['1.000']);
+  await page.click('[data-stepper="core-attention"] [role="tab"][data-step="output"]');
+  assert.deepEqual(await cellTexts(page, 'O', 3), ['0.114', '0.042', '0.844', '1']);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('editing a Q cell changes S and P; a malformed entry keeps the last good state', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=core-attention`);
+  const cell = '[data-grid="input-Q"] tbody tr:nth-child(3) td:nth-of-type(4) input'; // token 3, component 4
+  const S3 = await cellTexts(page, 'S', 3);
+  const P3 = await cellTexts(page, 'P', 3);
+  await page.fill(cell, '5');
+  const S3b = await cellTexts(page, 'S', 3);
+  assert.notDeepEqual(S3b, S3);
+  assert.notDeepEqual(await cellTexts(page, 'P', 3), P3);
+  // Arrow up nudges by 1.
+  await page.focus(cell);
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await page.inputValue(cell), '6');
+  const good = await cellTexts(page, 'S', 3);
+  for (const garbage of ['1,,2', 'abc', '-', '1e999']) {
+    await page.fill(cell, garbage);
+    assert.equal(await page.getAttribute(cell, 'aria-invalid'), 'true', garbage);
+    // "-" may become a number: its message waits for a pause in typing.
+    await page.waitForSelector('[data-grid="input-Q"] .grid-error', { state: 'visible', timeout: 3000 });
+    assert.deepEqual(await cellTexts(page, 'S', 3), good, `state kept for ${garbage}`);
+  }
+  // Typed key by key, "1,,2" first commits the valid prefix "1"; leaving the cell
+  // restores the value the cell had before the edit.
+  await page.fill(cell, '');
+  await page.keyboard.press('Tab');
+  await page.focus(cell);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('1,,2');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.inputValue(cell), '6');
+  assert.deepEqual(await cellTexts(page, 'S', 3), good);
+  await page.fill(cell, '2');
+  assert.equal(await page.isVisible('[data-grid="input-Q"] .grid-error'), false);
+  assert.deepEqual(await cellTexts(page, 'S', 3), S3);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('hovering an output cell highlights the row and column that produced it', async () => {
+  const { page } = await openPage(browser, `${server.url}?embed=core-attention`);
+  await page.hover('[data-grid="S"] tbody tr:nth-child(3) td:nth-of-type(1)');
+  assert.equal(await page.$$eval('[data-grid="step-Q"] tbody tr:nth-child(3) td.hl', (n) => n.length), 4);
+  assert.equal(await page.$$eval('[data-grid="step-K"] tbody tr:nth-child(1) td.hl', (n) => n.length), 4);
+  await page.close();
+});
+
+test('keyboard: a score cell can be chosen without a mouse; stepper tabs take Home/End', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=core-attention`);
+  await page.focus('[data-grid="S"] tbody tr:nth-child(1) td:nth-of-type(1)');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  assert.match(await page.textContent('[data-worked="dot"] .worked-title'), /2.*2|token 2.*token 2|토큰 2.*토큰 2/);
+  await page.focus('[data-stepper="core-attention"] [role="tab"][data-step="scores"]');
+  await page.keyboard.press('End');
+  assert.equal(await page.getAttribute('[data-stepper="core-attention"] [role="tab"][data-step="output"]', 'aria-selected'), 'true');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the language toggle switches the prose; screenshots at desktop and phone width', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=core-attention`);
+  const ko = await page.textContent('#core-attention h2');
+  await toggleLang(page);
+  const en = await page.textContent('#core-attention h2');
+  assert.notEqual(en, ko);
+  assert.match(en, /Core attention/);
+  assert.equal(await page.getAttribute('html', 'lang'), 'en');
+  assert.match(page.url(), /lang=en/);
+  await page.screenshot({ path: join(shots, 'core-attention-desktop-en.png'), fullPage: true });
+  await toggleLang(page);
+  assert.equal(await page.textContent('#core-attention h2'), ko);
+  await page.screenshot({ path: join(shots, 'core-attention-desktop.png'), fullPage: true });
+  await page.setViewportSize({ width: 360, height: 780 });
+  await page.screenshot({ path: join(shots, 'core-attention-phone.png'), fullPage: true });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than a 360px phone`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,0 +1,126 @@
+// The served page in headless Chromium: the "n² cost" chapter (seed 001).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { openPage } from '../../../scripts/browser.mjs';
+import { harness, shots } from '../../../../tests/e2e/harness.mjs';
+
+// The chapter alone (?embed=cost): the same chapter code and DOM, without the other chapters.
+const { server, browser } = await harness();
+
+const figure = (page, key) => page.textContent(`#cost [data-figures="memory"] dd[data-figure="${key}"]`);
+const cell = (page, row) => page.textContent(`#cost [data-table="complexity"] tr[data-row="${row}"] td:last-child`);
+// Types into a kit.number field the way a learner does (select all, type, the input event fires).
+async function setNumber(page, control, value) {
+  const input = `#cost [data-control="${control}"]`;
+  await page.fill(input, String(value));
+}
+
+test('memory calculator: the document\'s numbers, computed by the core; an edit changes them', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=cost&lang=en`);
+  assert.equal((await figure(page, 'entries')).trim(), '67,108,864');
+  assert.equal((await figure(page, 'matrix')).trim(), '134 MB (128 MiB)');
+  assert.equal((await figure(page, 'layer')).trim(), '1.61 GB (1.50 GiB)');
+  assert.equal((await figure(page, 'total')).trim(), '19.3 GB (18.0 GiB)');
+  // 6 tokens -> 36 scores in the lead.
+  assert.match(await page.textContent('#cost .lead'), /6 tokens.*36 scores/);
+  await setNumber(page, 'memN', 4096);
+  assert.equal((await figure(page, 'entries')).trim(), '16,777,216');
+  assert.equal((await figure(page, 'matrix')).trim(), '33.6 MB (32.0 MiB)');
+  await setNumber(page, 'bytes', 4);
+  assert.equal((await figure(page, 'matrix')).trim(), '67.1 MB (64.0 MiB)');
+  // Bad input: marked invalid, explained, the last good value stays in use.
+  await setNumber(page, 'layers', '1.5');
+  assert.equal(await page.getAttribute('#cost [data-control="layers"]', 'aria-invalid'), 'true');
+  const layersError = '#cost label:has([data-control="layers"]) .number-error';
+  assert.match(await page.textContent(layersError), /whole number from 1 to 1,024/);
+  assert.ok(await page.isVisible(layersError));
+  assert.equal((await figure(page, 'layer')).trim(), '805 MB (768 MiB)');
+  assert.equal((await figure(page, 'total')).trim(), '9.66 GB (9.00 GiB)'); // still 12 layers
+  await setNumber(page, 'layers', 2);
+  assert.equal(await page.isVisible(layersError), false);
+  assert.equal((await figure(page, 'total')).trim(), '1.61 GB (1.50 GiB)');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('complexity table and crossover follow n, d_model and h; bad combinations show an error', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=cost&lang=en`);
+  assert.match(await cell(page, 'Stored'), /^1,048,576 entries per head/);
+  assert.match(await cell(page, 'Path'), /^1 \(a recurrent layer: 1,023\)/);
+  assert.match(await page.textContent('#cost [data-plot="crossover"]'), /n = d = 512/);
+  const qk = await cell(page, 'QK');
+  await setNumber(page, 'n', 2048);
+  assert.notEqual(await cell(page, 'QK'), qk);
+  assert.match(await cell(page, 'Path'), /2,047/);
+  await setNumber(page, 'dModel', 256);
+  assert.match(await page.textContent('#cost [data-plot="crossover"]'), /n = d = 256/);
+  // 3 heads do not divide 256: said beside the field, the value is not taken, and the
+  // rest of the chapter keeps computing (the memory calculator below still follows edits).
+  const headsError = '#cost label:has([data-control="heads"]) .number-error';
+  await setNumber(page, 'heads', 3);
+  assert.ok(await page.isVisible(headsError));
+  assert.match(await page.textContent(headsError), /h = 3 does not divide d_model = 256.*keeps using h = 8/);
+  assert.equal(await page.isVisible('#cost .chapter-error'), false);
+  assert.match(await page.textContent('#cost [data-plot="crossover"]'), /n = d = 256/);
+  await setNumber(page, 'memN', 4096);
+  assert.equal((await figure(page, 'entries')).trim(), '16,777,216');
+  // d_model that 8 heads cannot split: the same, at the d_model field.
+  await setNumber(page, 'dModel', 100);
+  assert.match(await page.textContent('#cost label:has([data-control="dModel"]) .number-error'), /d_model = 100 is not a multiple of h = 8/);
+  await setNumber(page, 'dModel', 256);
+  await setNumber(page, 'heads', 4);
+  assert.equal(await page.isVisible(headsError), false);
+  // What was typed is quoted back, whatever it is.
+  await setNumber(page, 'n', 'abc');
+  assert.match(await page.textContent('#cost label:has([data-control="n"]) .number-error'), /“abc”/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('live run: starts in a worker, reports progress, the page stays responsive, cancel stops it', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=cost&lang=en`);
+  await page.click('#cost [data-action="run"]');
+  assert.equal(await page.isDisabled('#cost [data-action="run"]'), true);
+  // Progress: at least one kernel has reported (the small sizes take milliseconds).
+  await page.waitForFunction(() => document.querySelector('#cost-progress').value > 0, null, { timeout: 60000 });
+  await page.waitForFunction(() => document.querySelectorAll('#cost [data-table="live"] tbody tr').length > 0);
+  assert.match(await page.textContent('#cost .live-status'), /Running n = [\d,]+, (plain|tiled) kernel/);
+  // The main thread is free while the worker computes: a timer fires promptly.
+  const lag = await page.evaluate(() => new Promise((r) => {
+    const t = performance.now();
+    setTimeout(() => r(performance.now() - t), 0);
+  }));
+  assert.ok(lag < 500, `a 0 ms timer took ${lag} ms`);
+  await page.click('#cost [data-action="cancel"]');
+  assert.match(await page.textContent('#cost .live-status'), /Cancelled/);
+  assert.equal(await page.isDisabled('#cost [data-action="run"]'), false);
+  const rows = await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length);
+  await page.waitForTimeout(500);
+  assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), rows, 'nothing arrives after cancel');
+  // The measured memory: the plain kernel needs more than the tiled one at the same n.
+  const first = await page.$$eval('#cost [data-table="live"] tbody tr:first-child td', (td) => td.map((t) => t.textContent));
+  assert.match(first[1], /B/);
+  // A measurement is not part of the permalink: the address holds no live results.
+  assert.doesNotMatch(decodeURIComponent(page.url()), /live[^M C]/);
+  assert.ok(page.url().length < 400, `the link is ${page.url().length} characters long`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a short live run finishes; screenshots at desktop and phone width; Korean by default', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=cost`, { width: 1280, height: 900 });
+  assert.match(await page.textContent('#cost h2'), /어텐션/);
+  await page.selectOption('#cost [data-control="liveMaxN"]', '4096');
+  await page.click('#cost [data-action="run"]');
+  await page.waitForFunction(() => /끝났습니다/.test(document.querySelector('#cost .live-status').textContent), null, { timeout: 180000 });
+  assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), 5); // 256 ... 4096
+  assert.equal(await page.$eval('#cost-progress', (p) => p.value), 1);
+  await (await page.$('#cost')).screenshot({ path: join(shots, 'cost-desktop.png') });
+  await page.setViewportSize({ width: 360, height: 780 });
+  await (await page.$('#cost')).screenshot({ path: join(shots, 'cost-phone.png') });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than a 360px phone`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,0 +1,326 @@
+// Chapter "The cost of n²" (source: seeds/001, section "n² 비용"): the complexity table
+// for the learner's n, d, h; the attention-matrix memory calculator; n²·d against n·d²
+// with the crossover at n = d; a live run of the plain and the tiled kernel in a Web
+// Worker (time and memory against n); the maximum path length.
+// Every figure comes from the core: the cost model (attn.cost) or measurements of the
+// core's kernels (attn.profileAttention, run in web/src/workers/cost-run.js).
+import { chapterKit } from '../../kit/kit.js';
+import { setText } from '../../kit/prose.js';
+import { fmt, fmtBytes, fmtCount, fmtSI } from '../../format.js';
+
+const ID = 'cost';
+const LIVE_D_HEAD = 64;
+const LIVE_MAX_N = [4096, 8192, 16384, 32768];
+const pow2 = (lo, hi) => {
+  const out = [];
+  for (let v = lo; v <= hi; v *= 2) out.push(v);
+  return out;
+};
+const nTick = (v) => (v >= 1024 ? `${v / 1024}K` : String(v));
+
+export default {
+  id: ID,
+  mount(section, ctx) {
+    const { attn } = ctx;
+    const k = chapterKit(section, ctx, ID, () => ({
+      n: 1024, dModel: 512, heads: 8, // the complexity table and the crossover
+      memN: 8192, memHeads: 12, layers: 12, bytes: 2, // the memory calculator (the document's example)
+      liveMaxN: 32768, liveCausal: false, live: null, // the live run
+    }), { transient: ['live'] }); // a measurement belongs to this browser and this moment, not to a link
+    const { el, text, tr, state, patch } = k;
+    const T = (tag, key, parent, cls) => text(tag, key, parent, (s, r) => r?.vars ?? {}, cls);
+
+    T('h2', 'title');
+    T('p', 'lead', section, 'lead');
+
+    // ---- 1. two matrix products: the complexity table -----------------------------------------
+    T('h3', 'productsTitle');
+    T('p', 'productsBody');
+    const controls = el('div', 'controls cost-controls');
+    k.number('n', 'nLabel', { min: 1, max: 1 << 20, parent: controls });
+    // h must divide d_model (d_h = d_model / h): said at the field being edited, and the
+    // value is not taken, so the table never meets a combination the core rejects.
+    const divides = (d, h, key, last) => (d % h === 0 ? null
+      : tr(key, { d: fmtCount(d), h: fmtCount(h), last: fmtCount(last) }));
+    k.number('dModel', 'dLabel', { min: 1, max: 65536, parent: controls,
+      check: (v) => divides(v, state().heads, 'dModelNotMultiple', state().dModel) });
+    k.number('heads', 'hLabel', { min: 1, max: 1024, parent: controls,
+      check: (v) => divides(state().dModel, v, 'headsNotDivisor', state().heads) });
+
+    const tableWrap = el('div', 'table-scroll');
+    const table = el('table', 'complexity-table stack', tableWrap);
+    table.dataset.table = 'complexity';
+    table.setAttribute('role', 'table'); // explicit roles: the phone layout restyles the rows as grids
+    T('caption', 'tableCaption', table);
+    const thead = el('thead', '', table);
+    thead.setAttribute('role', 'rowgroup');
+    const hr = el('tr', '', thead);
+    hr.setAttribute('role', 'row');
+    for (const key of ['thOp', 'thComplexity', 'thResult', 'thYours']) {
+      const th = T('th', key, hr);
+      th.scope = 'col';
+      th.setAttribute('role', 'columnheader');
+    }
+    const tbody = el('tbody', '', table);
+    tbody.setAttribute('role', 'rowgroup');
+    for (const row of ['QK', 'PV', 'Stored', 'Path', 'Proj']) {
+      const tr_ = el('tr', row === 'Proj' ? 'aside' : '', tbody);
+      tr_.dataset.row = row;
+      tr_.setAttribute('role', 'row');
+      const th = T('th', `row${row}`, tr_);
+      th.scope = 'row';
+      th.setAttribute('role', 'rowheader');
+      for (const key of [`cx${row}`, `size${row}`, `yours${row}`]) T('td', key, tr_, key.startsWith('yours') ? 'num' : '').setAttribute('role', 'cell');
+    }
+    T('p', 'growthBody', section, 'cost-growth');
+
+    // ---- 2. n²·d against n·d² ------------------------------------------------------------------
+    T('h3', 'crossTitle');
+    T('p', 'crossBody');
+    const crossX = { label: () => tr('crossX'), type: 'log', tickFormat: nTick, ticks: [] };
+    const crossPlot = k.plot({
+      title: () => tr('crossPlotTitle'),
+      x: crossX,
+      y: { label: () => tr('crossY'), type: 'log', tickFormat: (v) => `10${sup(Math.log10(v))}` },
+      testId: 'crossover',
+    });
+    section.append(crossPlot.el);
+
+    // ---- 3. memory of the attention matrix ------------------------------------------------------
+    T('h3', 'memTitle');
+    T('p', 'memBody');
+    const memControls = el('div', 'controls cost-controls');
+    k.number('memN', 'memNLabel', { min: 1, max: 1 << 22, parent: memControls });
+    k.number('memHeads', 'memHeadsLabel', { min: 1, max: 1024, parent: memControls });
+    k.number('layers', 'layersLabel', { min: 1, max: 1024, parent: memControls });
+    k.number('bytes', 'bytesLabel', { min: 1, max: 8, parent: memControls });
+    const dl = el('dl', 'cost-figures');
+    dl.dataset.figures = 'memory';
+    for (const key of ['Entries', 'Matrix', 'Layer', 'Total']) {
+      T('dt', `mem${key}Label`, dl);
+      const dd = T('dd', `mem${key}`, dl);
+      dd.dataset.figure = key.toLowerCase();
+    }
+    T('p', 'memTraining');
+    T('p', 'memRemedies');
+
+    // ---- 4. the live run ---------------------------------------------------------------------
+    T('h3', 'liveTitle');
+    T('p', 'liveBody');
+    const liveControls = el('div', 'controls live-controls');
+    const maxLabel = el('label', 'number', liveControls);
+    T('span', 'liveMaxLabel', maxLabel);
+    const maxSelect = el('select', '', maxLabel);
+    maxSelect.dataset.control = 'liveMaxN';
+    for (const v of LIVE_MAX_N) {
+      const o = el('option', '', maxSelect);
+      o.value = String(v);
+      setText(o, fmtCount(v));
+    }
+    maxSelect.addEventListener('change', () => patch({ liveMaxN: Number(maxSelect.value) }));
+    k.toggle('liveCausal', 'liveCausalLabel', liveControls);
+    const runBtn = k.button('liveRun', () => startRun(), liveControls, 'run');
+    runBtn.dataset.action = 'run';
+    const cancelBtn = k.button('liveCancel', () => cancelRun(), liveControls, 'cancel');
+    cancelBtn.dataset.action = 'cancel';
+    const progressRow = el('div', 'live-progress');
+    const progress = el('progress', '', progressRow);
+    progress.max = 1;
+    progress.value = 0;
+    progress.id = `${ID}-progress`;
+    const status = T('p', (s) => `liveStatus_${s.live?.status ?? 'idle'}`, progressRow, 'live-status');
+    status.setAttribute('role', 'status');
+    status.setAttribute('aria-live', 'polite');
+    const plots = el('div', 'plot-row');
+    const liveXAxis = () => ({ label: () => tr('liveX'), type: 'log', tickFormat: nTick, ticks: pow2(256, 32768) });
+    const timePlot = k.plot({
+      title: () => tr('timePlotTitle'),
+      x: liveXAxis(),
+      y: { label: () => tr('timeY'), type: 'log', tickFormat: (v) => fmt(v, { digits: 3 }) },
+      testId: 'live-time',
+    });
+    const memPlot = k.plot({
+      title: () => tr('memPlotTitle'),
+      x: liveXAxis(),
+      y: { label: () => tr('memY'), type: 'log', tickFormat: (v) => fmtBytes(v).replace(/ \(.*\)$/, '').replace(/\.0+ /, ' ') },
+      testId: 'live-memory',
+    });
+    plots.append(timePlot.el, memPlot.el);
+    const liveWrap = el('div', 'table-scroll');
+    const liveTable = el('table', 'complexity-table live-table', liveWrap);
+    liveTable.dataset.table = 'live';
+    T('caption', 'liveTableCaption', liveTable);
+    const lhr = el('tr', '', el('thead', '', liveTable));
+    for (const key of ['thN', 'thPlainTime', 'thPlainMem', 'thTiledTime', 'thTiledMem']) T('th', key, lhr).scope = 'col';
+    const liveBody = el('tbody', '', liveTable);
+    T('p', 'liveReading');
+
+    // ---- 5. maximum path length ----------------------------------------------------------------
+    T('h3', 'pathTitle');
+    T('p', 'pathBody');
+    T('p', 'summary', section, 'summary');
+
+    // ---- the worker ---------------------------------------------------------------------------
+    let worker = null;
+    const live = () => state().live;
+    const setLive = (p) => patch({ live: { ...live(), ...p } });
+    function plannedFlops(sizes) {
+      return sizes.map((n) => attn.cost({ n, dModel: LIVE_D_HEAD, heads: 1 }).flopsAttention);
+    }
+    function startRun() {
+      cancelRun(true);
+      const s = state();
+      const sizes = pow2(256, s.liveMaxN);
+      const flops = plannedFlops(sizes);
+      try {
+        worker = new Worker(new URL('./cost-run.js', import.meta.url), { type: 'module' });
+      } catch (e) {
+        patch({ live: { status: 'error', sizes, flops, results: [], current: null, failed: null, message: e.message, done: 0, total: 1 } });
+        return;
+      }
+      worker.onmessage = ({ data }) => onMessage(data);
+      worker.onerror = (e) => {
+        e.preventDefault();
+        finish('error', e.message || tr('liveWorkerFailed'));
+      };
+      // The plain kernel runs as long as it fits, the tiled one at every n.
+      patch({ live: { status: 'loading', sizes, flops, results: [], current: null, failed: null, message: '', done: 0, total: 2 * flops.reduce((a, b) => a + b, 0) } });
+      worker.postMessage({ type: 'run', sizes, dHead: LIVE_D_HEAD, causal: s.liveCausal, seed: 1 });
+    }
+    function finish(statusName, message = '') {
+      worker?.terminate(); // frees the worker's wasm memory (the plain kernel's n x n buffers)
+      worker = null;
+      setLive({ status: statusName, current: null, message });
+    }
+    function cancelRun(silent = false) {
+      if (!worker) return;
+      worker.terminate();
+      worker = null;
+      if (!silent) setLive({ status: 'cancelled', current: null });
+    }
+    function onMessage(m) {
+      const L = live();
+      if (!L || !worker) return;
+      const flopsOf = (n) => L.flops[L.sizes.indexOf(n)];
+      if (m.type === 'ready') setLive({ status: 'running' });
+      else if (m.type === 'start') setLive({ status: 'running', current: { n: m.n, kernel: m.kernel } });
+      else if (m.type === 'result')
+        setLive({ results: [...L.results, { n: m.n, kernel: m.kernel, ms: m.ms, bytes: m.workBytes }], done: L.done + flopsOf(m.n) });
+      else if (m.type === 'fail') {
+        // The plain kernel will not run again: drop its remaining work from the total.
+        const rest = L.sizes.filter((n) => n >= m.n).reduce((a, n) => a + flopsOf(n), 0);
+        setLive({ failed: { n: m.n, message: m.message }, total: L.total - rest });
+      } else if (m.type === 'done') finish('done');
+      else if (m.type === 'error') finish('error', m.message);
+    }
+
+    // ---- drawing ------------------------------------------------------------------------------
+    function drawLive(s) {
+      const L = s.live;
+      maxSelect.value = String(s.liveMaxN);
+      runBtn.disabled = !!worker;
+      cancelBtn.disabled = !worker;
+      progress.value = L ? Math.min(1, L.done / L.total) : 0;
+      progress.setAttribute('aria-label', tr('liveProgress'));
+      const results = L?.results ?? [];
+      const by = (kernel) => results.filter((r) => r.kernel === kernel).sort((a, b) => a.n - b.n);
+      const plain = by('plain'), tiled = by('tiled');
+      // Trend: 4x per doubling (slope 2 on log-log axes), through the largest tiled point.
+      const last = tiled.at(-1);
+      const trend = last && tiled.length > 1 ? [tiled[0].n, last.n].map((n) => [n, last.ms * (n / last.n) ** 2]) : [];
+      timePlot.update({
+        series: [
+          { name: tr('seriesPlain'), points: plain.map((r) => [r.n, r.ms]), color: '#c2760c' },
+          { name: tr('seriesTiled'), points: tiled.map((r) => [r.n, r.ms]), color: '#1f5fbf' },
+          ...(trend.length ? [{ name: tr('seriesTrend'), points: trend, color: '#555b66', dashed: true }] : []),
+        ],
+        marks: L?.failed ? [{ x: L.failed.n, y: last?.ms ?? 1, label: tr('markNoFit'), color: '#b3261e' }] : [],
+        summary: tr('timePlotSummary'),
+      });
+      // The cost model's n x n float32 matrix beside the measurement.
+      const model = (L?.sizes ?? []).map((n) => [n, attn.cost({ n, dModel: LIVE_D_HEAD, heads: 1, bytesPerElement: 4 }).bytesPerMatrix]);
+      memPlot.update({
+        series: [
+          { name: tr('seriesPlain'), points: plain.map((r) => [r.n, r.bytes]), color: '#c2760c' },
+          { name: tr('seriesTiled'), points: tiled.map((r) => [r.n, r.bytes]), color: '#1f5fbf' },
+          ...(model.length ? [{ name: tr('seriesModel'), points: model, color: '#555b66', dashed: true }] : []),
+        ],
+        summary: tr('memPlotSummary'),
+      });
+      liveBody.replaceChildren();
+      for (const n of L?.sizes ?? []) {
+        const p = plain.find((r) => r.n === n), t = tiled.find((r) => r.n === n);
+        if (!p && !t && !(L.failed?.n === n)) continue;
+        const row = el('tr', '', liveBody);
+        const th = el('th', '', row);
+        th.scope = 'row';
+        setText(th, fmtCount(n));
+        const ms = (r) => (r ? `${fmt(r.ms, { digits: r.ms < 10 ? 2 : 0 })} ms` : '');
+        if (L.failed && n >= L.failed.n) {
+          const td = el('td', 'nofit', row);
+          td.colSpan = 2;
+          setText(td, n === L.failed.n ? tr('liveNoFit') : '—');
+          if (n === L.failed.n) td.title = L.failed.message;
+        } else {
+          el('td', 'num', row).textContent = ms(p);
+          el('td', 'num', row).textContent = p ? fmtBytes(p.bytes) : '';
+        }
+        el('td', 'num', row).textContent = ms(t);
+        el('td', 'num', row).textContent = t ? fmtBytes(t.bytes) : '';
+      }
+      return {
+        liveN: L?.current ? fmtCount(L.current.n) : '',
+        liveKernel: L?.current ? tr(L.current.kernel === 'plain' ? 'kernelPlain' : 'kernelTiled') : '',
+        livePercent: L ? Math.round(100 * Math.min(1, L.done / L.total)) : 0,
+        liveFailedN: L?.failed ? fmtCount(L.failed.n) : '',
+        liveMessage: L?.message ?? '',
+        liveFailedNote: L?.failed ? tr('liveFailedNote', { n: fmtCount(L.failed.n) }) : '',
+      };
+    }
+
+    k.start((s) => {
+      const liveVars = drawLive(s); // first: a bad table input must not freeze the live run
+      // Complexity table and growth, for the learner's n, d, h.
+      const c = attn.cost({ n: s.n, dModel: s.dModel, heads: s.heads, bytesPerElement: s.bytes });
+      const six = attn.cost({ n: 6, dModel: s.dModel, heads: s.heads });
+      // Memory calculator (d_h = 64; the attention matrix does not depend on d).
+      const m = attn.cost({ n: s.memN, dModel: 64 * s.memHeads, heads: s.memHeads, layers: s.layers, bytesPerElement: s.bytes });
+      // n²·d against n·d² over n = d/16 ... 16·d (powers of two), every point from the core.
+      const lo = Math.max(1, 2 ** Math.floor(Math.log2(s.dModel / 16))), hi = 2 ** Math.ceil(Math.log2(s.dModel * 16));
+      const ns = pow2(lo, hi);
+      const pts = ns.map((n) => attn.cost({ n, dModel: s.dModel, heads: 1 }));
+      crossX.ticks = ns.filter((n, i) => i % 2 === 0);
+      const at = attn.cost({ n: c.crossoverN, dModel: s.dModel, heads: 1 });
+      crossPlot.update({
+        series: [
+          { name: tr('seriesAttention'), points: pts.map((p, i) => [lo * 2 ** i, p.orderAttention]), color: '#1f5fbf' },
+          { name: tr('seriesRecurrent'), points: pts.map((p, i) => [lo * 2 ** i, p.orderRecurrent]), color: '#c2760c', dashed: true },
+        ],
+        marks: [{ x: c.crossoverN, y: at.orderAttention, label: tr('markCross', { d: fmtCount(c.crossoverN) }) },
+          ...(s.n >= lo && s.n <= hi ? [{ x: s.n, y: c.orderAttention, label: tr('markYours'), color: '#5b4fb3', r: 4 }] : [])],
+        summary: tr('crossSummary', { d: fmtCount(c.crossoverN) }),
+      });
+      const vars = {
+        n: fmtCount(s.n), d: fmtCount(s.dModel), h: fmtCount(s.heads), dh: fmt(c.dHead, { digits: 2 }),
+        six: fmtCount(6), sixScores: fmtCount(six.attentionEntries),
+        flopsQK: fmtSI(c.flopsScores, 'FLOP'), flopsPV: fmtSI(c.flopsWeightedSum, 'FLOP'), flopsProj: fmtSI(c.flopsProjections, 'FLOP'),
+        entries: fmtCount(c.attentionEntries), bytesPlain: fmtBytes(c.bytesPlainLayer), bytesTiled: fmtBytes(c.bytesTiledLayer),
+        bytesPerEntry: fmtCount(s.bytes),
+        pathA: fmtCount(c.pathLengthAttention), pathR: fmtCount(c.pathLengthRecurrent),
+        growth: fmt(c.attentionGrowth, { digits: 2 }), layerGrowth: fmt(c.layerGrowth, { digits: 2 }), secondHalf: fmt(c.secondHalfRatio, { digits: 2 }),
+        cross: fmtCount(c.crossoverN), orderA: fmtSI(c.orderAttention), orderR: fmtSI(c.orderRecurrent),
+        cheaper: tr(c.orderAttention < c.orderRecurrent ? 'cheaperAttention' : c.orderAttention > c.orderRecurrent ? 'cheaperRecurrent' : 'cheaperEqual'),
+        memN: fmtCount(s.memN), memHeads: fmtCount(s.memHeads), layers: fmtCount(s.layers),
+        memEntries: fmtCount(m.attentionEntries), memMatrix: fmtBytes(m.bytesPerMatrix), memLayer: fmtBytes(m.bytesPerLayer), memTotal: fmtBytes(m.bytesTotal),
+        liveD: fmtCount(LIVE_D_HEAD),
+        ...liveVars,
+      };
+      return { vars, cost: c, memory: m };
+    });
+  },
+};
+
+function sup(k) {
+  const map = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+  return String(Math.round(k)).split('').map((ch) => map[ch] ?? ch).join('');
+}

@@ -1,0 +1,200 @@
+// Chapter "Multi-head attention end to end" (sources: seeds/000, seeds/001 last section,
+// seeds/002): X → Q, K, V → split into h heads of d_h = d_model / h contiguous columns
+// → attention per head → concat → W_O → output, continuing the core-attention example
+// (T = 3, d = 8, h = 2) with explicit, constructed X and weights; the learner picks h
+// among the divisors of d_model. Then the original model's arithmetic (d_model = 512,
+// h = 8, d_k = 64) from the core's cost model. Every number comes from the core.
+import { chapterKit } from '../../kit/kit.js';
+import { setText, rebuild } from '../../kit/prose.js';
+import { choice, tintColumns, divisors, foldForPrint } from '../../kit/controls.js';
+import { tex } from '../../format.js';
+import { rowOf } from '../../matrix.js';
+
+const ID = 'multi-head';
+const MAX_HEADS_LISTED = 64;
+
+export default {
+  id: ID,
+  mount(section, ctx) {
+    const { attn } = ctx;
+    const ex = attn.example(ID);
+    const T = ex.tokens;
+    const d = ex.dModel;
+    section.classList.add('dense');
+    const k = chapterKit(section, ctx, ID, () => ({
+      X: ex.X, Wq: ex.Wq, Wk: ex.Wk, Wv: ex.Wv, Wo: ex.Wo, heads: ex.heads, causal: true,
+      n: 512, dModel: 512, costHeads: 8,
+    }));
+    const { el, text, tr, state } = k;
+    const tok = (i) => `t${i + 1}`;
+    const comp = (j) => String(j + 1);
+    const vec = (xs, o) => `[${xs.map((x) => tex(x, o)).join(',\\ ')}]`;
+    const w3 = { digits: 3, fixed: true };
+    const dims = (s = state(), r = null) => ({ T, d, h: s.heads, dh: r ? r.dh : '', scale: r ? tex(r.t.heads[0].scale) : '' });
+
+    text('h2', 'title');
+    text('p', 'lead', section, dims, 'lead');
+    k.commonText('p', 'illustrative', section, 'note illustrative');
+    text('p', 'construction', section, dims, 'note construction');
+
+    // ---- inputs ----------------------------------------------------------------------------------
+    text('h3', 'inputTitle');
+    text('p', 'inputBody', section, dims);
+    const controls = el('div', 'controls');
+    const causal = k.toggle('causal', 'causalToggle', controls);
+    causal.box.dataset.control = 'mh-causal';
+    k.button('common.reset', k.reset, controls, 'reset');
+    k.commonText('p', 'editHint', section, 'hint');
+    const gX = k.editable('X', { caption: () => 'X', ariaLabel: () => 'X', rowLabel: tok, colLabel: comp, testId: 'mh-X' });
+    section.append(gX.el);
+    const details = foldForPrint(el('details', 'weights-details'));
+    text('summary', 'weightsSummary', details);
+    const wRow = el('div', 'grid-row', details);
+    const gW = {};
+    for (const [name, cap] of [['Wq', 'W_Q'], ['Wk', 'W_K'], ['Wv', 'W_V'], ['Wo', 'W_O']]) {
+      gW[name] = k.editable(name, { caption: () => cap, ariaLabel: () => cap.replace('_', ''), rowLabel: comp, colLabel: comp, testId: `mh-${name}` });
+      wRow.append(gW[name].el);
+    }
+
+    // ---- 1. projections and the split ----------------------------------------------------------
+    text('h3', 'splitTitle');
+    const heads = choice(k, 'heads', {
+      labelKey: 'headsLabel', testId: 'mh-heads',
+      options: (s) => divisors(s.X.cols).map((h) => ({ value: h, text: `h = ${h}` })),
+    });
+    text('p', 'splitBody', section, (s, r) => dims(s, r));
+    const rowQKV = el('div', 'grid-row');
+    const g = {};
+    for (const name of ['Q', 'K', 'V']) {
+      g[name] = k.grid({ caption: () => `${name} = X W_${name}`, ariaLabel: () => name, rowLabel: tok, colLabel: comp, color: 'none', testId: `mh-${name}` });
+      rowQKV.append(g[name].el);
+    }
+
+    // ---- 2. attention per head -----------------------------------------------------------------
+    text('h3', 'perHeadTitle');
+    text('p', 'perHeadBody', section, (s, r) => dims(s, r));
+    const cards = el('div', 'head-cards');
+    cards.dataset.heads = 'mh';
+    let cardGrids = [];
+    function buildCards(h) {
+      cards.replaceChildren();
+      cardGrids = Array.from({ length: h }, (_, i) => {
+        const card = el('div', `head-card head-${i % 4}`, cards);
+        card.dataset.head = String(i);
+        const title = el('h4', 'flow-title', card);
+        const row = el('div', 'grid-row compact', card);
+        const P = k.grid({
+          caption: () => `P_{${i + 1}}`, ariaLabel: () => tr('gridPHead', { n: i + 1 }), rowLabel: (r) => `q${r + 1}`,
+          colLabel: (c) => `k${c + 1}`, color: 'weights', digits: 3, fixed: true, testId: `mh-P${i + 1}`,
+        });
+        const O = k.grid({
+          caption: () => `O_{${i + 1}}`, ariaLabel: () => tr('gridOHead', { n: i + 1 }), rowLabel: tok,
+          colLabel: comp, digits: 2, testId: `mh-O${i + 1}`,
+        });
+        row.append(P.el, O.el);
+        return { title, P, O };
+      });
+    }
+    const cont = text('p', (s) => (s.heads === ex.heads && s.causal ? 'continued' : 'continuedOff'), section, (s, r) => ({
+      p3: r && r.t.heads.length > 1 ? vec(rowOf(r.t.heads[0].weights, 2), w3) : '',
+      o3: r && r.t.heads.length > 1 ? vec(rowOf(r.t.heads[0].output, 2), w3) : '', h: ex.heads,
+    }), 'check');
+    cont.dataset.check = 'continued';
+
+    // ---- 3. concat and W_O ---------------------------------------------------------------------
+    text('h3', 'concatTitle');
+    text('p', 'concatBody', section, (s, r) => dims(s, r));
+    const rowH = el('div', 'grid-row');
+    g.H = k.grid({ caption: () => 'H = [\\,O_1 \\mid \\cdots \\mid O_h\\,]', ariaLabel: () => tr('gridH'), rowLabel: tok, colLabel: comp, digits: 2, testId: 'mh-H' });
+    g.Wo = k.grid({ caption: () => 'W_O', ariaLabel: () => 'WO', rowLabel: comp, colLabel: comp, color: 'none', testId: 'mh-Wo-2' });
+    g.Y = k.grid({ caption: () => 'H W_O', ariaLabel: () => tr('gridY'), rowLabel: tok, colLabel: comp, digits: 2, testId: 'mh-Y' });
+    rowH.append(g.H.el, g.Wo.el);
+    rowH.append(g.Y.el); // its caption says H W_O; no '=' so that it fits 360 px
+    text('p', 'residual', section, dims, 'hint');
+
+    // ---- 4. the original model's arithmetic ---------------------------------------------------------
+    text('h3', 'costTitle');
+    text('p', 'costBody', section, (s, r) => ({ dk: r ? r.cost.dHead : '', dModel: s.dModel, costHeads: s.costHeads, n: s.n }));
+    const costControls = el('div', 'controls');
+    k.number('n', 'nLabel', { min: 1, max: 1e6, parent: costControls, testId: 'mh-n' });
+    // A new d_model keeps the chosen h when it still divides, else the largest divisor below it.
+    k.number('dModel', 'dModelLabel', {
+      min: 1, max: 65536, parent: costControls, testId: 'mh-dmodel',
+      patchFor: (v) => ({ dModel: v, costHeads: divisors(v).filter((h) => h <= Math.min(state().costHeads, MAX_HEADS_LISTED)).at(-1) }),
+    });
+    const costHeads = choice(k, 'costHeads', {
+      labelKey: 'costHeadsLabel', testId: 'mh-cost-heads',
+      options: (s) => divisors(s.dModel).filter((h) => h <= MAX_HEADS_LISTED).map((h) => ({ value: h, text: String(h) })),
+    });
+    const costScroll = el('div', 'table-scroll');
+    const costTable = el('table', 'cost-table', costScroll);
+    costTable.dataset.check = 'cost';
+    const costCap = el('caption', '', costTable);
+    const costHead = el('tr', '', el('thead', '', costTable));
+    const costBody = el('tbody', '', costTable);
+    text('p', 'costNote', section, (s, r) => (r ? { flops: r.flops, memLo: r.memLo, memHi: r.memHi, hMax: r.hMax } : {}));
+    text('p', 'tryIt', section, dims, 'try');
+    text('p', 'summary', section, dims, 'summary');
+
+    // Korean and English group digits alike (1,234.56): one en-US format serves both (a
+    // ko-KR one costs ~25 ms to create the first time, on the chapter's first render).
+    const format = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+    const num = (x) => format.format(x);
+    // Decimal megabytes with the binary figure beside (1 MB = 10⁶ B, 1 MiB = 2²⁰ B).
+    const mb = (bytes) => `${num(bytes / 1e6)} MB (${num(bytes / 2 ** 20)} MiB)`;
+    const cell = (tag, txt, parent) => {
+      const c = document.createElement(tag);
+      setText(c, txt);
+      parent.append(c);
+      return c;
+    };
+
+    k.start((s) => {
+      heads.sync(s);
+      costHeads.sync(s);
+      gX.update(s.X);
+      for (const name of Object.keys(gW)) gW[name].update(s[name]);
+      const t = attn.multiHeadAttention(s.X, { Wq: s.Wq, Wk: s.Wk, Wv: s.Wv, Wo: s.Wo, heads: s.heads, causal: s.causal });
+      const dh = attn.splitHeads(t.q, s.heads)[0].cols; // d_h as the core split it
+      const headOf = (j) => Math.floor(j / dh);
+      for (const name of ['Q', 'K', 'V']) {
+        g[name].update(t[name.toLowerCase()]);
+        tintColumns(g[name], headOf);
+      }
+      if (cardGrids.length !== s.heads) buildCards(s.heads);
+      t.heads.forEach((tr_, i) => {
+        const c = cardGrids[i];
+        setText(c.title, tr('headCard', { n: i + 1, a: i * dh + 1, b: (i + 1) * dh }));
+        c.P.update(tr_.weights);
+        c.O.update(tr_.output);
+      });
+      g.H.update(t.concat);
+      tintColumns(g.H, headOf);
+      g.Wo.update(s.Wo);
+      g.Y.update(t.output);
+
+      // The cost model, one row per number of heads that divides d_model.
+      const cost = attn.cost({ n: s.n, dModel: s.dModel, heads: s.costHeads });
+      const hs = divisors(s.dModel).filter((h) => h <= MAX_HEADS_LISTED);
+      const rows = hs.map((h) => ({ h, c: attn.cost({ n: s.n, dModel: s.dModel, heads: h }) }));
+      setText(costCap, tr('costCaption', { n: num(s.n), dModel: num(s.dModel) }));
+      rebuild(costHead, (into) => {
+        for (const key of ['colHeads', 'colDh', 'colAttention', 'colProjections', 'colLayer', 'colMemory']) cell('th', tr(key), into).scope = 'col';
+      });
+      rebuild(costBody, (into) => {
+        for (const { h, c } of rows) {
+          const r = document.createElement('tr');
+          if (h === s.costHeads) r.className = 'current';
+          r.dataset.heads = String(h);
+          cell('th', String(h), r).scope = 'row';
+          for (const v of [num(c.dHead), num(c.flopsAttention), num(c.flopsProjections), num(c.flopsLayer), mb(c.bytesPerLayer)]) cell('td', v, r);
+          into.append(r);
+        }
+      });
+      const lo = rows[0].c, hi = rows.at(-1).c;
+      return {
+        t, dh, cost, flops: num(cost.flopsLayer), memLo: mb(lo.bytesPerLayer), memHi: mb(hi.bytesPerLayer), hMax: rows.at(-1).h,
+      };
+    });
+  },
+};

@@ -1,0 +1,100 @@
+// Browser test of the chapter "multi-head": the core-attention example continued through
+// concat and W_O (seed 000's numbers for head 1 at h = 2), the split following h, and the
+// cost table of the original model (d_model = 512, h = 8, d_k = 64) from the cost model.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, cellTexts, cellInput, shown, assertVisitedByFragment, assertAccessible, screenshots } from '../../../../tests/e2e/chapter-helpers.mjs';
+
+const ID = 'multi-head';
+const env = await setup();
+const { attn } = env;
+const d2 = { digits: 2 };
+const cards = (page) => page.$$eval('[data-heads="mh"] .head-card', (ns) => ns.length);
+const headOfCols = (page, grid) => page.$$eval(`[data-grid="${grid}"] thead th[data-j]`, (ths) =>
+  ths.map((th) => [0, 1, 2, 3].find((c) => th.classList.contains(`head-${c}`))));
+
+test('h = 2 with the causal mask continues the core-attention example through concat and W_O', async () => {
+  const { page, errors } = await env.open(ID);
+  await assertVisitedByFragment(page, ID);
+  assert.equal(await cards(page), 2);
+  // Seed 000's head-1 numbers, at the document's precision.
+  assert.deepEqual(await cellTexts(page, 'mh-P1', 3), ['0.114', '0.042', '0.844']);
+  assert.deepEqual(await cellTexts(page, 'mh-P1', 2), ['0.818', '0.182', '0.000']);
+  // Q is exactly the core-attention Q; H and H·W_O are the core's.
+  const ca = attn.example('core-attention');
+  assert.deepEqual(await cellTexts(page, 'mh-Q', 3), shown(ca.Q, 2));
+  const m = attn.example(ID);
+  const t = attn.multiHeadAttention(m.X, { ...m, heads: 2, causal: true });
+  assert.deepEqual(await cellTexts(page, 'mh-H', 3), shown(t.concat, 2, d2));
+  assert.deepEqual(await cellTexts(page, 'mh-Y', 3), shown(t.output, 2, d2));
+  assert.deepEqual(await headOfCols(page, 'mh-Q'), [0, 0, 0, 0, 1, 1, 1, 1]);
+  assert.match(await page.textContent('[data-check="continued"]'), /Core Attention/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('changing h moves the split; editing X changes Q and the output', async () => {
+  const { page, errors } = await env.open(ID);
+  const m = attn.example(ID);
+  await page.check('[data-choice="mh-heads"] input[value="4"]');
+  assert.equal(await cards(page), 4);
+  assert.deepEqual(await headOfCols(page, 'mh-Q'), [0, 0, 1, 1, 2, 2, 3, 3]);
+  const t4 = attn.multiHeadAttention(m.X, { ...m, heads: 4, causal: true });
+  assert.deepEqual(await cellTexts(page, 'mh-P3', 3), shown(t4.heads[2].weights, 2, { digits: 3, fixed: true }));
+  assert.equal(await page.$$eval('[data-grid="mh-O1"] thead th[data-j]', (n) => n.length), 2, 'd_h = 8 / 4');
+  assert.deepEqual(await cellTexts(page, 'mh-Y', 2), shown(t4.output, 1, d2));
+  await page.check('[data-choice="mh-heads"] input[value="1"]');
+  assert.equal(await cards(page), 1);
+  await page.check('[data-choice="mh-heads"] input[value="8"]');
+  assert.equal(await cards(page), 8);
+  // h = 3 is not offered: 3 does not divide d_model = 8.
+  assert.equal(await page.$('[data-choice="mh-heads"] input[value="3"]'), null);
+  // Edit X: Q and the output follow.
+  await page.check('[data-choice="mh-heads"] input[value="2"]');
+  const Y0 = await cellTexts(page, 'mh-Y', 3);
+  await page.fill(cellInput('mh-X', 3, 1), '2');
+  m.X.data[16] = 2;
+  const t = attn.multiHeadAttention(m.X, { ...m, heads: 2, causal: true });
+  assert.deepEqual(await cellTexts(page, 'mh-Q', 3), shown(t.q, 2));
+  assert.notDeepEqual(await cellTexts(page, 'mh-Y', 3), Y0);
+  assert.deepEqual(await cellTexts(page, 'mh-Y', 3), shown(t.output, 2, d2));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the original model: d_model = 512, h = 8 gives d_k = 64; FLOPs the same for every h', async () => {
+  const { page, errors } = await env.open(ID);
+  const row = (h) => page.$$eval(`[data-check="cost"] tr[data-heads="${h}"] > *`, (ns) => ns.map((n) => n.textContent));
+  const r8 = await row(8);
+  assert.equal(r8[1], String(attn.cost({ n: 512, dModel: 512, heads: 8 }).dHead));
+  assert.equal(r8[1], '64');
+  assert.equal(await page.$eval('[data-check="cost"] tr.current', (n) => n.dataset.heads), '8');
+  const attnFlops = await page.$$eval('[data-check="cost"] tbody tr', (rs) => rs.map((r) => r.children[2].textContent));
+  assert.equal(attnFlops.length, 7); // h = 1, 2, 4, ..., 64
+  assert.equal(new Set(attnFlops).size, 1, 'QKᵀ + PV cost the same for every h');
+  // d_model = 768: 12 heads of 64 (another divisor), d_h follows.
+  await page.fill('[data-control="mh-dmodel"]', '768');
+  assert.ok(await page.$('[data-choice="mh-cost-heads"] input[value="12"]'));
+  assert.equal((await row(8))[1], '96');
+  // d_model = 13: no divisor between 2 and 8, so the choice falls back to h = 1.
+  await page.fill('[data-control="mh-dmodel"]', '13');
+  assert.equal(await page.$eval('[data-check="cost"] tr.current', (n) => n.dataset.heads), '1');
+  assert.equal(await page.isVisible('#multi-head .chapter-error'), false);
+  await page.fill('[data-control="mh-dmodel"]', '768');
+  await page.check('[data-choice="mh-cost-heads"] input[value="8"]');
+  // A non-number is refused where it was typed, the table keeps the last good value.
+  await page.fill('[data-control="mh-dmodel"]', 'abc');
+  assert.equal(await page.getAttribute('[data-control="mh-dmodel"]', 'aria-invalid'), 'true');
+  assert.equal((await row(8))[1], '96');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('English prose, accessibility scan, desktop and phone screenshots', async () => {
+  const { page, errors } = await env.open(ID, { query: '?lang=en' });
+  assert.match(await page.textContent(`#${ID} h2`), /Multi-head attention/);
+  await assertAccessible(page, ID);
+  await screenshots(page, ID);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

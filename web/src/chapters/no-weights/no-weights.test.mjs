@@ -1,0 +1,70 @@
+// Browser test of the chapter "no-weights": visited by its fragment, the numbers on screen
+// are the core's, the loop-versus-matrix check holds, edits propagate, no console errors.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, cellTexts, cellInput, shown, rowOf, assertVisitedByFragment, assertAccessible, screenshots } from '../../../../tests/e2e/chapter-helpers.mjs';
+
+const ID = 'no-weights';
+const env = await setup();
+const { attn } = env;
+const w3 = { digits: 3, fixed: true };
+
+test('scores, weights and context vectors are the core’s; the second token’s row is checked', async () => {
+  const { page, errors } = await env.open(ID);
+  await assertVisitedByFragment(page, ID);
+  const { X } = attn.example(ID);
+  const t = attn.attention(X, X, X, { scale: 1 });
+  // The second token is the default query (seed 002 checks the second token).
+  assert.equal(await page.isChecked('[data-choice="nw-focus"] input[value="1"]'), true);
+  assert.deepEqual(await cellTexts(page, 'nw-S', 2), shown(t.scores, 1));
+  assert.deepEqual(await cellTexts(page, 'nw-P', 2), shown(t.weights, 1, w3));
+  assert.deepEqual(await cellTexts(page, 'nw-P-sums', 2), ['1.000']);
+  assert.deepEqual(await cellTexts(page, 'nw-Z', 2), shown(t.output, 1));
+  // The loop shows one line per key token, each ending in the matrix entry (bold).
+  const loopLines = await page.$$eval('[data-worked="loop"] .katex-display', (ns) => ns.length);
+  assert.equal(loopLines, X.rows);
+  const bold = await page.$$eval('[data-worked="loop"] .katex-html .mord.mathbf', (ns) => ns.map((n) => n.textContent));
+  assert.deepEqual(bold.join(''), shown(t.scores, 1).join(''));
+  assert.match(await page.textContent('[data-check="loop-vs-matrix"]'), /비트 단위까지 같/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('editing an input changes the dependent scores, weights and context vectors; the check still holds', async () => {
+  const { page, errors } = await env.open(ID);
+  const before = { S: await cellTexts(page, 'nw-S', 2), P: await cellTexts(page, 'nw-P', 2), Z: await cellTexts(page, 'nw-Z', 2) };
+  await page.fill(cellInput('nw-X', 2, 1), '1.5'); // token 2, component 1
+  const X = attn.example(ID).X;
+  X.data[3] = 1.5;
+  const t = attn.attention(X, X, X, { scale: 1 });
+  const after = { S: await cellTexts(page, 'nw-S', 2), P: await cellTexts(page, 'nw-P', 2), Z: await cellTexts(page, 'nw-Z', 2) };
+  for (const k of ['S', 'P', 'Z']) assert.notDeepEqual(after[k], before[k], k);
+  assert.deepEqual(after.S, shown(t.scores, 1));
+  assert.deepEqual(after.Z, shown(t.output, 1));
+  assert.match(await page.textContent('[data-check="loop-vs-matrix"]'), /비트 단위까지 같/);
+  // Another query token: the loop follows it.
+  await page.check('[data-choice="nw-focus"] input[value="3"]');
+  assert.match(await page.textContent('[data-worked="loop"] .worked-title'), /토큰 4/);
+  assert.equal(await page.$$eval('[data-grid="nw-S"] tbody tr:nth-child(4) td.hl', (n) => n.length), X.rows);
+  // Token 4's largest score is not with itself in this example (a longer vector wins).
+  const s4 = rowOf(t.scores, 3);
+  assert.ok(Math.max(...s4) > s4[3], 'the example keeps a longer vector ahead of token 4 itself');
+  assert.match(await page.textContent('#no-weights'), /자기 자신과의 점수 [\d.]+이 아니라/);
+  // Malformed text: inline error, last good state kept.
+  const good = await cellTexts(page, 'nw-S', 2);
+  await page.fill(cellInput('nw-X', 2, 1), '1..5');
+  assert.ok(await page.isVisible('[data-grid="nw-X"] .grid-error'));
+  assert.deepEqual(await cellTexts(page, 'nw-S', 2), good);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('English prose, accessibility scan, desktop and phone screenshots', async () => {
+  const { page, errors } = await env.open(ID, { query: '?lang=en' });
+  assert.match(await page.textContent(`#${ID} h2`), /Attention with nothing to train/);
+  assert.match(await page.textContent('[data-check="loop-vs-matrix"]'), /agree bit for bit/);
+  await assertAccessible(page, ID);
+  await screenshots(page, ID);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

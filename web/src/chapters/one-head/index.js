@@ -1,0 +1,132 @@
+// Chapter "Why one head is not enough" (source: seeds/001, last section): one softmax
+// row is one distribution. A constructed subject – object – verb example where the
+// verb needs two relations: with one head its weight splits between them, with two
+// heads (same weights, h = 2) each head focuses on one. Every number comes from the core.
+import { chapterKit } from '../../kit/kit.js';
+import { choice, foldForPrint } from '../../kit/controls.js';
+import { tex, fmt } from '../../format.js';
+import { at, rowOf } from '../../matrix.js';
+
+const ID = 'one-head';
+
+export default {
+  id: ID,
+  mount(section, ctx) {
+    const { attn } = ctx;
+    const ex = attn.example(ID);
+    const d = ex.X.cols;
+    const { verb, subject, object } = ex;
+    section.classList.add('dense');
+    const k = chapterKit(section, ctx, ID, () => ({
+      X: ex.X, Wq: ex.Wq, Wk: ex.Wk, Wv: ex.Wv, Wo: ex.Wo, sentence: 0, strength: 1,
+    }));
+    const { el, text, tr, state } = k;
+    const tokLabel = (i) => tr(`tokens${state().sentence}`).split('|')[i] ?? `t${i + 1}`;
+    const featLabel = (j) => tr('features').split('|')[j] ?? String(j + 1);
+    const comp = (j) => String(j + 1);
+    // "The fish ate the cat": the same features with the two nouns' identities swapped
+    // (columns cat and fish exchanged); a permutation of the inputs, not a computation.
+    const swapNouns = (X) => {
+      const data = Float32Array.from(X.data);
+      for (let i = 0; i < X.rows; i++) [data[i * X.cols], data[i * X.cols + 1]] = [X.data[i * X.cols + 1], X.data[i * X.cols]];
+      return { rows: X.rows, cols: X.cols, data };
+    };
+    const w3 = { digits: 3, fixed: true };
+    const flags = { sameOne: true, sameTwo: false, tie: true };
+
+    text('h2', 'title');
+    text('p', 'lead', section, () => ({}), 'lead');
+    k.commonText('p', 'illustrative', section, 'note illustrative');
+    text('p', 'construction', section, () => ({ d }), 'note construction');
+
+    text('h3', 'inputTitle');
+    const sentence = choice(k, 'sentence', {
+      labelKey: 'sentenceLabel', testId: 'oh-sentence',
+      options: () => [0, 1].map((v) => ({ value: v, text: tr(`sentence${v}`) })),
+      patchFor: (v) => (v === state().sentence ? {} : { sentence: v, X: swapNouns(state().X) }),
+    });
+    text('p', 'inputBody', section, () => ({ d }));
+    const controls = el('div', 'controls');
+    const strength = k.slider('strength', 'strengthLabel', { min: 0.5, max: 4, step: 0.5, parent: controls, vars: () => ({ value: fmt(state().strength) }) });
+    strength.input.dataset.control = 'oh-strength';
+    k.button('common.reset', k.reset, controls, 'reset');
+    const gX = k.editable('X', { caption: () => 'X', ariaLabel: () => 'X', rowLabel: tokLabel, colLabel: featLabel, testId: 'oh-X' });
+    section.append(gX.el);
+    const details = foldForPrint(el('details', 'weights-details'));
+    text('summary', 'weightsSummary', details);
+    text('p', 'weightsBody', details, () => ({}), 'hint');
+    const wRow = el('div', 'grid-row', details);
+    const gW = {};
+    for (const [name, cap] of [['Wq', 'W_Q'], ['Wk', 'W_K'], ['Wv', 'W_V'], ['Wo', 'W_O']]) {
+      gW[name] = k.editable(name, { caption: () => cap, ariaLabel: () => cap.replace('_', ''), rowLabel: featLabel, colLabel: comp, testId: `oh-${name}` });
+      wRow.append(gW[name].el);
+    }
+
+    text('h3', 'compareTitle');
+    text('p', 'compareBody', section, () => ({ d }));
+    const panels = el('div', 'head-compare');
+    const panel = (cls, key, n) => {
+      const p = el('div', `head-panel ${cls}`, panels);
+      text('h4', key, p, (st, r) => ({ d, h: n, dh: r ? r.dh[n] : '' }), 'flow-title');
+      return el('div', 'grid-row compact', p);
+    };
+    const weights = { color: 'weights', digits: 3, fixed: true };
+    const rowOne = panel('one', 'oneHead', 1);
+    const rowTwo = panel('two', 'twoHeads', 2);
+    const qLabel = (i) => tokLabel(i);
+    const kLabel = (j) => tokLabel(j);
+    const g = {
+      P: k.grid({ caption: () => 'P', ariaLabel: () => tr('gridOne'), rowLabel: qLabel, colLabel: kLabel, testId: 'oh-P', ...weights }),
+      P1: k.grid({ caption: () => 'P_1', ariaLabel: () => tr('gridHead1'), rowLabel: qLabel, colLabel: kLabel, testId: 'oh-P1', ...weights }),
+      P2: k.grid({ caption: () => 'P_2', ariaLabel: () => tr('gridHead2'), rowLabel: qLabel, colLabel: kLabel, testId: 'oh-P2', ...weights }),
+    };
+    rowOne.append(g.P.el);
+    rowTwo.append(g.P1.el, g.P2.el);
+    const verdict = text('p', () => (flags.tie ? 'weightsVerdict' : 'weightsVerdictUntied'), section, (s, r) => (r ? {
+      verb: tokLabel(verb), subj: tokLabel(subject), obj: tokLabel(object),
+      s1: tex(at(r.one.heads[0].weights, verb, subject), w3), o1: tex(at(r.one.heads[0].weights, verb, object), w3),
+      s2: tex(at(r.two.heads[0].weights, verb, subject), w3), o2: tex(at(r.two.heads[1].weights, verb, object), w3),
+    } : {}), 'check');
+    verdict.dataset.check = 'weights';
+
+    text('h3', 'outputTitle');
+    text('p', 'outputBody', section, () => ({}));
+    const rowOut = el('div', 'grid-row');
+    g.Y1 = k.grid({ caption: () => 'Y^{(h=1)} = H W_O', ariaLabel: () => tr('outOne'), rowLabel: qLabel, colLabel: comp, testId: 'oh-Y1', digits: 3 });
+    g.Y2 = k.grid({ caption: () => 'Y^{(h=2)} = H W_O', ariaLabel: () => tr('outTwo'), rowLabel: qLabel, colLabel: comp, testId: 'oh-Y2', digits: 3 });
+    rowOut.append(g.Y1.el, g.Y2.el);
+    const swap = text('p', () => (flags.sameOne && !flags.sameTwo ? 'swapVerdict' : flags.sameOne ? 'swapBoth' : 'swapNeither'), section, (s, r) => (r ? {
+      verb: tokLabel(verb), one: r.oneRow, two: r.twoRow, twoAlt: r.twoAltRow,
+    } : {}), 'check');
+    swap.dataset.check = 'swap';
+    text('p', 'projectionNote', section, () => ({}));
+    text('p', 'tryIt', section, () => ({}), 'try');
+    text('p', 'summary', section, () => ({}), 'summary');
+
+    const vec = (m, i) => `[${rowOf(m, i).map((x) => tex(x, { digits: 2 })).join(',\\ ')}]`;
+    k.start((s) => {
+      sentence.sync(s);
+      gX.update(s.X);
+      for (const name of Object.keys(gW)) gW[name].update(s[name]);
+      const w = { Wq: attn.scale(s.Wq, s.strength), Wk: s.Wk, Wv: s.Wv, Wo: s.Wo };
+      const one = attn.multiHeadAttention(s.X, { ...w, heads: 1 });
+      const two = attn.multiHeadAttention(s.X, { ...w, heads: 2 });
+      const alt = swapNouns(s.X);
+      const oneAlt = attn.multiHeadAttention(alt, { ...w, heads: 1 });
+      const twoAlt = attn.multiHeadAttention(alt, { ...w, heads: 2 });
+      // Same to the precision shown? (a comparison of the core's numbers, no new number)
+      const shown = (m) => rowOf(m, verb).map((x) => fmt(x, w3)).join(' ');
+      flags.sameOne = shown(one.output) === shown(oneAlt.output);
+      flags.sameTwo = shown(two.output) === shown(twoAlt.output);
+      flags.tie = Object.is(at(one.heads[0].weights, verb, subject), at(one.heads[0].weights, verb, object));
+      g.P.update(one.heads[0].weights);
+      g.P1.update(two.heads[0].weights);
+      g.P2.update(two.heads[1].weights);
+      g.Y1.update(one.output);
+      g.Y2.update(two.output);
+      for (const grid of [g.P, g.P1, g.P2, g.Y1, g.Y2]) grid.highlight({ rows: [verb] });
+      const dh = { 1: attn.splitHeads(one.q, 1)[0].cols, 2: attn.splitHeads(two.q, 2)[0].cols };
+      return { dh, one, two, oneRow: vec(one.output, verb), twoRow: vec(two.output, verb), twoAltRow: vec(twoAlt.output, verb) };
+    });
+  },
+};

@@ -1,0 +1,133 @@
+// Chapter "Positional encoding" (source: seeds/004): PE(pos, 2i) = sin(pos / 10000^(2i/d)),
+// PE(pos, 2i+1) = cos(...), as a heatmap over positions × dimensions with adjustable T and
+// d (odd d included), and the permutation demo: one token set in two orders (개 사람 물었다 /
+// 사람 개 물었다, "dog bites man" / "man bites dog"). Without positional encoding, a causal
+// mask or dropout, reordering the tokens only reorders the outputs; with any of them the
+// outputs differ. Every number comes from the core.
+import { chapterKit } from '../../kit/kit.js';
+import { fmt, tex } from '../../format.js';
+import { texToHtml, setText, setHtml } from '../../kit/prose.js';
+import { at, colOf } from '../../matrix.js';
+
+const ID = 'positional-encoding';
+const SAME = 1e-5; // float rounding of a reordered sum stays far below this
+
+// The 6 orders of three words, for "another order".
+const ORDERS = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+
+export default {
+  id: ID,
+  mount(section, ctx) {
+    const { attn } = ctx;
+    const ex = attn.example('permutation');
+    const k = chapterKit(section, ctx, ID, () => ({
+      T: 10, d: 8, cell: [3, 2], E: ex.embeddings, pe: false, causal: false, dropout: false, orderB: null,
+    }));
+    const { el, text, tr, state, patch } = k;
+    const word = (w) => tr('words')[w];
+    const f4 = (x) => fmt(x, { digits: 4 });
+
+    text('h2', 'title');
+    text('p', 'lead');
+
+    // ---- the encoding -------------------------------------------------------------------
+    text('h3', 'formulaTitle');
+    text('p', 'formula');
+    text('p', 'formulaBody');
+    const controls = el('div', 'controls');
+    k.slider('T', 'sliderT', { min: 1, max: 32, step: 1, parent: controls });
+    k.slider('d', 'sliderD', { min: 1, max: 16, step: 1, parent: controls });
+    const gridPE = k.grid({
+      caption: () => '\\mathrm{PE}', ariaLabel: () => tr('gridPE'), rowLabel: (i) => `${i}`, colLabel: (j) => `${j}`,
+      note: () => tr('gridNote'), color: 'diverging', digits: 2, fixed: true, testId: 'pe-grid',
+      onSelect: (i, j) => patch({ cell: [i, j] }),
+    });
+    section.append(gridPE.el);
+    const worked = el('div', 'worked');
+    worked.dataset.worked = 'pe';
+    const workedTitle = el('p', 'worked-title', worked);
+    const workedMath = el('div', 'worked-math', worked);
+    text('p', 'cellHint', section, undefined, 'hint');
+    const plot = k.plot({ title: () => tr('plotTitle'), x: { label: () => tr('axisPos') }, y: { label: () => 'PE', domain: [-1.05, 1.05] }, testId: 'pe-plot' });
+    section.append(plot.el);
+    text('p', 'plotBody');
+
+    // ---- the permutation demo ----------------------------------------------------------------
+    text('h3', 'permTitle');
+    text('p', 'permBody');
+    text('p', 'permTokens', section, (s) => ({ a: orderA().map(word).join(' '), b: orderB(s).map(word).join(' ') }), 'sentence-line');
+    const permControls = el('div', 'controls');
+    k.toggle('pe', 'togglePE', permControls);
+    k.toggle('causal', 'toggleCausal', permControls);
+    k.toggle('dropout', 'toggleDropout', permControls);
+    k.button('anotherOrder', () => patch((s) => {
+      const cur = JSON.stringify(orderB(s));
+      const at0 = ORDERS.findIndex((o) => JSON.stringify(o) === cur);
+      let next = ORDERS[(at0 + 1) % ORDERS.length];
+      if (JSON.stringify(next) === JSON.stringify(orderA())) next = ORDERS[(at0 + 2) % ORDERS.length];
+      return { orderB: next };
+    }), permControls);
+    k.button('common.reset', k.reset, permControls, 'reset');
+    const eRow = el('div', 'grid-row');
+    const gridE = k.editable('E', { caption: () => '\\text{embedding}', ariaLabel: () => tr('gridE'), rowLabel: word, colLabel: (j) => String(j + 1), testId: 'pe-E' });
+    eRow.append(gridE.el);
+    const oRow = el('div', 'grid-row');
+    const gridOA = k.grid({ caption: () => 'O_A', ariaLabel: () => tr('gridOA'), rowLabel: (i) => word(orderA()[i]), colLabel: (j) => String(j + 1), digits: 3, testId: 'pe-OA' });
+    const gridOB = k.grid({ caption: () => 'O_B', ariaLabel: () => tr('gridOB'), rowLabel: (i) => word(orderB(state())[i]), colLabel: (j) => String(j + 1), digits: 3, testId: 'pe-OB' });
+    const gridOAB = k.grid({ caption: () => tr('reorderedCaption'), ariaLabel: () => tr('gridOAB'), rowLabel: (i) => word(orderB(state())[i]), colLabel: (j) => String(j + 1), digits: 3, testId: 'pe-OA-reordered' });
+    oRow.append(gridOA.el, gridOB.el, gridOAB.el);
+    const check = text('p', 'check', section, (s, r) => (r ? {
+      diff: f4(r.diff), ok: r.diff <= SAME ? '✓' : '✗', verdict: tr(r.diff <= SAME ? 'same' : 'differ'),
+    } : {}), 'check-line big');
+    check.dataset.check = 'permutation';
+    text('p', 'conditions');
+    text('p', 'summary', section, undefined, 'summary');
+
+    function orderA() {
+      return tr('orderA');
+    }
+    function orderB(s) {
+      return s.orderB ?? tr('orderB');
+    }
+
+    function compute(s) {
+      const pe = attn.positionalEncoding(s.T, s.d);
+      const angles = attn.sinusoidAngles(s.T, s.d);
+      const a = orderA(), b = orderB(s);
+      const pe3 = attn.positionalEncoding(3, s.E.cols);
+      const input = (order) => {
+        const X = attn.permuteRows(s.E, order);
+        return s.pe ? attn.add(X, pe3) : X;
+      };
+      const opts = { causal: s.causal, dropout: { rate: 0.5, seed: 1, training: s.dropout } };
+      const run = (X) => attn.attention(attn.matmul(X, ex.Wq), attn.matmul(X, ex.Wk), attn.matmul(X, ex.Wv), opts).output;
+      const OA = run(input(a)), OB = run(input(b));
+      const bFromA = b.map((w) => a.indexOf(w)); // row i of B's order is row bFromA[i] of A's
+      const OAB = attn.permuteRows(OA, bFromA);
+      return { pe, angles, OA, OB, OAB, diff: attn.maxAbsDiff(OAB, OB) };
+    }
+
+    k.start((s) => {
+      const r = compute(s);
+      gridPE.update(r.pe);
+      const [pos, c] = [Math.min(s.cell[0], s.T - 1), Math.min(s.cell[1], s.d - 1)];
+      gridPE.select(pos, c);
+      const i = Math.floor(c / 2);
+      const fn = c % 2 ? '\\cos' : '\\sin';
+      setText(workedTitle, tr('workedTitle', { pos, c }));
+      setHtml(workedMath, texToHtml(
+        `\\mathrm{PE}(${pos}, ${c}) = ${fn}\\!\\left(\\frac{${pos}}{10000^{2\\cdot ${i}/${s.d}}}\\right) = ${fn}(${tex(at(r.angles, pos, c), { digits: 4 })}) = ${tex(at(r.pe, pos, c), { digits: 4 })}`,
+        { display: true }));
+      // Curves: the sine columns 0, 2, 4, 6 (as far as d allows) over the positions.
+      const series = [];
+      for (let col = 0; col < Math.min(s.d, 8); col += 2)
+        series.push({ name: tr('seriesName', { c: col }), points: colOf(r.pe, col).map((v, p) => [p, v]) });
+      plot.update({ series, summary: tr('plotSummary', { n: series.length }) });
+      gridE.update(s.E);
+      gridOA.update(r.OA);
+      gridOB.update(r.OB);
+      gridOAB.update(r.OAB);
+      return r;
+    });
+  },
+};

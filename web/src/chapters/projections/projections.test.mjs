@@ -1,0 +1,73 @@
+// Browser test of the chapter "projections": Q, K, V and the attention numbers are the
+// core's; editing W_Q or drawing weights from a seed changes them; bad seeds are refused.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, cellTexts, cellInput, shown, assertVisitedByFragment, assertAccessible, screenshots } from '../../../../tests/e2e/chapter-helpers.mjs';
+
+const ID = 'projections';
+const env = await setup();
+const { attn } = env;
+const w3 = { digits: 3, fixed: true };
+const run = ({ X, Wq, Wk, Wv }) => {
+  const [Q, K, V] = [Wq, Wk, Wv].map((W) => attn.matmul(X, W));
+  return { Q, K, V, t: attn.attention(Q, K, V) };
+};
+
+test('Q, K, V, scores, weights and context vectors are the core’s, with shapes on every matrix', async () => {
+  const { page, errors } = await env.open(ID);
+  await assertVisitedByFragment(page, ID);
+  const r = run(attn.example(ID));
+  assert.deepEqual(await cellTexts(page, 'pj-Q', 2), shown(r.Q, 1));
+  assert.deepEqual(await cellTexts(page, 'pj-V', 6), shown(r.V, 5));
+  assert.deepEqual(await cellTexts(page, 'pj-scaled', 2), shown(r.t.scaled, 1));
+  assert.deepEqual(await cellTexts(page, 'pj-P', 2), shown(r.t.weights, 1, w3));
+  assert.deepEqual(await cellTexts(page, 'pj-Z', 2), shown(r.t.output, 1));
+  const shapes = await page.$$eval('#projections figure.grid', (fs) => fs.map((f) => [f.dataset.grid, f.querySelector('.shape').textContent.replace(/\s/g, '')]));
+  const want = { 'pj-X': '6×3', 'pj-Wq': '3×2', 'pj-Q': '6×2', 'pj-S': '6×6', 'pj-P': '6×6', 'pj-Z': '6×2' };
+  for (const [grid, shape] of Object.entries(want)) assert.ok(shapes.some(([g, s]) => g === grid && s === shape), `${grid} is ${shape}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('editing W_Q and drawing weights from a seed recompute everything downstream', async () => {
+  const { page, errors } = await env.open(ID);
+  const ex = attn.example(ID);
+  const Q0 = await cellTexts(page, 'pj-Q', 2);
+  const P0 = await cellTexts(page, 'pj-P', 2);
+  await page.fill(cellInput('pj-Wq', 1, 1), '2');
+  ex.Wq.data[0] = 2;
+  const r = run(ex);
+  assert.notDeepEqual(await cellTexts(page, 'pj-Q', 2), Q0);
+  assert.notDeepEqual(await cellTexts(page, 'pj-P', 2), P0);
+  assert.deepEqual(await cellTexts(page, 'pj-Q', 2), shown(r.Q, 1));
+  assert.deepEqual(await cellTexts(page, 'pj-P', 2), shown(r.t.weights, 1, w3));
+
+  // Seed 7: the core's uniform 3 x 6 draw, split into three 3 x 2 blocks, two decimals.
+  await page.fill('[data-control="pj-seed"]', '7');
+  await page.click('[data-control="pj-draw"]');
+  const R = attn.random({ rows: 3, cols: 6, seed: 7, distribution: 'uniform', lo: 0, hi: 1 });
+  const [Wq] = attn.splitHeads(R, 3);
+  const wq = Array.from(Wq.data.subarray(0, 2), (x) => String(Math.round(x * 100) / 100));
+  assert.deepEqual(await cellTexts(page, 'pj-Wq', 1), wq);
+  assert.notDeepEqual(await cellTexts(page, 'pj-Q', 2), shown(r.Q, 1));
+
+  // A seed that is not a whole number is refused where it was typed; the state is kept.
+  const before = await cellTexts(page, 'pj-Wq', 1);
+  await page.fill('[data-control="pj-seed"]', '1.5');
+  assert.equal(await page.getAttribute('[data-control="pj-seed"]', 'aria-invalid'), 'true');
+  assert.ok(await page.isVisible('#projections .number-error'));
+  await page.click('[data-control="pj-draw"]');
+  assert.deepEqual(await cellTexts(page, 'pj-Wq', 1), before, 'drawing still uses the last good seed 7');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('English prose, accessibility scan, desktop and phone screenshots', async () => {
+  const { page, errors } = await env.open(ID, { query: '?lang=en' });
+  assert.match(await page.textContent(`#${ID} h2`), /trainable weights/);
+  assert.match(await page.textContent('[data-check="symmetry"]'), /not/);
+  await assertAccessible(page, ID);
+  await screenshots(page, ID);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,0 +1,151 @@
+// Chapter "Review" (source: seeds/004, the lecture's closing questions and summary). Each
+// question is answered by a small live figure computed by the core and by links to the
+// chapters whose figures show the answer in full. Links appear only for chapters present
+// on the page (other chapters are added by other branches and merged later).
+import { chapterKit } from '../../kit/kit.js';
+import { fmt } from '../../format.js';
+import { escapeHtml, setHtml } from '../../kit/prose.js';
+import { rowOf } from '../../matrix.js';
+
+const ID = 'review';
+
+const QUESTIONS = [
+  { key: 'q1', links: ['scaling', 'two-keys', 'core-attention'] },
+  { key: 'q2', links: ['softmax', 'two-keys', 'reading-matrix'] },
+  { key: 'q3', links: ['positional-encoding'] },
+];
+const POINTS = [
+  { key: 'p1', links: ['terms-formula', 'core-attention'] },
+  { key: 'p2', links: ['why-qkv', 'terms-formula'] },
+  { key: 'p3', links: ['two-keys', 'core-attention'] },
+  { key: 'p4', links: ['scaling', 'two-keys'] },
+  { key: 'p5', links: ['softmax', 'reading-matrix'] },
+  { key: 'p6', links: ['weighted-sum', 'core-attention'] },
+  { key: 'p7', links: ['positional-encoding'] },
+];
+const MORE = ['why-attention', 'multi-head', 'causal-dropout', 'cost', 'training'];
+
+export default {
+  id: ID,
+  mount(section, ctx) {
+    const { attn, i18n } = ctx;
+    const perm = attn.example('permutation');
+    const k = chapterKit(section, ctx, ID, () => ({
+      logDk: 6, q: attn.matrix(1, 2, [1, 1]), K: attn.matrix(2, 2, [1, 0, 0, 2]),
+    }));
+    const { el, text, tr } = k;
+    const f3 = (x) => fmt(x, { digits: 3, fixed: true });
+    const linkLists = []; // [element, ids]
+
+    text('h2', 'title');
+    text('p', 'lead');
+
+    const linksFor = (parent, ids) => {
+      const p = el('p', 'see-also', parent);
+      linkLists.push([p, ids]);
+      return p;
+    };
+
+    // ---- Q1: why divide by √d_k --------------------------------------------------------------
+    const q1 = el('div', 'review-item');
+    q1.dataset.question = 'q1';
+    text('h3', 'q1', q1);
+    text('p', 'a1', q1);
+    const c1 = el('div', 'controls', q1);
+    k.slider('logDk', 'sliderDk', { min: 1, max: 9, step: 1, parent: c1, vars: () => ({ value: 2 ** k.state().logDk }) });
+    const r1 = el('div', 'grid-row', q1);
+    const rowLabel1 = (i) => tr(i === 0 ? 'raw' : 'scaled');
+    const gridS = k.grid({ caption: () => '\\text{scores}', ariaLabel: () => tr('gridScores'), rowLabel: rowLabel1, colLabel: (j) => `k${j + 1}`, digits: 2, fixed: true, testId: 'review-scores' });
+    const gridW = k.grid({ caption: () => '\\mathrm{softmax}', ariaLabel: () => tr('gridWeights'), rowLabel: rowLabel1, colLabel: (j) => `k${j + 1}`, color: 'weights', digits: 3, fixed: true, testId: 'review-weights' });
+    r1.append(gridS.el, gridW.el);
+    text('p', 'a1check', q1, (s, r) => (r ? { dk: 2 ** s.logDk, raw: f3(r.q1.topRaw), scaled: f3(r.q1.topScaled) } : {}), 'check-line').dataset.check = 'q1';
+    linksFor(q1, QUESTIONS[0].links);
+
+    // ---- Q2: why softmax gives a probability distribution ------------------------------------
+    const q2 = el('div', 'review-item');
+    q2.dataset.question = 'q2';
+    text('h3', 'q2', q2);
+    text('p', 'a2', q2);
+    const r2 = el('div', 'grid-row', q2);
+    const gq = k.editable('q', { caption: () => 'q', ariaLabel: () => 'q', rowLabel: () => 'q', colLabel: (j) => String(j + 1), testId: 'review-q' });
+    const gK = k.editable('K', { caption: () => 'K', ariaLabel: () => 'K', rowLabel: (i) => `k${i + 1}`, colLabel: (j) => String(j + 1), testId: 'review-K' });
+    const gScaled = k.grid({ caption: () => 'qK^\\top/\\sqrt{d_k}', ariaLabel: () => tr('gridScaled'), rowLabel: () => 'q', colLabel: (j) => `k${j + 1}`, color: 'none', digits: 3, fixed: true, testId: 'review-scaled' });
+    const gAlpha = k.grid({ caption: () => '\\alpha', ariaLabel: () => tr('gridAlpha'), rowLabel: () => 'q', colLabel: (j) => `k${j + 1}`, color: 'weights', digits: 3, fixed: true, testId: 'review-alpha' });
+    const gSum = k.grid({ caption: () => '\\textstyle\\sum_j \\alpha_j', ariaLabel: () => tr('rowSum'), rowLabel: () => 'q', colLabel: () => 'Σ', color: 'none', digits: 3, fixed: true, testId: 'review-sum' });
+    r2.append(gq.el, gK.el, gScaled.el, gAlpha.el, gSum.el);
+    text('p', 'a2check', q2, (s, r) => (r ? { ok: r.q2.positive ? '✓' : '✗' } : {}), 'check-line').dataset.check = 'q2';
+    linksFor(q2, QUESTIONS[1].links);
+
+    // ---- Q3: why positional encoding -----------------------------------------------------------
+    const q3 = el('div', 'review-item');
+    q3.dataset.question = 'q3';
+    text('h3', 'q3', q3);
+    text('p', 'a3', q3);
+    text('p', 'a3check', q3, (s, r) => (r ? { without: fmt(r.q3.without, { digits: 4 }), with: fmt(r.q3.with, { digits: 4 }) } : {}), 'check-line').dataset.check = 'q3';
+    linksFor(q3, QUESTIONS[2].links);
+
+    // ---- the lecture's summary ----------------------------------------------------------------
+    text('h3', 'summaryTitle');
+    text('p', 'summaryBody');
+    const list = el('ol', 'review-points');
+    for (const p of POINTS) {
+      const li = el('li', '', list);
+      text('span', p.key, li);
+      linksFor(li, p.links);
+    }
+    text('p', 'formulaLine');
+    text('h3', 'moreTitle');
+    linksFor(section, MORE);
+
+    // ---- computing ----------------------------------------------------------------------------
+    const permOrders = { a: [0, 2, 1], b: [1, 2, 0] }; // dog bites man / man bites dog
+    function compute(s) {
+      const dk = 2 ** s.logDk;
+      const q = attn.random({ rows: 1, cols: dk, seed: 11 });
+      const K = attn.random({ rows: 4, cols: dk, seed: 12 });
+      const raw = attn.attention(q, K, K, { scale: 1 });
+      const scaled = attn.attention(q, K, K);
+      const stack = (a, b) => attn.matrix(2, a.cols, [...a.data, ...b.data]); // two 1-row results side by side, for display
+      const top = (m) => attn.columnRange(attn.transpose(m)).max.data[0];
+      const t2 = attn.attention(s.q, s.K, s.K);
+      const run = (X) => attn.attention(attn.matmul(X, perm.Wq), attn.matmul(X, perm.Wk), attn.matmul(X, perm.Wv)).output;
+      const bFromA = permOrders.b.map((w) => permOrders.a.indexOf(w));
+      const diff = (pe) => {
+        const add = (X) => (pe ? attn.add(X, attn.positionalEncoding(3, X.cols)) : X);
+        const OA = run(add(attn.permuteRows(perm.embeddings, permOrders.a)));
+        const OB = run(add(attn.permuteRows(perm.embeddings, permOrders.b)));
+        return attn.maxAbsDiff(attn.permuteRows(OA, bFromA), OB);
+      };
+      return {
+        q1: { S: stack(raw.scores, scaled.scaled), W: stack(raw.weights, scaled.weights), topRaw: top(raw.weights), topScaled: top(scaled.weights) },
+        q2: { t: t2, sum: attn.rowSums(t2.weights), positive: rowOf(t2.weights, 0).every((x) => x > 0) },
+        q3: { without: diff(false), with: diff(true) },
+      };
+    }
+
+    function drawLinks() {
+      for (const [p, ids] of linkLists) {
+        const present = ids.filter((id) => id !== ID && document.getElementById(id));
+        setHtml(p, present.length
+          ? `${escapeHtml(tr('see'))} ${present.map((id) => `<a href="#${id}" data-link="${id}">${escapeHtml(i18n.t(`${id}.toc`))}</a>`).join(' · ')}`
+          : '');
+        p.hidden = present.length === 0;
+      }
+    }
+
+    k.start((s) => {
+      const r = compute(s);
+      gridS.update(r.q1.S);
+      gridW.update(r.q1.W);
+      gq.update(s.q);
+      gK.update(s.K);
+      gScaled.update(r.q2.t.scaled);
+      gAlpha.update(r.q2.t.weights);
+      gSum.update(r.q2.sum);
+      drawLinks();
+      return r;
+    });
+    // Chapters mounted after this one exist by the next task: draw the links again then.
+    setTimeout(drawLinks, 0);
+  },
+};

@@ -1,0 +1,300 @@
+// Chapter "Dot product and √d_k" (source: seeds/001, "내적" and "스케일링과 포화"): the
+// geometry of q·k, the sampling experiment that shows Var(q·k) = d_k (run by the core,
+// seeded), and the saturation demo: softmax and its gradient p(1 − p) before and after
+// dividing the scores by √d_k (or, over-squashing, by d_k).
+import { chapterKit } from '../../kit/kit.js';
+import { onPrint } from '../../kit/print.js';
+import { setText } from '../../kit/prose.js';
+import { tex, fmt } from '../../format.js';
+import { rowOf, at } from '../../matrix.js';
+
+const ID = 'scaling';
+const m = (rows, cols, data) => ({ rows, cols, data: Float32Array.from(data) });
+const SWEEP = [2, 3, 4, 5, 6, 7, 8, 9]; // d_k = 2^e: 4 … 512
+const DEFAULT_S = [8, 0, -8];
+
+const defaults = () => ({
+  q: m(1, 2, [3, 1]), k: m(1, 2, [1, 2]),
+  dkExp: 6, // d_k = 64, the article's example
+  seed: 1, count: 2000,
+  S: m(1, 3, DEFAULT_S),
+});
+
+// Enough decimals to show the first significant digit (0.0000001), at least `min`.
+const sigDigits = (x, min) => (x > 0 && x < 1 ? Math.max(min, Math.min(8, -Math.floor(Math.log10(x)))) : min);
+const small = (x, min = 4) => fmt(x, { digits: sigDigits(Math.abs(x), min), fixed: true });
+
+export default {
+  id: ID,
+  mount(section, ctx) {
+    const { attn } = ctx;
+    const k = chapterKit(section, ctx, ID, defaults);
+    const { el, text, tr, state, patch } = k;
+    const dkOf = (s) => 2 ** s.dkExp;
+
+    text('h2', 'title');
+    text('p', 'lead', section, undefined, 'lead');
+
+    // ---- geometry ----------------------------------------------------------------------------------
+    text('h3', 'geoTitle');
+    text('p', 'geoBody');
+    const geoRow = el('div', 'grid-row');
+    const comp = (j) => String(j + 1);
+    const gq = k.editable('q', { caption: () => 'q', ariaLabel: () => 'q', rowLabel: () => 'q', colLabel: comp });
+    const gk = k.editable('k', { caption: () => 'k', ariaLabel: () => 'k', rowLabel: () => 'k', colLabel: comp });
+    geoRow.append(gq.el, gk.el);
+    // Same domain on both axes, so that angles look like angles.
+    const geoX = { label: () => 'x₁' }, geoY = { label: () => 'x₂' };
+    const geoPlot = k.plot({ title: () => tr('geoPlot'), x: geoX, y: geoY, width: 320, height: 300, square: true, testId: `${ID}-geo` });
+    const geoFig = el('div', 'geo');
+    geoFig.append(geoPlot.el);
+    const geoMath = text('p', 'geoMath', geoFig, (s, r) => (r ? r.geoVars : {}), 'worked-math');
+    geoMath.dataset.out = 'geometry';
+    text('p', 'geoTry', section, undefined, 'try');
+
+    // ---- the sampling experiment ---------------------------------------------------------------------
+    text('h3', 'varTitle');
+    text('p', 'varBody');
+    const controls = el('div', 'controls');
+    const dkSlider = k.slider('dkExp', 'dkSlider', {
+      min: SWEEP[0], max: SWEEP.at(-1), parent: controls,
+      vars: () => ({ dk: dkOf(state()), std: tex(attn.scoreScale(dkOf(state())).sqrtDk, { digits: 1 }) }),
+    });
+    const seedLabel = el('label', 'slider', controls);
+    text('span', 'seedLabel', seedLabel);
+    const seedInput = el('input', 'seed', seedLabel);
+    Object.assign(seedInput, { type: 'number', min: 0, max: 1000000, step: 1 });
+    seedInput.dataset.control = 'seed';
+    seedInput.addEventListener('change', () => {
+      const v = Number(seedInput.value);
+      if (Number.isSafeInteger(v) && v >= 0 && v <= 1e6) patch({ seed: v });
+      else seedInput.value = String(state().seed);
+    });
+    k.slider('count', 'countSlider', { min: 200, max: 5000, step: 200, parent: controls });
+    k.button('common.reset', k.reset, controls, 'reset');
+
+    const histRow = el('div', 'plot-row');
+    const histRaw = k.plot({ title: () => tr('histRaw', { dk: dkOf(state()) }), x: { label: () => 'q·k' }, y: { label: () => tr('count') }, width: 420, height: 260, testId: `${ID}-hist-raw` });
+    const histScaled = k.plot({ title: () => tr('histScaled', { dk: dkOf(state()) }), x: { label: () => 'q·k / √d_k' }, y: { label: () => tr('count') }, width: 420, height: 260, testId: `${ID}-hist-scaled` });
+    histRow.append(histRaw.el, histScaled.el);
+    const stats = text('p', 'varStats', section, (s, r) => (r ? r.statVars : {}), 'summary');
+    stats.dataset.out = 'variance';
+
+    text('h4', 'sweepTitle');
+    const sweepRow = el('div', 'plot-row');
+    const sweepPlot = k.plot({
+      title: () => tr('sweepPlot'), x: { label: () => 'd_k', type: 'log', ticks: SWEEP.map((e) => 2 ** e) }, y: { label: () => tr('variance'), type: 'log' },
+      width: 460, height: 300, testId: `${ID}-sweep`,
+    });
+    const gSweep = k.grid({
+      caption: () => '\\text{Var}', ariaLabel: () => tr('gridSweep'), rowLabel: (i) => `d_k=${2 ** SWEEP[i]}`,
+      colLabel: (j) => [tr('colStdTheory'), tr('colStd'), tr('colVar'), tr('colVarSqrt'), tr('colVarDk')][j],
+      color: 'none', digits: 3, testId: `${ID}-sweep-table`,
+    });
+    sweepRow.append(sweepPlot.el, gSweep.el);
+    text('p', 'sweepBody', section, undefined, 'summary');
+
+    // ---- saturation ------------------------------------------------------------------------------------
+    text('h3', 'satTitle');
+    text('p', 'satBody', section, (s, r) => (r ? { dk: dkOf(s), sqrt: tex(r.sc.sqrtDk, { digits: 1 }) } : {}));
+    const satControls = el('div', 'controls');
+    const dk2 = k.slider('dkExp', 'dkSlider', {
+      min: SWEEP[0], max: SWEEP.at(-1), parent: satControls,
+      vars: () => ({ dk: dkOf(state()), std: tex(attn.scoreScale(dkOf(state())).sqrtDk, { digits: 1 }) }),
+    });
+    const satInputs = el('div', 'grid-row inputs');
+    const gS = k.editable('S', { caption: () => 's', ariaLabel: () => tr('gridScores'), rowLabel: () => 's', colLabel: comp });
+    satInputs.append(gS.el);
+    const satTable = el('div', 'sat-rows');
+    const satRow = (key, divisor, digits, tid) => {
+      const row = el('div', 'sat-row', satTable);
+      text('h4', key, row, (s, r) => (r ? { dk: dkOf(s), sqrt: tex(r.sc.sqrtDk, { digits: 1 }) } : {}));
+      const line = el('div', 'grid-row compact', row);
+      const fmtOpts = digits === 'small' ? { digits: 7 } : { digits: 3, fixed: true };
+      const g = {
+        x: k.grid({ caption: () => divisor, ariaLabel: () => tr('gridInput'), rowLabel: () => 's', colLabel: comp, color: 'none', digits: 3, testId: `${tid}-x` }),
+        p: k.grid({ caption: () => 'p = \\mathrm{softmax}', ariaLabel: () => tr('gridP'), rowLabel: () => 'p', colLabel: (j) => `p${j + 1}`, color: 'weights', ...fmtOpts, testId: `${tid}-p` }),
+        g: k.grid({ caption: () => 'p(1-p)', ariaLabel: () => tr('gridGrad'), rowLabel: () => '∂', colLabel: (j) => `p${j + 1}`, color: 'none', ...fmtOpts, testId: `${tid}-g` }),
+      };
+      line.append(g.x.el, arrowEl('→'), g.p.el, g.g.el);
+      return g;
+    };
+    function arrowEl(t) {
+      const a = document.createElement('span');
+      a.className = 'arrow';
+      setText(a, t);
+      return a;
+    }
+    const rows = {
+      raw: satRow('satRaw', 's', 'small', `${ID}-raw`),
+      sqrt: satRow('satSqrt', 's / \\sqrt{d_k}', 3, `${ID}-sqrt`),
+      dk: satRow('satDk', 's / d_k', 3, `${ID}-dk`),
+    };
+    const ratioLine = text('p', 'satRatio', section, (s, r) => (r ? r.satVars : {}), 'verdict');
+    ratioLine.dataset.out = 'ratio';
+    const roundNote = text('p', 'satRounding', section, (s, r) => (r ? r.satVars : {}), 'note');
+    text('p', 'satDkNote', section, undefined, 'note');
+    text('p', 'satRank', section, undefined, 'summary');
+
+    // The sweep depends only on (count, seed). Each d_k is sampled once per pair and kept.
+    // The chosen d_k is sampled at once; the others (512 x 2000 pairs alone is a million
+    // normal draws) only when the sweep comes near the screen (or the page is printed), one
+    // d_k per task so that the page stays responsive, drawn together at the end.
+    // data-complete on the plot and the table marks the end.
+    const cache = new Map(); // "count/seed/dk" -> {dk, r, sqrt, byDk}
+    const entry = (s, dk) => {
+      const key = `${s.count}/${s.seed}/${dk}`;
+      if (!cache.has(key)) {
+        const r = attn.sampleDotProducts({ dk, count: s.count, seed: s.seed });
+        const byDk = attn.moments(attn.scale(r.dots, 1 / dk));
+        cache.set(key, { dk, r, sqrt: attn.scoreScale(dk).sqrtDk, byDk });
+      }
+      return cache.get(key);
+    };
+    const have = (s) => SWEEP.map((e) => cache.get(`${s.count}/${s.seed}/${2 ** e}`)).filter(Boolean);
+    const missingDk = (s) => SWEEP.map((e) => 2 ** e).find((dk) => !cache.has(`${s.count}/${s.seed}/${dk}`));
+    let wanted = typeof IntersectionObserver === 'undefined';
+    let timer = null;
+    function fillSweep() {
+      if (!wanted || timer !== null) return;
+      timer = setTimeout(() => {
+        timer = null;
+        const s = state();
+        const dk = missingDk(s);
+        if (dk === undefined) return;
+        try {
+          entry(s, dk);
+        } catch (e) {
+          console.warn(e);
+          return;
+        }
+        if (missingDk(s) === undefined) k.render();
+        else fillSweep();
+      }, 0);
+    }
+    const startSweep = () => {
+      wanted = true;
+      fillSweep();
+    };
+    if (!wanted) {
+      const io = new IntersectionObserver((entries) => {
+        if (entries.some((e) => e.isIntersecting)) {
+          io.disconnect();
+          startSweep();
+        }
+      }, { rootMargin: '400px' });
+      queueMicrotask(() => io.observe(sweepRow));
+    }
+
+    k.start((s) => {
+      seedInput.value = String(s.seed);
+      const dk = dkOf(s);
+      for (const sl of [dkSlider, dk2]) sl.input.setAttribute('aria-valuetext', `d_k = ${dk}`);
+      gq.update(s.q);
+      gk.update(s.k);
+      gS.update(s.S);
+
+      // geometry
+      const geo = attn.dotGeometry(s.q, s.k);
+      const qv = rowOf(s.q, 0), kv = rowOf(s.k, 0);
+      const ext = [0, ...qv, ...kv].filter(Number.isFinite);
+      const lo = Math.min(...ext), hi = Math.max(...ext), pad = 0.12 * (hi - lo || 1);
+      geoX.domain = geoY.domain = [lo - pad, hi + pad];
+      geoPlot.update({
+        series: [
+          { name: 'q', points: [[0, 0], qv] },
+          { name: 'k', points: [[0, 0], kv] },
+        ],
+        marks: [{ x: qv[0], y: qv[1], label: 'q', r: 3 }, { x: kv[0], y: kv[1], label: 'k', r: 3, color: '#c2760c' }, { x: 0, y: 0, r: 2, color: '#555b66' }],
+        summary: tr('geoSummary'),
+      });
+      const geoVars = {
+        dot: tex(geo.dot, { digits: 3 }), nq: tex(geo.normA, { digits: 3 }), nk: tex(geo.normB, { digits: 3 }),
+        cos: Number.isNaN(geo.cos) ? '\\text{—}' : tex(geo.cos, { digits: 3 }),
+        deg: Number.isNaN(geo.degrees) ? '\\text{—}' : tex(geo.degrees, { digits: 1 }),
+        terms: qv.map((x, j) => `${x < 0 ? `(${tex(x)})` : tex(x)}\\cdot${kv[j] < 0 ? `(${tex(kv[j])})` : tex(kv[j])}`).join(' + '),
+      };
+
+      // the experiment at the chosen d_k
+      const prefix = `${s.count}/${s.seed}/`;
+      for (const key of cache.keys()) if (!key.startsWith(prefix)) cache.delete(key);
+      const { r } = entry(s, dk);
+      const sw = have(s);
+      const complete = sw.length === SWEEP.length;
+      sweepPlot.el.dataset.complete = String(complete);
+      gSweep.el.dataset.complete = String(complete);
+      if (!complete) fillSweep();
+      const sc = attn.scoreScale(dk);
+      const span = 4 * sc.sqrtDk;
+      const bars = (h) => h.counts.map((c, i) => ({ x0: h.edges[i], x1: h.edges[i + 1], y: c }));
+      const hr = attn.histogram(r.dots, { bins: 32, lo: -span, hi: span });
+      const hs = attn.histogram(r.scaled, { bins: 32, lo: -4, hi: 4 });
+      histRaw.update({ bars: bars(hr), summary: tr('histSummary', { n: r.count }) });
+      histScaled.update({ bars: bars(hs).map((b) => ({ ...b, color: '#2e8b6e' })), summary: tr('histSummary', { n: r.count }) });
+      const statVars = {
+        dk, n: r.count, seed: s.seed,
+        varRaw: tex(r.raw.variance, { digits: 1 }), stdRaw: tex(r.raw.std, { digits: 2 }),
+        varScaled: tex(r.normalized.variance, { digits: 3 }), stdScaled: tex(r.normalized.std, { digits: 3 }),
+        expected: tex(r.expectedVariance), sqrt: tex(sc.sqrtDk, { digits: 1 }),
+      };
+
+      // the sweep
+      sweepPlot.update({
+        series: [
+          { name: tr('seriesTheory'), points: sw.map((x) => [x.dk, x.r.expectedVariance]), dashed: true, color: '#555b66' },
+          { name: tr('seriesRaw'), points: sw.map((x) => [x.dk, x.r.raw.variance]), kind: 'points' },
+          { name: tr('seriesSqrt'), points: sw.map((x) => [x.dk, x.r.normalized.variance]), kind: 'points' },
+          { name: tr('seriesDk'), points: sw.map((x) => [x.dk, x.byDk.variance]), kind: 'points' },
+        ],
+        marks: [{ x: dk, y: r.raw.variance, r: 7, color: 'none' }],
+        summary: tr('sweepSummary'),
+      });
+      // The table lists the d_k sampled so far, in order (the chosen one may run ahead).
+      const rowsDone = [];
+      for (const x of SWEEP.map((e) => 2 ** e)) {
+        const got = sw.find((y) => y.dk === x);
+        if (!got) break;
+        rowsDone.push(got);
+      }
+      const table = attn.matrix(rowsDone.length, 5);
+      rowsDone.forEach((x, i) => table.data.set([x.sqrt, x.r.raw.std, x.r.raw.variance, x.r.normalized.variance, x.byDk.variance], i * 5));
+      gSweep.update(table);
+      gSweep.highlight({ rows: [SWEEP.indexOf(s.dkExp)] });
+
+      // saturation
+      const eff = attn.scalingEffect(s.S, sc.factor);
+      const over = attn.scalingEffect(s.S, 1 / dk);
+      rows.raw.x.update(s.S);
+      rows.raw.p.update(eff.weights);
+      rows.raw.g.update(eff.grad);
+      rows.sqrt.x.update(eff.scaled);
+      rows.sqrt.p.update(eff.weightsScaled);
+      rows.sqrt.g.update(eff.gradScaled);
+      rows.dk.x.update(over.scaled);
+      rows.dk.p.update(over.weightsScaled);
+      rows.dk.g.update(over.gradScaled);
+      const top = eff.top.data[0];
+      for (const row of Object.values(rows)) row.g.select(0, top);
+      const ratio = eff.ratio.data[0];
+      const isDefault = dk === 64 && rowOf(s.S, 0).every((x, j) => x === DEFAULT_S[j]);
+      roundNote.hidden = !isDefault;
+      const satVars = {
+        top: top + 1,
+        g0: small(eff.gradTop.data[0], 6), g1: fmt(eff.gradTopScaled.data[0], { digits: 4 }),
+        g0r: fmt(eff.gradTop.data[0], { digits: 4 }), g1r: fmt(eff.gradTopScaled.data[0], { digits: 3 }),
+        ratio: Number.isFinite(ratio) ? fmt(ratio, { digits: ratio >= 100 ? 0 : 2 }) : '∞',
+        p0: small(at(eff.weights, 0, top), 4), p1: tex(at(eff.weightsScaled, 0, top), { digits: 3, fixed: true }),
+        dk,
+      };
+      return { geoVars, statVars, sc, satVars };
+    });
+    // Printing draws the whole sweep (after start: a chapter mounted while the page prints
+    // gets this at once).
+    onPrint(() => {
+      wanted = true;
+      const s = state();
+      for (let dk = missingDk(s); dk !== undefined; dk = missingDk(s)) entry(s, dk);
+      k.render();
+    });
+  },
+};

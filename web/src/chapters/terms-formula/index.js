@@ -1,0 +1,169 @@
+// Chapter "Terms and the formula" (sources: seeds/004's glossary and reading order,
+// seeds/001's one-line formula): the words first, then softmax(QKᵀ/√d_k)V read from the
+// inside out. Each symbol of the formula links to where it appears in the live numbers of
+// the next chapter (two-keys); the values quoted here are that chapter's, computed by the
+// core from its current inputs.
+import katex from 'katex';
+import { chapterKit } from '../../kit/kit.js';
+import { setHtml } from '../../kit/prose.js';
+import { tex } from '../../format.js';
+import { rowOf } from '../../matrix.js';
+import { TWO_KEYS_DEFAULTS, computeTwoKeys } from '../two-keys/index.js';
+
+const ID = 'terms-formula';
+const TARGETS = {
+  q: 'two-keys-q', k: 'two-keys-K', v: 'two-keys-V',
+  scores: 'two-keys-step-scores', dk: 'two-keys-step-scaled', softmax: 'two-keys-step-weights',
+  exp: 'two-keys-step-exp', output: 'two-keys-step-output',
+};
+const GLOSSARY = ['token', 'embedding', 'query', 'key', 'value', 'dk', 'softmax', 'position'];
+
+const cls = (name, body) => `\\htmlClass{sym sym-${name}}{${body}}`;
+const RHS = `${cls('softmax', '\\mathrm{softmax}')}\\!\\left(\\frac{${cls('scores', `${cls('q', 'Q')}${cls('k', 'K^{\\top}')}`)}}{${cls('dk', '\\sqrt{d_k}')}}\\right)${cls('v', 'V')}`;
+// One line where it fits; on a phone the right-hand side goes on its own line.
+const FORMULA = `\\mathrm{Attention}(Q,K,V) = ${RHS}`;
+const FORMULA_NARROW = `\\begin{aligned} &\\mathrm{Attention}(Q,K,V) \\\\ &\\quad = ${RHS} \\end{aligned}`;
+
+function renderFormula(src) {
+  return katex.renderToString(src, {
+    displayMode: true, throwOnError: false, output: 'htmlAndMathml', strict: 'ignore',
+    trust: ({ command }) => command === '\\htmlClass',
+  });
+}
+
+export default {
+  id: ID,
+  mount(section, ctx) {
+    const { attn, store } = ctx;
+    const k = chapterKit(section, ctx, ID, () => ({}));
+    const { el, text, tr } = k;
+
+    text('h2', 'title');
+    text('p', 'lead', section, undefined, 'lead');
+
+    // ---- the words --------------------------------------------------------------------------
+    text('h3', 'glossaryTitle');
+    const dl = el('dl', 'glossary');
+    for (const term of GLOSSARY) {
+      const dt = text('dt', `term_${term}`, dl);
+      dt.id = `${ID}-${term}`;
+      text('dd', `def_${term}`, dl);
+    }
+    text('p', 'readingNote', section, undefined, 'hint');
+
+    // ---- the formula, symbol by symbol -----------------------------------------------------------
+    text('h3', 'formulaTitle');
+    text('p', 'formulaBody');
+    const formula = el('div', 'formula linked-formula');
+    setHtml(formula, `<div class="formula-wide">${renderFormula(FORMULA)}</div><div class="formula-narrow">${renderFormula(FORMULA_NARROW)}</div>`);
+    text('p', 'formulaHint', section, undefined, 'hint');
+
+    const goTo = (name) => {
+      const id = TARGETS[name];
+      const target = document.getElementById(id);
+      if (!target) return;
+      if (location.hash === `#${id}`) target.scrollIntoView({ block: 'center' });
+      else location.hash = id; // scrolls there; :target highlights it
+    };
+    const light = (name, on) => {
+      document.getElementById(TARGETS[name])?.classList.toggle('linked', on);
+      section.querySelectorAll(`[data-sym="${name}"]`).forEach((n) => n.classList.toggle('linked', on));
+      formula.querySelectorAll(`.sym-${name}`).forEach((n) => n.classList.toggle('linked', on));
+    };
+    // The innermost symbol under the pointer wins (Q inside QKᵀ).
+    const symOf = (node) => {
+      const s = node?.closest?.('.sym');
+      return s ? [...s.classList].find((c) => c.startsWith('sym-'))?.slice(4) : null;
+    };
+    // The symbols are links, so the typeset (HTML) half of KaTeX's output is what assistive
+    // technology meets: it is not hidden, the MathML copy is, and the formula is one group
+    // named by its plain-text reading.
+    formula.setAttribute('role', 'group');
+    formula.querySelectorAll('.katex-html').forEach((n) => n.removeAttribute('aria-hidden'));
+    formula.querySelectorAll('.katex-mathml').forEach((n) => n.setAttribute('aria-hidden', 'true'));
+    formula.querySelectorAll('.sym').forEach((n) => {
+      const name = symOf(n);
+      n.tabIndex = 0;
+      n.setAttribute('role', 'link');
+      n.dataset.symbol = name;
+    });
+    let lit = null;
+    const setLit = (name) => {
+      if (lit === name) return;
+      if (lit) light(lit, false);
+      lit = name;
+      if (lit) light(lit, true);
+    };
+    formula.addEventListener('pointerover', (e) => setLit(symOf(e.target)));
+    formula.addEventListener('pointerleave', () => setLit(null));
+    formula.addEventListener('focusin', (e) => setLit(symOf(e.target)));
+    formula.addEventListener('focusout', () => setLit(null));
+    formula.addEventListener('click', (e) => {
+      const name = symOf(e.target);
+      if (name) goTo(name);
+    });
+    formula.addEventListener('keydown', (e) => {
+      const name = symOf(e.target);
+      if (name && (e.key === 'Enter' || e.key === ' ')) {
+        e.preventDefault();
+        goTo(name);
+      }
+    });
+
+    // ---- inside out, with the next chapter's numbers ---------------------------------------------
+    text('h3', 'insideOutTitle');
+    text('p', 'insideOutBody');
+    const ol = el('ol', 'inside-out');
+    const items = [
+      ['scores', 'io_scores'], ['dk', 'io_scale'], ['softmax', 'io_softmax'], ['v', 'io_output'],
+    ];
+    const vars = (s, r) => {
+      if (!r) return {};
+      const { t, sc, parts } = r;
+      const raw = Number.isFinite(parts.sumsRaw.data[0]);
+      const vec = (m, o) => `[${rowOf(m, 0).map((x) => tex(x, o)).join(',\\ ')}]`;
+      const w3 = { digits: 3, fixed: true };
+      return {
+        scores: vec(t.scores), sqrt: tex(sc.sqrtDk, w3), dk: sc.dk, scaled: vec(t.scaled, w3),
+        exp: raw ? vec(parts.expRaw, { digits: 3 }) : vec(parts.exp, { digits: 3 }),
+        sum: tex((raw ? parts.sumsRaw : parts.sums).data[0], { digits: 3 }),
+        weights: vec(t.weights, w3), output: vec(t.output, w3),
+      };
+    };
+    for (const [sym, key] of items) {
+      const li = el('li', '', ol);
+      li.dataset.sym = sym;
+      text('span', key, li, vars);
+      const a = el('a', 'see-link', li);
+      a.href = `#${TARGETS[sym === 'v' ? 'output' : sym]}`;
+      a.dataset.link = sym;
+      a.addEventListener('pointerenter', () => setLit(sym));
+      a.addEventListener('pointerleave', () => setLit(null));
+      text('span', 'seeIt', a);
+    }
+    text('p', 'recipe', section, undefined, 'summary');
+
+    // Numbers of the two-keys example (its inputs, or the documents' before it mounts).
+    let seen;
+    store.subscribe((all) => {
+      if (all['two-keys'] !== seen) k.render();
+    });
+    k.start(() => {
+      const s = store.get()['two-keys'] ?? TWO_KEYS_DEFAULTS();
+      seen = store.get()['two-keys'];
+      // The symbols are links, so the typeset (HTML) half of KaTeX's output is what assistive
+    // technology meets: it is not hidden, the MathML copy is, and the formula is one group
+    // named by its plain-text reading.
+    formula.setAttribute('role', 'group');
+    formula.querySelectorAll('.katex-html').forEach((n) => n.removeAttribute('aria-hidden'));
+    formula.querySelectorAll('.katex-mathml').forEach((n) => n.setAttribute('aria-hidden', 'true'));
+    formula.querySelectorAll('.sym').forEach((n) => {
+        // The accessible name starts with the symbol as it reads on screen.
+        const label = `${n.textContent.replace(/\s+/g, '')}: ${tr(`sym_${n.dataset.symbol}`)}`;
+        n.setAttribute('aria-label', label);
+        n.title = label;
+      });
+      return computeTwoKeys(attn, s.q, s.K, s.V);
+    });
+  },
+};

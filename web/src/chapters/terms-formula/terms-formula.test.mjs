@@ -1,0 +1,33 @@
+// Browser tests: chapter terms-formula (seeds/004).
+// Each test visits a chapter by its URL fragment, reads a key number the core computed,
+// edits an input and sees the dependent numbers change, and fails on any console error.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, cells, numbers, near, cellInput, atFragment } from '../../../../tests/e2e/article-helpers.mjs';
+
+const { open } = await setup();
+
+test('terms-formula: glossary, the formula read inside out with live numbers, symbols link to the example', async () => {
+  const { page, errors } = await open(`#terms-formula`);
+  await atFragment(page, 'terms-formula');
+  assert.equal(await page.$$eval('#terms-formula .glossary dt', (n) => n.length), 8);
+  const softmaxLine = await page.textContent('#terms-formula .inside-out li[data-sym="softmax"]');
+  for (const x of ['2.028', '4.113', '6.141', '0.330', '0.670']) assert.ok(softmaxLine.includes(x), `${x} in "${softmaxLine}"`);
+  // Hovering √d_k lights up its place in the next chapter; clicking goes there.
+  await page.hover('#terms-formula .sym-dk');
+  assert.equal(await page.$eval('#two-keys-step-scaled', (n) => n.classList.contains('linked')), true);
+  await page.click('#terms-formula .sym-dk');
+  await page.waitForFunction(() => location.hash === '#two-keys-step-scaled');
+  const top = await page.$eval('#two-keys-step-scaled', (n) => n.getBoundingClientRect().top);
+  assert.ok(top >= -5 && top < 900, `the scaled step is on screen (top = ${top})`);
+  // Keyboard: Tab to a symbol, Enter.
+  await page.focus('#terms-formula .sym-softmax');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => location.hash === '#two-keys-step-weights');
+  // The numbers quoted here follow the example's inputs.
+  await page.fill(cellInput('two-keys-q', 1, 1), '3');
+  const after = await page.textContent('#terms-formula .inside-out li[data-sym="scores"]');
+  assert.ok(after.includes('3') && !after.includes('[1, 2]'), `scores line follows the edit: ${after}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

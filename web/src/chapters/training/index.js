@@ -1,0 +1,580 @@
+// Chapter "Watch attention learn": a tiny Transformer trains live, computed by the core in
+// a Web Worker (web/src/workers/training.js). Two models of the same configuration and seed
+// train side by side, one with the 1/√d_k scale and one without; this module draws what
+// the worker reports: loss, held-out accuracy, the gradient reaching the scores, every
+// head's weights on a probe sequence, and the model on a sequence the learner types.
+// Every number shown is computed by the core; this module only lays them out.
+import { chapterKit } from '../../kit/kit.js';
+import { createTrainer } from '../../workers/trainer.js';
+import { fmt } from '../../format.js';
+import { setProse, setText } from '../../kit/prose.js';
+
+const ID = 'training';
+// Per-task settings applied when the task changes (the learner may change heads after).
+// two-relations gives each head a value width of d_v = 2 (see the task's description) and
+// d_k = 16: with 64, Adam moves the scores twice as fast and on some seeds both heads lock
+// onto i−1 before either finds i−3 (docs/training.md).
+const TASKS = [
+  { name: 'previous-token', key: 'previous', heads: 1, dV: 0, dK: 64 },
+  { name: 'two-relations', key: 'two', heads: 2, dV: 2, dK: 16 },
+  { name: 'sort', key: 'sort', heads: 1, dV: 0, dK: 64 },
+];
+// A head "reads" an offset when more than this share of its weight sits there on average
+// (one half would call a head still spread over three positions a reader).
+const TAKES = 0.7;
+const LRS = [0.001, 0.003, 0.01, 0.02, 0.03];
+const HEADS = [1, 2, 4];
+const LAYERS = [1, 2];
+const MAX_SEED = 2147483647;
+const MAX_POINTS = 400; // drawn per curve (every k-th step once a run is longer)
+const TARGET_ACC = 0.99;
+const EVAL_SIZE = 128; // held-out sequences (evaluated up to ten times a second, for both models)
+
+const initialState = () => ({
+  task: 'previous-token', seed: 1, lr: 0.01, heads: 1, layers: 1, dropout: 0, scale: true, positional: true,
+});
+
+function configOf(s) {
+  const t = TASKS.find((x) => x.name === s.task) ?? TASKS[0];
+  return {
+    task: t.name, seed: s.seed, lr: s.lr, heads: s.heads, layers: s.layers, dropout: s.dropout,
+    positional: s.positional, dK: t.dK, dV: t.dV, batch: 32, evalSize: EVAL_SIZE,
+  };
+}
+
+const pct = (x) => `${fmt(100 * x, { digits: 1, fixed: true })}%`;
+
+const STEP_BOUNDS = [10, 20, 50, 100, 200, 300, 500, 1000, 1500, 2000, 3000];
+// The whole decades around the positive finite values (log axes).
+function decades(values) {
+  let lo = Infinity, hi = -Infinity;
+  for (const v of values) if (v > 0 && Number.isFinite(v)) (lo = Math.min(lo, v), hi = Math.max(hi, v));
+  if (lo > hi) return [0.1, 1];
+  const a = 10 ** Math.floor(Math.log10(lo)), b = 10 ** Math.ceil(Math.log10(hi));
+  return [a, b > a ? b : a * 10];
+}
+
+function decimate(arr) {
+  const n = arr.length;
+  const stride = Math.max(1, Math.ceil(n / MAX_POINTS));
+  const pts = [];
+  for (let i = 0; i < n; i += stride) pts.push([i + 1, arr[i]]);
+  if (n && (n - 1) % stride !== 0) pts.push([n, arr[n - 1]]);
+  return pts;
+}
+
+export default {
+  id: ID,
+  mount(section, ctx) {
+    const k = chapterKit(section, ctx, ID, initialState);
+    const { el, text, tr, state, patch } = k;
+
+    // ---- what the worker last reported ----------------------------------------------------
+    let last = null; // last snapshot
+    let hist = null;
+    let reachedAt = null;
+    const clearHistory = () => {
+      hist = { on: { loss: [], gradLogits: [] }, off: { loss: [], gradLogits: [] }, eval: [] };
+      reachedAt = null;
+    };
+    clearHistory();
+    const shown = () => (state().scale ? 'on' : 'off');
+    const info = () => ({
+      params: last ? last.parameters : '…',
+      layers: last ? last.config.layers : state().layers,
+      heads: last ? last.config.heads : state().heads,
+      dk: last ? last.config.dK : '…',
+      dv: last ? last.config.dV : '…',
+      minLen: last ? last.task.minLen : '…',
+      maxLen: last ? last.task.maxLen : '…',
+      sortHint: state().task === 'sort' ? tr('sortHint') : '',
+    });
+
+    text('h2', 'title');
+    text('p', 'lead', section, info, 'lead');
+
+    // ---- task --------------------------------------------------------------------------
+    text('h3', 'taskTitle');
+    const taskSet = el('fieldset', 'task-picker');
+    text('legend', 'taskLegend', taskSet);
+    const taskRadios = TASKS.map((t) => {
+      const lab = el('label', 'toggle', taskSet);
+      const r = el('input', '', lab);
+      Object.assign(r, { type: 'radio', name: `${ID}-task`, value: t.name });
+      r.dataset.control = `task-${t.name}`;
+      r.addEventListener('change', () => patch({ task: t.name, heads: t.heads }));
+      text('span', `task_${t.key}`, lab);
+      return r;
+    });
+    text('p', (s) => `desc_${(TASKS.find((t) => t.name === s.task) ?? TASKS[0]).key}`, section, info, 'task-desc');
+
+    // ---- controls ----------------------------------------------------------------------
+    text('h3', 'controlsTitle');
+    const run = el('div', 'controls training-run');
+    const startBtn = el('button', 'primary', run);
+    startBtn.type = 'button';
+    startBtn.dataset.control = 'start';
+    const stepBtn = k.button('step', () => send({ type: 'step', steps: 1 }), run);
+    stepBtn.dataset.control = 'step';
+    const resetBtn = k.button('reset', () => configure(true), run);
+    resetBtn.dataset.control = 'reset';
+
+    const knobs = el('div', 'controls training-knobs');
+    // seed: the page's number field (a whole number; anything else is said beside it and
+    // the old seed stays)
+    k.number('seed', 'seed', { min: 0, max: MAX_SEED, parent: knobs });
+    const select = (name, key, values, format = String) => {
+      const lab = el('label', 'field', knobs);
+      text('span', key, lab);
+      const sel = el('select', '', lab);
+      sel.dataset.control = name;
+      for (const v of values) {
+        const o = el('option', '', sel);
+        o.value = String(v);
+        setText(o, format(v));
+      }
+      sel.addEventListener('change', () => patch({ [name]: Number(sel.value) }));
+      return sel;
+    };
+    const lrSel = select('lr', 'lr', LRS);
+    const headsSel = select('heads', 'heads', HEADS);
+    const layersSel = select('layers', 'layers', LAYERS);
+    k.slider('dropout', 'dropout', { min: 0, max: 0.5, step: 0.05, parent: knobs });
+    const toggles = el('div', 'controls');
+    k.toggle('positional', 'positional', toggles);
+    k.toggle('scale', 'scale', toggles);
+    text('p', 'configNote', section, info, 'hint');
+
+    const errorBox = el('p', 'chapter-error');
+    errorBox.setAttribute('role', 'alert');
+    errorBox.hidden = true;
+    const status = el('p', 'training-status');
+    status.dataset.status = 'training';
+    const announce = el('p', 'sr-only');
+    announce.setAttribute('aria-live', 'polite');
+
+    // ---- plots -------------------------------------------------------------------------
+    const plots = el('div', 'training-plots');
+    // Axis ranges snap to round steps and whole decades, so while training the axes stay
+    // put and each snapshot only redraws the curves.
+    const stepAxis = () => ({ label: () => tr('axisStep'), domain: [0, 10] });
+    const axes = {
+      loss: { x: stepAxis(), y: { label: () => tr('axisLoss'), type: 'log', domain: [0.1, 10] } },
+      acc: { x: stepAxis(), y: { label: () => tr('axisAcc'), domain: [0, 1] } },
+      grad: { x: stepAxis(), y: { label: () => tr('axisGrad'), type: 'log', domain: [1e-3, 1] } },
+    };
+    const lossPlot = k.plot({ title: () => tr('lossTitle'), ...axes.loss, testId: 'training-loss', height: 260 });
+    const accPlot = k.plot({ title: () => tr('accTitle'), ...axes.acc, testId: 'training-accuracy', height: 260 });
+    const gradPlot = k.plot({ title: () => tr('gradTitle'), ...axes.grad, testId: 'training-grad', height: 260 });
+    plots.append(lossPlot.el, accPlot.el, gradPlot.el);
+
+    text('h3', 'scaleTitle');
+    const scaleBody = el('p', 'training-scale');
+
+    // ---- heads ---------------------------------------------------------------------------
+    text('h3', 'headsTitle');
+    text('p', 'headsBody');
+    const splitLine = el('p', 'training-split');
+    splitLine.dataset.split = 'probe';
+    const headsWrap = el('div', 'training-heads-wrap');
+    const headsBox = el('div', 'training-heads', headsWrap);
+    headsBox.dataset.heads = 'probe';
+    const caution = el('aside', 'training-caution', headsWrap);
+    caution.dataset.caution = 'weights';
+    text('h4', 'cautionTitle', caution);
+    text('p', 'cautionBody', caution);
+    const peNote = el('p', 'training-pe-note');
+    const swapLine = el('p', 'training-swap');
+
+    text('h4', 'predTitle');
+    const predBox = el('div', 'training-pred');
+    predBox.dataset.pred = 'probe';
+
+    // ---- your sequence -------------------------------------------------------------------
+    text('h3', 'yourTitle');
+    text('p', 'yourBody', section, info);
+    const yourForm = el('form', 'controls training-your');
+    const yourLab = el('label', 'field', yourForm);
+    text('span', 'yourLabel', yourLab);
+    const yourIn = el('input', '', yourLab);
+    Object.assign(yourIn, { type: 'text', autocomplete: 'off', spellcheck: false, size: 16 });
+    yourIn.dataset.control = 'your-sequence';
+    const yourBtn = el('button', '', yourForm);
+    yourBtn.type = 'submit';
+    yourBtn.dataset.control = 'your-run';
+    const yourErr = el('p', 'grid-error');
+    yourErr.setAttribute('role', 'alert');
+    yourErr.id = `${ID}-your-error`;
+    yourIn.setAttribute('aria-describedby', yourErr.id);
+    yourErr.hidden = true;
+    const yourPred = el('div', 'training-pred');
+    yourPred.dataset.pred = 'yours';
+    const yourHeads = el('div', 'training-heads');
+    yourHeads.dataset.heads = 'yours';
+    text('p', 'summary', section, info, 'summary');
+
+    // ---- the worker ----------------------------------------------------------------------
+    let worker = null;
+    let postedConfig = '';
+    let postedTask = null;
+    let yourTokens = null;
+    let yourResult = null;
+    let yourProblem = null; // {key, vars} of the message under the learner's field
+    let probeId = 0;
+    let ready = false; // the trainer said it has loaded the core
+    let inPage = null; // the trainer running on the page, when no worker could start
+    const backlog = []; // messages sent before 'ready'
+    const send = (msg) => {
+      if (inPage) return inPage.receive(msg);
+      if (!ready) backlog.push(msg); // replayed if the worker never comes up
+      worker?.postMessage(msg);
+    };
+    function configure(force = false) {
+      const cfg = configOf(state());
+      const key = JSON.stringify(cfg);
+      if (!force && key === postedConfig) return;
+      if (cfg.task !== postedTask) {
+        yourTokens = null;
+        yourProblem = null;
+        sayYourProblem();
+      }
+      postedConfig = key;
+      postedTask = cfg.task;
+      clearHistory();
+      last = null;
+      yourResult = null;
+      send({ type: 'configure', config: cfg });
+    }
+    function showError(message) {
+      errorBox.hidden = false;
+      setText(errorBox, tr('workerError', { message }));
+    }
+    // The trainer runs in a Web Worker, started when the chapter comes near the screen (a
+    // page that is only read never spins it up). Where no worker can start (an engine
+    // without module workers, a widget loaded from a blob: URL), the same trainer runs on
+    // the page in 40 ms chunks: slower to react, but the chapter still works.
+    const onMessage = (m) => {
+      if (m.type === 'ready') {
+        ready = true;
+        backlog.length = 0;
+      }
+      else if (m.type === 'snapshot') onSnapshot(m);
+      else if (m.type === 'probe') onProbe(m);
+      else if (m.type === 'error') {
+        showError(m.message);
+        scheduleDraw();
+      }
+    };
+    function runInPage() {
+      worker?.terminate();
+      worker = null;
+      inPage = createTrainer({ ready: Promise.resolve(ctx.attn), post: (m) => setTimeout(() => onMessage(m), 0) });
+      for (const msg of backlog.splice(0)) inPage.receive(msg);
+    }
+    function startTrainer() {
+      if (worker || inPage) return;
+      try {
+        if (typeof Worker !== 'function') throw new Error('no Worker');
+        worker = new Worker(new URL('./training-worker.js', import.meta.url), { type: 'module' });
+      } catch {
+        runInPage();
+        return;
+      }
+      worker.onerror = (e) => {
+        e.preventDefault();
+        if (!ready) runInPage(); // the worker never came up: train on the page instead
+        else showError(e.message ?? 'worker error');
+      };
+      worker.onmessage = (e) => onMessage(e.data);
+      for (const msg of backlog) worker.postMessage(msg);
+    }
+    if (typeof IntersectionObserver === 'function') {
+      const seen = new IntersectionObserver((entries) => {
+        if (entries.some((en) => en.isIntersecting)) {
+          seen.disconnect();
+          startTrainer();
+        }
+      }, { rootMargin: '600px 0px' });
+      seen.observe(section);
+    } else startTrainer();
+    startBtn.addEventListener('click', () => send({ type: last?.running ? 'pause' : 'start' }));
+
+    let snapshots = 0;
+    function onSnapshot(m) {
+      status.dataset.snapshots = String(++snapshots); // read by the benchmark
+      const fresh = m.reason === 'configure';
+      if (fresh) clearHistory();
+      for (const key of ['on', 'off']) {
+        hist[key].loss.push(...m.series[key].loss);
+        hist[key].gradLogits.push(...m.series[key].gradLogits);
+      }
+      if (!hist.eval.length || hist.eval.at(-1).step !== m.eval.step) hist.eval.push(m.eval);
+      const wasUnknown = !last;
+      last = m;
+      errorBox.hidden = true;
+      const acc = m.eval[shown()].accuracy;
+      if (reachedAt === null && m.step > 0 && acc >= TARGET_ACC) {
+        reachedAt = m.step;
+        setText(announce, tr('reached', { acc: pct(acc), step: String(m.step) }));
+      }
+      if (yourTokens) send({ type: 'probe', id: ++probeId, tokens: yourTokens });
+      if (wasUnknown || fresh) k.render(); // prose that names the model's sizes
+      scheduleDraw();
+    }
+    function onProbe(m) {
+      if (m.id !== probeId) return;
+      if (m.error) return yourFail('yourError', { message: m.error });
+      yourProblem = null;
+      sayYourProblem();
+      yourResult = m;
+      scheduleDraw();
+    }
+
+    // The message under the field is kept as a key and values, so it follows the language
+    // toggle; any problem also clears the last result, so no stale table sits under it.
+    function sayYourProblem() {
+      yourErr.hidden = !yourProblem;
+      setText(yourErr, yourProblem ? tr(yourProblem.key, yourProblem.vars) : '');
+      if (yourProblem) yourIn.setAttribute('aria-invalid', 'true');
+      else yourIn.removeAttribute('aria-invalid');
+    }
+    function yourFail(key, vars = {}) {
+      yourProblem = { key, vars };
+      yourTokens = null;
+      yourResult = null;
+      probeId++; // a reply still on its way is for the previous entry
+      sayYourProblem();
+      scheduleDraw();
+    }
+    // User-perceived characters (a flag emoji is one), after NFKC (full-width ４ is 4).
+    const segmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter() : null;
+    const characters = (s) => (segmenter ? Array.from(segmenter.segment(s), (x) => x.segment) : Array.from(s));
+
+    yourForm.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const raw = yourIn.value.normalize('NFKC').replace(/[\s,]+/g, '');
+      // the task's tokens, from the core (also before the first snapshot of a new setting)
+      const task = ctx.attn.task(state().task);
+      const labels = task.tokenLabels;
+      if (!raw) return yourFail('yourEmpty');
+      const tokens = [];
+      for (const ch of characters(raw)) {
+        const id = labels.indexOf(ch);
+        if (id < 0) {
+          const example = task.probe.slice(0, 5).map((t) => labels[t]).join('');
+          return yourFail('yourBadChar', { ch: Array.from(ch).slice(0, 8).join(''), example, tokens: labels.join(' ') });
+        }
+        tokens.push(id);
+      }
+      if (tokens.length < task.minLen || tokens.length > task.maxLen)
+        return yourFail('yourLength', { n: tokens.length, minLen: task.minLen, maxLen: task.maxLen });
+      yourProblem = null;
+      sayYourProblem();
+      yourTokens = tokens;
+      send({ type: 'probe', id: ++probeId, tokens });
+    });
+
+    // ---- drawing ----------------------------------------------------------------------------
+    let drawPending = false;
+    let proseAt = -Infinity;
+    function scheduleDraw() {
+      if (drawPending) return;
+      drawPending = true;
+      requestAnimationFrame(() => {
+        drawPending = false;
+        const t0 = performance.now();
+        drawLive();
+        status.dataset.drawMs = (performance.now() - t0).toFixed(1); // read by the benchmark
+      });
+    }
+
+    const headGrids = new Map(); // container -> [{grid, stats}]
+    function drawHeads(container, probe, labels, offsets) {
+      const layers = probe.layers;
+      const count = layers.reduce((a, l) => a + l.heads.length, 0);
+      let cells = headGrids.get(container);
+      if (!cells || cells.length !== count) {
+        container.replaceChildren();
+        cells = [];
+        layers.forEach((layer, l) => layer.heads.forEach((_, h) => {
+          const fig = el('div', `training-head head-${h % 4}`, container);
+          let toks = probe.tokens, names = labels;
+          const grid = k.grid({
+            caption: () => '', ariaLabel: () => tr('headCaption', { l: l + 1, h: h + 1 }),
+            rowLabel: (i) => `${i + 1}:${names[toks[i]] ?? ''}`, colLabel: (j) => names[toks[j]] ?? '',
+            color: 'weights', digits: 2, fixed: true, testId: `${container.dataset.heads}-l${l + 1}h${h + 1}`,
+          });
+          const cap = el('p', 'training-head-title', fig);
+          fig.append(grid.el);
+          const stats = el('p', 'training-head-stats', fig);
+          cells.push({ grid, cap, stats, l, h, setTokens: (t, n) => ((toks = t), (names = n)) });
+        }));
+        headGrids.set(container, cells);
+      }
+      let n = 0;
+      layers.forEach((layer, l) => layer.heads.forEach((W, h) => {
+        const c = cells[n++];
+        c.setTokens(probe.tokens, labels);
+        setProse(c.cap, tr('headCaption'), { l: l + 1, h: h + 1 });
+        c.grid.update(W);
+        const offs = offsets.map((o) => tr('headOffset', { o, w: fmt(layer.offsetWeight[h][o], { digits: 2, fixed: true }) }));
+        setProse(c.stats, [tr('headStats'), ...offs].join(' · '), { std: fmt(layer.logitStd[h], { digits: 2 }), max: fmt(layer.meanMaxWeight[h], { digits: 2, fixed: true }) });
+      }));
+    }
+
+    // Two relations: has each offset found its own head? Read from the core's per-head
+    // weight on each offset (offsetWeight); only the wording is decided here.
+    function drawSplit(probe, task, dV, positional) {
+      const offs = task.offsets;
+      splitLine.hidden = offs.length < 2;
+      if (splitLine.hidden) {
+        delete splitLine.dataset.state;
+        return;
+      }
+      const heads = probe.layers.flatMap((layer, l) => layer.offsetWeight.map((w, h) => ({
+        w, name: tr('splitHead', { l: l + 1, h: h + 1 }),
+      })));
+      // for each offset, the head that puts the most weight on it
+      const best = offs.map((o) => heads.reduce((a, b) => (b.w[o] > a.w[o] ? b : a)));
+      const w = (head, o) => fmt(head.w[o], { digits: 2, fixed: true });
+      const missing = offs.filter((o, i) => best[i].w[o] <= TAKES);
+      const shared = new Set(best).size < best.length;
+      if (!missing.length && !shared) {
+        const list = offs.map((o, i) => tr('splitItem', { head: best[i].name, o, w: w(best[i], o) }));
+        setProse(splitLine, tr('splitYes'), { list: list.join(', ') });
+        splitLine.dataset.state = 'split';
+      } else {
+        const takes = fmt(TAKES, { digits: 1, fixed: true });
+        const why = missing.length ? missing.map((o) => tr('splitMissing', { o, takes }))
+          : [tr('splitShared', { head: `<span class="nowrap">${best[0].name}</span>` })];
+        const one = heads.length < 2;
+        const hint = tr(!positional ? 'splitHintPe' : one ? 'splitHintOne' : 'splitHintMore', { dv: dV });
+        setProse(splitLine, tr(one ? 'splitOne' : 'splitNo'), { missing: why.join('; '), hint });
+        splitLine.dataset.state = one ? 'one' : 'mixed';
+      }
+    }
+
+    function drawPredictions(container, probe, targets, task) {
+      const { tokenLabels: tl, outputLabels: ol } = task;
+      const T = probe.tokens.length;
+      let table = container.querySelector('table');
+      if (!table || table.rows[0].cells.length !== T + 1) {
+        container.replaceChildren();
+        const scroll = el('div', 'grid-scroll', container);
+        table = el('table', 'pred-table', scroll);
+        for (let r = 0; r < 4; r++) {
+          const row = table.insertRow();
+          const th = document.createElement('th');
+          th.scope = 'row';
+          row.append(th);
+          for (let i = 0; i < T; i++) row.insertCell();
+        }
+      }
+      const heads = ['rowPosition', 'rowToken', 'rowTarget', 'rowPred'];
+      heads.forEach((key, r) => (table.rows[r].cells[0].textContent = tr(key)));
+      for (let i = 0; i < T; i++) {
+        const scored = targets[i] >= 0;
+        const ok = scored && probe.predictions[i] === targets[i];
+        table.rows[0].cells[i + 1].textContent = String(i + 1);
+        table.rows[1].cells[i + 1].textContent = tl[probe.tokens[i]];
+        table.rows[2].cells[i + 1].textContent = scored ? ol[targets[i]] : tr('notScored');
+        const cell = table.rows[3].cells[i + 1];
+        setText(cell, scored ? `${ol[probe.predictions[i]]} ${ok ? '✓' : '✗'}` : ol[probe.predictions[i]]);
+        cell.className = scored ? (ok ? 'ok' : 'wrong') : 'unscored';
+      }
+    }
+
+    function drawLive() {
+      const s = state();
+      const which = shown();
+      setText(startBtn, tr(last?.running ? 'pause' : 'start'));
+      startBtn.setAttribute('aria-pressed', last?.running ? 'true' : 'false');
+      stepBtn.disabled = !last || last.running;
+      if (!last) return;
+      const m = last;
+      const secs = fmt(m.elapsedMs / 1000, { digits: 1, fixed: true });
+      if (m.step === 0) setProse(status, tr('statusIdle'));
+      else if (m.reason === 'limit') setProse(status, tr('statusLimit'), { step: m.step });
+      else setProse(status, tr('status'), { step: m.step, seconds: secs, accOn: pct(m.eval.on.accuracy), accOff: pct(m.eval.off.accuracy) });
+      status.dataset.step = String(m.step);
+      status.dataset.accuracy = String(m.eval[which].accuracy);
+      status.dataset.accuracyOn = String(m.eval.on.accuracy);
+      status.dataset.elapsedMs = String(Math.round(m.elapsedMs));
+      status.dataset.running = String(m.running);
+
+      const names = [tr('withScale'), tr('withoutScale')];
+      const curve = (arr, i) => ({ name: names[i], points: decimate(arr), dashed: i === 1 });
+      const summary = (series) => series.map((x) => tr('plotSummary', { name: x.name, n: x.points.length, last: x.points.length ? fmt(x.points.at(-1)[1], { digits: 4 }) : '–' })).join(' ');
+      const stepBound = STEP_BOUNDS.find((b) => b >= m.step) ?? m.step;
+      for (const a of Object.values(axes)) a.x.domain = [0, stepBound];
+      axes.loss.y.domain = decades([...hist.on.loss, ...hist.off.loss]);
+      axes.grad.y.domain = decades([...hist.on.gradLogits, ...hist.off.gradLogits]);
+      const lossSeries = [curve(hist.on.loss, 0), curve(hist.off.loss, 1)];
+      lossPlot.update({ series: lossSeries, summary: summary(lossSeries) });
+      const accSeries = ['on', 'off'].map((key, i) => ({ name: names[i], dashed: i === 1, points: hist.eval.map((e) => [e.step, e[key].accuracy]) }));
+      accPlot.update({ series: accSeries, summary: summary(accSeries) });
+      const gradSeries = [curve(hist.on.gradLogits, 0), curve(hist.off.gradLogits, 1)];
+      gradPlot.update({ series: gradSeries, summary: summary(gradSeries) });
+
+      // The explanation with its live numbers is typeset at most a few times a second (it
+      // holds several formulas); the curves, maps and status follow every snapshot.
+      const l0on = m.probe.on.layers[0], l0off = m.probe.off.layers[0];
+      const now = performance.now();
+      if (m.running && now - proseAt < 400) return finishLive(m, s, which);
+      proseAt = now;
+      setProse(scaleBody, tr('scaleBody'), {
+        dk: m.config.dK,
+        stdOn: fmt(l0on.logitStd[0], { digits: 2 }), stdOff: fmt(l0off.logitStd[0], { digits: 2 }),
+        maxOn: fmt(l0on.meanMaxWeight[0], { digits: 3, fixed: true }), maxOff: fmt(l0off.meanMaxWeight[0], { digits: 3, fixed: true }),
+      });
+      finishLive(m, s, which);
+    }
+
+    function finishLive(m, s, which) {
+
+      const probe = m.probe[which];
+      drawHeads(headsBox, probe, m.task.tokenLabels, m.task.offsets);
+      drawSplit(probe, m.task, m.config.dV, m.config.positional);
+      drawPredictions(predBox, probe, probe.targets, m.task);
+
+      peNote.hidden = m.config.positional;
+      if (!m.config.positional) setProse(peNote, m.config.layers > 1 ? `${tr('peOff')} ${tr('peOffLayers')}` : tr('peOff'));
+      swapLine.hidden = !m.swap;
+      if (m.swap) {
+        const ol = m.task.outputLabels;
+        const before = ol[probe.predictions[m.swap.c]], after = ol[m.swap[which].predictions[m.swap.c]];
+        // Without positions one layer cannot change the prediction (the core computes both);
+        // a second layer can, through the prefixes the causal mask averages. With positions
+        // it changes once the model has learned to use them.
+        const pe = m.config.positional;
+        const why = before !== after ? (pe ? 'swapDiff' : 'swapDiffNoPe')
+          : pe ? 'swapNotYet' : m.config.layers > 1 ? 'swapSameLayers' : 'swapSame';
+        setProse(swapLine, `${tr('swapLine')} ${tr(why)}`, { a: m.swap.a + 1, b: m.swap.b + 1, c: m.swap.c + 1, before, after });
+      }
+
+      const yours = yourResult?.[which];
+      yourPred.hidden = !yours;
+      yourHeads.hidden = !yours;
+      if (yours) {
+        drawPredictions(yourPred, yours, yours.targets, m.task);
+        drawHeads(yourHeads, yours, m.task.tokenLabels, m.task.offsets);
+      }
+    }
+
+    // ---- state -> configuration; the kit re-renders the prose ------------------------------
+    k.start((s) => {
+      taskRadios.forEach((r) => (r.checked = r.value === s.task));
+      lrSel.value = String(s.lr);
+      headsSel.value = String(s.heads);
+      layersSel.value = String(s.layers);
+      setText(yourBtn, tr('yourRun'));
+      sayYourProblem(); // in the page's current language
+      configure();
+      scheduleDraw();
+      return info();
+    });
+    // Plot titles and labels follow the language.
+    ctx.i18n.onChange(scheduleDraw);
+    queueMicrotask(() => section.querySelector('h2')?.after(errorBox));
+  },
+};

@@ -1,0 +1,184 @@
+// The served page in headless Chromium: the live-training chapter. Training runs in a
+// Web Worker; the test starts it, waits until the held-out accuracy the core reports
+// passes a threshold, and checks that the heads' maps changed, the page stayed
+// responsive and nothing was logged as an error.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { openPage } from '../../../scripts/browser.mjs';
+import { harness, shots, toggleLang } from '../../../../tests/e2e/harness.mjs';
+
+const { server, browser } = await harness();
+
+const STATUS = '[data-status="training"]';
+const cells = (page, grid) => page.$$eval(`[data-grid="${grid}"] tbody td .v`, (ns) => ns.map((n) => n.textContent));
+const status = (page, name) => page.getAttribute(STATUS, `data-${name}`);
+const waitFor = (page, fn, arg, timeout = 180000) => page.waitForFunction(fn, arg, { timeout, polling: 100 });
+
+async function openChapter(width = 1280) {
+  const r = await openPage(browser, `${server.url}?embed=training#training`, { width, height: 900 });
+  await r.page.waitForSelector(`${STATUS}[data-step="0"]`, { timeout: 60000 });
+  await r.page.locator('#training').scrollIntoViewIfNeeded();
+  return r;
+}
+
+test('training: start, learn the previous-token task, heatmaps change, pause and step', async () => {
+  const { page, errors } = await openChapter();
+  const before = await cells(page, 'probe-l1h1');
+  assert.equal(before.length, 64); // 8 x 8 probe
+  assert.equal(await page.textContent('[data-control="start"]'), '시작');
+  await page.click('[data-control="start"]');
+  // Wait for the held-out accuracy (computed by the core in the worker) to pass 0.95.
+  await waitFor(page, (sel) => Number(document.querySelector(sel)?.dataset.accuracyOn) >= 0.95, STATUS);
+  const step = Number(await status(page, 'step'));
+  assert.ok(step > 0);
+  const after = await cells(page, 'probe-l1h1');
+  assert.notDeepEqual(after, before, 'the heatmap follows training');
+  // the page thread stayed free: a click is handled while the worker trains
+  await page.click('[data-control="start"]'); // pause
+  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.running === 'false', STATUS, 30000);
+  const paused = Number(await status(page, 'step'));
+  await page.waitForTimeout(400);
+  assert.equal(Number(await status(page, 'step')), paused, 'paused means no more steps');
+  await page.click('[data-control="step"]');
+  await waitFor(page, ([sel, n]) => Number(document.querySelector(sel)?.dataset.step) === n + 1, [STATUS, paused], 30000);
+  // the curves are drawn for both runs, and the caution sits next to the heatmaps
+  assert.equal(await page.locator('[data-plot="training-loss"] path[stroke-dasharray="6 4"]').count(), 1);
+  assert.ok(await page.isVisible('[data-caution="weights"]'));
+  assert.match(await page.textContent('[data-caution="weights"]'), /가중치/);
+  // the probe's predictions: every scored position marked right or wrong
+  assert.equal(await page.locator('[data-pred="probe"] td.ok, [data-pred="probe"] td.wrong').count(), 7);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('training: the scale toggle switches the heatmaps; your own sequence; malformed input', async () => {
+  const { page, errors } = await openChapter();
+  const on = await cells(page, 'probe-l1h1');
+  await page.click('[data-control="scale"]');
+  await waitFor(page, ([g, prev]) => {
+    const now = [...document.querySelectorAll(`[data-grid="${g}"] tbody td .v`)].map((n) => n.textContent);
+    return now.join() !== prev.join();
+  }, ['probe-l1h1', on], 10000);
+  await page.click('[data-control="scale"]');
+  // your own sequence, run by the model in the worker
+  await page.fill('[data-control="your-sequence"]', '2 7 1 8 2');
+  await page.click('[data-control="your-run"]');
+  await page.waitForSelector('[data-pred="yours"] table', { timeout: 30000 });
+  assert.equal(await page.locator('[data-pred="yours"] tr:nth-child(2) td').count(), 5);
+  assert.equal((await cells(page, 'yours-l1h1')).length, 25);
+  // malformed text: an inline error where the learner typed, nothing else breaks
+  await page.fill('[data-control="your-sequence"]', '2 7 x');
+  await page.click('[data-control="your-run"]');
+  assert.equal(await page.getAttribute('[data-control="your-sequence"]', 'aria-invalid'), 'true');
+  assert.match(await page.textContent('.training-your + .grid-error'), /「x」/);
+  // too long for the task: said in the page's language, inline, and the old result is gone
+  await page.fill('[data-control="your-sequence"]', '123456789');
+  await page.click('[data-control="your-run"]');
+  assert.match(await page.textContent('.training-your + .grid-error'), /9개.*2~8개/);
+  assert.ok(await page.isHidden('[data-pred="yours"]'));
+  await toggleLang(page); // the message follows the language
+  assert.match(await page.textContent('.training-your + .grid-error'), /9 tokens; this task takes 2 to 8/);
+  await toggleLang(page);
+  // full-width digits are digits; a flag is one character, quoted whole
+  await page.fill('[data-control="your-sequence"]', '２７１８');
+  await page.click('[data-control="your-run"]');
+  await page.waitForSelector('[data-pred="yours"]:not([hidden]) table', { timeout: 30000 });
+  assert.equal(await page.locator('[data-pred="yours"] tr:nth-child(2) td').count(), 4);
+  await page.fill('[data-control="your-sequence"]', '27🇰🇷');
+  await page.click('[data-control="your-run"]');
+  assert.match(await page.textContent('.training-your + .grid-error'), /「🇰🇷」/);
+  // a bad entry right after a good one: the good one's late reply does not replace the error
+  await page.evaluate(() => {
+    const input = document.querySelector('[data-control="your-sequence"]'), run = document.querySelector('[data-control="your-run"]');
+    input.value = '27182818';
+    run.click();
+    input.value = '2';
+    run.click();
+  });
+  await page.waitForTimeout(1000);
+  assert.match(await page.textContent('.training-your + .grid-error'), /1개/);
+  assert.ok(await page.isHidden('[data-pred="yours"]'));
+  // the message belongs to the task it was about: another task clears it
+  await page.click('[data-control="task-two-relations"]');
+  assert.ok(await page.isHidden('.training-your + .grid-error'));
+  assert.equal(await page.getAttribute('[data-control="your-sequence"]', 'aria-invalid'), null);
+  await page.click('[data-control="task-previous-token"]');
+  assert.equal(await page.getAttribute('[data-control="your-sequence"]', 'aria-describedby'), 'training-your-error');
+  // a bad seed is refused inline and the old one stays
+  await page.fill('[data-control="seed"]', '12a');
+  assert.equal(await page.getAttribute('[data-control="seed"]', 'aria-invalid'), 'true');
+  // switching the task starts over with the sort probe (11 tokens)
+  await page.click('[data-control="task-sort"]');
+  await waitFor(page, () => document.querySelectorAll('[data-grid="probe-l1h1"] tbody td').length === 121, null, 30000);
+  assert.equal(await status(page, 'step'), '0');
+  const heads = await page.$$eval('[data-grid="probe-l1h1"] thead th', (ns) => ns.map((n) => n.textContent));
+  assert.deepEqual(heads, ['3', '9', '1', '7', '4', '|', '1', '3', '4', '7', '9']); // labels from the core
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('training: two relations, each of two heads takes one offset (read from the core) and one head cannot', async () => {
+  const { page, errors } = await openChapter();
+  await page.click('[data-control="task-two-relations"]');
+  const SPLIT = '[data-split="probe"]';
+  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.state === 'mixed', SPLIT, 30000);
+  assert.equal(await page.inputValue('[data-control="heads"]'), '2');
+  assert.equal(await page.locator('[data-heads="probe"] .training-head').count(), 2);
+  await page.click('[data-control="start"]');
+  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.state === 'split', SPLIT);
+  await page.click('[data-control="start"]'); // pause
+  const text = await page.textContent(SPLIT);
+  assert.match(text, /1층 헤드 1/);
+  assert.match(text, /1층 헤드 2/);
+  // each head's line names its weight on i-1 and i-3; one of the two is above one half per head
+  const stats = await page.$$eval('[data-heads="probe"] .training-head-stats', (ns) => ns.map((n) => n.textContent));
+  const nums = stats.map((t) => [...t.matchAll(/위치에 ([0-9.]+)/g)].map((m) => Number(m[1])));
+  assert.equal(nums.length, 2);
+  assert.ok(nums.every((w) => w.length === 2), stats.join(' | '));
+  const near = nums[0][0] > nums[1][0] ? 0 : 1;
+  assert.ok(nums[near][0] > 0.5 && nums[1 - near][1] > 0.5, stats.join(' | '));
+  await page.locator('#training [data-heads="probe"]').screenshot({ path: join(shots, 'training-two-relations.png') });
+  // one head: the page says it cannot take both offsets
+  await page.selectOption('[data-control="heads"]', '1');
+  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.state === 'one', SPLIT, 30000);
+  assert.match(await page.textContent(SPLIT), /헤드 하나는/);
+  // positional encoding off: the hint says why no seed helps
+  await page.selectOption('[data-control="heads"]', '2');
+  await page.click('[data-control="positional"]');
+  await waitFor(page, (sel) => /위치 인코딩이 없으면/.test(document.querySelector(sel)?.textContent ?? ''), SPLIT, 30000);
+  // another task: the line is hidden and says nothing
+  await page.click('[data-control="task-sort"]');
+  await waitFor(page, (sel) => document.querySelector(sel)?.hidden && !document.querySelector(sel).dataset.state, SPLIT, 30000);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('training: screenshots at desktop and phone width, in both languages', async () => {
+  const { page, errors } = await openChapter();
+  await page.click('[data-control="step"]');
+  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.step === '1', STATUS, 30000);
+  const section = page.locator('#training');
+  await section.screenshot({ path: join(shots, 'training-desktop.png') });
+  await toggleLang(page);
+  assert.match(await page.textContent('#training h2'), /Watch attention learn/);
+  await section.screenshot({ path: join(shots, 'training-desktop-en.png') });
+  await page.setViewportSize({ width: 360, height: 780 });
+  await section.screenshot({ path: join(shots, 'training-phone-en.png') });
+  await toggleLang(page);
+  await section.screenshot({ path: join(shots, 'training-phone.png') });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than a 360px phone`);
+  // axe-core on the chapter: no serious or critical accessibility violations
+  const axe = await readFile(new URL('../../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+  await page.evaluate(axe);
+  const violations = await page.evaluate(async () => {
+    const r = await window.axe.run('#training', { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  assert.deepEqual(violations, []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

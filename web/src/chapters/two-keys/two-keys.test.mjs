@@ -1,0 +1,88 @@
+// Browser tests: chapter two-keys (seeds/004), incl. the exercise.
+// Each test visits a chapter by its URL fragment, reads a key number the core computed,
+// edits an input and sees the dependent numbers change, and fails on any console error.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, cells, numbers, near, cellInput, atFragment } from '../../../../tests/e2e/article-helpers.mjs';
+
+const { open } = await setup();
+
+test('two-keys: every step of the document, computed by the core; an edit flows through', async () => {
+  const { page, errors } = await open(`#two-keys`);
+  await atFragment(page, 'two-keys');
+  assert.deepEqual(await cells(page, 'two-keys-scores'), ['1', '2']);
+  const [s1, s2] = await numbers(page, 'two-keys-scaled');
+  near(s1, 0.707, 3, 'scaled 1');
+  near(s2, 1.414, 3, 'scaled 2');
+  const [e1, e2] = await numbers(page, 'two-keys-exp');
+  near(e1, 2.028, 3, 'e^0.707');
+  near(e2, 4.113, 3, 'e^1.414');
+  near((await numbers(page, 'two-keys-sum'))[0], 6.141, 3, 'sum');
+  assert.deepEqual(await cells(page, 'two-keys-weights'), ['0.330', '0.670']);
+  assert.deepEqual(await cells(page, 'two-keys-weights-sum'), ['1.000']);
+  assert.deepEqual(await cells(page, 'two-keys-output'), ['0.330', '0.670']);
+  const worked = await page.textContent('#two-keys-step-scaled');
+  assert.ok(worked.includes('1.414'), 'the worked line shows √2 ≈ 1.414');
+  // k1 = [2, 2] (same direction as q): k1 now scores 4 and wins.
+  await page.fill(cellInput('two-keys-K', 1, 2), '2');
+  await page.fill(cellInput('two-keys-K', 1, 1), '2');
+  assert.deepEqual(await cells(page, 'two-keys-scores'), ['4', '2']);
+  const [w1, w2] = await numbers(page, 'two-keys-weights');
+  assert.ok(w1 > w2, `k1 now gets more weight: ${w1} vs ${w2}`);
+  assert.notDeepEqual(await cells(page, 'two-keys-output'), ['0.330', '0.670']);
+  // Malformed text: inline error, last good state kept.
+  await page.fill(cellInput('two-keys-q', 1, 1), '1..2');
+  assert.equal(await page.getAttribute(cellInput('two-keys-q', 1, 1), 'aria-invalid'), 'true');
+  assert.deepEqual(await cells(page, 'two-keys-scores'), ['4', '2']);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('two-keys exercise: right, 1.414-rounded, close, a typical slip, wrong and garbage answers; the steps reveal', async () => {
+  const { page, errors } = await open(`#two-keys-exercise`);
+  const answer = async (a, b) => {
+    await page.fill('#two-keys-exercise [data-answer="0"]', a);
+    await page.fill('#two-keys-exercise [data-answer="1"]', b);
+    await page.click('#two-keys-exercise [data-act="check-answer"]');
+    return page.getAttribute('#two-keys-exercise [data-feedback]', 'data-verdict');
+  };
+  assert.equal(await answer('9.44', '0.56'), 'right');
+  const msg = await page.textContent('#two-keys-exercise [data-feedback]');
+  assert.match(msg, /9\.44\d/, `the core's value is shown: ${msg}`);
+  assert.equal(await answer('9.442', '0.558'), 'right', 'with √2 rounded to 1.414');
+  assert.equal(await answer('9.4', '0.6'), 'close');
+  assert.equal(await answer('9.82', '0.18'), 'mistake', 'skipped ÷√d_k');
+  assert.match(await page.textContent('#two-keys-exercise [data-feedback]'), /√d_k/);
+  assert.equal(await answer('5', '5'), 'wrong');
+  assert.equal(await answer('abc', '0.56'), 'error');
+  assert.equal(await page.getAttribute('#two-keys-exercise [data-answer="0"]', 'aria-invalid'), 'true');
+  assert.match(await page.textContent('#two-keys-exercise [data-feedback]'), /abc/);
+  assert.equal(await answer('', '0.56'), 'error');
+  // Enter submits too.
+  await page.fill('#two-keys-exercise [data-answer="0"]', '9.44');
+  await page.fill('#two-keys-exercise [data-answer="1"]', '0.56');
+  await page.press('#two-keys-exercise [data-answer="1"]', 'Enter');
+  assert.equal(await page.getAttribute('#two-keys-exercise [data-feedback]', 'data-verdict'), 'right');
+  // Reveal the steps: computed from exact values, printed rounded.
+  assert.equal(await page.isVisible('#two-keys-exercise-steps'), false);
+  await page.click('#two-keys-exercise [data-act="reveal-steps"]');
+  assert.equal(await page.isVisible('#two-keys-exercise-steps'), true);
+  assert.equal(await page.getAttribute('#two-keys-exercise [data-act="reveal-steps"]', 'aria-expanded'), 'true');
+  assert.deepEqual(await cells(page, 'two-keys-ex-scores'), ['4', '0']);
+  near((await numbers(page, 'two-keys-ex-scaled'))[0], 2.828, 3, '4/√2');
+  near((await numbers(page, 'two-keys-ex-exp'))[0], 16.92, 2, 'e^2.828');
+  near((await numbers(page, 'two-keys-ex-sum'))[0], 17.92, 2, 'sum');
+  assert.deepEqual(await cells(page, 'two-keys-ex-weights'), ['0.944', '0.056']);
+  const out = await numbers(page, 'two-keys-ex-output');
+  near(out[0], 9.44, 2, 'output 1');
+  near(out[1], 0.56, 2, 'output 2');
+  const rounding = await page.textContent('#two-keys-exercise-steps .note');
+  for (const x of ['1.414', '2.829', '2.828']) assert.ok(rounding.includes(x), `${x} in the rounding note`);
+  // A new problem: the old verdict goes, the check follows the core's new value.
+  await page.fill(cellInput('two-keys-ex-V', 1, 1), '20');
+  assert.equal(await page.textContent('#two-keys-exercise [data-feedback]'), '');
+  assert.equal(await answer('9.44', '0.56'), 'wrong');
+  assert.equal(await answer('18.88', '0.56'), 'right');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,0 +1,159 @@
+// The embedding host of a set of chapters: the page (web/src/main.js) or one
+// <attention-explorer> widget (web/src/widget.js). The chapter kit talks to it through
+// ctx.host (optional: a chapter mounted without a host works as before). It
+//   - gives chapters their options (sizes, mask, seed) and whether inputs are editable,
+//   - restores a chapter's state slice from its permalink text and writes it back,
+//   - knows every stepper and grid of each chapter, so a link can carry the step and the
+//     exercise (hidden cells) and the host can move to a step or hide cells by name.
+// Restoring never throws: a slice that cannot be read, or that the chapter cannot
+// compute, falls back to the defaults and is reported through onNotice.
+import { decodeSlice, encodeSlice, parseCellRefs, cellRef } from './url-state.js';
+
+export function createHost({ store, options = {}, readOnly = false, restore = {}, step = null, hide = null, tolerance } = {}) {
+  const chapters = new Map(); // id -> {defaults, transient, steppers: [], grids: Map}
+  const pendingSteps = new Map(); // id -> string | string[]
+  const pendingHide = new Map(); // id -> Map(gridKey -> [[i, j]])
+  const notices = [];
+  const noticeListeners = new Set();
+  const changeListeners = new Set();
+  let picking = false;
+
+  function notice(chapter, problems) {
+    const n = { chapter, problems: [].concat(problems) };
+    notices.push(n);
+    for (const fn of noticeListeners) fn(n);
+  }
+  const changed = () => {
+    for (const fn of changeListeners) fn();
+  };
+
+  function addHidden(id, refs) {
+    const { cells, problems } = parseCellRefs(refs);
+    if (problems.length) notice(id, problems);
+    const byGrid = pendingHide.get(id) ?? new Map();
+    for (const c of cells) byGrid.set(c.grid, [...(byGrid.get(c.grid) ?? []), [c.i, c.j]]);
+    pendingHide.set(id, byGrid);
+  }
+
+  function chapter(id) {
+    let c = chapters.get(id);
+    if (!c) {
+      c = { defaults: () => ({}), transient: [], steppers: [], grids: new Map(), cache: null };
+      chapters.set(id, c);
+    }
+    return c;
+  }
+
+  const host = {
+    options,
+    readOnly,
+    tolerance,
+    store,
+    chapters,
+    notices,
+    onNotice: (fn) => noticeListeners.add(fn),
+    onChange: (fn) => changeListeners.add(fn),
+    notice,
+
+    registerChapter(id, { defaults, transient = [] }) {
+      const c = chapter(id);
+      c.defaults = () => (c.cache ??= defaults());
+      c.transient = transient;
+    },
+
+    // The slice a chapter starts from: its defaults with the restored entries over them.
+    initialSlice(id, init) {
+      const base = init();
+      const text = restore[id];
+      if (step && !pendingSteps.has(id)) pendingSteps.set(id, step);
+      if (hide) addHidden(id, hide);
+      if (!text) return base;
+      chapter(id).restored = true;
+      const { slice, meta, problems } = decodeSlice(text, base);
+      if (problems.length) notice(id, problems);
+      if (meta.step !== undefined) pendingSteps.set(id, meta.step);
+      if (meta.hide !== undefined) addHidden(id, meta.hide);
+      return { ...base, ...slice };
+    },
+
+    // The chapter could not compute from the restored slice: back to the defaults.
+    restoreFailed(id, error) {
+      notice(id, [error.message]);
+      chapter(id).restored = false;
+      changed();
+    },
+
+    registerStepper(id, stepper) {
+      const c = chapter(id);
+      const k = c.steppers.push(stepper) - 1;
+      const want = pendingSteps.get(id);
+      if (want === undefined) return;
+      const key = Array.isArray(want) ? want[k] : want;
+      if (key === undefined || key === null) return;
+      if (stepper.has(key)) {
+        stepper.goTo(key);
+        if (!Array.isArray(want)) pendingSteps.delete(id);
+      } else if (Array.isArray(want)) notice(id, [`there is no step "${key}"`]);
+    },
+
+    registerGrid(id, key, grid) {
+      const c = chapter(id);
+      c.grids.set(key, grid);
+      const cells = pendingHide.get(id)?.get(key);
+      if (cells) {
+        grid.setHidden(cells);
+        pendingHide.get(id).delete(key);
+      }
+      if (tolerance !== undefined) grid.setTolerance?.(tolerance);
+      if (picking) grid.setPicking?.(true);
+    },
+
+    // After a chapter's first render (every chapter's when `id` is not given): report
+    // what the link named for it but nothing matched (a grid or step that does not exist).
+    finishRestore(id) {
+      for (const [cid, byGrid] of pendingHide) {
+        if (id !== undefined && cid !== id) continue;
+        for (const key of byGrid.keys()) notice(cid, [`there is no figure "${key}" to hide cells in`]);
+        pendingHide.delete(cid);
+      }
+      for (const [cid, want] of pendingSteps) {
+        if (id !== undefined && cid !== id) continue;
+        if (!Array.isArray(want) && chapters.has(cid)) notice(cid, [`there is no step "${want}"`]);
+        pendingSteps.delete(cid);
+      }
+    },
+
+    stepChanged: () => changed(),
+    hiddenChanged: () => changed(),
+
+    setPicking(on) {
+      picking = !!on;
+      for (const c of chapters.values()) for (const g of c.grids.values()) g.setPicking?.(picking);
+    },
+    get picking() {
+      return picking;
+    },
+
+    hiddenRefs(id) {
+      const out = [];
+      for (const [key, g] of chapter(id).grids) for (const [i, j] of g.hidden ?? []) out.push(cellRef(key, i, j));
+      return out;
+    },
+
+    // The permalink text of one chapter ('' when everything is at its defaults).
+    encode(id, { withHidden = true } = {}) {
+      const c = chapter(id);
+      const s = store.get()[id];
+      if (!s) return '';
+      const meta = {};
+      const steps = c.steppers.map((st) => st.key);
+      if (c.steppers.some((st) => st.index !== 0)) meta.step = steps.length === 1 ? steps[0] : steps;
+      const hidden = withHidden ? host.hiddenRefs(id) : [];
+      if (hidden.length) meta.hide = hidden;
+      return encodeSlice(s, c.defaults(), { transient: c.transient, meta });
+    },
+    // The slice only (for the widget's `state` attribute) and the hidden cells apart.
+    encodeState: (id) => encodeSlice(store.get()[id] ?? {}, chapter(id).defaults(), { transient: chapter(id).transient }),
+  };
+  return host;
+}

@@ -1,0 +1,285 @@
+// The chapter kit: what every chapter module needs, so chapters only describe their
+// own layout and computation.
+//
+//   export default {
+//     id: 'my-chapter',
+//     mount(section, ctx) {
+//       const k = chapterKit(section, ctx, 'my-chapter', () => ({ Q: ..., causal: true }));
+//       k.text('h2', 'title');                       // prose from chapters/my-chapter/<lang>.js
+//       const q = k.editable('Q', { caption: () => 'Q' });   // a grid bound to state().Q
+//       k.start((s) => {                             // called on every change of this chapter's
+//         const t = ctx.attn.attention(s.Q, ...);    // state or of the language; errors thrown
+//         q.update(s.Q);                             // here show inline and the last good
+//       });                                          // picture stays
+//     },
+//   };
+import { createMatrixGrid } from '../components/matrix-grid.js';
+import { createStepper } from '../components/stepper.js';
+import { createPlot } from '../components/plot.js';
+import { fmt, fmtCount } from '../format.js';
+import { setProse, setText } from './prose.js';
+import { withEntry } from '../matrix.js';
+import { printing, onPrint } from './print.js';
+
+//
+// Embedding (optional, additive): ctx.host is the page or an <attention-explorer> widget
+// (web/src/kit/host.js). initialState(options) receives the host's options {tokens, dModel,
+// heads, mask, seed} (each undefined unless the embedder set it; use what applies to your
+// chapter) and must return the same state for the same options. The fifth argument
+// {transient: ['hover']} names state keys that a permalink should not carry.
+export function chapterKit(section, ctx, id, initialState, { transient = [] } = {}) {
+  const { attn, i18n, store } = ctx;
+  const host = ctx.host ?? null;
+  const readOnly = !!host?.readOnly;
+  const tr = (key, vars) => i18n.t(`${id}.${key}`, vars);
+  const common = (key, vars) => i18n.t(`common.${key}`, vars);
+  const init = () => initialState(host?.options ?? {});
+  host?.registerChapter(id, { defaults: init, transient });
+  if (!store.get()[id]) store.set({ [id]: host ? host.initialSlice(id, init) : init() });
+  const state = () => store.get()[id];
+  const patch = (p) => store.set({ [id]: { ...state(), ...(typeof p === 'function' ? p(state()) : p) } });
+  const reset = () => store.set({ [id]: init() });
+
+  const prose = []; // [element, key or () => key, () => vars]
+  const commons = []; // [element, key]
+  // Render only what changed: `syncs` bring a control to the state (each writes only when
+  // its value differs), `relabelers` put the language's words on buttons, tabs and fixed
+  // text and run only when the language changed since the last render.
+  const syncs = [];
+  const relabelers = [];
+
+  function el(tag, cls, parent = section) {
+    const n = document.createElement(tag);
+    if (cls) n.className = cls;
+    if (parent) parent.append(n);
+    return n;
+  }
+  // An element whose content is the chapter's text `key` ($TeX$ and {vars} filled in).
+  // key may be a function of the state, e.g. s => s.causal ? 'maskOn' : 'maskOff' (or null
+  // to hide the element in that state);
+  // vars(state, result) also sees what the draw function last returned (computed values).
+  function text(tag, key, parent = section, vars = () => ({}), cls) {
+    const n = el(tag, cls, parent);
+    prose.push([n, key, vars]);
+    return n;
+  }
+  function commonText(tag, key, parent = section, cls) {
+    const n = el(tag, cls, parent);
+    commons.push([n, key]);
+    return n;
+  }
+  // Message for a malformed cell: names the text and the value still in use.
+  function invalidMessage(i, j, txt, kind, last) {
+    return common(kind === 'range' ? 'outOfRange' : 'invalidNumber', { text: txt.length > 24 ? `${txt.slice(0, 24)}…` : txt, last: fmt(last) });
+  }
+  // Every grid gets the matrix tools (copy, paste, LaTeX/Markdown/CSV, SVG/PNG, exercise
+  // cells) labelled in the page's language; the host knows it by its testId (or g<n>).
+  // What sits in a hidden step panel may be drawn when its panel is shown (and before
+  // printing, which shows every panel): shown(node, fn, kind) runs fn now if node is
+  // visible, else keeps the latest fn of that kind for node until then. For costly parts
+  // (a worked formula typeset anew on every edit); grids are cheap to update while hidden
+  // (no layout, no paint) and always hold the current numbers.
+  const later = new Map(); // node -> Map(kind -> fn)
+  const inHiddenPanel = (node) => !printing.on && !!node.closest?.('.step-panel[hidden]');
+  function shown(node, fn, kind = 'draw') {
+    if (inHiddenPanel(node)) {
+      if (!later.has(node)) later.set(node, new Map());
+      later.get(node).set(kind, fn);
+    } else {
+      later.get(node)?.delete(kind);
+      fn();
+    }
+  }
+  function flushShown() {
+    for (const [node, fns] of later) if (!inHiddenPanel(node)) {
+      later.delete(node);
+      for (const fn of fns.values()) fn();
+    }
+  }
+  onPrint(flushShown);
+
+  let gridCount = 0;
+  const toolText = (key) => common(`tools.${key}`);
+  function grid(opts) {
+    const key = opts.testId ?? `g${gridCount}`;
+    gridCount++;
+    const g = createMatrixGrid({
+      onError: invalidMessage,
+      toolText,
+      fileName: `${id}-${key}`,
+      onHiddenChange: () => host?.hiddenChanged(id),
+      ...opts,
+    });
+    host?.registerGrid(id, key, g);
+    return g;
+  }
+  // A plot (components/plot.js) whose save-as-image menu speaks the page's language.
+  function plot(opts = {}) {
+    const plotText = (key) => toolText(key === 'menu' ? 'figureMenu' : key);
+    return createPlot({ toolText: plotText, fileName: `${id}-${opts.testId ?? 'figure'}`, ...opts });
+  }
+  // A grid whose cells edit state()[name] (a matrix) in place; pasted text replaces the
+  // whole matrix (same shape) or a block of it in one update.
+  function editable(name, opts = {}) {
+    return grid({
+      editable: !readOnly,
+      color: 'none',
+      testId: `${id}-${name}`,
+      ...opts,
+      onEdit: (i, j, v) => patch({ [name]: withEntry(state()[name], i, j, v) }),
+      onPaste: (m) => patch({ [name]: m }),
+    });
+  }
+  // A labelled checkbox bound to the boolean state()[name].
+  function toggle(name, key, parent = section) {
+    const label = el('label', 'toggle', parent);
+    const box = el('input', '', label);
+    box.type = 'checkbox';
+    box.dataset.control = name;
+    box.disabled = readOnly;
+    box.addEventListener('change', () => patch({ [name]: box.checked }));
+    const span = text('span', key, label);
+    syncs.push(() => box.checked !== !!state()[name] && (box.checked = !!state()[name]));
+    return { label, box, span };
+  }
+  // A labelled range slider bound to the number state()[name].
+  function slider(name, key, { min, max, step = 1, parent = section, vars = () => ({}) } = {}) {
+    const label = el('label', 'slider', parent);
+    const span = text('span', key, label, () => ({ value: state()[name], ...vars() }));
+    const input = el('input', '', label);
+    Object.assign(input, { type: 'range', min, max, step });
+    input.dataset.control = name;
+    input.disabled = readOnly;
+    input.addEventListener('input', () => patch({ [name]: Number(input.value) }));
+    syncs.push(() => input.value !== String(state()[name]) && (input.value = String(state()[name])));
+    return { label, input, span };
+  }
+  // A labelled whole-number input bound to state()[name] (every chapter's number field).
+  // Text that is not a whole number in [min, max] is marked invalid with a message beside
+  // the field, quoting what was typed; the last good value stays in use, and comes back
+  // into the field when it loses focus. `check(v)` may reject a whole number too (return
+  // the message, or null); `patchFor(v)` patches more than the one key (default
+  // {[name]: v}); `testId` names the input for tests (data-control, default name).
+  // A text input (numeric keyboard on phones), so the message can quote what was typed.
+  function number(name, key, { min = 1, max = Number.MAX_SAFE_INTEGER, parent = section, vars = () => ({}), check, patchFor, testId = name } = {}) {
+    const label = el('label', 'number', parent);
+    const span = text('span', key, label, () => ({ value: state()[name], ...vars() }));
+    const input = el('input', '', label);
+    Object.assign(input, { type: 'text', inputMode: 'numeric', autocomplete: 'off', spellcheck: false });
+    input.dataset.control = testId;
+    const msg = el('span', 'number-error', label);
+    msg.setAttribute('role', 'alert');
+    msg.id = `${id}-${testId}-error`;
+    input.setAttribute('aria-describedby', msg.id);
+    msg.hidden = true;
+    const settle = (problem) => {
+      input.setAttribute('aria-invalid', problem ? 'true' : 'false');
+      msg.hidden = !problem;
+      if (problem) msg.textContent = problem;
+    };
+    input.addEventListener('input', () => {
+      const t = input.value.trim();
+      const v = Number(t);
+      const whole = t !== '' && /^[+-]?\d+$/.test(t) && Number.isInteger(v) && v >= min && v <= max;
+      const problem = !whole
+        ? common('wholeNumber', { text: t.length > 24 ? `${t.slice(0, 24)}…` : t, min: fmtCount(min), max: fmtCount(max), last: fmtCount(state()[name]) })
+        : check?.(v) ?? null;
+      settle(problem);
+      if (!problem && v !== state()[name]) patch(patchFor ? patchFor(v) : { [name]: v });
+    });
+    input.addEventListener('blur', () => {
+      if (input.getAttribute('aria-invalid') !== 'true') return;
+      settle(null);
+      input.value = String(state()[name]);
+    });
+    syncs.push(() => {
+      const v = String(state()[name]);
+      if (input.value !== v && input.getAttribute('aria-invalid') !== 'true' && document.activeElement !== input) input.value = v;
+    });
+    return { label, input, span, msg };
+  }
+  function button(key, onClick, parent = section, cls = '') {
+    const b = el('button', cls, parent);
+    b.type = 'button';
+    b.addEventListener('click', onClick);
+    relabelers.push(() => setText(b, key.startsWith('common.') ? common(key.slice(7)) : tr(key)));
+    return b;
+  }
+  let stepperCount = 0;
+  function stepper(steps, { labelKey = 'stepsLabel', parent = section, onChange } = {}) {
+    const n = stepperCount++;
+    let ready = false;
+    const s = createStepper({
+      testId: n === 0 ? id : `${id}-${n + 1}`,
+      label: () => tr(labelKey),
+      prevText: () => common('prev'),
+      nextText: () => common('next'),
+      steps: steps.map(({ key, panel, labelKey: lk }) => ({ key, panel, label: () => tr(lk) })),
+      onChange: (index, key) => {
+        flushShown();
+        onChange?.(index, key);
+        if (ready) host?.stepChanged(id);
+      },
+    });
+    parent.append(s.el);
+    relabelers.push(() => s.relabel());
+    ready = true;
+    host?.registerStepper(id, s);
+    return s;
+  }
+
+  const errorBox = el('p', 'chapter-error');
+  errorBox.setAttribute('role', 'alert');
+  errorBox.hidden = true;
+
+  let draw = () => {};
+  let lastSlice;
+  let result = null; // what draw() last returned without throwing
+  let drawn = false;
+  let labelledIn = null; // the language the labels were last put in
+  function render() {
+    const s = state();
+    lastSlice = s;
+    const relabel = labelledIn !== i18n.lang;
+    labelledIn = i18n.lang;
+    if (relabel) for (const f of relabelers) f();
+    for (const f of syncs) f();
+    try {
+      result = draw(s) ?? null;
+      if (!errorBox.hidden) errorBox.hidden = true;
+      drawn = true;
+    } catch (e) {
+      if (!drawn && host?.chapters.get(id)?.restored) {
+        // A restored link the chapter cannot compute: defaults, and the host says why.
+        host.restoreFailed(id, e);
+        store.set({ [id]: init() });
+        return;
+      }
+      // Keep the last good picture on screen; say what went wrong where the learner is.
+      errorBox.hidden = false;
+      errorBox.textContent = common('computeError', { message: e.message });
+      if (!(e instanceof RangeError || e instanceof TypeError)) console.warn(e);
+    }
+    for (const [n, key, vars] of prose) {
+      const k = typeof key === 'function' ? key(s) : key;
+      if (n.hidden !== (k == null)) n.hidden = k == null; // a key function may return null: no text in this state
+      if (k != null) setProse(n, tr(k), vars(s, result));
+    }
+    if (relabel) for (const [n, key] of commons) setText(n, common(key));
+  }
+  // Registers the chapter's draw function (state -> result, may throw) and renders now
+  // and on every change of this chapter's state or of the language.
+  function start(fn) {
+    draw = fn;
+    store.subscribe((all) => all[id] !== lastSlice && render());
+    // A language switch redraws the chapter at once when it is on screen, else when it
+    // comes near the screen (the page passes ctx.onScreen; a widget has none: at once).
+    i18n.onChange(() => (ctx.onScreen ? ctx.onScreen(render) : render()));
+    render();
+  }
+
+  // Keep the error box near the top of the chapter, after its heading.
+  queueMicrotask(() => section.querySelector('h2')?.after(errorBox));
+
+  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, number, button, stepper, start, render, invalidMessage, host, readOnly, plot, shown };
+}

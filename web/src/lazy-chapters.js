@@ -1,0 +1,278 @@
+// The page's chapters, mounted when they come near the screen.
+//
+// Every chapter gets its <section id="<id>"> at once, holding only its title and a reserved
+// height (the height it had the last time it was drawn at this width and in this language,
+// else an estimate), so the table of contents, #fragment links and the scroll bar work
+// before any chapter code has loaded. A chapter's code and prose are loaded (dynamic import,
+// one chunk each) and it is mounted when its section comes within a screen of the viewport,
+// one chapter per task so that the page keeps answering input. A chapter above the viewport
+// that changes height (mounted, or its maths re-laid out when the fonts arrive) moves the
+// reading position back by as much, before the frame is painted: our own scroll anchoring,
+// as the browsers' (overflow-anchor) differ, Safari has none and this project's headless
+// Chromium applied none (the page sets overflow-anchor: none so that no browser does it
+// twice). Printing mounts the rest first (beforeprint; their code is fetched while the page
+// is idle, after the first screen is ready).
+//
+//   const lazy = createLazyChapters({ main, list, i18n, mount: (c, section, module) => ... });
+//   await lazy.mount(id);          // load and mount one now (and what it needs)
+//   lazy.observe();                // from now on, mount what comes near the screen
+//   lazy.onScreen(id, fn);         // fn now if the chapter is near the screen, else when it comes
+import { printing } from './kit/print.js';
+import { LANGS } from './kit/i18n.js';
+
+const NEAR = '75% 0px 75% 0px'; // "near the screen": three quarters of a screen above and below
+const idle = (fn) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: 2000 }) : setTimeout(fn, 50));
+const nextTask = () => new Promise((r) => {
+  const ch = new MessageChannel();
+  ch.port1.onmessage = () => r();
+  ch.port2.postMessage(0);
+});
+
+// `above`: elements above the chapters whose height may change (the header, a notice), so
+// that they keep the reading position too.
+export function createLazyChapters({ main, list, i18n, mount, onMounted = () => {}, above = [] }) {
+  const entries = new Map(); // id -> {c, section, state: 'placeholder' | 'mounted', module}
+  const near = new Set(); // ids of sections near the screen
+  const later = new Map(); // id -> fn to run when the chapter comes near the screen
+  const heights = readHeights();
+
+  // The sections the page's HTML already holds (the build writes them: scripts/chapters.mjs
+  // pageShell) are taken over; others (a chapter not in this view: ?embed=) go.
+  const ids = new Set(list.map((c) => c.id));
+  for (const s of main.querySelectorAll('section.chapter')) if (!ids.has(s.id)) s.remove();
+  for (const c of list) {
+    let section = document.getElementById(c.id);
+    if (!section) {
+      section = document.createElement('section');
+      section.id = c.id;
+      section.className = 'chapter placeholder';
+      section.setAttribute('aria-busy', 'true');
+      section.style.setProperty('--reserve-wide', `${c.height[0]}px`);
+      section.style.setProperty('--reserve-narrow', `${c.height[1]}px`);
+      main.append(section);
+    }
+    const h2 = section.querySelector('h2') ?? section.appendChild(document.createElement('h2'));
+    entries.set(c.id, { c, section, h2, state: 'placeholder', module: null });
+  }
+  relabel();
+  reserve();
+
+  // The reserved heights: measured ones where known (per width class and language), else
+  // the estimates (styles.css, from chapter.json).
+  function reserve() {
+    for (const e of entries.values())
+      if (e.state === 'placeholder') {
+        const known = heights[key(e.c.id)];
+        e.section.style.minHeight = known ? `${Math.round(known)}px` : '';
+      }
+  }
+  function relabel() {
+    for (const e of entries.values()) {
+      const t = e.state === 'placeholder' && i18n.t(`${e.c.id}.title`);
+      if (t && e.h2.textContent !== t) e.h2.textContent = t;
+    }
+  }
+  i18n.onChange(() => {
+    relabel();
+    reserve();
+  });
+
+  // ---- loading and mounting ---------------------------------------------------------------------
+  function load(id) {
+    const e = entries.get(id);
+    e.loading ??= e.c.load().then((m) => (e.module = m.default));
+    return Promise.all([e.loading, i18n.load(i18n.lang, [id])]);
+  }
+  const ready = (id) => !!entries.get(id)?.module && i18n.loaded(i18n.lang, id);
+
+  // Mounts a loaded chapter now (synchronously).
+  function mountLoaded(id) {
+    const e = entries.get(id);
+    if (!e || e.state === 'mounted') return;
+    e.state = 'mounted';
+    e.section.textContent = '';
+    e.section.classList.remove('placeholder');
+    e.section.style.minHeight = '';
+    e.section.removeAttribute('aria-busy');
+    try {
+      mount(e.c, e.section, e.module);
+    } catch (err) {
+      console.error(err);
+    }
+    e.section.dataset.mounted = 'true';
+    onMounted(id);
+  }
+
+  // Loads (code, prose, and the chapters it needs) and mounts; resolves when mounted.
+  async function mountNow(id) {
+    const e = entries.get(id);
+    if (!e) return;
+    const ids = [id, ...e.c.needs.filter((n) => entries.has(n))];
+    while (!ids.every(ready)) await Promise.all(ids.map(load)); // again if the language changed meanwhile
+    for (const x of ids) mountLoaded(x);
+  }
+
+  // Near-the-screen chapters, one per task, in the order they were asked for.
+  const queue = [];
+  let pumping = false;
+  async function pump() {
+    if (pumping) return;
+    pumping = true;
+    while (queue.length) {
+      const id = queue.shift();
+      if (entries.get(id).state !== 'mounted') {
+        await mountNow(id);
+        await nextTask();
+      }
+    }
+    pumping = false;
+    for (const fn of settled.splice(0)) fn();
+  }
+  const settled = [];
+  function enqueue(id) {
+    if (!queue.includes(id)) queue.push(id);
+    pump();
+  }
+
+  let firstBatch = null; // resolves observe() once the first report is handled
+  const io = typeof IntersectionObserver === 'function' ? new IntersectionObserver((records) => {
+    for (const r of records) {
+      const id = r.target.id;
+      if (r.isIntersecting) near.add(id);
+      else near.delete(id);
+    }
+    // In reading order, so the chapter at the top of the screen comes first.
+    for (const e of entries.values()) {
+      if (!near.has(e.c.id)) continue;
+      if (e.state !== 'mounted') enqueue(e.c.id);
+      else if (later.has(e.c.id)) {
+        const fn = later.get(e.c.id);
+        later.delete(e.c.id);
+        fn();
+      }
+    }
+    if (firstBatch) {
+      const done = firstBatch;
+      firstBatch = null;
+      if (pumping || queue.length) settled.push(done);
+      else done();
+    }
+  }, { rootMargin: NEAR }) : null;
+
+  // Every section's height: a section wholly above the viewport that changed height moves
+  // the page by as much (the reader stays on the same line); a mounted chapter's height is
+  // remembered for the next visit's placeholders. ResizeObserver reports after layout and
+  // before paint, so the correction is never seen.
+  const last = new Map(); // section -> last height
+  const sizes = typeof ResizeObserver === 'function' ? new ResizeObserver((records) => {
+    let shift = 0;
+    for (const r of records) {
+      const h = r.borderBoxSize?.[0]?.blockSize ?? r.contentRect.height;
+      const before = last.get(r.target);
+      last.set(r.target, h);
+      // (1 px of slack: a fragment puts a section's top at a fraction of a pixel)
+      if (before !== undefined && h !== before && !printing.on && r.target.getBoundingClientRect().bottom - (h - before) <= 1) shift += h - before;
+      if (h > 0 && r.target.dataset?.mounted === 'true') heights[key(r.target.id)] = Math.round(h);
+    }
+    if (shift) scrollBy(0, shift);
+    saveHeights();
+  }) : { observe() {} };
+  for (const n of [...above, ...[...entries.values()].map((e) => e.section)]) sizes.observe(n);
+
+  function key(id) {
+    return `${matchMedia('(max-width: 700px)').matches ? 'narrow' : 'wide'}:${i18n.lang}:${id}`;
+  }
+  function readHeights() {
+    try {
+      return JSON.parse(localStorage.getItem('attention-explorer:heights') ?? '{}') ?? {};
+    } catch {
+      return {};
+    }
+  }
+  let saveTimer = 0;
+  function saveHeights() {
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(() => {
+      try {
+        localStorage.setItem('attention-explorer:heights', JSON.stringify(heights));
+      } catch { /* private mode, full storage: estimates next time */ }
+    }, 1000);
+  }
+
+  // ---- printing and idle prefetch -------------------------------------------------------------
+  // beforeprint cannot wait: the chapters whose code is here are mounted at once; the code of
+  // the others is fetched while the page is idle (prefetch), so that printing after the first
+  // seconds shows everything. Ctrl/Cmd+P waits for whatever is still missing.
+  let prefetched = false;
+  function prefetch() {
+    if (prefetched) return;
+    prefetched = true;
+    const rest = list.map((c) => c.id).filter((id) => !ready(id));
+    const step = () => {
+      const id = rest.shift();
+      if (id) load(id).then(() => idle(step), () => idle(step));
+      else {
+        // and the other language's prose of what is mounted, so that a switch is instant
+        const mountedIds = [...entries.values()].filter((e) => e.state === 'mounted').map((e) => e.c.id);
+        Promise.all(LANGS.filter((l) => l !== i18n.lang).map((l) => i18n.load(l, mountedIds))).catch(() => {});
+        document.body.dataset.prefetched = 'true'; // for the tests: printing can show all
+      }
+    };
+    idle(step);
+  }
+  function mountAllLoaded() {
+    for (const e of entries.values()) if (ready(e.c.id)) mountLoaded(e.c.id);
+    for (const [id, fn] of later) {
+      later.delete(id);
+      fn();
+    }
+  }
+  addEventListener('beforeprint', mountAllLoaded);
+  addEventListener('keydown', async (ev) => {
+    if (ev.key !== 'p' || !(ev.ctrlKey || ev.metaKey) || ev.altKey || ev.shiftKey) return;
+    if ([...entries.values()].every((e) => e.state === 'mounted')) return;
+    ev.preventDefault();
+    prefetched = true;
+    await Promise.all(list.map((c) => load(c.id)));
+    mountAllLoaded();
+    print();
+  });
+
+  return {
+    sections: () => [...entries.values()].map((e) => e.section),
+    isMounted: (id) => entries.get(id)?.state === 'mounted',
+    mounted: () => [...entries.values()].filter((e) => e.state === 'mounted').map((e) => e.c.id),
+    mount: mountNow,
+    // From now on, mount what comes near the screen; resolves once the first batch is in.
+    observe() {
+      return new Promise((resolve) => {
+        if (!io) {
+          // No IntersectionObserver: everything, one chapter per task.
+          for (const c of list) enqueue(c.id);
+          if (pumping || queue.length) settled.push(resolve);
+          else resolve();
+          return;
+        }
+        // The observer reports every section once at first; resolve after that batch.
+        firstBatch = resolve;
+        for (const e of entries.values()) io.observe(e.section);
+      });
+    },
+    load: (id) => (entries.has(id) ? load(id) : Promise.resolve()),
+    onScreen(id, fn) {
+      if (!io || near.has(id) || printing.on) {
+        later.delete(id);
+        fn();
+      } else later.set(id, fn);
+    },
+    prefetch,
+    // Which chapter a fragment names: a chapter's id, or an element inside one (its id
+    // starts with the chapter's, e.g. two-keys-exercise).
+    owner(fragment) {
+      if (entries.has(fragment)) return fragment;
+      let best = null;
+      for (const id of entries.keys()) if (fragment.startsWith(`${id}-`) && (!best || id.length > best.length)) best = id;
+      return best;
+    },
+  };
+}

@@ -1,0 +1,189 @@
+// The training chapter's trainer (run by its Web Worker, or on the page when no worker can start): it owns two models of the same configuration and
+// seed, one with the 1/√d_k scale and one without, trains them side by side and posts a
+// snapshot at least ten times a second. The page thread only draws.
+//
+// Messages in:  {type: 'configure', config}  (re)creates both models at step 0
+//               {type: 'start'} | {type: 'pause'} | {type: 'step', steps}
+//               {type: 'probe', id, tokens}   both models on one sequence
+// Messages out: {type: 'ready', simd}
+//               {type: 'snapshot', ...}       see snapshot() below
+//               {type: 'probe', id, on, off} | {type: 'probe', id, error}
+//               {type: 'error', message}
+// createTrainer({ready, post}) -> {receive(msg)}: ready resolves to the attn API, post
+// sends a message out. web/src/workers/training.js wraps it in a Web Worker.
+
+export function createTrainer({ ready, post }) {
+
+  const CHUNK_MS = 40; // training time between two snapshots
+  const EVAL_MS = 100; // the held-out evaluation runs at most this often while training
+  const MAX_STEPS = 3000; // stops by itself here, so a forgotten tab does not burn a core
+
+  let models = null; // {on, off}: the same configuration with and without 1/√d_k
+  let probeTokens = [];
+  let running = false;
+  let elapsedMs = 0;
+  let pending = { on: emptySeries(), off: emptySeries() };
+  let lastEval = null; // {on, off, step}
+  let lastEvalAt = -Infinity;
+
+  function emptySeries() {
+    return { loss: [], accuracy: [], gradLogits: [], gradScores: [] };
+  }
+
+  function dispose() {
+    if (!models) return;
+    models.on.dispose();
+    models.off.dispose();
+    models = null;
+  }
+
+  function configure(attn, config) {
+    dispose();
+    running = false;
+    elapsedMs = 0;
+    pending = { on: emptySeries(), off: emptySeries() };
+    lastEval = null;
+    const on = attn.createModel({ ...config, scale: true });
+    let off;
+    try {
+      off = attn.createModel({ ...config, scale: false });
+    } catch (e) {
+      on.dispose();
+      throw e;
+    }
+    models = { on, off };
+    probeTokens = on.task.probe;
+  }
+
+  // The probe with the tokens at T−3 and T−2 swapped: does the prediction at T−1 follow?
+  // (Without positional encoding one layer cannot: causal attention sees the earlier tokens
+  // as a set; a second layer can, through the prefixes the first one averaged.) Not
+  // meaningful for sorting, whose answer ignores the input order by design.
+  function swapCheck() {
+    if (models.on.config.task === 'sort' || probeTokens.length < 3) return null;
+    const n = probeTokens.length;
+    const a = n - 3, b = n - 2, c = n - 1;
+    const tokens = probeTokens.slice();
+    [tokens[a], tokens[b]] = [tokens[b], tokens[a]];
+    return { a, b, c, tokens, on: models.on.probe(tokens), off: models.off.probe(tokens) };
+  }
+
+  function trainSteps(n) {
+    for (const key of ['on', 'off']) {
+      const r = models[key].train(n);
+      const s = pending[key];
+      for (const name of ['loss', 'accuracy', 'gradLogits', 'gradScores']) s[name].push(...r[name]);
+    }
+  }
+
+  // Loss and accuracy on the held-out sequences, recomputed when stale (at most every
+  // EVAL_MS while training, always when paused, stepped or reconfigured).
+  function evaluation(force) {
+    const now = performance.now();
+    if (force || !lastEval || lastEval.step !== stepCount && now - lastEvalAt >= EVAL_MS) {
+      lastEval = { on: models.on.evaluate(), off: models.off.evaluate(), step: stepCount };
+      lastEvalAt = performance.now();
+    }
+    return lastEval;
+  }
+
+  // Everything the page draws: the per-step series since the last snapshot, the held-out
+  // evaluation and both models' attention on the probe sequence.
+  // t0: when the current stretch of training began (its time, evaluation included, is
+  // added to elapsedMs before posting).
+  function snapshot(reason, t0 = null) {
+    const msg = {
+      type: 'snapshot',
+      reason,
+      running,
+      step: stepCount,
+      elapsedMs,
+      series: pending,
+      eval: evaluation(reason !== 'tick'),
+      probe: { on: models.on.probe(probeTokens), off: models.off.probe(probeTokens) },
+      swap: swapCheck(),
+      config: models.on.config,
+      parameters: models.on.parameters,
+      task: models.on.task,
+    };
+    pending = { on: emptySeries(), off: emptySeries() };
+    if (t0 !== null) elapsedMs += performance.now() - t0;
+    msg.elapsedMs = elapsedMs;
+    post(msg);
+  }
+
+  let stepCount = 0;
+
+  function loop() {
+    if (!running || !models) return;
+    const t0 = performance.now();
+    // One step at a time until the chunk's time is used up (at least one step).
+    do {
+      trainSteps(1);
+      stepCount += 1;
+    } while (performance.now() - t0 < CHUNK_MS && stepCount < MAX_STEPS);
+    if (stepCount >= MAX_STEPS) running = false;
+    snapshot(running ? 'tick' : 'limit', t0);
+    // Yield to the message queue (pause, probe, configure) before the next chunk.
+    if (running) setTimeout(loop, 0);
+  }
+
+  function handle(attn, msg) {
+    switch (msg.type) {
+      case 'configure':
+        stepCount = 0;
+        configure(attn, msg.config);
+        snapshot('configure');
+        break;
+      case 'start':
+        if (!models || running) break;
+        if (stepCount >= MAX_STEPS) break;
+        running = true;
+        setTimeout(loop, 0);
+        break;
+      case 'pause':
+        if (!running) break;
+        running = false;
+        snapshot('pause');
+        break;
+      case 'step': {
+        if (!models || running) break;
+        const k = Math.max(1, Math.min(msg.steps ?? 1, MAX_STEPS - stepCount));
+        if (stepCount >= MAX_STEPS) break;
+        const t0 = performance.now();
+        trainSteps(k);
+        stepCount += k;
+        snapshot('step', t0);
+        break;
+      }
+      case 'probe':
+        try {
+          post({ type: 'probe', id: msg.id, on: models.on.probe(msg.tokens), off: models.off.probe(msg.tokens) });
+        } catch (e) {
+          post({ type: 'probe', id: msg.id, error: e.message });
+        }
+        break;
+      default:
+        throw new Error(`training worker: unknown message ${String(msg.type)}`);
+    }
+  }
+
+  let queue = Promise.resolve();
+  // Messages are handled in order, after the core has loaded.
+  function receive(msg) {
+    queue = queue.then(async () => {
+      const attn = await ready;
+      try {
+        handle(attn, msg);
+      } catch (err) {
+        running = false;
+        post({ type: 'error', message: err.message, kind: err.kind ?? err.name });
+      }
+    });
+  }
+  ready.then(
+    (attn) => post({ type: 'ready', simd: attn.simd }),
+    (err) => post({ type: 'error', message: `could not load the core: ${err.message}` }),
+  );
+  return { receive };
+}
