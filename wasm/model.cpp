@@ -48,8 +48,13 @@ struct Created {
     attn::TaskInfo task;
 };
 
+struct Part {
+    double loss = 0, accuracy = 0, positions = 0;
+};
+
 struct Stats {
     double loss = 0, accuracy = 0, sequence_accuracy = 0, positions = 0, sequences = 0, step = 0;
+    std::vector<Part> parts;  // per part of the task (TaskInfo::parts; induction: first, repeated)
 };
 
 struct Trained {
@@ -64,7 +69,7 @@ struct ProbeLayer {
 };
 
 struct Probed {
-    std::vector<int> tokens, targets, predictions;
+    std::vector<int> tokens, targets, parts, predictions;
     attn::Matrix probabilities;
     std::vector<ProbeLayer> layers;
     double step = 0;
@@ -119,9 +124,12 @@ Trained model_train(double id, double steps) {
 Stats model_evaluate(double id) {
     attn::Trainer& t = get(id);
     const attn::LossStats s = t.evaluate();
-    return {s.loss, s.count ? double(s.correct) / double(s.count) : 0.0,
-            s.sequences ? double(s.sequences_correct) / double(s.sequences) : 0.0, double(s.count),
-            double(s.sequences), double(t.steps())};
+    Stats out{s.loss, s.count ? double(s.correct) / double(s.count) : 0.0,
+              s.sequences ? double(s.sequences_correct) / double(s.sequences) : 0.0, double(s.count),
+              double(s.sequences), double(t.steps()), {}};
+    for (const attn::PartStats& p : s.parts)
+        out.parts.push_back({p.loss, p.count ? double(p.correct) / double(p.count) : 0.0, double(p.count)});
+    return out;
 }
 
 Probed model_probe(double id, const std::vector<int>& tokens) {
@@ -130,7 +138,7 @@ Probed model_probe(double id, const std::vector<int>& tokens) {
         throw attn::ValueError("tokens: at most " + std::to_string(kMaxTokens) + " tokens, got " +
                                std::to_string(tokens.size()));
     const auto r = t.probe(tokens);
-    Probed out{r.probe.tokens, r.targets, r.probe.predictions, r.probe.probabilities, {}, double(t.steps())};
+    Probed out{r.probe.tokens, r.targets, r.parts, r.probe.predictions, r.probe.probabilities, {}, double(t.steps())};
     for (std::size_t l = 0; l < r.probe.weights.size(); ++l)
         out.layers.push_back({r.probe.weights[l], r.probe.logit_std[l], r.probe.mean_max_weight[l],
                               r.probe.offset_weight[l]});
@@ -170,7 +178,12 @@ EMSCRIPTEN_BINDINGS(attn_model) {
         .field("probe", js<&TaskInfo::probe>, none<TaskInfo>)
         .field("offsets", js<&TaskInfo::offsets>, none<TaskInfo>)
         .field("tokenLabels", js<&TaskInfo::token_labels>, none<TaskInfo>)
-        .field("outputLabels", js<&TaskInfo::output_labels>, none<TaskInfo>);
+        .field("outputLabels", js<&TaskInfo::output_labels>, none<TaskInfo>)
+        .field("parts", js<&TaskInfo::parts>, none<TaskInfo>);
+    value_object<Part>("EvaluationPart")
+        .field("loss", &Part::loss)
+        .field("accuracy", &Part::accuracy)
+        .field("positions", &Part::positions);
     value_object<Config>("ModelConfig")
         .field("task", &Config::task)
         .field("seed", &Config::seed)
@@ -203,7 +216,8 @@ EMSCRIPTEN_BINDINGS(attn_model) {
         .field("sequenceAccuracy", &Stats::sequence_accuracy)
         .field("positions", &Stats::positions)
         .field("sequences", &Stats::sequences)
-        .field("step", &Stats::step);
+        .field("step", &Stats::step)
+        .field("parts", js<&Stats::parts>, none<Stats>);
     value_object<ProbeLayer>("ProbeLayer")
         .field("heads", js<&ProbeLayer::heads>, none<ProbeLayer>)
         .field("logitStd", js<&ProbeLayer::logit_std>, none<ProbeLayer>)
@@ -212,6 +226,7 @@ EMSCRIPTEN_BINDINGS(attn_model) {
     value_object<Probed>("ModelProbe")
         .field("tokens", js<&Probed::tokens>, none<Probed>)
         .field("targets", js<&Probed::targets>, none<Probed>)
+        .field("parts", js<&Probed::parts>, none<Probed>)
         .field("predictions", js<&Probed::predictions>, none<Probed>)
         .field("probabilities", js<&Probed::probabilities>, none<Probed>)
         .field("layers", js<&Probed::layers>, none<Probed>)
