@@ -1,6 +1,8 @@
 // Stage: the text model (text_model.hpp): windows over a token stream, the loss in bits
 // per character, binary16, CRC-32 and the model file (every check of the reader).
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 #include "helpers.hpp"
 
@@ -117,4 +119,47 @@ TEST_CASE("model file: round trip, and every damaged file refused with a clear e
     // a model whose vocabulary is not the tokenizer's
     const text::Tokenizer other({U'a', U'b'});
     REQUIRE_THROWS_AS(save_text_model(m, other), ShapeError);
+}
+
+namespace {
+std::string read_committed(const std::string& name) {
+    const std::string path = std::string(ATTN_SOURCE_DIR) + "/models/text-model/" + name;
+    std::ifstream f(path, std::ios::binary);
+    INFO("reading " << path);
+    REQUIRE(f.good());
+    std::ostringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+// The number after "key": {"natsPerToken": in results.json.
+double recorded(const std::string& json, const std::string& key, const std::string& field) {
+    const std::size_t at = json.find("\"" + key + "\"");
+    REQUIRE(at != std::string::npos);
+    const std::size_t f = json.find("\"" + field + "\": ", at);
+    REQUIRE(f != std::string::npos);
+    return std::stod(json.substr(f + field.size() + 4));
+}
+}  // namespace
+
+TEST_CASE("the committed text model reproduces its recorded loss on the committed evaluation slice", "[text-model]") {
+    // models/text-model/: model.bin (make train-text-model), results.json (its measurements),
+    // eval.txt (held-out paragraphs of the Debian FAQ and of the page). The loss is
+    // recomputed through the loader the page uses (wasm/text_model.cpp calls the same).
+    const std::string bin = read_committed("model.bin"), json = read_committed("results.json"),
+                      eval = read_committed("eval.txt");
+    const std::vector<std::uint8_t> bytes(bin.begin(), bin.end());
+    REQUIRE(bytes.size() <= 400 * 1024);
+    const TextModel m = load_text_model(bytes.data(), bytes.size());
+    const TextLoss l = text_loss(m.model, m.tokenizer.encode(eval));
+    const double want_nats = recorded(json, "evalSlice", "natsPerToken"), want_bpc = recorded(json, "evalSlice", "bitsPerChar");
+    CAPTURE(l.loss(), want_nats, l.bits_per_char(), want_bpc);
+    REQUIRE(l.loss() == Approx(want_nats).epsilon(0.01));
+    REQUIRE(l.bits_per_char() == Approx(want_bpc).epsilon(0.01));
+    REQUIRE(l.chars == std::size_t(recorded(json, "evalSlice", "chars")));
+    // well below a uniform guess over the vocabulary (ln V nats per token)
+    REQUIRE(l.loss() < 0.7 * std::log(double(m.tokenizer.size())));
+    // a changed byte in the committed file is refused
+    std::vector<std::uint8_t> bad = bytes;
+    bad[bad.size() / 3] ^= 0x40;
+    REQUIRE(message(bad).find("checksum mismatch") != std::string::npos);
 }

@@ -18,7 +18,7 @@
 // role is the one with the largest score / threshold; a head with none has no nameable role
 // (role = ""). The thresholds are set against the baseline of a head that spreads its weight
 // evenly over the keys it sees: on rows 4..63 that baseline is about 0.05 on i−1 and on the
-// first token and about 0.12 on the last four tokens (see docs/text-model.md).
+// first token and about 0.18 on the last four tokens (see docs/text-model.md).
 //
 // Attention × value norm (Kobayashi et al. 2020, "Attention is Not Only a Weight: Analyzing
 // Transformers with Vector Norms", eq. 5): head h's output at i is Σ_j P(i, j) f(x_j) with
