@@ -113,25 +113,24 @@ bench-training: web
 bench-page: web
 	node tests/bench/page.mjs --json build/bench/page.json --baseline tests/bench/page-baseline.json
 
-bench-deps: apt-deps
+# Installs those of the packages $(1) that are missing (the lists updated first), for the
+# targets that need more than APT_PACKAGES.
+define install_missing
 	@missing=""; \
-	for p in $(BENCH_APT_PACKAGES); do \
+	for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing:$$missing"; \
 	  $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	fi
+endef
+
+bench-deps: apt-deps
+	$(call install_missing,$(BENCH_APT_PACKAGES))
 
 text-deps: apt-deps
-	@missing=""; \
-	for p in $(TEXT_APT_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "Installing:$$missing"; \
-	  $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
-	fi
+	$(call install_missing,$(TEXT_APT_PACKAGES))
 
 # The text model (docs/text-model.md): the corpus from the Debian packages above and the
 # page's prose, then training natively on 2 threads (deterministic under --seed 1). Rewrites
