@@ -28,7 +28,7 @@ help:
 	@echo "make test    build natively and run every test (ctest), then the core again under ASan+UBSan with short fuzz runs"
 	@echo "make fuzz    run each libFuzzer target for FUZZ_SECONDS (default $(FUZZ_SECONDS)) seconds"
 	@echo "make train-text-model   build the text corpus from Debian packages and train the text model (~20 min on 2 busy cores)"
-	@echo "make bench   native and WebAssembly benchmarks against Eigen, OpenBLAS, plain JS, TF.js, onnxruntime-web (see docs/benchmarks.md)"
+	@echo "make bench   native and WebAssembly benchmarks against Eigen, OpenBLAS, onnxruntime-node, plain JS, TF.js, onnxruntime-web; the small calls (see docs/benchmarks.md)"
 	@echo "make bench-page   the page in headless Chromium: edit to paint, boot, language switch, bytes (see docs/benchmarks.md)"
 
 # apt: install only what is missing (a fresh machine's package lists are empty,
@@ -155,6 +155,7 @@ bench: deps web bench-deps build/native-bench/CMakeCache.txt
 	cat /proc/loadavg > build/bench/loadavg-start.txt
 	OPENBLAS_NUM_THREADS=1 build/native-bench/tests/bench/attn_bench \
 	  --benchmark_out=build/bench/native.json --benchmark_out_format=json
+	node tests/bench/ort_native.mjs --out build/bench/ort-native.json
 	node tests/bench/wasm_bench.mjs --out build/bench/wasm.json
 	cat /proc/loadavg > build/bench/loadavg-end.txt
 	node tests/bench/report.mjs

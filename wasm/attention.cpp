@@ -7,8 +7,8 @@ namespace {
 using namespace attn::wasm;
 
 // attention() with the trace's working set checked against the module's memory first:
-// scores, scaled, masked, weights, dropped (and one more for the conversion), then O.
-attn::Trace attention(const attn::Matrix& Q, const attn::Matrix& K, const attn::Matrix& V,
+// scores, scaled, masked, weights, dropped (and one more to spare), then O.
+attn::Trace attention(attn::ConstMatrixView Q, attn::ConstMatrixView K, attn::ConstMatrixView V,
                       const attn::AttentionOptions& options) {
     check_budget(6.0 * double(Q.rows()) * double(K.rows()) + double(Q.rows()) * double(V.cols()), "attention");
     return attn::attention(Q, K, V, options);
@@ -16,26 +16,26 @@ attn::Trace attention(const attn::Matrix& Q, const attn::Matrix& K, const attn::
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(attn_attention) {
+ATTN_BINDINGS(attn_attention) {
     using namespace attn::wasm;
     using attn::NonFiniteEntry, attn::NonFiniteReport, attn::Trace;
-    emscripten::value_object<NonFiniteEntry>("NonFiniteEntry")
+    object<NonFiniteEntry>()
         .field("input", &NonFiniteEntry::input)
         .field("row", &NonFiniteEntry::row)
         .field("col", &NonFiniteEntry::col)
         .field("value", &NonFiniteEntry::value);
-    emscripten::value_object<NonFiniteReport>("NonFiniteReport")
+    object<NonFiniteReport>()
         .field("count", &NonFiniteReport::count)
-        .field("entries", js<&NonFiniteReport::entries>, none<NonFiniteReport>)
-        .field("stages", js<&NonFiniteReport::stages>, none<NonFiniteReport>);
-    emscripten::value_object<Trace>("Trace")
+        .field("entries", &NonFiniteReport::entries)
+        .field("stages", &NonFiniteReport::stages);
+    object<Trace>()
         .field("scale", &Trace::scale)
-        .field("scores", js<&Trace::scores>, none<Trace>)
-        .field("scaled", js<&Trace::scaled>, none<Trace>)
-        .field("masked", js<&Trace::masked>, none<Trace>)
-        .field("weights", js<&Trace::weights>, none<Trace>)
-        .field("dropped", js<&Trace::dropped>, none<Trace>)
-        .field("output", js<&Trace::output>, none<Trace>)
+        .field("scores", &Trace::scores)
+        .field("scaled", &Trace::scaled)
+        .field("masked", &Trace::masked)
+        .field("weights", &Trace::weights)
+        .field("dropped", &Trace::dropped)
+        .field("output", &Trace::output)
         .field("nonFinite", &Trace::nonfinite);
 
     bind<&attn::scores>("scores");

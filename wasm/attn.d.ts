@@ -646,7 +646,11 @@ export interface Attention {
   cost(input: CostInput): Cost;
 
   // ---- random.hpp ----
-  /** A seeded random matrix, identical natively and in wasm (SplitMix64 counter hash). */
+  /**
+   * A seeded random matrix, identical natively and in wasm (SplitMix64 counter hash).
+   * 'normal' (default): N(mean, std²), always finite. 'uniform': in [lo, hi) after rounding
+   * to float32 (lo = hi gives lo).
+   */
   random(options: { rows: number; cols: number; seed?: number; distribution?: 'normal' | 'uniform'; mean?: number; std?: number; lo?: number; hi?: number }): Matrix;
 
   // ---- examples.hpp: the documents' worked examples as inputs ----

@@ -11,9 +11,9 @@
 //
 // How the API is made: most functions are one row of SIGNATURES below (their parameters,
 // each with an argument kind), turned into a function by one generic wrapper (binding):
-// it checks each argument with its kind, calls the raw Embind function of the same name
-// (wasm/<header>.cpp binds it, one line per function) and rethrows a core error as a
-// RangeError. The core's limits (matrix size, tile, model ranges...) are read from the
+// it checks each argument with its kind and calls the raw function of the same name
+// (wasm/<header>.cpp binds it, one line per function), which crosses the wire (connect()
+// below) and rethrows a core error as a RangeError. The core's limits (matrix size, tile, model ranges...) are read from the
 // module, not copied here. A few functions are written out: matrix() (no core call),
 // memoryStats() and createModel() (a handle object). tests/wasm/api.test.mjs keeps
 // attn.d.ts equal to what this returns.
@@ -85,15 +85,238 @@ function spreading(kind) {
   return kind;
 }
 
-// Rethrows an error object returned by the raw bindings as a RangeError whose `kind` is
-// the core's error type (ShapeError, ValueError, SizeError; Error for anything else).
-function unwrap(r) {
-  if (r && typeof r === 'object' && typeof r.__error === 'string') {
-    const e = new RangeError(r.message);
-    e.kind = r.__error;
+// ---- the wire (wasm/bind.hpp, wasm/wire.cpp) ------------------------------------------------------
+//
+// Every call into the core crosses as two streams of float64 words in wasm memory, not as
+// JS objects handed to C++: the arguments (already checked here) are encoded into one
+// preallocated buffer, each matrix's data copied once into another (C++ reads views of
+// it), and the result comes back as a stream whose matrices point at the result's own
+// storage; it is decoded into plain objects with fresh Float32Array copies and released.
+// The tags and the format are described in wasm/bind.hpp (enum Tag).
+const WIRE = { undefined: 0, false: 1, true: 2, number: 3, string: 4, array: 5, object: 6, matrix: 7, float32: 8, error: 9 };
+
+// A checked matrix argument (checkMatrix returns these): the encoder copies its data.
+class Mat {
+  constructor(rows, cols, data) {
+    this.rows = rows;
+    this.cols = cols;
+    this.data = data;
+  }
+}
+
+const utf8 = typeof TextDecoder === 'function' ? new TextDecoder() : null;
+
+// Connects to a loaded module: returns {name: function} for every function the module
+// binds (each takes the raw arguments in order and returns the decoded result, or throws
+// a RangeError with the core's `kind`) and {NAME: number} for its constants.
+function connect(module) {
+  let W = new Float64Array(4096); // the argument stream, built here, then copied in one set()
+  let n = 0; // words used
+  let floats = 0; // floats of matrix data so far (each matrix 64-byte aligned)
+  const copies = []; // data, offset, data, offset...
+  let busy = false;
+
+  const room = (k) => {
+    if (n + k <= W.length) return;
+    const w = new Float64Array(Math.max(2 * W.length, n + k));
+    w.set(W);
+    W = w;
+  };
+  function put(v) {
+    switch (typeof v) {
+      case 'number':
+        room(2);
+        W[n++] = WIRE.number;
+        W[n++] = v;
+        return;
+      case 'boolean':
+        room(1);
+        W[n++] = v ? WIRE.true : WIRE.false;
+        return;
+      case 'string':
+        room(2 + v.length);
+        W[n++] = WIRE.string;
+        W[n++] = v.length;
+        for (let i = 0; i < v.length; i++) W[n++] = v.charCodeAt(i);
+        return;
+      case 'object': {
+        if (v === null) break;
+        if (v instanceof Mat) {
+          room(4);
+          W[n++] = WIRE.matrix;
+          W[n++] = v.rows;
+          W[n++] = v.cols;
+          W[n++] = floats;
+          copies.push(v.data, floats);
+          floats += Math.ceil((v.rows * v.cols) / 16) * 16;
+          return;
+        }
+        room(3);
+        const at = n;
+        n += 3;
+        let count = 0;
+        if (Array.isArray(v)) {
+          W[at] = WIRE.array;
+          for (let i = 0; i < v.length; i++) put(v[i]);
+          count = v.length;
+        } else {
+          W[at] = WIRE.object;
+          for (const key in v) {
+            const x = v[key];
+            if (x === undefined || !Object.hasOwn(v, key)) continue;
+            room(1 + key.length);
+            W[n++] = key.length;
+            for (let i = 0; i < key.length; i++) W[n++] = key.charCodeAt(i);
+            put(x);
+            count++;
+          }
+        }
+        W[at + 1] = count;
+        W[at + 2] = n - at - 3;
+        return;
+      }
+      default:
+    }
+    room(1);
+    W[n++] = WIRE.undefined;
+  }
+
+  // Decoding the result stream.
+  let H, F, U8, bytes, i = 0, keys = [];
+  function text(at, len) {
+    let ascii = len <= 64;
+    for (let k = 0; ascii && k < len; k++) ascii = U8[at + k] < 128;
+    if (ascii) {
+      let t = '';
+      for (let k = 0; k < len; k++) t += String.fromCharCode(U8[at + k]);
+      return t;
+    }
+    return utf8.decode(U8.subarray(at, at + len));
+  }
+  function value() {
+    switch (H[i++]) {
+      case WIRE.number: return H[i++];
+      case WIRE.matrix: {
+        const rows = H[i++], cols = H[i++], at = H[i++] / 4;
+        return { rows, cols, data: F.slice(at, at + rows * cols) };
+      }
+      case WIRE.object: {
+        const count = H[i++], o = {};
+        for (let k = 0; k < count; k++) {
+          const key = keys[H[i++]];
+          o[key] = value();
+        }
+        return o;
+      }
+      case WIRE.array: {
+        const count = H[i++], a = [];
+        for (let k = 0; k < count; k++) a.push(value());
+        return a;
+      }
+      case WIRE.float32: {
+        const len = H[i++], at = H[i++] / 4;
+        return F.slice(at, at + len);
+      }
+      case WIRE.string: {
+        const len = H[i++], at = H[i++];
+        return text(bytes + at, len);
+      }
+      case WIRE.true: return true;
+      case WIRE.false: return false;
+      case WIRE.error: {
+        const kind = value();
+        const e = new RangeError(value());
+        e.kind = kind;
+        throw e;
+      }
+      default: return undefined;
+    }
+  }
+  function decode(address) {
+    H = module.HEAPF64;
+    F = module.HEAPF32;
+    U8 = module.HEAPU8;
+    i = address / 8;
+    bytes = H[i++];
+    return value();
+  }
+
+  // Runs function id on the arguments put() has encoded since start().
+  function start(count) {
+    if (busy) throw new Error('attn: a call into the core started while another was reading its arguments (from a getter?)');
+    busy = true;
+    n = 3;
+    floats = 0;
+    W[0] = WIRE.array;
+    W[1] = count;
+  }
+  function finish(id) {
+    try {
+      W[2] = n - 3;
+      const where = module._attn_args(n, floats);
+      if (!where) throw Object.assign(new RangeError('out of memory: the WebAssembly module could not allocate the arguments'), { kind: 'SizeError' });
+      const H64 = module.HEAPF64;
+      const words = H64[where / 8], data = H64[where / 8 + 1] / 4;
+      H64.set(n === W.length ? W : W.subarray(0, n), words / 8);
+      const F32 = module.HEAPF32;
+      for (let k = 0; k < copies.length; k += 2) F32.set(copies[k], data + copies[k + 1]);
+      copies.length = 0;
+      try {
+        return decode(module._attn_call(id));
+      } finally {
+        module._attn_release();
+      }
+    } finally {
+      copies.length = 0;
+      busy = false;
+    }
+  }
+  // A put() that throws (a getter in the input) leaves nothing half-done behind.
+  function abandon(e) {
+    copies.length = 0;
+    busy = false;
     throw e;
   }
-  return r;
+  // One function per arity, so a call builds no argument array (the page calls attention()
+  // on every edit); more than four arguments go through an array.
+  function caller(id, arity) {
+    switch (arity) {
+      case 0: return () => (start(0), finish(id));
+      case 1: return (a) => {
+        start(1);
+        try { put(a); } catch (e) { abandon(e); }
+        return finish(id);
+      };
+      case 2: return (a, b) => {
+        start(2);
+        try { put(a); put(b); } catch (e) { abandon(e); }
+        return finish(id);
+      };
+      case 3: return (a, b, c) => {
+        start(3);
+        try { put(a); put(b); put(c); } catch (e) { abandon(e); }
+        return finish(id);
+      };
+      case 4: return (a, b, c, d) => {
+        start(4);
+        try { put(a); put(b); put(c); put(d); } catch (e) { abandon(e); }
+        return finish(id);
+      };
+      default: return (...args) => {
+        start(args.length);
+        try { args.forEach(put); } catch (e) { abandon(e); }
+        return finish(id);
+      };
+    }
+  }
+
+  const [functions, keyNames, constants] = decode(module._attn_describe());
+  module._attn_release();
+  keys = keyNames;
+  const raw = {};
+  functions.forEach(([name, arity], id) => (raw[name] = caller(id, arity)));
+  for (const [name, v] of constants) raw[name] = v;
+  return raw;
 }
 
 // The core's limits, as the module exports them (wasm/matrix.cpp, flash.cpp, inspect.cpp, model.cpp).
@@ -170,7 +393,7 @@ function checks(L) {
         if (typeof data[i] !== 'number')
           throw fail('TypeError', `${what}.data[${i}] must be a number, got ${describe(data[i])}`);
     }
-    return { rows: m.rows, cols: m.cols, data };
+    return new Mat(m.rows, m.cols, data);
   }
 
   function checkNumber(value, what, { finite = true } = {}) {
@@ -455,16 +678,16 @@ function binding(raw, name, params, kinds) {
     f = (...args) => {
       const out = [];
       ps.forEach((p, i) => (p.check.spreads ? out.push(...arg(p, args[i])) : out.push(arg(p, args[i]))));
-      return unwrap(fn(...out));
+      return fn(...out);
     };
   } else {
     // One arrow per arity, so a call builds no argument array (the page calls attention()
     // on every edit).
-    f = [() => unwrap(fn()),
-      (a) => unwrap(fn(arg(p0, a))),
-      (a, b) => unwrap(fn(arg(p0, a), arg(p1, b))),
-      (a, b, c) => unwrap(fn(arg(p0, a), arg(p1, b), arg(p2, c))),
-      (a, b, c, d) => unwrap(fn(arg(p0, a), arg(p1, b), arg(p2, c), arg(p3, d)))][ps.length];
+    f = [() => fn(),
+      (a) => fn(arg(p0, a)),
+      (a, b) => fn(arg(p0, a), arg(p1, b)),
+      (a, b, c) => fn(arg(p0, a), arg(p1, b), arg(p2, c)),
+      (a, b, c, d) => fn(arg(p0, a), arg(p1, b), arg(p2, c), arg(p3, d))][ps.length];
   }
   if (!f) throw new Error(`attn.mjs: ${name} takes more parameters than binding() handles`);
   return named(name, f, ps.length);
@@ -511,14 +734,15 @@ function makeApi(raw) {
   };
   const api = {
     /** Which instruction set the core was built for, e.g. "wasm-simd128". */
-    simd: unwrap(raw.simd()),
-    /** Memory in use: the heap's size, bytes allocated by malloc now, live Embind handles,
-     *  and the core's own matrices and kernel buffers now and at their peak. */
+    simd: raw.simd(),
+    /** Memory in use: the heap's size, bytes allocated by malloc now, results the boundary
+     *  still holds (0 between calls), and the core's own matrices and kernel buffers now
+     *  and at their peak. */
     memoryStats: () => ({
-      heapBytes: unwrap(raw.heapBytes()),
-      mallocBytes: unwrap(raw.mallocBytes()),
-      handles: typeof raw.count_emval_handles === 'function' ? raw.count_emval_handles() : 0,
-      ...unwrap(raw.memoryStats()),
+      heapBytes: raw.heapBytes(),
+      mallocBytes: raw.mallocBytes(),
+      handles: raw.heldResults(),
+      ...raw.memoryStats(),
     }),
     /** A rows x cols matrix, zero-filled or copied from data (no call into the core). */
     matrix(rows, cols, data) {
@@ -531,8 +755,8 @@ function makeApi(raw) {
     },
     /**
      * A tiny Transformer and its Adam optimiser, living inside the module. Returns a plain
-     * object: train(steps), evaluate(), probe(tokens), dispose(). No Embind object is
-     * handed out; the handle holds only the model's id.
+     * object: train(steps), evaluate(), probe(tokens), dispose(). No object of the module
+     * is handed out; the handle holds only the model's id.
      */
     createModel(config = {}) {
       if (config === null || typeof config !== 'object' || Array.isArray(config))
@@ -548,16 +772,16 @@ function makeApi(raw) {
       if (typeof c.lr !== 'number') throw fail('TypeError', `lr must be a number, got ${describe(c.lr)}`);
       if (!(Math.fround(c.lr) > 0 && c.lr <= L.maxLr)) // the core works in float: 1e-300 is 0 there
         throw fail('ValueError', `lr (the learning rate) must be in (0, ${L.maxLr}] (and at least ~1.4e-45), got ${c.lr}`);
-      const r = unwrap(raw.modelCreate({
+      const r = raw.modelCreate({
         task: c.task, seed: c.seed, heads: c.heads, layers: c.layers, dModel: c.dModel, dK: c.dK, dV: c.dV,
         mlpHidden: c.mlpHidden, positional: c.positional, scale: c.scale, dropout: c.dropout, lr: c.lr,
         batch: c.batch, evalSize: c.evalSize,
-      }));
+      });
       return moduleHandle(r.id, { config: Object.freeze(r.config), task: Object.freeze(r.task), parameters: r.parameters }, {
         /** Runs `steps` Adam steps; per-step loss, batch accuracy and gradient norms. */
-        train: [1, (steps = 1) => unwrap(raw.modelTrain(r.id, checkCount(steps, 'steps', { min: 1, max: L.maxTrainSteps })))],
+        train: [1, (steps = 1) => raw.modelTrain(r.id, checkCount(steps, 'steps', { min: 1, max: L.maxTrainSteps }))],
         /** Loss and accuracy on the task's held-out sequences. */
-        evaluate: [0, () => unwrap(raw.modelEvaluate(r.id))],
+        evaluate: [0, () => raw.modelEvaluate(r.id)],
         /** Every head's weights and the predictions on one sequence of token ids. */
         probe: [1, (tokens) => {
           if (!Array.isArray(tokens) && !(ArrayBuffer.isView(tokens) && !(tokens instanceof DataView)))
@@ -571,7 +795,7 @@ function makeApi(raw) {
             if (!Number.isInteger(x) || x < 0 || x >= t.vocabIn)
               throw fail('ValueError', `token ${i + 1} is ${x}; tokens are 0..${t.vocabIn - 1}`);
           }
-          return unwrap(raw.modelProbe(r.id, Array.from(tokens)));
+          return raw.modelProbe(r.id, Array.from(tokens));
         }],
       }, raw.modelDispose, finalizer, 'model', 'create a new one with createModel()');
     },
@@ -590,18 +814,19 @@ function makeApi(raw) {
       throw fail('TypeError', `expects the model file as a Uint8Array or ArrayBuffer, got ${describe(bytes)}`);
     if (bytes.length > raw.TEXT_MODEL_MAX_BYTES)
       throw fail('SizeError', `${bytes.length} bytes is more than the limit of ${raw.TEXT_MODEL_MAX_BYTES} for a model file`);
-    const r = unwrap(raw.textModelLoad(bytes));
+    // the bytes cross as one row of a matrix (the wire copies the Uint8Array's values into floats)
+    const r = raw.textModelLoad(new Mat(1, bytes.length, bytes));
     const config = Object.freeze({
       kind: 'text', vocab: r.vocab, maxLen: r.maxLen, dModel: r.dModel, heads: r.heads, dK: r.dK, dV: r.dV,
       layers: r.layers, mlpHidden: r.mlpHidden, layerNorm: r.layerNorm,
     });
     return moduleHandle(r.id, { config, parameters: r.parameters, symbols: Object.freeze(r.symbols) }, {
       /** Every head's weights on [<s>, the text's first maxLen − 1 tokens], with each token's character. */
-      probe: [1, (text) => unwrap(raw.textModelProbe(r.id, checkText(text, 'text')))],
+      probe: [1, (text) => raw.textModelProbe(r.id, checkText(text, 'text'))],
       /** Loss on the whole text: nats per token and bits per character. */
-      evaluate: [1, (text) => unwrap(raw.textModelEvaluate(r.id, checkText(text, 'text')))],
+      evaluate: [1, (text) => raw.textModelEvaluate(r.id, checkText(text, 'text'))],
       /** Each head's role scores on the text and the loss with that head zeroed. */
-      heads: [1, (text) => unwrap(raw.textModelHeads(r.id, checkText(text, 'text')))],
+      heads: [1, (text) => raw.textModelHeads(r.id, checkText(text, 'text'))],
     }, raw.textModelDispose, textFinalizer, 'text model', 'load it again with loadModel()');
   }, 1);
   api.memoryStats = named('memoryStats', api.memoryStats, 0);
@@ -639,8 +864,7 @@ export default async function createAttention(options = {}) {
     const { readFile } = await import('node:fs/promises');
     moduleArgs.wasmBinary = await readFile(new URL(`./${file}.wasm`, import.meta.url));
   }
-  const raw = await createAttnCore(moduleArgs);
-  return makeApi(raw);
+  return makeApi(connect(await createAttnCore(moduleArgs)));
 }
 
 // Its declared arity (options is optional), which tests/wasm/types.test.mjs compares with attn.d.ts.

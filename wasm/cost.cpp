@@ -3,16 +3,16 @@
 
 namespace attn {
 // {n, dModel, heads, layers, bytesPerElement, tile} (attn.mjs fills the defaults).
-inline void read_js(const emscripten::val& in, CostInput& c) {
+inline void read_js(const attn::wasm::In& in, CostInput& c) {
     wasm::read_fields(in, "n", c.n, "dModel", c.d_model, "heads", c.heads, "layers", c.layers, "bytesPerElement",
                       c.bytes_per_element, "tile", c.tile);
 }
 }  // namespace attn
 
-EMSCRIPTEN_BINDINGS(attn_cost) {
+ATTN_BINDINGS(attn_cost) {
     using namespace attn::wasm;
     using attn::Cost;
-    emscripten::value_object<Cost>("Cost")
+    object<Cost>()
         .field("dHead", &Cost::d_head)
         .field("flopsProjections", &Cost::flops_projections)
         .field("flopsScores", &Cost::flops_scores)

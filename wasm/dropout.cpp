@@ -1,7 +1,7 @@
 // Bindings of core/include/attn/dropout.hpp.
 #include "bind.hpp"
 
-EMSCRIPTEN_BINDINGS(attn_dropout) {
+ATTN_BINDINGS(attn_dropout) {
     using namespace attn::wasm;
     bind<&attn::dropout>("dropout");  // (P, rate, seed)
 }

@@ -8,26 +8,26 @@ namespace {
 // FlashOptions and the matrix its mask view will point into.
 struct FlashArgs {
     attn::FlashOptions options;
-    std::optional<attn::Matrix> mask;
+    std::optional<attn::ConstMatrixView> mask;  // in the argument buffer, valid for the call
 };
 
 // {causal, scale, mask, tile}, each optional.
-void read_js(const emscripten::val& o, FlashArgs& a) {
+void read_js(const attn::wasm::In& o, FlashArgs& a) {
     attn::wasm::read_fields(o, "causal", a.options.causal, "scale", a.options.scale, "tile", a.options.tile, "mask",
                             a.mask);
 }
 
-attn::Matrix flash_attention(const attn::Matrix& Q, const attn::Matrix& K, const attn::Matrix& V,
+attn::Matrix flash_attention(attn::ConstMatrixView Q, attn::ConstMatrixView K, attn::ConstMatrixView V,
                              const FlashArgs& a) {
     attn::FlashOptions o = a.options;
-    if (a.mask) o.mask = a.mask->view();
+    o.mask = a.mask;
     return attn::flash_attention(Q, K, V, o);
 }
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(attn_flash) {
+ATTN_BINDINGS(attn_flash) {
     using namespace attn::wasm;
-    emscripten::constant("MAX_TILE", double(attn::kMaxTile));
+    constant("MAX_TILE", double(attn::kMaxTile));
     bind<&flash_attention>("flashAttention");
 }

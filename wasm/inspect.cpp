@@ -16,14 +16,13 @@ ColumnRange column_range(attn::ConstMatrixView M) {
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(attn_inspect) {
+ATTN_BINDINGS(attn_inspect) {
     using namespace attn::wasm;
-    using emscripten::value_object;
     using attn::DiagonalCheck, attn::DotGeometry, attn::DotProductSample, attn::Histogram, attn::Moments,
         attn::ScalingEffect, attn::ScoreScale, attn::SoftmaxParts;
-    emscripten::constant("MAX_HISTOGRAM_BINS", double(attn::kMaxHistogramBins));
+    constant("MAX_HISTOGRAM_BINS", double(attn::kMaxHistogramBins));
 
-    value_object<Moments>("Moments")
+    object<Moments>()
         .field("count", &Moments::count)
         .field("sum", &Moments::sum)
         .field("mean", &Moments::mean)
@@ -31,60 +30,60 @@ EMSCRIPTEN_BINDINGS(attn_inspect) {
         .field("std", &Moments::stddev)
         .field("min", &Moments::min)
         .field("max", &Moments::max);
-    value_object<Histogram>("Histogram")
+    object<Histogram>()
         .field("lo", &Histogram::lo)
         .field("hi", &Histogram::hi)
-        .field("edges", js<&Histogram::edges>, none<Histogram>)
-        .field("counts", js<&Histogram::counts>, none<Histogram>)
+        .field("edges", &Histogram::edges)
+        .field("counts", &Histogram::counts)
         .field("below", &Histogram::below)
         .field("above", &Histogram::above)
         .field("nonFinite", &Histogram::non_finite);
-    value_object<DotGeometry>("DotGeometry")
+    object<DotGeometry>()
         .field("dot", &DotGeometry::dot)
         .field("normA", &DotGeometry::norm_a)
         .field("normB", &DotGeometry::norm_b)
         .field("cos", &DotGeometry::cos)
         .field("degrees", &DotGeometry::degrees);
-    value_object<DiagonalCheck>("DiagonalCheck")
-        .field("diagonal", js<&DiagonalCheck::diagonal>, none<DiagonalCheck>)
-        .field("offMax", js<&DiagonalCheck::off_max>, none<DiagonalCheck>)
-        .field("margin", js<&DiagonalCheck::margin>, none<DiagonalCheck>)
-        .field("holds", js<&DiagonalCheck::holds>, none<DiagonalCheck>);
-    value_object<SoftmaxParts>("SoftmaxParts")
-        .field("max", js<&SoftmaxParts::max>, none<SoftmaxParts>)
-        .field("shifted", js<&SoftmaxParts::shifted>, none<SoftmaxParts>)
-        .field("exp", js<&SoftmaxParts::exp>, none<SoftmaxParts>)
-        .field("sums", js<&SoftmaxParts::sums>, none<SoftmaxParts>)
-        .field("expRaw", js<&SoftmaxParts::exp_raw>, none<SoftmaxParts>)
-        .field("sumsRaw", js<&SoftmaxParts::sums_raw>, none<SoftmaxParts>)
-        .field("weights", js<&SoftmaxParts::weights>, none<SoftmaxParts>);
-    value_object<ScalingEffect>("ScalingEffect")
+    object<DiagonalCheck>()
+        .field("diagonal", &DiagonalCheck::diagonal)
+        .field("offMax", &DiagonalCheck::off_max)
+        .field("margin", &DiagonalCheck::margin)
+        .field("holds", &DiagonalCheck::holds);
+    object<SoftmaxParts>()
+        .field("max", &SoftmaxParts::max)
+        .field("shifted", &SoftmaxParts::shifted)
+        .field("exp", &SoftmaxParts::exp)
+        .field("sums", &SoftmaxParts::sums)
+        .field("expRaw", &SoftmaxParts::exp_raw)
+        .field("sumsRaw", &SoftmaxParts::sums_raw)
+        .field("weights", &SoftmaxParts::weights);
+    object<ScalingEffect>()
         .field("factor", &ScalingEffect::factor)
-        .field("scaled", js<&ScalingEffect::scaled>, none<ScalingEffect>)
-        .field("weights", js<&ScalingEffect::weights>, none<ScalingEffect>)
-        .field("weightsScaled", js<&ScalingEffect::weights_scaled>, none<ScalingEffect>)
-        .field("grad", js<&ScalingEffect::grad>, none<ScalingEffect>)
-        .field("gradScaled", js<&ScalingEffect::grad_scaled>, none<ScalingEffect>)
-        .field("top", js<&ScalingEffect::top>, none<ScalingEffect>)
-        .field("gradTop", js<&ScalingEffect::grad_top>, none<ScalingEffect>)
-        .field("gradTopScaled", js<&ScalingEffect::grad_top_scaled>, none<ScalingEffect>)
-        .field("ratio", js<&ScalingEffect::ratio>, none<ScalingEffect>);
-    value_object<ScoreScale>("ScoreScale")
+        .field("scaled", &ScalingEffect::scaled)
+        .field("weights", &ScalingEffect::weights)
+        .field("weightsScaled", &ScalingEffect::weights_scaled)
+        .field("grad", &ScalingEffect::grad)
+        .field("gradScaled", &ScalingEffect::grad_scaled)
+        .field("top", &ScalingEffect::top)
+        .field("gradTop", &ScalingEffect::grad_top)
+        .field("gradTopScaled", &ScalingEffect::grad_top_scaled)
+        .field("ratio", &ScalingEffect::ratio);
+    object<ScoreScale>()
         .field("dk", &ScoreScale::d_k)
         .field("sqrtDk", &ScoreScale::sqrt_dk)
         .field("factor", &ScoreScale::factor);
-    value_object<DotProductSample>("DotProductSample")
+    object<DotProductSample>()
         .field("dk", &DotProductSample::d_k)
         .field("count", &DotProductSample::count)
-        .field("seed", js<&DotProductSample::seed>, none<DotProductSample>)
-        .field("dots", js<&DotProductSample::dots>, none<DotProductSample>)
-        .field("scaled", js<&DotProductSample::scaled>, none<DotProductSample>)
+        .field("seed", &DotProductSample::seed)
+        .field("dots", &DotProductSample::dots)
+        .field("scaled", &DotProductSample::scaled)
         .field("raw", &DotProductSample::raw)
         .field("normalized", &DotProductSample::normalized)
         .field("expectedVariance", &DotProductSample::expected_variance);
-    value_object<ColumnRange>("ColumnRange")
-        .field("min", js<&ColumnRange::min>, none<ColumnRange>)
-        .field("max", js<&ColumnRange::max>, none<ColumnRange>);
+    object<ColumnRange>()
+        .field("min", &ColumnRange::min)
+        .field("max", &ColumnRange::max);
 
     bind<&attn::row_sums>("rowSums");
     bind<&attn::col_sums>("colSums");

@@ -1,7 +1,7 @@
 // Bindings of core/include/attn/linalg.hpp (see bind.hpp for how a line binds a function).
 #include "bind.hpp"
 
-EMSCRIPTEN_BINDINGS(attn_linalg) {
+ATTN_BINDINGS(attn_linalg) {
     using namespace attn::wasm;
     bind<&attn::simd_name>("simd");
     bind<&attn::matmul>("matmul");

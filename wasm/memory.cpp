@@ -24,7 +24,7 @@ struct ProfileOptions {
     std::size_t tile = 0;
 };
 
-void read_js(const val& o, ProfileOptions& p) {
+void read_js(const In& o, ProfileOptions& p) {
     read_fields(o, "kernel", p.kernel, "causal", p.causal, "tile", p.tile);
 }
 
@@ -36,7 +36,7 @@ struct AttentionProfile {
 };
 
 // Runs one kernel on inputs already in wasm memory and measures it.
-AttentionProfile profile_attention(const attn::Matrix& Q, const attn::Matrix& K, const attn::Matrix& V,
+AttentionProfile profile_attention(attn::ConstMatrixView Q, attn::ConstMatrixView K, attn::ConstMatrixView V,
                                    const ProfileOptions& o) {
     if (o.kernel != "plain" && o.kernel != "tiled")
         throw attn::ValueError("profileAttention: kernel must be 'plain' or 'tiled', got '" + o.kernel + "'");
@@ -60,13 +60,12 @@ AttentionProfile profile_attention(const attn::Matrix& Q, const attn::Matrix& K,
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(attn_memory) {
+ATTN_BINDINGS(attn_memory) {
     using namespace attn::wasm;
-    using emscripten::value_object;
-    value_object<attn::MemoryStats>("MemoryStats")
+    object<attn::MemoryStats>()
         .field("currentBytes", &attn::MemoryStats::current_bytes)
         .field("peakBytes", &attn::MemoryStats::peak_bytes);
-    value_object<AttentionProfile>("AttentionProfile")
+    object<AttentionProfile>()
         .field("kernel", &AttentionProfile::kernel)
         .field("ms", &AttentionProfile::ms)
         .field("workBytes", &AttentionProfile::work_bytes)
@@ -78,4 +77,5 @@ EMSCRIPTEN_BINDINGS(attn_memory) {
     bind<&attn::memory_stats>("memoryStats");
     bind<&reset_peak_memory>("resetPeakMemory");
     bind<&profile_attention>("profileAttention");
+    bind<&held_results>("heldResults");
 }

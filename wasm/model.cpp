@@ -79,7 +79,7 @@ attn::TaskInfo task(const std::string& name) { return attn::task_info(attn::task
 
 // cfg: {task, seed, heads, layers, dModel, dK, dV, mlpHidden, positional, scale, dropout,
 // lr, batch, evalSize}; the wrapper fills every field (defaults and type checks in JS).
-Created model_create(const val& cfg) {
+Created model_create(const In& cfg) {
     if (models().size() >= kMaxModels)
         throw attn::SizeError("createModel: " + std::to_string(kMaxModels) +
                               " models are alive; dispose() the ones you no longer need");
@@ -150,10 +150,8 @@ double model_count() { return double(models().size()); }
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(attn_model) {
+ATTN_BINDINGS(attn_model) {
     using namespace attn::wasm;
-    using emscripten::constant;
-    using emscripten::value_object;
     namespace lim = attn::limits;
     // createModel's ranges: MODEL_MIN_<key>, MODEL_MAX_<key> for each key of its config.
     const std::pair<const char*, attn::Range> ranges[] = {
@@ -167,7 +165,7 @@ EMSCRIPTEN_BINDINGS(attn_model) {
     constant("MAX_TRAIN_STEPS", double(kMaxTrainSteps));
 
     using attn::TaskInfo;
-    value_object<TaskInfo>("TaskInfo")
+    object<TaskInfo>()
         .field("name", &TaskInfo::name)
         .field("vocabIn", &TaskInfo::vocab_in)
         .field("vocabOut", &TaskInfo::vocab_out)
@@ -175,16 +173,16 @@ EMSCRIPTEN_BINDINGS(attn_model) {
         .field("minLen", &TaskInfo::min_len)
         .field("maxLen", &TaskInfo::max_len)
         .field("separator", &TaskInfo::separator)
-        .field("probe", js<&TaskInfo::probe>, none<TaskInfo>)
-        .field("offsets", js<&TaskInfo::offsets>, none<TaskInfo>)
-        .field("tokenLabels", js<&TaskInfo::token_labels>, none<TaskInfo>)
-        .field("outputLabels", js<&TaskInfo::output_labels>, none<TaskInfo>)
-        .field("parts", js<&TaskInfo::parts>, none<TaskInfo>);
-    value_object<Part>("EvaluationPart")
+        .field("probe", &TaskInfo::probe)
+        .field("offsets", &TaskInfo::offsets)
+        .field("tokenLabels", &TaskInfo::token_labels)
+        .field("outputLabels", &TaskInfo::output_labels)
+        .field("parts", &TaskInfo::parts);
+    object<Part>()
         .field("loss", &Part::loss)
         .field("accuracy", &Part::accuracy)
         .field("positions", &Part::positions);
-    value_object<Config>("ModelConfig")
+    object<Config>()
         .field("task", &Config::task)
         .field("seed", &Config::seed)
         .field("heads", &Config::heads)
@@ -199,37 +197,37 @@ EMSCRIPTEN_BINDINGS(attn_model) {
         .field("lr", &Config::lr)
         .field("batch", &Config::batch)
         .field("evalSize", &Config::eval_size);
-    value_object<Created>("CreatedModel")
+    object<Created>()
         .field("id", &Created::id)
         .field("config", &Created::config)
         .field("parameters", &Created::parameters)
         .field("task", &Created::task);
-    value_object<Trained>("TrainResult")
+    object<Trained>()
         .field("step", &Trained::step)
-        .field("loss", js<&Trained::loss>, none<Trained>)
-        .field("accuracy", js<&Trained::accuracy>, none<Trained>)
-        .field("gradLogits", js<&Trained::grad_logits>, none<Trained>)
-        .field("gradScores", js<&Trained::grad_scores>, none<Trained>);
-    value_object<Stats>("Evaluation")
+        .field("loss", &Trained::loss)
+        .field("accuracy", &Trained::accuracy)
+        .field("gradLogits", &Trained::grad_logits)
+        .field("gradScores", &Trained::grad_scores);
+    object<Stats>()
         .field("loss", &Stats::loss)
         .field("accuracy", &Stats::accuracy)
         .field("sequenceAccuracy", &Stats::sequence_accuracy)
         .field("positions", &Stats::positions)
         .field("sequences", &Stats::sequences)
         .field("step", &Stats::step)
-        .field("parts", js<&Stats::parts>, none<Stats>);
-    value_object<ProbeLayer>("ProbeLayer")
-        .field("heads", js<&ProbeLayer::heads>, none<ProbeLayer>)
-        .field("logitStd", js<&ProbeLayer::logit_std>, none<ProbeLayer>)
-        .field("meanMaxWeight", js<&ProbeLayer::mean_max_weight>, none<ProbeLayer>)
-        .field("offsetWeight", js<&ProbeLayer::offset_weight>, none<ProbeLayer>);
-    value_object<Probed>("ModelProbe")
-        .field("tokens", js<&Probed::tokens>, none<Probed>)
-        .field("targets", js<&Probed::targets>, none<Probed>)
-        .field("parts", js<&Probed::parts>, none<Probed>)
-        .field("predictions", js<&Probed::predictions>, none<Probed>)
-        .field("probabilities", js<&Probed::probabilities>, none<Probed>)
-        .field("layers", js<&Probed::layers>, none<Probed>)
+        .field("parts", &Stats::parts);
+    object<ProbeLayer>()
+        .field("heads", &ProbeLayer::heads)
+        .field("logitStd", &ProbeLayer::logit_std)
+        .field("meanMaxWeight", &ProbeLayer::mean_max_weight)
+        .field("offsetWeight", &ProbeLayer::offset_weight);
+    object<Probed>()
+        .field("tokens", &Probed::tokens)
+        .field("targets", &Probed::targets)
+        .field("parts", &Probed::parts)
+        .field("predictions", &Probed::predictions)
+        .field("probabilities", &Probed::probabilities)
+        .field("layers", &Probed::layers)
         .field("step", &Probed::step);
 
     bind<&task>("task");

@@ -11,14 +11,14 @@ struct MultiHeadArgs {
     attn::MultiHeadOptions options;
 };
 
-void read_js(const val& o, MultiHeadArgs& a) {
+void read_js(const In& o, MultiHeadArgs& a) {
     read_fields(o, "Wq", a.weights.Wq, "Wk", a.weights.Wk, "Wv", a.weights.Wv, "Wo", a.weights.Wo, "heads",
                 a.options.heads, "causal", a.options.causal, "dropout", a.options.dropout);
 }
 
 // multi_head_attention() with its working set checked against the module's memory first:
 // q, k, v and their head slices, then per head the trace of attention().
-attn::MultiHeadTrace multi_head_attention(const attn::Matrix& X, const MultiHeadArgs& a) {
+attn::MultiHeadTrace multi_head_attention(attn::ConstMatrixView X, const MultiHeadArgs& a) {
     const double T = double(X.rows());
     check_budget(T * double(a.weights.Wq.cols() + a.weights.Wk.cols() + a.weights.Wv.cols()) * 2.0 +
                      6.0 * T * T * double(std::max<std::size_t>(a.options.heads, 1)),
@@ -28,16 +28,16 @@ attn::MultiHeadTrace multi_head_attention(const attn::Matrix& X, const MultiHead
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(attn_multihead) {
+ATTN_BINDINGS(attn_multihead) {
     using namespace attn::wasm;
     using attn::MultiHeadTrace;
-    emscripten::value_object<MultiHeadTrace>("MultiHeadTrace")
-        .field("q", js<&MultiHeadTrace::q>, none<MultiHeadTrace>)
-        .field("k", js<&MultiHeadTrace::k>, none<MultiHeadTrace>)
-        .field("v", js<&MultiHeadTrace::v>, none<MultiHeadTrace>)
-        .field("heads", js<&MultiHeadTrace::heads>, none<MultiHeadTrace>)
-        .field("concat", js<&MultiHeadTrace::concat>, none<MultiHeadTrace>)
-        .field("output", js<&MultiHeadTrace::output>, none<MultiHeadTrace>)
+    object<MultiHeadTrace>()
+        .field("q", &MultiHeadTrace::q)
+        .field("k", &MultiHeadTrace::k)
+        .field("v", &MultiHeadTrace::v)
+        .field("heads", &MultiHeadTrace::heads)
+        .field("concat", &MultiHeadTrace::concat)
+        .field("output", &MultiHeadTrace::output)
         .field("nonFinite", &MultiHeadTrace::nonfinite);
 
     bind<&attn::split_heads>("splitHeads");

@@ -6,7 +6,7 @@ attn::Matrix positional_encoding(std::size_t T, std::size_t d) { return attn::si
 attn::Matrix sinusoid_angles(std::size_t T, std::size_t d) { return attn::sinusoid_angles(T, d); }
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(attn_positional) {
+ATTN_BINDINGS(attn_positional) {
     using namespace attn::wasm;
     bind<&positional_encoding>("positionalEncoding");
     bind<&sinusoid_angles>("sinusoidAngles");

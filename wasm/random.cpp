@@ -6,7 +6,7 @@ namespace {
 using namespace attn::wasm;
 
 // {rows, cols, seed, distribution, mean, std, lo, hi} (attn.mjs fills the defaults).
-attn::Matrix random_matrix(const val& o) {
+attn::Matrix random_matrix(const In& o) {
     const std::size_t rows = Arg<std::size_t>::from(o["rows"]), cols = Arg<std::size_t>::from(o["cols"]);
     const std::uint64_t seed = Arg<std::uint64_t>::from(o["seed"]);
     const std::string dist = Arg<std::string>::from(o["distribution"]);
@@ -18,7 +18,7 @@ attn::Matrix random_matrix(const val& o) {
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(attn_random) {
+ATTN_BINDINGS(attn_random) {
     using namespace attn::wasm;
     bind<&random_matrix>("random");
 }

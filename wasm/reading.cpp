@@ -8,12 +8,12 @@ attn::reading::HeadWeights constructed_head(const std::string& kind, std::size_t
 }
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(attn_reading) {
+ATTN_BINDINGS(attn_reading) {
     using namespace attn::wasm;
     using attn::reading::HeadWeights;
-    emscripten::value_object<HeadWeights>("HeadWeights")
-        .field("Wq", js<&HeadWeights::Wq>, none<HeadWeights>)
-        .field("Wk", js<&HeadWeights::Wk>, none<HeadWeights>);
+    object<HeadWeights>()
+        .field("Wq", &HeadWeights::Wq)
+        .field("Wk", &HeadWeights::Wk);
     bind<&attn::reading::token_features>("tokenFeatures");
     bind<&constructed_head>("constructedHead");
 }

@@ -1,7 +1,7 @@
 // Bindings of core/include/attn/recurrent.hpp.
 #include "bind.hpp"
 
-EMSCRIPTEN_BINDINGS(attn_recurrent) {
+ATTN_BINDINGS(attn_recurrent) {
     using namespace attn::wasm;
     bind<&attn::recurrent_scan>("recurrentScan");
 }

@@ -3,6 +3,7 @@
 // in wasm/attn.mjs, which returns a handle like createModel's (probe, dispose).
 //
 // As in model.cpp, models live in a registry inside the module and JS holds their id.
+#include <cmath>
 #include <map>
 #include <memory>
 
@@ -45,14 +46,21 @@ struct Loaded {
     std::vector<std::string> symbols;  // display label of each id (0 = <unk>, 1 = <s>)
 };
 
-// bytes: a Uint8Array (attn.mjs checks the type and the size first).
-Loaded text_model_load(const val& bytes) {
+// bytes: the file's bytes as a 1 x n matrix of their values 0..255 (attn.mjs checks the
+// type and the size first, and hands the Uint8Array over as the matrix's data).
+Loaded text_model_load(attn::ConstMatrixView bytes) {
     if (models().size() >= kMaxModels)
         throw attn::SizeError("loadModel: " + std::to_string(kMaxModels) +
                               " text models are loaded; dispose() the ones you no longer need");
-    const std::size_t n = to_count(number(bytes["length"], "bytes.length"), "bytes.length", double(kMaxFileBytes));
-    const std::vector<std::uint8_t> data = emscripten::convertJSArrayToNumberVector<std::uint8_t>(bytes);
-    if (data.size() != n) throw attn::ValueError("loadModel: the bytes could not be read");
+    const std::size_t n = bytes.rows() * bytes.cols();
+    if (bytes.rows() > 1 || n > kMaxFileBytes)
+        throw attn::SizeError("loadModel: the bytes must be one row of at most " + std::to_string(kMaxFileBytes));
+    std::vector<std::uint8_t> data(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        const float b = bytes(0, k);
+        if (!(b >= 0.0f && b <= 255.0f) || b != std::floor(b)) throw attn::ValueError("loadModel: the bytes could not be read");
+        data[k] = std::uint8_t(b);
+    }
     auto m = std::make_unique<attn::TextModel>(attn::load_text_model(data.data(), data.size()));
     const attn::ModelConfig& c = m->model.config();
     Loaded out;
@@ -151,13 +159,11 @@ bool text_model_dispose(double id) { return models().erase(int(id)) > 0; }
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(attn_text_model) {
+ATTN_BINDINGS(attn_text_model) {
     using namespace attn::wasm;
-    using emscripten::constant;
-    using emscripten::value_object;
     constant("TEXT_MODEL_MAX_BYTES", double(kMaxFileBytes));
     constant("TEXT_MAX_BYTES", double(kMaxTextBytes));
-    value_object<Loaded>("LoadedTextModel")
+    object<Loaded>()
         .field("id", &Loaded::id)
         .field("vocab", &Loaded::vocab)
         .field("maxLen", &Loaded::max_len)
@@ -169,25 +175,25 @@ EMSCRIPTEN_BINDINGS(attn_text_model) {
         .field("mlpHidden", &Loaded::mlp_hidden)
         .field("layerNorm", &Loaded::layer_norm)
         .field("parameters", &Loaded::parameters)
-        .field("symbols", js<&Loaded::symbols>, none<Loaded>);
-    value_object<TextProbeLayer>("TextProbeLayer")
-        .field("heads", js<&TextProbeLayer::heads>, none<TextProbeLayer>)
-        .field("valueNorm", js<&TextProbeLayer::value_norm>, none<TextProbeLayer>);
-    value_object<TextProbe>("TextProbe")
-        .field("tokens", js<&TextProbe::tokens>, none<TextProbe>)
-        .field("charIndex", js<&TextProbe::char_index>, none<TextProbe>)
-        .field("chars", js<&TextProbe::chars>, none<TextProbe>)
-        .field("layers", js<&TextProbe::layers>, none<TextProbe>)
-        .field("predictions", js<&TextProbe::predictions>, none<TextProbe>)
-        .field("rollout", js<&TextProbe::rollout>, none<TextProbe>)
+        .field("symbols", &Loaded::symbols);
+    object<TextProbeLayer>()
+        .field("heads", &TextProbeLayer::heads)
+        .field("valueNorm", &TextProbeLayer::value_norm);
+    object<TextProbe>()
+        .field("tokens", &TextProbe::tokens)
+        .field("charIndex", &TextProbe::char_index)
+        .field("chars", &TextProbe::chars)
+        .field("layers", &TextProbe::layers)
+        .field("predictions", &TextProbe::predictions)
+        .field("rollout", &TextProbe::rollout)
         .field("truncated", &TextProbe::truncated);
-    value_object<TextEval>("TextEvaluation")
+    object<TextEval>()
         .field("nats", &TextEval::nats)
         .field("tokens", &TextEval::tokens)
         .field("chars", &TextEval::chars)
         .field("loss", &TextEval::loss)
         .field("bitsPerChar", &TextEval::bits_per_char);
-    value_object<HeadRow>("TextHead")
+    object<HeadRow>()
         .field("layer", &HeadRow::layer)
         .field("head", &HeadRow::head)
         .field("previousToken", &HeadRow::previous_token)

@@ -40,8 +40,8 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
     const std::size_t Tq = Q.rows(), Tk = K.rows(), dk = Q.cols(), dv = V.cols();
     const float scale = options.scale.value_or(1.0f / std::sqrt(float(dk)));
     const std::size_t tile = options.tile ? options.tile : kDefaultTile;
-    const std::size_t Br = tile;                    // query rows per block
-    const std::size_t Bc = round_up(tile, kNR);     // keys per tile (whole K panels)
+    const std::size_t Br = std::min(tile, Tq);                  // query rows per block
+    const std::size_t Bc = round_up(std::min(tile, Tk), kNR);   // keys per tile (whole K panels)
     const std::size_t ldS = Bc, ldO = round_up(dv, kNR);
 
     Matrix O(Tq, dv);
@@ -50,7 +50,7 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
     // K packed once as the B operand of S = Q Kᵀ: panel t holds keys [t·kNR, t·kNR + kNR)
     // over the full depth dk. V packed once as the B operand of O += P V: panel t holds
     // value columns [t·kNR, ...) over all Tk tokens. Both O(T·d).
-    Buffer kp(round_up(Tk, kNR) * dk), vp(round_up(dv, kNR) * Tk);
+    Scratch<float, 1024> kp(round_up(Tk, kNR) * dk), vp(round_up(dv, kNR) * Tk);
     pack_b(K.data(), K.stride(), true, 0, dk, 0, Tk, kp.data());
     pack_b(V.data(), V.stride(), false, 0, Tk, 0, dv, vp.data());
     // A zero weight must take nothing from V: with a NaN or ∞ in V, the product P·V
@@ -59,12 +59,12 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
 
     // Per query block: one Br x Bc tile of scores/weights, the online-softmax state of
     // each row (running maximum and sum, kernels/softmax.hpp) and the unnormalised output rows.
-    Buffer S(Br * ldS), Oacc(Br * ldO);
-    std::vector<OnlineSoftmax<float>> row(Br);
+    Scratch<float, 1024> S(Br * ldS), Oacc(Br * ldO);
+    Scratch<OnlineSoftmax<float>, 16> row(Br);
 
     for (std::size_t i0 = 0; i0 < Tq; i0 += Br) {
         const std::size_t rows = std::min(Br, Tq - i0);
-        std::fill_n(row.begin(), rows, OnlineSoftmax<float>{});
+        std::fill_n(row.data(), rows, OnlineSoftmax<float>{});
         std::fill_n(Oacc.data(), rows * ldO, 0.0f);
         // Causal: the block's last query sees keys up to itself, so every tile starting
         // after it is fully masked and skipped.

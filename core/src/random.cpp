@@ -1,9 +1,11 @@
 #include "attn/random.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <string>
 
 #include "splitmix.hpp"
-#include <string>
 
 namespace attn {
 
@@ -17,8 +19,15 @@ Matrix random_uniform(std::size_t rows, std::size_t cols, std::uint64_t seed, fl
         throw ValueError("random_uniform: need finite lo <= hi, got [" + std::to_string(lo) + ", " +
                          std::to_string(hi) + ")");
     Matrix m(rows, cols);
-    for (std::size_t k = 0; k < m.size(); ++k)
-        m.data()[k] = float(lo + (double(hi) - lo) * uniform01(seed, k));
+    // lo + (hi − lo)·u is below hi in double, but the nearest float can be hi itself (u
+    // within half a float step of 1): that draw takes the largest float below hi instead,
+    // so the range [lo, hi) holds after rounding. Every other draw is unchanged. lo = hi
+    // (an empty range) gives lo.
+    const float below_hi = lo < hi ? std::nextafter(hi, lo) : lo;
+    for (std::size_t k = 0; k < m.size(); ++k) {
+        const float x = float(lo + (double(hi) - lo) * uniform01(seed, k));
+        m.data()[k] = x < hi ? x : below_hi;
+    }
     return m;
 }
 
@@ -28,10 +37,14 @@ Matrix random_normal(std::size_t rows, std::size_t cols, std::uint64_t seed, flo
                          std::to_string(stddev));
     Matrix m(rows, cols);
     constexpr double kTwoPi = 6.283185307179586;
+    constexpr double kMax = std::numeric_limits<float>::max();
     for (std::size_t k = 0; k < m.size(); ++k) {
-        // Box–Muller on two uniforms drawn from counters 2k and 2k+1.
+        // Box–Muller on two uniforms drawn from counters 2k and 2k+1 (u1 in (0, 1], so the
+        // logarithm and the draw are finite). A draw past the float range (a mean or std
+        // near 3.4e38) is held at ±FLT_MAX rather than rounded to ±∞.
         const double u1 = 1.0 - uniform01(seed, 2 * k), u2 = uniform01(seed, 2 * k + 1);
-        m.data()[k] = float(mean + stddev * std::sqrt(-2.0 * std::log(u1)) * std::cos(kTwoPi * u2));
+        const double x = mean + stddev * std::sqrt(-2.0 * std::log(u1)) * std::cos(kTwoPi * u2);
+        m.data()[k] = float(std::clamp(x, -kMax, kMax));
     }
     return m;
 }

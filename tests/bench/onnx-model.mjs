@@ -9,6 +9,8 @@
 //                O = MatMul(Softmax(S, axis = −1), V)
 // form 'mha':  com.microsoft MultiHeadAttention on [1, n, h·d_h] (one fused contrib op),
 //              causal through an additive attention_bias [1, 1, n, n].
+// form 'attention': the standard ONNX Attention op (opset 23) on [1, h, n, d_h] with
+//              is_causal and scale = 1/√d_h (what onnxruntime-node runs natively).
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,6 +84,12 @@ const iAttr = (name, i) => ({ name, i, type: ATTR.INT });
 export function attentionModel({ heads, n, dh, causal, form = 'ops' }) {
   const scale = 1 / Math.sqrt(dh);
   let inputs, nodes;
+  if (form === 'attention') {
+    const shape = [1, heads, n, dh];
+    inputs = [tensor('Q', shape), tensor('K', shape), tensor('V', shape)];
+    nodes = [node('Attention', ['Q', 'K', 'V'], ['O'], [iAttr('is_causal', causal ? 1 : 0), fAttr('scale', scale)])];
+    return encode(inputs, nodes, tensor('O', shape), { irVersion: 11, opset: 23 });
+  }
   if (form === 'mha') {
     const shape = [1, n, heads * dh];
     inputs = [tensor('Q', shape), tensor('K', shape), tensor('V', shape)];
@@ -108,11 +116,11 @@ export function attentionModel({ heads, n, dh, causal, form = 'ops' }) {
   return encode(inputs, nodes, tensor('O', shape));
 }
 
-function encode(inputs, nodes, output) {
+function encode(inputs, nodes, output, { irVersion = 8, opset = 17 } = {}) {
   const model = {
-    irVersion: 8,
+    irVersion,
     producerName: 'attention-explorable benchmark',
-    opsetImport: [{ domain: '', version: 17 }, { domain: 'com.microsoft', version: 1 }],
+    opsetImport: [{ domain: '', version: opset }, { domain: 'com.microsoft', version: 1 }],
     graph: { name: 'attention', node: nodes, input: inputs, output: [output] },
   };
   const err = ModelProto.verify(model);

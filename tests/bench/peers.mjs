@@ -194,3 +194,33 @@ export async function onnxruntime(form = 'ops') {
     },
   };
 }
+
+// onnxruntime-node: the native CPU build that ships inside the npm package (run in the
+// native part of `make bench`), the standard ONNX Attention op (opset 23) on [1, h, n, d_h]
+// with is_causal, one intra-op and one inter-op thread.
+export async function onnxruntimeNode() {
+  const ort = require('onnxruntime-node');
+  let session = null;
+  return {
+    name: 'onnxruntime_node',
+    info: { version: ort.env.versions?.node ?? require('onnxruntime-node/package.json').version, threads: 1 },
+    async setup({ n, heads, dh, Q, K, V }, causal) {
+      if (session) await session.release();
+      session = await ort.InferenceSession.create(attentionModel({ heads, n, dh, causal, form: 'attention' }), {
+        executionProviders: ['cpu'],
+        graphOptimizationLevel: 'all',
+        executionMode: 'sequential',
+        intraOpNumThreads: 1,
+        interOpNumThreads: 1,
+      });
+      const headMajor = (xs) => {
+        const t = new Float32Array(heads * n * dh);
+        xs.forEach((x, h) => t.set(x, h * n * dh));
+        return t;
+      };
+      const shape = [1, heads, n, dh];
+      const feeds = { Q: new ort.Tensor('float32', headMajor(Q), shape), K: new ort.Tensor('float32', headMajor(K), shape), V: new ort.Tensor('float32', headMajor(V), shape) };
+      return async () => (await session.run(feeds)).O.data;
+    },
+  };
+}

@@ -12,13 +12,15 @@
 // ignored), so skipping masked work shows as a higher effective rate. Times are the best
 // of several runs taken in rounds (one run of every implementation per round), measured
 // as process CPU time (the machine may be shared; wall time is recorded as well).
-// Prints one table: ms, GFLOP/s, and the ratio to ours/tiled.
+// Prints one table: ms, GFLOP/s, and the ratio to ours/tiled. First, the page's small calls
+// (small_calls.mjs: T = 3, d = 4, µs per call), recorded as smallCalls.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import createAttention from '../../web/dist/attn.mjs';
 import { makeInputs, ours, plainJs, tfjs, onnxruntime } from './peers.mjs';
+import { measureSmallCalls, printSmallCalls } from './small_calls.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
@@ -65,6 +67,8 @@ async function measurePeak() {
 
 async function main() {
   const attn = await createAttention();
+  const smallCalls = measureSmallCalls(attn);
+  printSmallCalls(smallCalls);
   const peakGflops = await measurePeak();
   console.log(`WebAssembly SIMD128 multiply+add peak (one thread): ${peakGflops.toFixed(1)} GFLOP/s`);
   const tf = await tfjs();
@@ -125,6 +129,7 @@ async function main() {
     machine: { cpu: cpus()[0]?.model ?? '', logicalCpus: cpus().length, node: process.version, v8: process.versions.v8 },
     simd: attn.simd,
     peakGflops,
+    smallCalls,
     tfjs: tf.info,
     heads: HEADS,
     dh: DH,

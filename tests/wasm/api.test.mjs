@@ -118,3 +118,31 @@ test('seeded random matrices are deterministic and checked', () => {
   assert.throws(() => attn.random({ rows: 2, cols: 2, distribution: 'cauchy' }), TypeError);
   assert.throws(() => attn.random({ rows: 2, cols: 2, std: -1 }), RangeError);
 });
+
+// Issue 15, item 16: the documented ranges hold after rounding to float, as natively
+// (tests/core/test_random.cpp), with the same seeds.
+test('random: uniform stays in [lo, hi) and normal stays finite after rounding to float', async () => {
+  const scalar = await createAttention({ simd: false });
+  const next = (x) => { // the next float32 after x > 0
+    const f = new Float32Array([x]);
+    new Uint32Array(f.buffer)[0] += 1;
+    return f[0];
+  };
+  for (const a of [attn, scalar]) {
+    // seed 10544, entry 503: a draw of 0.99999999513, which rounds to 1 as a float.
+    const u = a.random({ rows: 32, cols: 32, seed: 10544, distribution: 'uniform', lo: 0, hi: 1 });
+    assert.ok(u.data.every((x) => x >= 0 && x < 1), `max ${Math.max(...u.data)}`);
+    assert.equal(u.data[503], Math.fround(1 - 2 ** -24));
+    // [1, next float after 1) holds one float.
+    const one = a.random({ rows: 16, cols: 16, seed: 3, distribution: 'uniform', lo: 1, hi: next(1) });
+    assert.ok(one.data.every((x) => x === 1));
+    const big = 3.4028234663852886e38;
+    for (const mean of [big, -big]) {
+      const n = a.random({ rows: 16, cols: 16, seed: 5, mean, std: big });
+      assert.ok(n.data.every(Number.isFinite), `mean ${mean}: ${n.data.filter((x) => !Number.isFinite(x)).length} non-finite`);
+    }
+  }
+  // The two builds draw the same numbers.
+  const opts = { rows: 32, cols: 32, seed: 10544, distribution: 'uniform', lo: -3, hi: 5 };
+  assert.deepEqual(Array.from(attn.random(opts).data), Array.from(scalar.random(opts).data));
+});

@@ -255,7 +255,7 @@ test('random junk at every function (fast-check): only TypeError or RangeError, 
   stillWorks();
 });
 
-test('memory stays flat over 10,000 create/compute cycles (no leaked Embind handles or C++ memory)', () => {
+test('memory stays flat over 10,000 create/compute cycles (no results left held by the boundary, no leaked C++ memory)', () => {
   const cycle = (i) => {
     const X = attn.random({ rows: 4, cols: 8, seed: i });
     const t = attn.attention(X, X, X, { causal: i % 2 === 0, dropout: { rate: 0.1, seed: i, training: i % 3 === 0 } });
@@ -276,16 +276,15 @@ test('memory stays flat over 10,000 create/compute cycles (no leaked Embind hand
   for (let i = 200; i < 10000; i++) cycle(i);
   const end = attn.memoryStats();
   assert.equal(end.heapBytes, warm.heapBytes, `heap grew from ${warm.heapBytes} to ${end.heapBytes}`);
-  assert.equal(end.handles, warm.handles, `Embind handles: ${warm.handles} -> ${end.handles}`);
+  assert.equal(end.handles, warm.handles, `held results: ${warm.handles} -> ${end.handles}`);
   // A leak of even 1 byte per cycle would show as ~10 kB.
   assert.ok(end.mallocBytes - warm.mallocBytes <= 256, `malloc'd bytes: ${warm.mallocBytes} -> ${end.mallocBytes}`);
   stillWorks();
 });
 
-// A getter that throws while the core reads its input: the JS exception must cross the
-// module's C++ frames and reach the caller as itself, and unwind those frames (their
-// destructors free memory and Embind handles: with Emscripten's JS exceptions they did
-// not, 6 handles and 72 bytes lost per error), leaving the module working.
+// A getter that throws while the input is read (attn.mjs checks it, then encodes it for
+// the core): the JS exception must reach the caller as itself, leave nothing held or
+// allocated behind, and leave the module working.
 test('a JS exception thrown while the core reads its input reaches the caller unchanged', () => {
   const Q = attn.matrix(2, 2, [1, 2, 3, 4]);
   const before = attn.memoryStats();
@@ -298,7 +297,7 @@ test('a JS exception thrown while the core reads its input reaches the caller un
     assert.throws(() => attn.attention(Q, Q, { rows: 2, cols: 2, data }), (e) => e instanceof SyntaxError && e.message === 'thrown by a getter');
   }
   const after = attn.memoryStats();
-  assert.equal(after.handles, before.handles, `Embind handles: ${before.handles} -> ${after.handles}`);
+  assert.equal(after.handles, before.handles, `held results: ${before.handles} -> ${after.handles}`);
   assert.ok(after.mallocBytes - before.mallocBytes <= 256, `malloc'd bytes: ${before.mallocBytes} -> ${after.mallocBytes}`);
   stillWorks();
 });

@@ -21,7 +21,7 @@ const reveal = join(web, 'node_modules', 'reveal.js');
 // raises no violation and requests nothing from another origin):
 // * Emscripten's loader compiles the core with WebAssembly.instantiate(Streaming), which
 //   needs 'wasm-unsafe-eval' in script-src (not 'unsafe-eval': the module is linked with
-//   -sDYNAMIC_EXECUTION=0, so Embind builds its glue without eval or new Function);
+//   -sDYNAMIC_EXECUTION=0, so no glue is built with eval or new Function);
 // * it fetches attn-core.wasm (or attn-core-scalar.wasm) from the page's origin: connect-src 'self';
 // * attn.mjs imports the core's loader with import(): script-src 'self';
 // * KaTeX and the heatmaps set inline styles: style-src 'unsafe-inline' (styles only).

@@ -1,7 +1,10 @@
 // Seeded random matrices, identical natively and in WebAssembly.
 //
-//   random_uniform(rows, cols, seed, lo, hi)     entries uniform in [lo, hi)
-//   random_normal(rows, cols, seed, mean, std)   entries N(mean, std²) (Box–Muller)
+//   random_uniform(rows, cols, seed, lo, hi)     entries uniform in [lo, hi): after rounding
+//                                                to float too (a draw that would round to hi
+//                                                is the largest float below it); lo = hi gives lo
+//   random_normal(rows, cols, seed, mean, std)   entries N(mean, std²) (Box–Muller), always
+//                                                finite (held at ±FLT_MAX past the float range)
 //
 // Entry (i, j) depends only on (seed, i·cols + j) through a counter-based hash
 // (SplitMix64), so a seed names one matrix whatever the platform or call order, and a
@@ -17,9 +20,9 @@
 
 namespace attn {
 
-// rows x cols, entries uniform in [lo, hi).
+// rows x cols, entries uniform in [lo, hi) as floats (lo everywhere when lo = hi).
 Matrix random_uniform(std::size_t rows, std::size_t cols, std::uint64_t seed, float lo = 0.0f, float hi = 1.0f);
-// rows x cols, entries N(mean, stddev²).
+// rows x cols, entries N(mean, stddev²), finite.
 Matrix random_normal(std::size_t rows, std::size_t cols, std::uint64_t seed, float mean = 0.0f, float stddev = 1.0f);
 
 // The underlying stream: a uniform double in [0, 1) for counter n under seed.

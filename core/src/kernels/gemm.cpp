@@ -58,8 +58,8 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const float* a, std::size
             for (std::size_t i = 0; i < m; ++i) std::fill_n(c + i * ldc, n, 0.0f);
         return;
     }
-    Buffer bp(std::min(k, kKC) * round_up(std::min(n, kNC), kNR));
-    Buffer ap(round_up(std::min(m, kMC), kMR) * std::min(k, kKC));
+    Scratch<float, 1024> bp(std::min(k, kKC) * round_up(std::min(n, kNC), kNR));
+    Scratch<float, 1024> ap(round_up(std::min(m, kMC), kMR) * std::min(k, kKC));
     for (std::size_t jc = 0; jc < n; jc += kNC) {
         const std::size_t nc = std::min(kNC, n - jc);
         for (std::size_t pc = 0; pc < k; pc += kKC) {

@@ -68,6 +68,23 @@ using Buffer = std::vector<float, scratch_allocator<float, kAlignment>>;
 
 inline std::size_t round_up(std::size_t x, std::size_t m) { return (x + m - 1) / m * m; }
 
+// n scratch values of T: on the stack up to N (no allocation for the page's small calls),
+// a counted Buffer-like heap vector beyond.
+template <class T, std::size_t N>
+class Scratch {
+public:
+    explicit Scratch(std::size_t n) : heap_(n > N ? n : 0), data_(n > N ? heap_.data() : local_) {}
+    Scratch(const Scratch&) = delete;
+    Scratch& operator=(const Scratch&) = delete;
+    T* data() { return data_; }
+    T& operator[](std::size_t i) { return data_[i]; }
+
+private:
+    alignas(kAlignment) T local_[N];
+    std::vector<T, scratch_allocator<T, kAlignment>> heap_;
+    T* data_;
+};
+
 // Writes the kMR x kNR accumulator block to C: c[r·ldc + j] (+)= alpha·acc[r][j] for
 // r < mr, j < nr (a block cut at the right edge goes through a buffer).
 inline void store_block(const batch (&acc)[kMR][kNB], float* c, std::size_t ldc, std::size_t mr,
