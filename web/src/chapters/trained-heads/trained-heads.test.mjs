@@ -4,6 +4,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, cells, text, num } from '../../../../tests/e2e/lecture-helpers.mjs';
 import { shootChapter } from '../../../../tests/e2e/harness.mjs';
+import { open as openHost } from '../../../../tests/e2e/embed-helpers.mjs';
 
 const { open, browser, server } = await setup();
 const S = '#trained-heads';
@@ -122,6 +123,27 @@ test('trained-heads: English', async () => {
   assert.match(await text(page, `${S} #trained-heads-text-error`), /at least one character/);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('trained-heads: <attention-explorer chapter="trained-heads"> fetches the weights next to the widget', async () => {
+  // docs/examples/plain.html loads the widget from its folder; the server puts the widget
+  // and the model's files next to it, as a teacher copies them
+  const { page, errors, foreign, close } = await openHost(browser, `${server.url}examples/plain.html`);
+  await page.evaluate(() => {
+    const w = document.createElement('attention-explorer');
+    w.id = 'th';
+    w.setAttribute('chapter', 'trained-heads');
+    w.setAttribute('lang', 'en');
+    document.body.append(w);
+  });
+  await page.waitForFunction(() => document.querySelector('#th')?.shadowRoot?.querySelectorAll('[data-heads="small"] canvas').length === 8, null, { timeout: 60000 });
+  const labels = await page.evaluate(() => [...document.querySelector('#th').shadowRoot.querySelectorAll('[data-grid="th-P"] tbody th')].map((n) => n.textContent));
+  assert.deepEqual(labels.slice(0, 4), ['<s>', 'T', 'h', 'e']);
+  const fetched = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname));
+  assert.ok(fetched.includes('/examples/text-model.bin'), fetched.join(' '));
+  assert.deepEqual(errors, []);
+  assert.deepEqual(foreign, []);
+  await close();
 });
 
 test('trained-heads: screenshots at 1280 and 360 px', async () => {
