@@ -4,6 +4,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, cells, text, num } from '../../../../tests/e2e/lecture-helpers.mjs';
 import { shootChapter } from '../../../../tests/e2e/harness.mjs';
+import { assertAccessible } from '../../../../tests/e2e/chapter-helpers.mjs';
 import { open as openHost } from '../../../../tests/e2e/embed-helpers.mjs';
 
 const { open, browser, server } = await setup();
@@ -45,6 +46,8 @@ test('trained-heads: every head of the trained model on the Korean default and a
   const en = await rowLabels(page, 'th-P');
   assert.deepEqual(en.slice(0, 5), ['<s>', 'T', 'h', 'e', '␣']);
   assert.notEqual(await text(page, `${S} [data-check="difference"]`), diff);
+  await measured(page);
+  await assertAccessible(page, 'trained-heads');
   assert.deepEqual(errors, []);
   await page.close();
 });
