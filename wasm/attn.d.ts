@@ -680,6 +680,20 @@ export interface Attention {
   normalizeRows(M: MatrixLike, norm?: number): Matrix;
   /** Each row divided by its sum; entries must be finite and >= 0, row sums > 0. */
   normalizeWeights(W: MatrixLike): Matrix;
+  /**
+   * A T x T token matrix as a C x C character matrix (core: group_by_character in heads.hpp):
+   * group[t] is token t's character, 0..C−1, starting at 0 and going up by at most 1; column c
+   * sums the weights on c's tokens, row c is the row of c's last token. ShapeError when
+   * group.length ≠ T, ValueError for ids that skip or go down.
+   */
+  groupByCharacter(P: MatrixLike, group: number[]): Matrix;
+  /** T x T: P(i, j) · valueNorm[j] (attention × value norm, Kobayashi et al. 2020); valueNorm has T entries. */
+  normWeights(P: MatrixLike, valueNorm: number[]): Matrix;
+  /**
+   * Mean over rows (those with any weight) of ½ Σ_j |P(i, j) − N(i, j) / Σ_k N(i, k)|: how far the
+   * weights P are from the normalised norm view N (normWeights), 0 (the same) .. 1 (disjoint).
+   */
+  weightNormDistance(P: MatrixLike, N: MatrixLike): number;
   /** A − B, same shapes. */
   difference(A: MatrixLike, B: MatrixLike): Matrix;
   /** A + B, same shapes. */

@@ -479,6 +479,11 @@ function checks(L) {
       return v;
     },
     indices: checkIndexList,
+    // a list of finite numbers (e.g. one value per token)
+    numbers(list, what) {
+      if (!Array.isArray(list)) throw fail('TypeError', `${what} must be an array of numbers`);
+      return Array.from(list, (x, i) => checkNumber(x, `${what}[${i}]`));
+    },
     // {axis: 'rows' | 'cols'} -> the axis
     axis(options, what) {
       const { axis = 'rows' } = checkOptions(options, what);
@@ -657,6 +662,10 @@ const SIGNATURES = {
   // reading.hpp: constructed heads
   tokenFeatures: ['flags: indices'],
   constructedHead: ['kind: string', 'T: positive', 'strength: number = 4'],
+  // heads.hpp: views of a text model's attention (the trained-heads chapter)
+  groupByCharacter: ['P: matrix', 'group: indices'],
+  normWeights: ['P: matrix', 'valueNorm: numbers'],
+  weightNormDistance: ['P: matrix', 'N: matrix'],
   // model.hpp
   task: ['task name: string'],
   liveModels: [],

@@ -118,3 +118,35 @@ test('loading and disposing does not grow the heap', () => {
   for (let k = 0; k < 20; k++) attn.loadModel(bytes).dispose();
   assert.ok(attn.memoryStats().mallocBytes <= before + 4096, `${attn.memoryStats().mallocBytes} vs ${before}`);
 });
+
+test('groupByCharacter, normWeights, weightNormDistance: the page\'s views of a probe, by character', () => {
+  const m = attn.loadModel(bytes);
+  try {
+    const p = m.probe('고양이 cat');
+    const P = p.layers[0].heads[0];
+    const group = p.charIndex.map((c) => c + 1); // <s> is character 0
+    const C = p.chars.length + 1;
+    const G = attn.groupByCharacter(P, group);
+    assert.deepEqual([G.rows, G.cols], [C, C]);
+    // row c is the row of c's last token, its columns summed per character: rows still sum to 1
+    for (let i = 0; i < C; i++) {
+      const row = G.data.subarray(i * C, (i + 1) * C);
+      assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-5);
+    }
+    const last = group.lastIndexOf(1); // 고 = ㄱ ㅗ: row 1 is the row of ㅗ
+    const T = P.cols;
+    assert.ok(Math.abs(G.data[1 * C + 1] - (P.data[last * T + 1] + P.data[last * T + 2])) < 1e-6);
+    // attention × value norm: columns scaled by ‖v_j W_O‖, and its distance from P
+    const N = attn.normWeights(P, p.layers[0].valueNorm[0]);
+    assert.ok(Math.abs(N.data[T + 1] - P.data[T + 1] * p.layers[0].valueNorm[0][1]) < 1e-5);
+    const d = attn.weightNormDistance(P, N);
+    assert.ok(d > 0 && d < 1, `distance ${d}`);
+    assert.ok(attn.weightNormDistance(P, P) < 1e-6); // rows renormalised in float
+    // errors: ids that skip, a wrong count, a NaN norm
+    assert.throws(() => attn.groupByCharacter(P, group.map((g) => 2 * g)), { name: 'RangeError', message: /go up by at most 1/ });
+    assert.throws(() => attn.groupByCharacter(P, group.slice(1)), RangeError);
+    assert.throws(() => attn.normWeights(P, [NaN]), { name: 'RangeError', message: /valueNorm\[0\] must be finite/ });
+  } finally {
+    m.dispose();
+  }
+});

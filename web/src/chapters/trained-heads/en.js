@@ -30,7 +30,7 @@ export default {
   gridNorm: 'weights times value norms, rows rescaled',
   gridRollout: 'attention rollout through both layers',
   differenceLine: 'Row "{char}": the largest weight is on "{raw}" ({rawP}); with {view}, on "{other}" ({otherP}). The two rows differ by {tv} (half the sum of the absolute differences: 0 is the same row, 1 no overlap).',
-  differenceAll: 'Over every head and every row of this sentence, the character with the largest weight changes in {changed} of {rows} rows once the value norms are taken into account.',
+  differenceAll: 'Over all rows of {head}, weights and weights × value norms differ by {headTv} on average. Over every head and every row of this sentence, the character with the largest weight changes in {changed} of {rows} rows once the value norms are taken into account.',
   caution: 'This is the caution of the document, measured: a large weight says how much of a character\'s Value was mixed in, not that the output depends on it. A character whose Value is small hands on little however large its weight, and the next layer, the feed-forward block and the residual connection change the values again.',
   everyTitle: 'What "{char}" reads in every head',
   gridEvery: 'the chosen character\'s row in every head',

@@ -6,7 +6,7 @@
 // text come from text-model-results.json, measured by the core when the model was trained.
 //
 // Tokens are jamo; the page shows characters: a syllable's jamo columns are summed and its
-// row is read at its last jamo (the rule of group_by_character in core/include/attn/heads.hpp).
+// row is read at its last jamo (attn.groupByCharacter, core/include/attn/heads.hpp).
 import { chapterKit } from '../../kit/kit.js';
 import { setText, rebuild, escapeHtml } from '../../kit/prose.js';
 import { fmt } from '../../format.js';
@@ -32,20 +32,7 @@ function fetchFiles() {
   return files;
 }
 
-// Token-level T×T weights → character level: unit 0 is <s>, unit c + 1 is character c;
-// a unit's columns are summed, its row is the row of its last token.
-function group(M, charIndex, units) {
-  const T = charIndex.length;
-  const last = new Array(units).fill(-1);
-  charIndex.forEach((c, t) => (last[c + 1] = t));
-  const data = new Float32Array(units * units);
-  for (let u = 0; u < units; u++) {
-    const t = last[u];
-    if (t < 0) continue;
-    for (let j = 0; j < T; j++) data[u * units + charIndex[j] + 1] += M.data[t * T + j];
-  }
-  return { rows: units, cols: units, data };
-}
+const rowOf = (M, i) => ({ rows: 1, cols: M.cols, data: M.data.slice(i * M.cols, (i + 1) * M.cols) });
 const rowArray = (M, i) => Array.from(M.data.subarray(i * M.cols, (i + 1) * M.cols));
 // Text the learner typed, for prose set as HTML with $TeX$: escaped, $ included.
 const safe = (s) => escapeHtml(s).replace(/\$/g, '&#36;');
@@ -284,14 +271,13 @@ export default {
       const focus = s.focus < 0 || s.focus >= U ? U - 1 : s.focus;
       const heads = [];
       p.layers.forEach((L) => L.heads.forEach((P, h) => heads.push({ P, norm: L.valueNorm[h] })));
-      const grouped = heads.map(({ P }) => group(P, p.charIndex, U));
-      // attention × value norm (Kobayashi et al. 2020): P(i, j)·‖v_j W_O^h‖, rows normalised
-      const normed = heads.map(({ P, norm }) => {
-        const D = attn.matrix(P.cols, P.cols);
-        norm.forEach((x, j) => (D.data[j * P.cols + j] = x));
-        return attn.normalizeWeights(group(attn.matmul(P, D), p.charIndex, U));
-      });
-      const rollout = group(p.rollout, p.charIndex, U);
+      // by character: unit 0 is <s>, unit c + 1 is character c (the core's grouping rule)
+      const units_ = p.charIndex.map((c) => c + 1);
+      const grouped = heads.map(({ P }) => attn.groupByCharacter(P, units_));
+      // attention × value norm (Kobayashi et al. 2020): P(i, j)·‖v_j W_O^h‖, by character
+      const norms = heads.map(({ P, norm }) => attn.groupByCharacter(attn.normWeights(P, norm), units_));
+      const normed = norms.map((N) => attn.normalizeWeights(N));
+      const rollout = attn.groupByCharacter(p.rollout, units_);
       const other = s.view === 'norm' ? normed[head] : rollout;
 
       // unknown characters and truncation, said at the field
@@ -336,7 +322,8 @@ export default {
       // the measured difference: the focus row, and every row of every head
       const a = rowArray(grouped[head], focus), b = rowArray(other, focus);
       const ja = argmax(a), jb = argmax(b);
-      const tv = a.reduce((acc, x, j) => acc + Math.abs(x - b[j]), 0) / 2;
+      const tv = attn.weightNormDistance(rowOf(grouped[head], focus), rowOf(other, focus));
+      const headTv = attn.weightNormDistance(grouped[head], norms[head]);
       let changed = 0, rows = 0;
       grouped.forEach((G, h) => {
         for (let i = 1; i < U; i++) {
@@ -346,7 +333,7 @@ export default {
       });
       const diff = {
         char: safe(label(focus)), raw: safe(label(ja)), rawP: f2(a[ja]), view: tr(`view_${s.view}`), other: safe(label(jb)), otherP: f2(b[jb]),
-        tv: f2(tv), changed, rows, heads: nh,
+        tv: f2(tv), headTv: f2(headTv), head: headName(head), changed, rows, heads: nh,
       };
 
       // roles on the held-out text (results.json) and on the sentence (heads(text))
