@@ -8,7 +8,7 @@ export default {
   loading: 'Loading the model\'s weights…',
   loadFailed: 'The model could not be loaded ({message}). The page needs the file text-model.bin next to its script.',
   inputTitle: 'Your sentence',
-  inputBody: 'The model reads characters, and a Hangul syllable as its two or three jamo (고 = ㄱ + ㅗ), so Korean and English share one small vocabulary. To show you the characters you typed, a syllable\'s jamo are put back together: the weight a character receives is the sum over its jamo, and a character\'s row is the row of its last jamo, the position that has read all of it. The model sees 63 tokens after a start token &lt;s&gt;.',
+  inputBody: 'The model reads characters, and a Hangul syllable as its two or three jamo (고 = ㄱ + ㅗ), so Korean and English share one small vocabulary. To show you the characters you typed, a syllable\'s jamo are put back together: the weight a character receives is the sum over its jamo, and a character\'s row is the row of its last jamo, the position that has read all of it. The model sees {window} tokens after a start token &lt;s&gt;.',
   inputLabel: 'Sentence (Korean or English)',
   defaultText: 'The cat sat on the mat.',
   emptyText: 'Type at least one character; the picture still shows the last sentence.',

@@ -65,7 +65,7 @@ export default {
 
     // ---- the sentence -----------------------------------------------------------------------
     text('h3', 'inputTitle');
-    text('p', 'inputBody');
+    text('p', 'inputBody', section, () => ({ window: model ? model.config.maxLen - 1 : '…' }));
     const field = el('div', 'controls text-field');
     const fieldLabel = el('label', '', field);
     fieldLabel.htmlFor = `${ID}-text`;
@@ -160,6 +160,7 @@ export default {
     tableBox.style.overflowX = 'auto';
     const table = el('table', 'compare-table', tableBox);
     table.dataset.table = 'roles';
+    table.style.minWidth = '42rem'; // scrolls sideways on a phone instead of squeezing the words
     const thead = el('thead', '', table);
     const tbody = el('tbody', '', table);
     const sentenceRoles = text('p', () => (results && model ? 'sentenceRoles' : null), section, (s, r) => r?.sentenceRoles ?? { status: '…' }, 'hint');
@@ -351,6 +352,7 @@ export default {
         row.dataset.head = String(x.h);
         const th = el('th', '', row);
         th.scope = 'row';
+        th.style.whiteSpace = 'nowrap';
         th.textContent = headName(x.h);
         const sh = m?.heads?.[x.h];
         [roleName(x.role), f2(x.previousToken), f2(x.firstToken), f2(x.local), f3(x.induction),
