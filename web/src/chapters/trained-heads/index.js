@@ -16,8 +16,19 @@ const ID = 'trained-heads';
 const MAX_CHARS = 300; // longer text is refused at the field (the model reads 63 tokens anyway)
 const ROLE_ORDER = ['previous-token', 'first-token', 'local', 'induction', ''];
 
-// The file's bytes, fetched once per page (immutable; each mount loads its own model).
+// The files, fetched once per page, and the model loaded once per core: probe, evaluate
+// and heads leave it unchanged, so every mount (several widgets share one core) reads the
+// same one, and the core's limit of 16 loaded text models is never reached by mounting.
 let files = null;
+const loaded = new WeakMap(); // attn -> Promise<[model, results]>
+function loadShared(attn) {
+  if (!loaded.has(attn)) {
+    const p = fetchFiles().then(([bytes, res]) => [attn.loadModel(bytes), res]);
+    p.catch(() => loaded.delete(attn)); // a later mount tries again
+    loaded.set(attn, p);
+  }
+  return loaded.get(attn);
+}
 function fetchFiles() {
   if (!files) {
     const get = async (name, as) => {
@@ -186,8 +197,8 @@ export default {
       const hs = model ? H() : 4;
       return tr('headName', { layer: Math.floor(h / hs) + 1, head: (h % hs) + 1 });
     }
-    fetchFiles().then(([bytes, res]) => {
-      model = attn.loadModel(bytes);
+    loadShared(attn).then(([m, res]) => {
+      model = m;
       results = res;
       buildHeadControls();
       k.render();
