@@ -11,6 +11,8 @@ SHELL := /bin/bash
 APT_PACKAGES := cmake g++ make emscripten libxsimd-dev catch2 chromium fonts-nanum clang-14 libclang-rt-14-dev
 # Only `make bench` needs these (the native benchmark and its peers).
 BENCH_APT_PACKAGES := libbenchmark-dev libeigen3-dev libopenblas-dev
+# Only `make train-text-model` needs these: the text model's corpus (docs/text-model.md).
+TEXT_APT_PACKAGES := debian-faq debian-faq-ko gimp-help-ko fortunes
 # Root installs directly; anyone else through sudo (which must then exist).
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 JOBS ?= $(shell nproc)
@@ -25,6 +27,7 @@ help:
 	@echo "make serve   build and serve the page on http://localhost:$(PORT)"
 	@echo "make test    build natively and run every test (ctest), then the core again under ASan+UBSan with short fuzz runs"
 	@echo "make fuzz    run each libFuzzer target for FUZZ_SECONDS (default $(FUZZ_SECONDS)) seconds"
+	@echo "make train-text-model   build the text corpus from Debian packages and train the text model (~20 min on 2 busy cores)"
 	@echo "make bench   native and WebAssembly benchmarks against Eigen, OpenBLAS, onnxruntime-node, plain JS, TF.js, onnxruntime-web; the small calls (see docs/benchmarks.md)"
 	@echo "make bench-page   the page in headless Chromium: edit to paint, boot, language switch, bytes (see docs/benchmarks.md)"
 
@@ -110,15 +113,34 @@ bench-training: web
 bench-page: web
 	node tests/bench/page.mjs --json build/bench/page.json --baseline tests/bench/page-baseline.json
 
-bench-deps: apt-deps
+# Installs those of the packages $(1) that are missing (the lists updated first), for the
+# targets that need more than APT_PACKAGES.
+define install_missing
 	@missing=""; \
-	for p in $(BENCH_APT_PACKAGES); do \
+	for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing:$$missing"; \
 	  $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	fi
+endef
+
+bench-deps: apt-deps
+	$(call install_missing,$(BENCH_APT_PACKAGES))
+
+text-deps: apt-deps
+	$(call install_missing,$(TEXT_APT_PACKAGES))
+
+# The text model (docs/text-model.md): the corpus from the Debian packages above and the
+# page's prose, then training natively on 2 threads (deterministic under --seed 1). Rewrites
+# models/text-model/{model.bin,results.json,eval.txt}; build/text-model/corpus/manifest.json
+# is copied beside them.
+train-text-model: text-deps npm-deps native
+	node tools/text-model/corpus.mjs --out build/text-model/corpus --eval models/text-model/eval.txt
+	build/native-release/tools/text-model/attn_train_text --corpus build/text-model/corpus \
+	  --eval models/text-model/eval.txt --out models/text-model
+	cp build/text-model/corpus/manifest.json models/text-model/manifest.json
 
 build/native-bench/CMakeCache.txt: | bench-deps
 	cmake --preset native-bench

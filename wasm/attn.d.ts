@@ -286,11 +286,13 @@ export interface TaskInfo {
   tokenLabels: string[];
   /** One label per class, e.g. "47" for two-relations. */
   outputLabels: string[];
+  /** The parts a task's loss is reported by (Evaluation.parts): induction ['first', 'repeated']; [] otherwise. */
+  parts: string[];
 }
 
 export interface ModelConfig {
   /** Default 'previous-token'. */
-  task?: 'previous-token' | 'two-relations' | 'sort';
+  task?: 'previous-token' | 'two-relations' | 'sort' | 'induction';
   /** Non-negative safe integer; names the initial weights, the batches and the dropout masks. Default 1. */
   seed?: number;
   /** Default 1; must divide dModel unless dV is set. */
@@ -342,6 +344,8 @@ export interface Evaluation {
   sequenceAccuracy: number;
   positions: number;
   sequences: number;
+  /** Per part of the task (TaskInfo.parts; induction: [first, repeated]); empty for a task without. */
+  parts: { loss: number; accuracy: number; positions: number }[];
 }
 
 export interface ModelProbe {
@@ -350,6 +354,8 @@ export interface ModelProbe {
   tokens: number[];
   /** The task's answer per position; -1 where nothing is scored. */
   targets: number[];
+  /** The part (index into TaskInfo.parts) of each position, -1 where nothing is scored; empty for a task without parts. */
+  parts: number[];
   /** The model's argmax per position. */
   predictions: number[];
   /** T x vocabOut, softmax of the logits. */
@@ -383,6 +389,85 @@ export interface ModelHandle {
    *  TypeError for a non-number). */
   probe(tokens: ArrayLike<number>): ModelProbe;
   /** Frees the model; later calls throw. Safe to call twice. */
+  dispose(): void;
+  readonly disposed: boolean;
+}
+
+/** A loaded text model's configuration (the file's header). */
+export interface TextModelConfig {
+  readonly kind: 'text';
+  vocab: number;
+  maxLen: number;
+  dModel: number;
+  heads: number;
+  dK: number;
+  dV: number;
+  layers: number;
+  mlpHidden: number;
+  layerNorm: boolean;
+}
+
+/** The text model on [<s>, the text's first maxLen − 1 tokens] (T tokens). */
+export interface TextProbe {
+  /** T token ids; tokens[0] is <s> (id 1). */
+  tokens: number[];
+  /** T: the index into `chars` of each token's character (−1 for <s>); a Hangul
+   *  syllable's two or three jamo share one index. */
+  charIndex: number[];
+  /** The characters the kept tokens come from, as typed (UTF-8 code points). */
+  chars: string[];
+  /** [layer]: heads[h] is head h's T x T weights (rows = queries, causal);
+   *  valueNorm[h][j] = ‖v_j W_O^h‖ (attention × value norm: weight times it, Kobayashi et al. 2020). */
+  layers: { heads: Matrix[]; valueNorm: number[][] }[];
+  /** T: the id predicted next at each position. */
+  predictions: number[];
+  /** T x T attention rollout (Abnar & Zuidema 2020): ½ mean-over-heads P + ½ I, multiplied over layers. */
+  rollout: Matrix;
+  /** Tokens of the text left out past maxLen − 1. */
+  truncated: number;
+}
+
+/** A loss on a text: every token predicted once from the tokens before it in its window. */
+export interface TextEvaluation {
+  /** Σ −ln p over the tokens. */
+  nats: number;
+  tokens: number;
+  chars: number;
+  /** nats per token. */
+  loss: number;
+  /** nats / ln 2 / characters. */
+  bitsPerChar: number;
+}
+
+/** One head's measured role scores on a text (heads.hpp) and the loss with it zeroed. */
+export interface TextHead {
+  /** From 0. */
+  layer: number;
+  head: number;
+  /** Mean weight on i − 1 (rows i ≥ 4). */
+  previousToken: number;
+  /** Mean weight on the first token (<s>): an attention sink. */
+  firstToken: number;
+  /** Mean weight on i − 3 .. i. */
+  local: number;
+  /** Mean weight from a repeated random token to the one after its first occurrence (Olsson et al. 2022). */
+  induction: number;
+  /** 'previous-token' | 'first-token' | 'local' | 'induction', or '' for no nameable role. */
+  role: string;
+  ablated: TextEvaluation;
+}
+
+/** loadModel's handle: the same shape of handle as createModel's (probe, dispose). */
+export interface TextModelHandle {
+  readonly id: number;
+  readonly config: TextModelConfig;
+  readonly parameters: number;
+  /** Display label of each id: <unk>, <s>, then the symbols (jamo as compatibility jamo, ␣, ⏎). */
+  readonly symbols: readonly string[];
+  /** TypeError for a non-string, SizeError past 1 MiB of UTF-8, RangeError for an empty text. */
+  probe(text: string): TextProbe;
+  evaluate(text: string): TextEvaluation;
+  heads(text: string): TextHead[];
   dispose(): void;
   readonly disposed: boolean;
 }
@@ -595,6 +680,20 @@ export interface Attention {
   normalizeRows(M: MatrixLike, norm?: number): Matrix;
   /** Each row divided by its sum; entries must be finite and >= 0, row sums > 0. */
   normalizeWeights(W: MatrixLike): Matrix;
+  /**
+   * A T x T token matrix as a C x C character matrix (core: group_by_character in heads.hpp):
+   * group[t] is token t's character, 0..C−1, starting at 0 and going up by at most 1; column c
+   * sums the weights on c's tokens, row c is the row of c's last token. ShapeError when
+   * group.length ≠ T, ValueError for ids that skip or go down.
+   */
+  groupByCharacter(P: MatrixLike, group: number[]): Matrix;
+  /** T x T: P(i, j) · valueNorm[j] (attention × value norm, Kobayashi et al. 2020); valueNorm has T entries. */
+  normWeights(P: MatrixLike, valueNorm: number[]): Matrix;
+  /**
+   * Mean over rows (those with any weight) of ½ Σ_j |P(i, j) − N(i, j) / Σ_k N(i, k)|: how far the
+   * weights P are from the normalised norm view N (normWeights), 0 (the same) .. 1 (disjoint).
+   */
+  weightNormDistance(P: MatrixLike, N: MatrixLike): number;
   /** A − B, same shapes. */
   difference(A: MatrixLike, B: MatrixLike): Matrix;
   /** A + B, same shapes. */
@@ -642,12 +741,18 @@ export interface Attention {
 
   // ---- model.hpp: live training ----
   /** A toy task of the training chapter. */
-  task(name: 'previous-token' | 'two-relations' | 'sort'): TaskInfo;
+  task(name: 'previous-token' | 'two-relations' | 'sort' | 'induction'): TaskInfo;
   /** A tiny Transformer and its Adam optimiser (core/include/attn/model.hpp), seeded.
    *  Throws an Error on a core loaded with {training: false}. */
   createModel(config?: ModelConfig): ModelHandle;
   /** How many models are alive in the module (for leak checks). */
   liveModels(): number;
+
+  // ---- text_model.hpp: the project's trained text model ----
+  /** The model file's bytes (models/text-model/model.bin; format in docs/text-model.md).
+   *  TypeError unless a Uint8Array or ArrayBuffer; SizeError past 16 MiB; RangeError
+   *  "loadModel: model file: ..." for a damaged, truncated or foreign file. */
+  loadModel(bytes: Uint8Array | ArrayBuffer): TextModelHandle;
 }
 
 /** createModel's defaults. */

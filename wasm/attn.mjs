@@ -479,6 +479,11 @@ function checks(L) {
       return v;
     },
     indices: checkIndexList,
+    // a list of finite numbers (e.g. one value per token)
+    numbers(list, what) {
+      if (!Array.isArray(list)) throw fail('TypeError', `${what} must be an array of numbers`);
+      return Array.from(list, (x, i) => checkNumber(x, `${what}[${i}]`));
+    },
     // {axis: 'rows' | 'cols'} -> the axis
     axis(options, what) {
       const { axis = 'rows' } = checkOptions(options, what);
@@ -657,6 +662,10 @@ const SIGNATURES = {
   // reading.hpp: constructed heads
   tokenFeatures: ['flags: indices'],
   constructedHead: ['kind: string', 'T: positive', 'strength: number = 4'],
+  // heads.hpp: views of a text model's attention (the trained-heads chapter)
+  groupByCharacter: ['P: matrix', 'group: indices'],
+  normWeights: ['P: matrix', 'valueNorm: numbers'],
+  weightNormDistance: ['P: matrix', 'N: matrix'],
   // model.hpp
   task: ['task name: string'],
   liveModels: [],
@@ -693,12 +702,45 @@ function binding(raw, name, params, kinds) {
   return named(name, f, ps.length);
 }
 
+// The handle of a model living in the module (createModel, loadModel): a frozen plain
+// object holding only its id and `fields`; each method (name -> [arity, f]) throws once the
+// model is disposed and names itself in its errors; dispose() frees the model (safe twice)
+// and `finalizer` frees it if the handle is dropped without.
+function moduleHandle(id, fields, methods, free, finalizer, what, again) {
+  let disposed = false;
+  const handle = { id, ...fields };
+  for (const [name, [arity, f]] of Object.entries(methods))
+    handle[name] = named(name, (...args) => {
+      if (disposed) throw new Error(`${what} ${id} was disposed: ${again}`);
+      return f(...args);
+    }, arity);
+  /** Frees the model in the module; later calls throw. Safe to call twice. */
+  handle.dispose = () => {
+    if (disposed) return;
+    disposed = true;
+    finalizer?.unregister(handle);
+    free(id);
+  };
+  Object.defineProperty(handle, 'disposed', { get: () => disposed, enumerable: true });
+  finalizer?.register(handle, id, handle);
+  return Object.freeze(handle);
+}
+
 function makeApi(raw) {
   const L = limitsOf(raw);
   const { kinds, checkCount, checkMatrix, checkSeed, checkRate } = checks(L);
   // Frees a model whose handle was garbage-collected without dispose().
   const finalizer = typeof FinalizationRegistry === 'function'
     ? new FinalizationRegistry((id) => raw.modelDispose(id)) : null;
+  const textFinalizer = typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry((id) => raw.textModelDispose(id)) : null;
+  const checkText = (text, what) => {
+    if (typeof text !== 'string') throw fail('TypeError', `${what} must be a string, got ${describe(text)}`);
+    // UTF-8 bytes: at most 3 per UTF-16 unit, so only a long string needs the exact count
+    if (text.length * 3 > raw.TEXT_MAX_BYTES && new TextEncoder().encode(text).length > raw.TEXT_MAX_BYTES)
+      throw fail('SizeError', `${what} is longer than the limit of ${raw.TEXT_MAX_BYTES} bytes (UTF-8)`);
+    return text;
+  };
   const api = {
     /** Which instruction set the core was built for, e.g. "wasm-simd128". */
     simd: raw.simd(),
@@ -745,29 +787,13 @@ function makeApi(raw) {
         mlpHidden: c.mlpHidden, positional: c.positional, scale: c.scale, dropout: c.dropout, lr: c.lr,
         batch: c.batch, evalSize: c.evalSize,
       });
-      const { id } = r;
-      let disposed = false;
-      const alive = () => {
-        if (disposed) throw new Error(`model ${id} was disposed: create a new one with createModel()`);
-      };
-      const handle = {
-        id,
-        config: Object.freeze(r.config),
-        task: Object.freeze(r.task),
-        parameters: r.parameters,
+      return moduleHandle(r.id, { config: Object.freeze(r.config), task: Object.freeze(r.task), parameters: r.parameters }, {
         /** Runs `steps` Adam steps; per-step loss, batch accuracy and gradient norms. */
-        train(steps = 1) {
-          alive();
-          return raw.modelTrain(id, checkCount(steps, 'steps', { min: 1, max: L.maxTrainSteps }));
-        },
+        train: [1, (steps = 1) => raw.modelTrain(r.id, checkCount(steps, 'steps', { min: 1, max: L.maxTrainSteps }))],
         /** Loss and accuracy on the task's held-out sequences. */
-        evaluate() {
-          alive();
-          return raw.modelEvaluate(id);
-        },
+        evaluate: [0, () => raw.modelEvaluate(r.id)],
         /** Every head's weights and the predictions on one sequence of token ids. */
-        probe(tokens) {
-          alive();
+        probe: [1, (tokens) => {
           if (!Array.isArray(tokens) && !(ArrayBuffer.isView(tokens) && !(tokens instanceof DataView)))
             throw fail('TypeError', `expects an array of token ids, got ${describe(tokens)}`);
           const t = r.task;
@@ -779,26 +805,40 @@ function makeApi(raw) {
             if (!Number.isInteger(x) || x < 0 || x >= t.vocabIn)
               throw fail('ValueError', `token ${i + 1} is ${x}; tokens are 0..${t.vocabIn - 1}`);
           }
-          return raw.modelProbe(id, Array.from(tokens));
-        },
-        /** Frees the model in the module; later calls throw. Safe to call twice. */
-        dispose() {
-          if (disposed) return;
-          disposed = true;
-          finalizer?.unregister(handle);
-          raw.modelDispose(id);
-        },
-        get disposed() {
-          return disposed;
-        },
-      };
-      handle.train = named('train', handle.train, 1);
-      handle.evaluate = named('evaluate', handle.evaluate, 0);
-      handle.probe = named('probe', handle.probe, 1);
-      finalizer?.register(handle, id, handle);
-      return Object.freeze(handle);
+          return raw.modelProbe(r.id, Array.from(tokens));
+        }],
+      }, raw.modelDispose, finalizer, 'model', 'create a new one with createModel()');
     },
   };
+  /**
+   * The project's trained text model from its file (docs/text-model.md: "ATTNTXT", version 1,
+   * binary16, CRC-32), e.g. the bytes of models/text-model/model.bin. Returns a handle like
+   * createModel's: probe(text), evaluate(text), heads(text), dispose(). Throws TypeError when
+   * bytes is not a Uint8Array or ArrayBuffer, SizeError past TEXT_MODEL_MAX_BYTES, and
+   * RangeError (ValueError) with the reader's message for a damaged or foreign file (a
+   * changed byte fails the checksum).
+   */
+  api.loadModel = named('loadModel', (bytes) => {
+    if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
+    if (!(bytes instanceof Uint8Array))
+      throw fail('TypeError', `expects the model file as a Uint8Array or ArrayBuffer, got ${describe(bytes)}`);
+    if (bytes.length > raw.TEXT_MODEL_MAX_BYTES)
+      throw fail('SizeError', `${bytes.length} bytes is more than the limit of ${raw.TEXT_MODEL_MAX_BYTES} for a model file`);
+    // the bytes cross as one row of a matrix (the wire copies the Uint8Array's values into floats)
+    const r = raw.textModelLoad(new Mat(1, bytes.length, bytes));
+    const config = Object.freeze({
+      kind: 'text', vocab: r.vocab, maxLen: r.maxLen, dModel: r.dModel, heads: r.heads, dK: r.dK, dV: r.dV,
+      layers: r.layers, mlpHidden: r.mlpHidden, layerNorm: r.layerNorm,
+    });
+    return moduleHandle(r.id, { config, parameters: r.parameters, symbols: Object.freeze(r.symbols) }, {
+      /** Every head's weights on [<s>, the text's first maxLen − 1 tokens], with each token's character. */
+      probe: [1, (text) => raw.textModelProbe(r.id, checkText(text, 'text'))],
+      /** Loss on the whole text: nats per token and bits per character. */
+      evaluate: [1, (text) => raw.textModelEvaluate(r.id, checkText(text, 'text'))],
+      /** Each head's role scores on the text and the loss with that head zeroed. */
+      heads: [1, (text) => raw.textModelHeads(r.id, checkText(text, 'text'))],
+    }, raw.textModelDispose, textFinalizer, 'text model', 'load it again with loadModel()');
+  }, 1);
   api.memoryStats = named('memoryStats', api.memoryStats, 0);
   api.matrix = named('matrix', api.matrix, 3);
   api.createModel = named('createModel', api.createModel, 1);

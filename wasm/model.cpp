@@ -56,8 +56,13 @@ struct Created {
     attn::TaskInfo task;
 };
 
+struct Part {
+    double loss = 0, accuracy = 0, positions = 0;
+};
+
 struct Stats {
     double loss = 0, accuracy = 0, sequence_accuracy = 0, positions = 0, sequences = 0, step = 0;
+    std::vector<Part> parts;  // per part of the task (TaskInfo::parts; induction: first, repeated)
 };
 
 struct Trained {
@@ -72,7 +77,7 @@ struct ProbeLayer {
 };
 
 struct Probed {
-    std::vector<int> tokens, targets, predictions;
+    std::vector<int> tokens, targets, parts, predictions;
     attn::Matrix probabilities;
     std::vector<ProbeLayer> layers;
     double step = 0;
@@ -125,9 +130,12 @@ Trained model_train(double id, double steps) {
 Stats model_evaluate(double id) {
     attn::Trainer& t = get(id);
     const attn::LossStats s = t.evaluate();
-    return {s.loss, s.count ? double(s.correct) / double(s.count) : 0.0,
-            s.sequences ? double(s.sequences_correct) / double(s.sequences) : 0.0, double(s.count),
-            double(s.sequences), double(t.steps())};
+    Stats out{s.loss, s.count ? double(s.correct) / double(s.count) : 0.0,
+              s.sequences ? double(s.sequences_correct) / double(s.sequences) : 0.0, double(s.count),
+              double(s.sequences), double(t.steps()), {}};
+    for (const attn::PartStats& p : s.parts)
+        out.parts.push_back({p.loss, p.count ? double(p.correct) / double(p.count) : 0.0, double(p.count)});
+    return out;
 }
 
 Probed model_probe(double id, const std::vector<int>& tokens) {
@@ -136,7 +144,7 @@ Probed model_probe(double id, const std::vector<int>& tokens) {
         throw attn::ValueError("tokens: at most " + std::to_string(kMaxTokens) + " tokens, got " +
                                std::to_string(tokens.size()));
     const auto r = t.probe(tokens);
-    Probed out{r.probe.tokens, r.targets, r.probe.predictions, r.probe.probabilities, {}, double(t.steps())};
+    Probed out{r.probe.tokens, r.targets, r.parts, r.probe.predictions, r.probe.probabilities, {}, double(t.steps())};
     for (std::size_t l = 0; l < r.probe.weights.size(); ++l)
         out.layers.push_back({r.probe.weights[l], r.probe.logit_std[l], r.probe.mean_max_weight[l],
                               r.probe.offset_weight[l]});
@@ -177,8 +185,13 @@ ATTN_BINDINGS(attn_model) {
         .field("probe", &TaskInfo::probe)
         .field("offsets", &TaskInfo::offsets)
         .field("tokenLabels", &TaskInfo::token_labels)
-        .field("outputLabels", &TaskInfo::output_labels);
+        .field("outputLabels", &TaskInfo::output_labels)
+        .field("parts", &TaskInfo::parts);
 #ifndef ATTN_WASM_NO_TRAINER
+    object<Part>()
+        .field("loss", &Part::loss)
+        .field("accuracy", &Part::accuracy)
+        .field("positions", &Part::positions);
     object<Config>()
         .field("task", &Config::task)
         .field("seed", &Config::seed)
@@ -211,7 +224,8 @@ ATTN_BINDINGS(attn_model) {
         .field("sequenceAccuracy", &Stats::sequence_accuracy)
         .field("positions", &Stats::positions)
         .field("sequences", &Stats::sequences)
-        .field("step", &Stats::step);
+        .field("step", &Stats::step)
+        .field("parts", &Stats::parts);
     object<ProbeLayer>()
         .field("heads", &ProbeLayer::heads)
         .field("logitStd", &ProbeLayer::logit_std)
@@ -220,6 +234,7 @@ ATTN_BINDINGS(attn_model) {
     object<Probed>()
         .field("tokens", &Probed::tokens)
         .field("targets", &Probed::targets)
+        .field("parts", &Probed::parts)
         .field("predictions", &Probed::predictions)
         .field("probabilities", &Probed::probabilities)
         .field("layers", &Probed::layers)

@@ -37,6 +37,13 @@ std::vector<Matrix> concat_heads_backward(ConstMatrixView dC, std::size_t heads)
 Matrix bias_backward(ConstMatrixView dY) { return d::bias_backward<Matrix>(dY); }
 Matrix relu(ConstMatrixView X) { return d::relu<Matrix>(X); }
 Matrix relu_backward(ConstMatrixView X, ConstMatrixView dY) { return d::relu_backward<Matrix>(X, dY); }
+Matrix layer_norm(ConstMatrixView X, ConstMatrixView gain, ConstMatrixView bias, float eps) {
+    return d::layer_norm<Matrix>(X, gain, bias, eps);
+}
+LayerNormGrads layer_norm_backward(ConstMatrixView X, ConstMatrixView gain, ConstMatrixView dY, float eps) {
+    auto g = d::layer_norm_backward<Matrix>(X, gain, dY, eps);
+    return {std::move(g.dX), std::move(g.dgain), std::move(g.dbias)};
+}
 Matrix embedding(const std::vector<int>& tokens, ConstMatrixView E) { return d::embedding<Matrix>(tokens, E); }
 Matrix embedding_backward(const std::vector<int>& tokens, ConstMatrixView dX, std::size_t vocab) {
     return d::embedding_backward<Matrix>(tokens, dX, vocab);
@@ -95,6 +102,9 @@ MatrixD dropout(const MatrixD& P, float rate, std::uint64_t seed) {
 
 MatrixD embedding(const std::vector<int>& tokens, const MatrixD& E) { return d::embedding<MatrixD>(tokens, E); }
 MatrixD relu(const MatrixD& X) { return d::relu<MatrixD>(X); }
+MatrixD layer_norm(const MatrixD& X, const MatrixD& gain, const MatrixD& bias, double eps) {
+    return d::layer_norm<MatrixD>(X, gain, bias, eps);
+}
 
 MatmulGradsD matmul_backward(const MatrixD& A, const MatrixD& B, const MatrixD& dC) {
     return d::matmul_backward<MatrixD>(A, B, dC);
@@ -120,6 +130,10 @@ MatrixD bias_backward(const MatrixD& dY) { return d::bias_backward<MatrixD>(dY);
 MatrixD relu_backward(const MatrixD& X, const MatrixD& dY) { return d::relu_backward<MatrixD>(X, dY); }
 MatrixD embedding_backward(const std::vector<int>& tokens, const MatrixD& dX, std::size_t vocab) {
     return d::embedding_backward<MatrixD>(tokens, dX, vocab);
+}
+LayerNormGradsD layer_norm_backward(const MatrixD& X, const MatrixD& gain, const MatrixD& dY, double eps) {
+    auto g = d::layer_norm_backward<MatrixD>(X, gain, dY, eps);
+    return {std::move(g.dX), std::move(g.dgain), std::move(g.dbias)};
 }
 CrossEntropyD cross_entropy(const MatrixD& logits, const std::vector<int>& targets) {
     return d::cross_entropy<MatrixD>(logits, targets);

@@ -57,22 +57,30 @@ void add_row(M& dst, const B& bias) {
         for (std::size_t j = 0; j < dst.cols(); ++j) dst(i, j) += bias(0, j);
 }
 
-// Parameter layout: E, then per layer Wq, Wk, Wv, Wo [, W1, b1, W2, b2], then Wout, bout.
+// Parameter layout: E, then per layer [ln1.gain, ln1.bias,] Wq, Wk, Wv, Wo
+// [, [ln2.gain, ln2.bias,] W1, b1, W2, b2], then [ln_f.gain, ln_f.bias,] Wout, bout
+// (the bracketed LayerNorm parameters only with ModelConfig::layer_norm).
 struct Layout {
-    std::size_t per_layer, layers;
+    bool ln, mlp;
+    std::size_t layers;
+    std::size_t per_layer() const { return 4 + (mlp ? 4 : 0) + (ln ? (mlp ? 4 : 2) : 0); }
     std::size_t E() const { return 0; }
-    std::size_t Wq(std::size_t l) const { return 1 + l * per_layer; }
+    std::size_t ln1(std::size_t l) const { return 1 + l * per_layer(); }  // gain; bias at + 1
+    std::size_t Wq(std::size_t l) const { return ln1(l) + (ln ? 2 : 0); }
     std::size_t Wk(std::size_t l) const { return Wq(l) + 1; }
     std::size_t Wv(std::size_t l) const { return Wq(l) + 2; }
     std::size_t Wo(std::size_t l) const { return Wq(l) + 3; }
-    std::size_t W1(std::size_t l) const { return Wq(l) + 4; }
-    std::size_t b1(std::size_t l) const { return Wq(l) + 5; }
-    std::size_t W2(std::size_t l) const { return Wq(l) + 6; }
-    std::size_t b2(std::size_t l) const { return Wq(l) + 7; }
-    std::size_t Wout() const { return 1 + layers * per_layer; }
+    std::size_t ln2(std::size_t l) const { return Wq(l) + 4; }  // gain; bias at + 1
+    std::size_t W1(std::size_t l) const { return Wq(l) + 4 + (ln ? 2 : 0); }
+    std::size_t b1(std::size_t l) const { return W1(l) + 1; }
+    std::size_t W2(std::size_t l) const { return W1(l) + 2; }
+    std::size_t b2(std::size_t l) const { return W1(l) + 3; }
+    std::size_t lnf() const { return 1 + layers * per_layer(); }  // gain; bias at + 1
+    std::size_t Wout() const { return lnf() + (ln ? 2 : 0); }
     std::size_t bout() const { return Wout() + 1; }
 };
-Layout layout(const ModelConfig& c) { return {c.mlp_hidden > 0 ? 8u : 4u, c.layers}; }
+Layout layout(const ModelConfig& c) { return {c.layer_norm, c.mlp_hidden > 0, c.layers}; }
+constexpr double kLayerNormEps = 1e-5;
 
 std::size_t value_width(const ModelConfig& c) { return c.d_v > 0 ? c.d_v : c.d_model / c.heads; }
 double attention_scale(const ModelConfig& c) { return c.scale ? 1.0 / std::sqrt(double(c.d_k)) : 1.0; }
@@ -115,20 +123,30 @@ TinyTransformerT<T>::TinyTransformerT(const ModelConfig& c) : config_(c) {
         Mat<T> value = from_float<T>(init);
         params_.push_back({std::move(name), value, Mat<T>(rows, cols)});
     };
+    // LayerNorm: gain 1, bias 0 (drawing nothing, so a model without it starts as before)
+    const auto add_ln = [&](const std::string& name) {
+        Mat<T> gain(1, D);
+        for (std::size_t j = 0; j < D; ++j) gain(0, j) = T(1);
+        params_.push_back({name + ".gain", gain, Mat<T>(1, D)});
+        params_.push_back({name + ".bias", Mat<T>(1, D), Mat<T>(1, D)});
+    };
     add("E", c.vocab_in, D, 1.0);
     for (std::size_t l = 0; l < c.layers; ++l) {
         const std::string p = "layer" + std::to_string(l + 1) + ".";
+        if (c.layer_norm) add_ln(p + "ln1");
         add(p + "Wq", D, dqk, 1.0 / std::sqrt(double(D)));
         add(p + "Wk", D, dqk, 1.0 / std::sqrt(double(D)));
         add(p + "Wv", D, dv, 1.0 / std::sqrt(double(D)));
         add(p + "Wo", dv, D, 1.0 / std::sqrt(double(dv)));
         if (c.mlp_hidden > 0) {
+            if (c.layer_norm) add_ln(p + "ln2");
             add(p + "W1", D, c.mlp_hidden, std::sqrt(2.0 / double(D)));
             add(p + "b1", 1, c.mlp_hidden, 0);
             add(p + "W2", c.mlp_hidden, D, 1.0 / std::sqrt(double(c.mlp_hidden)));
             add(p + "b2", 1, D, 0);
         }
     }
+    if (c.layer_norm) add_ln("ln_f");
     add("Wout", D, c.vocab_out, 1.0 / std::sqrt(double(D)));
     add("bout", 1, c.vocab_out, 0);
     pe_ = from_float<T>(sinusoidal_encoding(c.max_len, D));
@@ -156,20 +174,23 @@ std::size_t TinyTransformerT<T>::parameter_count() const {
 template <class T>
 struct TinyTransformerT<T>::Forward {
     struct Layer {
-        Mat<T> x_in, q, k, v, concat, x_mid, h_pre, h;
+        // x_in: the layer's residual input; a = LN1(x_in) (x_in without LayerNorm), the
+        // attention's input; m = LN2(x_mid) (x_mid without), the MLP's input
+        Mat<T> x_in, a, q, k, v, concat, x_mid, m, h_pre, h;
         // per head of each sequence, [b·H + h]: weights P and softmax inputs Z (T x T each)
         std::vector<T> P, Z;
         std::vector<d::HeadShape> heads;
     };
     std::size_t B = 0, Tn = 0;
     std::vector<Layer> layers;
-    Mat<T> x_out, logits;
+    Mat<T> x_out, y_out, logits;  // y_out = LN_f(x_out) (x_out without LayerNorm)
 };
 
 template <class T>
 typename TinyTransformerT<T>::Forward TinyTransformerT<T>::forward(const std::vector<int>& tokens, std::size_t B,
                                                                    std::size_t Tn, bool training,
-                                                                   std::uint64_t dropout_seed) const {
+                                                                   std::uint64_t dropout_seed,
+                                                                   const std::vector<bool>& zeroed) const {
     const ModelConfig& c = config_;
     if (Tn == 0 || B == 0) throw ValueError("model: empty batch");
     if (Tn > c.max_len)
@@ -181,17 +202,24 @@ typename TinyTransformerT<T>::Forward TinyTransformerT<T>::forward(const std::ve
     const Layout L = layout(c);
     const std::size_t H = c.heads, dk = c.d_k, dv = value_width(c);
     const double s = attention_scale(c);
+    if (!zeroed.empty() && zeroed.size() != c.layers * H)
+        throw ShapeError("model: " + std::to_string(zeroed.size()) + " head flags for " + std::to_string(c.layers) +
+                         " layers of " + std::to_string(H) + " heads");
     Forward f;
     f.B = B;
     f.Tn = Tn;
     Mat<T> x = d::embedding<Mat<T>>(tokens, view(param(L.E())));
     if (c.positional)
         for (std::size_t b = 0; b < B; ++b) add_block(x, b * Tn, 0, block(pe_, 0, Tn, 0, c.d_model));
+    const auto norm = [&](const Mat<T>& in, std::size_t at) {
+        return d::layer_norm<Mat<T>>(view(in), view(param(at)), view(param(at + 1)), kLayerNormEps);
+    };
     for (std::size_t l = 0; l < c.layers; ++l) {
         typename Forward::Layer ly;
-        ly.q = d::mm(x, param(L.Wq(l)));
-        ly.k = d::mm(x, param(L.Wk(l)));
-        ly.v = d::mm(x, param(L.Wv(l)));
+        ly.a = c.layer_norm ? norm(x, L.ln1(l)) : x;
+        ly.q = d::mm(ly.a, param(L.Wq(l)));
+        ly.k = d::mm(ly.a, param(L.Wk(l)));
+        ly.v = d::mm(ly.a, param(L.Wv(l)));
         ly.concat = Mat<T>(B * Tn, H * dv);
         ly.P.assign(B * H * Tn * Tn, T(0));
         ly.Z.assign(B * H * Tn * Tn, T(0));
@@ -211,13 +239,17 @@ typename TinyTransformerT<T>::Forward TinyTransformerT<T>::forward(const std::ve
                 d::head_forward(hs, ly.q.data() + r0 * hs.ldq + h * dk, ly.k.data() + r0 * hs.ldq + h * dk,
                                 ly.v.data() + r0 * hs.ldv + h * dv, ly.P.data() + n, ly.Z.data() + n,
                                 ly.concat.data() + r0 * hs.ldv + h * dv);
+                if (!zeroed.empty() && zeroed[l * H + h])
+                    for (std::size_t t = 0; t < Tn; ++t)
+                        std::fill_n(ly.concat.data() + (r0 + t) * hs.ldv + h * dv, dv, T(0));
                 ly.heads.push_back(hs);
             }
         ly.x_mid = d::mm(ly.concat, param(L.Wo(l)));
         add_into(ly.x_mid, x);
         ly.x_in = std::move(x);
         if (c.mlp_hidden > 0) {
-            ly.h_pre = d::mm(ly.x_mid, param(L.W1(l)));
+            ly.m = c.layer_norm ? norm(ly.x_mid, L.ln2(l)) : ly.x_mid;
+            ly.h_pre = d::mm(ly.m, param(L.W1(l)));
             add_row(ly.h_pre, param(L.b1(l)));
             ly.h = d::relu<Mat<T>>(view(ly.h_pre));
             x = d::mm(ly.h, param(L.W2(l)));
@@ -228,15 +260,45 @@ typename TinyTransformerT<T>::Forward TinyTransformerT<T>::forward(const std::ve
         }
         f.layers.push_back(std::move(ly));
     }
-    f.logits = d::mm(x, param(L.Wout()));
+    f.y_out = c.layer_norm ? norm(x, L.lnf()) : x;
+    f.logits = d::mm(f.y_out, param(L.Wout()));
     add_row(f.logits, param(L.bout()));
     f.x_out = std::move(x);
     return f;
 }
 
 namespace {
+// Per part (Batch::parts): the loss and accuracy of its scored positions, from the logits
+// (a log-softmax per position, in double).
+template <class M>
+void part_stats(const M& logits, const Batch& batch, LossStats& st) {
+    if (batch.parts.empty()) return;
+    int n = 0;
+    for (int p : batch.parts) n = std::max(n, p + 1);
+    st.parts.assign(std::size_t(n), PartStats{});
+    std::vector<double> nats(std::size_t(n), 0.0);
+    for (std::size_t r = 0; r < batch.targets.size(); ++r) {
+        const int y = batch.targets[r], p = batch.parts[r];
+        if (y < 0 || p < 0) continue;
+        double mx = -std::numeric_limits<double>::infinity();
+        std::size_t arg = 0;
+        for (std::size_t v = 0; v < logits.cols(); ++v) {
+            if (double(logits(r, v)) > mx) mx = double(logits(r, v)), arg = v;
+        }
+        double sum = 0;
+        for (std::size_t v = 0; v < logits.cols(); ++v) sum += std::exp(double(logits(r, v)) - mx);
+        nats[std::size_t(p)] += std::log(sum) + mx - double(logits(r, std::size_t(y)));
+        PartStats& ps = st.parts[std::size_t(p)];
+        ++ps.count;
+        ps.correct += arg == std::size_t(y);
+    }
+    for (std::size_t p = 0; p < st.parts.size(); ++p)
+        st.parts[p].loss = st.parts[p].count ? nats[p] / double(st.parts[p].count) : 0.0;
+}
+
 template <class M>
 void sequence_stats(const M& logits, const Batch& batch, LossStats& st) {
+    part_stats(logits, batch, st);
     st.sequences = batch.size;
     for (std::size_t b = 0; b < batch.size; ++b) {
         bool all = true;
@@ -258,13 +320,16 @@ void check_batch(const Batch& b) {
         throw ShapeError("model: the batch holds " + std::to_string(b.tokens.size()) + " tokens and " +
                          std::to_string(b.targets.size()) + " targets for " + std::to_string(b.size) +
                          " sequences of " + std::to_string(b.seq_len));
+    if (!b.parts.empty() && b.parts.size() != b.tokens.size())
+        throw ShapeError("model: the batch holds " + std::to_string(b.parts.size()) + " part ids for " +
+                         std::to_string(b.tokens.size()) + " tokens");
 }
 }  // namespace
 
 template <class T>
-LossStats TinyTransformerT<T>::evaluate(const Batch& batch) const {
+LossStats TinyTransformerT<T>::evaluate(const Batch& batch, const std::vector<bool>& zeroed) const {
     check_batch(batch);
-    const Forward f = forward(batch.tokens, batch.size, batch.seq_len, false, 0);
+    const Forward f = forward(batch.tokens, batch.size, batch.seq_len, false, 0, zeroed);
     const auto ce = d::cross_entropy<Mat<T>>(view(f.logits), batch.targets);
     LossStats st;
     st.loss = ce.loss;
@@ -297,23 +362,32 @@ LossStats TinyTransformerT<T>::loss_and_grad(const Batch& batch, bool training, 
     sequence_stats(f.logits, batch, st);
     auto grad = [&](std::size_t i) -> Mat<T>& { return params_[i].grad; };
 
-    // logits = x Wout + bout
-    grad(L.Wout()) = d::mm_at(f.x_out, ce.dlogits);
+    // y = LN(x) (the identity without LayerNorm): dy -> dx, into the gain's and bias's grads
+    const auto norm_backward = [&](const Mat<T>& in, std::size_t at, const Mat<T>& dy) {
+        auto g = d::layer_norm_backward<Mat<T>>(view(in), view(param(at)), view(dy), kLayerNormEps);
+        grad(at) = std::move(g.dgain);
+        grad(at + 1) = std::move(g.dbias);
+        return std::move(g.dX);
+    };
+    // logits = y Wout + bout, y = LN_f(x)
+    grad(L.Wout()) = d::mm_at(f.y_out, ce.dlogits);
     grad(L.bout()) = d::bias_backward<Mat<T>>(view(ce.dlogits));
     Mat<T> dx = d::mm_bt(ce.dlogits, param(L.Wout()));
+    if (c.layer_norm) dx = norm_backward(f.x_out, L.lnf(), dx);
     double logits_sq = 0, scores_sq = 0;
     for (std::size_t l = c.layers; l-- > 0;) {
         auto& ly = f.layers[l];
         Mat<T> dmid;
         if (c.mlp_hidden > 0) {
-            // x_out = x_mid + relu(x_mid W1 + b1) W2 + b2
+            // x_out = x_mid + relu(m W1 + b1) W2 + b2, m = LN2(x_mid)
             grad(L.W2(l)) = d::mm_at(ly.h, dx);
             grad(L.b2(l)) = d::bias_backward<Mat<T>>(view(dx));
             const Mat<T> dh = d::mm_bt(dx, param(L.W2(l)));
             const Mat<T> dpre = d::relu_backward<Mat<T>>(view(ly.h_pre), view(dh));
-            grad(L.W1(l)) = d::mm_at(ly.x_mid, dpre);
+            grad(L.W1(l)) = d::mm_at(ly.m, dpre);
             grad(L.b1(l)) = d::bias_backward<Mat<T>>(view(dpre));
             dmid = d::mm_bt(dpre, param(L.W1(l)));
+            if (c.layer_norm) dmid = norm_backward(ly.x_mid, L.ln2(l), dmid);
             add_into(dmid, dx);
         } else {
             dmid = std::move(dx);
@@ -333,14 +407,16 @@ LossStats TinyTransformerT<T>::loss_and_grad(const Batch& batch, bool training, 
                 logits_sq += sq;
                 scores_sq += sq * hs.scale * hs.scale;
             }
-        // q = x Wq, k = x Wk, v = x Wv
-        grad(L.Wq(l)) = d::mm_at(ly.x_in, dq);
-        grad(L.Wk(l)) = d::mm_at(ly.x_in, dk_);
-        grad(L.Wv(l)) = d::mm_at(ly.x_in, dvv);
+        // q = a Wq, k = a Wk, v = a Wv, a = LN1(x_in)
+        grad(L.Wq(l)) = d::mm_at(ly.a, dq);
+        grad(L.Wk(l)) = d::mm_at(ly.a, dk_);
+        grad(L.Wv(l)) = d::mm_at(ly.a, dvv);
+        Mat<T> da = d::mm_bt(dq, param(L.Wq(l)));
+        add_into(da, d::mm_bt(dk_, param(L.Wk(l))));
+        add_into(da, d::mm_bt(dvv, param(L.Wv(l))));
+        if (c.layer_norm) da = norm_backward(ly.x_in, L.ln1(l), da);
         dx = std::move(dmid);  // the residual path
-        add_into(dx, d::mm_bt(dq, param(L.Wq(l))));
-        add_into(dx, d::mm_bt(dk_, param(L.Wk(l))));
-        add_into(dx, d::mm_bt(dvv, param(L.Wv(l))));
+        add_into(dx, da);
     }
     // x⁰ = E[tokens] + PE (PE is fixed)
     grad(L.E()) = d::embedding_backward<Mat<T>>(batch.tokens, view(dx), c.vocab_in);
@@ -355,7 +431,28 @@ ProbeT<T> TinyTransformerT<T>::probe(const std::vector<int>& tokens, std::size_t
     const std::size_t Tn = tokens.size();
     ProbeT<T> p;
     p.tokens = tokens;
-    for (const auto& ly : f.layers) {
+    const Layout L = layout(config_);
+    const std::size_t dv = value_width(config_), D = config_.d_model;
+    for (std::size_t l = 0; l < f.layers.size(); ++l) {
+        const auto& ly = f.layers[l];
+        const Mat<T>& Wo = param(L.Wo(l));
+        std::vector<std::vector<double>> vnorms;
+        for (std::size_t h = 0; h < ly.heads.size(); ++h) {
+            // ‖v_j^h W_O^h‖: the head's d_v columns of v times its d_v rows of W_O
+            std::vector<double> norms(Tn, 0.0), row(D);
+            for (std::size_t j = 0; j < Tn; ++j) {
+                std::fill(row.begin(), row.end(), 0.0);
+                for (std::size_t c = 0; c < dv; ++c) {
+                    const double x = double(ly.v(j, h * dv + c));
+                    for (std::size_t d = 0; d < D; ++d) row[d] += x * double(Wo(h * dv + c, d));
+                }
+                double sq = 0;
+                for (double r : row) sq += r * r;
+                norms[j] = std::sqrt(sq);
+            }
+            vnorms.push_back(std::move(norms));
+        }
+        p.value_norm.push_back(std::move(vnorms));
         std::vector<Mat<T>> ws;
         std::vector<double> stds, maxes;
         std::vector<std::vector<double>> offsets;
@@ -408,16 +505,38 @@ ProbeT<T> TinyTransformerT<T>::probe(const std::vector<int>& tokens, std::size_t
     return p;
 }
 
+template <class T>
+void TinyTransformerT<T>::visit_weights_impl(
+    const Batch& batch, const std::function<void(std::size_t, std::size_t, std::size_t, const T*)>& visit) const {
+    check_batch(batch);
+    const Forward f = forward(batch.tokens, batch.size, batch.seq_len, false, 0);
+    const std::size_t H = config_.heads, Tn = batch.seq_len;
+    for (std::size_t l = 0; l < f.layers.size(); ++l)
+        for (std::size_t b = 0; b < batch.size; ++b)
+            for (std::size_t h = 0; h < H; ++h) visit(b, l, h, f.layers[l].P.data() + (b * H + h) * Tn * Tn);
+}
+
 template class TinyTransformerT<float>;
 template class TinyTransformerT<double>;
 template TinyTransformerT<double>::TinyTransformerT(const TinyTransformerT<float>&);
 
 // ---- Adam -------------------------------------------------------------------------------
 
-Adam::Adam(const AdamConfig& c) : config_(c) {
-    if (!(c.lr > 0.0f) || !std::isfinite(c.lr) || c.lr > limits::max_lr)
+namespace {
+void check_lr(float lr) {
+    if (!(lr > 0.0f) || !std::isfinite(lr) || lr > limits::max_lr)
         throw ValueError("adam: the learning rate must be in (0, " + std::to_string(int(limits::max_lr)) + "], got " +
-                         std::to_string(c.lr));
+                         std::to_string(lr));
+}
+}  // namespace
+
+void Adam::set_lr(float lr) {
+    check_lr(lr);
+    config_.lr = lr;
+}
+
+Adam::Adam(const AdamConfig& c) : config_(c) {
+    check_lr(c.lr);
     if (!(c.beta1 >= 0.0f && c.beta1 < 1.0f) || !(c.beta2 >= 0.0f && c.beta2 < 1.0f))
         throw ValueError("adam: beta1 and beta2 must be in [0, 1)");
     if (!(c.eps > 0.0f) || !std::isfinite(c.eps)) throw ValueError("adam: eps must be positive");
@@ -453,6 +572,18 @@ void Adam::step(std::vector<Param<float>>& params) {
             w[i] -= step * m[i] / (std::sqrt(v[i] * inv_bc2) + config_.eps);
         }
     }
+}
+
+float scheduled_lr(const LrSchedule& s, std::size_t step) {
+    check_lr(s.peak);
+    check_lr(s.floor);
+    if (s.floor > s.peak) throw ValueError("lr schedule: the floor must not exceed the peak");
+    if (s.warmup > s.total) throw ValueError("lr schedule: the warm-up is longer than the schedule");
+    if (step < s.warmup) return float(double(s.peak) * double(step + 1) / double(s.warmup));
+    if (step >= s.total) return s.floor;
+    constexpr double kPi = 3.141592653589793;
+    const double x = double(step - s.warmup) / double(s.total - s.warmup);
+    return float(double(s.floor) + (double(s.peak) - double(s.floor)) * 0.5 * (1.0 + std::cos(kPi * x)));
 }
 
 // ---- Trainer ----------------------------------------------------------------------------
@@ -507,6 +638,7 @@ Trainer::ProbeResult Trainer::probe(const std::vector<int>& tokens) const {
     }
     ProbeResult r;
     r.targets = task_targets(config_.task, seq);
+    r.parts = task_parts(config_.task, seq);
     const std::size_t first_row =
         info_.offsets.empty() ? 0 : std::size_t(*std::max_element(info_.offsets.begin(), info_.offsets.end()));
     r.probe = model_.probe(seq, first_row);

@@ -14,8 +14,16 @@ namespace {
 constexpr std::size_t kDigits = 10;
 constexpr std::size_t kSortN = 5;  // digits to sort
 constexpr int kSep = 10;           // the sort task's separator token
+constexpr std::size_t kLetters = 26, kInductionT = 22, kMinRepeat = 3, kMaxRepeat = 11;
+constexpr int kPad = 26;  // the induction task's padding after the repeat
 
 std::uint64_t mix(std::uint64_t z) { return detail::splitmix64(z); }
+
+std::vector<std::string> letter_labels() {
+    std::vector<std::string> out;
+    for (std::size_t d = 0; d < kLetters; ++d) out.push_back(std::string(1, char('A' + d)));
+    return out;
+}
 
 std::vector<std::string> digit_labels() {
     std::vector<std::string> out;
@@ -30,7 +38,22 @@ std::size_t free_tokens(Task task, std::size_t n) { return task == Task::Sort ? 
 std::vector<int> draw(Task task, std::uint64_t seed, std::uint64_t& n) {
     const TaskInfo info = task_info(task);
     std::vector<int> seq;
-    if (task == Task::Sort) {
+    if (task == Task::Induction) {
+        int pool[kLetters];
+        for (std::size_t d = 0; d < kLetters; ++d) pool[d] = int(d);
+        const std::size_t L =
+            kMinRepeat + std::min(kMaxRepeat - kMinRepeat, std::size_t(uniform01(seed, n++) * double(kMaxRepeat - kMinRepeat + 1)));
+        const std::size_t room = kInductionT - 2 * L;  // prefix length p uniform in 0..room
+        const std::size_t p = std::min(room, std::size_t(uniform01(seed, n++) * double(room + 1)));
+        // p + L distinct letters (partial Fisher–Yates), the last L again, padding to T
+        for (std::size_t i = 0; i < p + L; ++i) {
+            const std::size_t j = i + std::size_t(uniform01(seed, n++) * double(kLetters - i));
+            std::swap(pool[i], pool[std::min(j, kLetters - 1)]);
+            seq.push_back(pool[i]);
+        }
+        seq.insert(seq.end(), pool + p, pool + p + L);
+        seq.resize(kInductionT, kPad);
+    } else if (task == Task::Sort) {
         int pool[kDigits];
         for (std::size_t d = 0; d < kDigits; ++d) pool[d] = int(d);
         // Partial Fisher–Yates: the first five of a uniformly random permutation.
@@ -98,14 +121,29 @@ TaskInfo task_info(Task task) {
             info.token_labels.push_back("|");
             info.output_labels = digit_labels();
             break;
+        case Task::Induction:
+            info.name = "induction";
+            info.vocab_in = info.vocab_out = kLetters + 1;
+            info.seq_len = kInductionT;
+            info.min_len = 2;
+            info.max_len = kInductionT;
+            info.separator = kPad;
+            // Q W E R T Y U I O P, the same again (L = 10), two pads
+            info.probe = {16, 22, 4, 17, 19, 24, 20, 8, 14, 15, 16, 22, 4, 17, 19, 24, 20, 8, 14, 15, kPad, kPad};
+            info.token_labels = info.output_labels = letter_labels();
+            info.token_labels.push_back("·");
+            info.output_labels.push_back("·");
+            info.parts = {"first", "repeated"};
+            break;
     }
     return info;
 }
 
 Task task_from_name(const std::string& name) {
-    for (Task t : {Task::PreviousToken, Task::TwoRelations, Task::Sort})
+    for (Task t : {Task::PreviousToken, Task::TwoRelations, Task::Sort, Task::Induction})
         if (task_info(t).name == name) return t;
-    throw ValueError("task: no task named '" + name + "'; the tasks are previous-token, two-relations and sort");
+    throw ValueError("task: no task named '" + name +
+                     "'; the tasks are previous-token, two-relations, sort and induction");
 }
 
 std::vector<int> task_targets(Task task, const std::vector<int>& tokens) {
@@ -143,8 +181,25 @@ std::vector<int> task_targets(Task task, const std::vector<int>& tokens) {
             for (std::size_t p = kSortN; p < tokens.size() && p < 2 * kSortN; ++p) targets[p] = sorted[p - kSortN];
             break;
         }
+        case Task::Induction:
+            // the next token, up to the first padding (nothing is scored from there on)
+            for (std::size_t i = 0; i + 1 < tokens.size() && tokens[i + 1] != kPad; ++i) targets[i] = tokens[i + 1];
+            break;
     }
     return targets;
+}
+
+std::vector<int> task_parts(Task task, const std::vector<int>& tokens) {
+    if (task != Task::Induction) return {};
+    const std::vector<int> targets = task_targets(task, tokens);
+    std::vector<int> parts(tokens.size(), -1);
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        if (targets[i] < 0) continue;
+        std::size_t j = 0;
+        while (j < i && tokens[j] != tokens[i]) ++j;  // the first occurrence
+        parts[i] = j + 1 < i && tokens[j + 1] == targets[i] ? 1 : 0;
+    }
+    return parts;
 }
 
 bool is_held_out(Task task, const std::vector<int>& tokens) {
@@ -169,6 +224,8 @@ Batch make_batch(Task task, std::size_t size, std::uint64_t seed, bool held_out)
         const std::vector<int> targets = task_targets(task, seq);
         b.tokens.insert(b.tokens.end(), seq.begin(), seq.end());
         b.targets.insert(b.targets.end(), targets.begin(), targets.end());
+        const std::vector<int> parts = task_parts(task, seq);
+        b.parts.insert(b.parts.end(), parts.begin(), parts.end());
     }
     return b;
 }

@@ -244,6 +244,50 @@ TEST_CASE("head split/concat, bias, relu and embedding backward", "[grad]") {
     REQUIRE_THROWS_AS(embedding_backward({0}, Matrix(2, 3), 5), ShapeError);
 }
 
+TEST_CASE("layer norm: forward by hand, backward against finite differences", "[grad]") {
+    // forward: a row of known mean and variance
+    const MatrixD x(Matrix{{1.0f, 2.0f, 3.0f, 6.0f}});  // mean 3, population variance 3.5
+    const MatrixD g(Matrix{{1.0f, 2.0f, 0.5f, -1.0f}}), b(Matrix{{0.0f, 1.0f, -1.0f, 0.5f}});
+    const MatrixD y = f64::layer_norm(x, g, b, 1e-5);
+    const double r = 1.0 / std::sqrt(3.5 + 1e-5);
+    const double want[] = {-2 * r * 1.0 + 0.0, -1 * r * 2.0 + 1.0, 0.0 * 0.5 - 1.0, 3 * r * -1.0 + 0.5};
+    for (std::size_t j = 0; j < 4; ++j) REQUIRE(y(0, j) == Approx(want[j]).epsilon(1e-12));
+    // with gain 1 and bias 0 every row has mean 0 and variance ≈ 1
+    MatrixD X = rnd(5, 7, 40, -3, 3);
+    MatrixD ones(1, 7), zeros(1, 7);
+    for (std::size_t j = 0; j < 7; ++j) ones(0, j) = 1.0;
+    const MatrixD Y = f64::layer_norm(X, ones, zeros, 1e-5);
+    for (std::size_t i = 0; i < 5; ++i) {
+        double m = 0, v = 0;
+        for (std::size_t j = 0; j < 7; ++j) m += Y(i, j) / 7;
+        for (std::size_t j = 0; j < 7; ++j) v += (Y(i, j) - m) * (Y(i, j) - m) / 7;
+        REQUIRE(m == Approx(0.0).margin(1e-12));
+        REQUIRE(v == Approx(1.0).epsilon(1e-4));
+    }
+    // backward: every input, the gain and the bias
+    MatrixD gain = rnd(1, 7, 41, 0.5, 1.5), bias = rnd(1, 7, 42), G = rnd(5, 7, 43);
+    const auto grads = f64::layer_norm_backward(X, gain, G, 1e-5);
+    const auto loss = [&] { return dot(f64::layer_norm(X, gain, bias, 1e-5), G); };
+    check_gradient(X, loss, grads.dX, "layer_norm dX");
+    check_gradient(gain, loss, grads.dgain, "layer_norm dgain");
+    check_gradient(bias, loss, grads.dbias, "layer_norm dbias");
+    // the float path
+    const auto gf = layer_norm_backward(X.to_float(), gain.to_float(), G.to_float());
+    require_float_matches(gf.dX, grads.dX, "float layer_norm dX");
+    require_float_matches(gf.dgain, grads.dgain, "float layer_norm dgain");
+    require_float_matches(layer_norm(X.to_float(), gain.to_float(), bias.to_float()),
+                          f64::layer_norm(X, gain, bias, 1e-5), "float layer_norm");
+    // a constant row: x̂ = 0, the output is the bias, nothing divides by zero
+    const Matrix c = layer_norm(Matrix{{2.0f, 2.0f, 2.0f}}, Matrix{{1.0f, 1.0f, 1.0f}}, Matrix{{0.5f, 0.0f, -0.5f}});
+    REQUIRE(c(0, 0) == 0.5f);
+    REQUIRE(c(0, 2) == -0.5f);
+    // errors
+    REQUIRE_THROWS_AS(layer_norm(Matrix(2, 3), Matrix(1, 2), Matrix(1, 3)), ShapeError);
+    REQUIRE_THROWS_AS(layer_norm(Matrix(2, 3), Matrix(1, 3), Matrix(2, 3)), ShapeError);
+    REQUIRE_THROWS_AS(layer_norm(Matrix(2, 3), Matrix(1, 3), Matrix(1, 3), 0.0f), ValueError);
+    REQUIRE_THROWS_AS(layer_norm_backward(Matrix(2, 3), Matrix(1, 3), Matrix(3, 3)), ShapeError);
+}
+
 TEST_CASE("cross-entropy and its gradient", "[grad]") {
     MatrixD logits = rnd(5, 4, 23, -3, 3);
     const std::vector<int> targets = {1, -1, 3, 0, -1};  // rows 2 and 5 are not scored
@@ -329,9 +373,10 @@ TEST_CASE("the whole model's gradient matches finite differences", "[grad]") {
     c.layers = GENERATE(1, 2);
     c.mlp_hidden = GENERATE(0, 6);
     c.scale = GENERATE(true, false);
+    c.layer_norm = GENERATE(false, true);
     c.dropout = 0.2f;
     c.positional = true;
-    CAPTURE(c.heads, c.layers, c.mlp_hidden, c.scale);
+    CAPTURE(c.heads, c.layers, c.mlp_hidden, c.scale, c.layer_norm);
     const Batch batch = small_batch(3, 5, c.vocab_in, c.vocab_out, 99);
     const TinyTransformer modelf(c);
     TinyTransformerD model(modelf);  // the float model's weights, in double

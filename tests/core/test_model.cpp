@@ -47,7 +47,7 @@ TEST_CASE("tasks: targets, probes and the held-out split", "[model]") {
     REQUIRE(task_from_name("two-relations") == Task::TwoRelations);
     REQUIRE_THROWS_AS(task_from_name("copy"), ValueError);
 
-    for (Task task : {Task::PreviousToken, Task::TwoRelations, Task::Sort}) {
+    for (Task task : {Task::PreviousToken, Task::TwoRelations, Task::Sort, Task::Induction}) {
         const TaskInfo info = task_info(task);
         CAPTURE(info.name);
         REQUIRE(info.probe.size() == info.seq_len);
@@ -353,4 +353,151 @@ TEST_CASE("Adam follows Kingma & Ba's update with bias correction", "[model]") {
     REQUIRE(ps[0].value(0, 0) == Approx(0.9 - 0.1 * mh / (std::sqrt(vh) + 1e-8)).epsilon(1e-5));
     REQUIRE(adam.steps() == 2);
     REQUIRE_THROWS_AS(Adam(AdamConfig{0.0f}), ValueError);
+}
+
+TEST_CASE("induction task: a repeated run of random letters at a varying offset, two parts", "[model]") {
+    const TaskInfo info = task_info(Task::Induction);
+    REQUIRE(task_from_name("induction") == Task::Induction);
+    REQUIRE(info.parts == std::vector<std::string>{"first", "repeated"});
+    const int pad = info.separator;
+    REQUIRE(pad == 26);
+    // A B C, then B C again: the target is the next token up to the padding; "repeated" where
+    // the token occurred before and its successor there is the target.
+    const std::vector<int> seq = {0, 1, 2, 1, 2, pad, pad};
+    REQUIRE(task_targets(Task::Induction, seq) == std::vector<int>{1, 2, 1, 2, -1, -1, -1});
+    REQUIRE(task_parts(Task::Induction, seq) == std::vector<int>{0, 0, 0, 1, -1, -1, -1});
+    REQUIRE(task_parts(Task::PreviousToken, {1, 2, 3}).empty());
+
+    const Batch b = training_batch(Task::Induction, 400, 3);
+    REQUIRE(b.parts.size() == b.tokens.size());
+    std::set<std::size_t> lengths, starts;
+    for (std::size_t s = 0; s < b.size; ++s) {
+        const std::vector<int> t(b.tokens.begin() + s * b.seq_len, b.tokens.begin() + (s + 1) * b.seq_len);
+        std::size_t n = 0;  // tokens before the padding
+        while (n < t.size() && t[n] != pad) ++n;
+        for (std::size_t k = n; k < t.size(); ++k) REQUIRE(t[k] == pad);
+        // the letters before the repeat are distinct, the repeat copies the last L of them
+        std::size_t L = 0;
+        while (L < n && std::count(t.begin(), t.begin() + std::ptrdiff_t(n), t[n - 1 - L]) == 2) ++L;
+        L /= 2;
+        CAPTURE(s, n, L);
+        REQUIRE(L >= 3);
+        REQUIRE(L <= 11);
+        for (std::size_t k = 0; k < L; ++k) REQUIRE(t[n - L + k] == t[n - 2 * L + k]);
+        std::set<int> distinct(t.begin(), t.begin() + std::ptrdiff_t(n - L));
+        REQUIRE(distinct.size() == n - L);
+        lengths.insert(L);
+        starts.insert(n - L);
+        // the repeated part: every position of the second copy but its last
+        std::size_t repeated = 0;
+        for (std::size_t k = 0; k < t.size(); ++k) repeated += b.parts[s * b.seq_len + k] == 1;
+        REQUIRE(repeated == L - 1);
+    }
+    REQUIRE(lengths.size() == 9);   // every L of 3..11 occurs
+    REQUIRE(starts.size() >= 12);  // the repeat starts at many positions
+}
+
+TEST_CASE("per-part losses add up to the loss, and ablating a head changes it", "[model]") {
+    TrainerConfig c = config(Task::Induction, 2, 3e-3f);
+    c.model.layers = 2;
+    c.model.heads = 2;
+    Trainer t(c);
+    for (int k = 0; k < 20; ++k) t.step();
+    const Batch held = held_out_batch(Task::Induction, 64);
+    const LossStats all = t.model().evaluate(held);
+    REQUIRE(all.parts.size() == 2);
+    const PartStats &a = all.parts[0], &r = all.parts[1];
+    REQUIRE(a.count + r.count == all.count);
+    REQUIRE(a.correct + r.correct == all.correct);
+    REQUIRE((a.loss * double(a.count) + r.loss * double(r.count)) / double(all.count) == Approx(all.loss).epsilon(1e-5));
+    // a batch without parts has none
+    REQUIRE(held_out_batch(Task::PreviousToken, 8).parts.empty());
+
+    // ablation: no flag set is the plain evaluation; each head zeroed changes the loss
+    REQUIRE(t.model().evaluate(held, std::vector<bool>(4, false)).loss == all.loss);
+    for (std::size_t k = 0; k < 4; ++k) {
+        std::vector<bool> zeroed(4, false);
+        zeroed[k] = true;
+        CAPTURE(k);
+        REQUIRE(t.model().evaluate(held, zeroed).loss != all.loss);
+    }
+    REQUIRE_THROWS_AS(t.model().evaluate(held, std::vector<bool>(3, false)), ShapeError);
+}
+
+TEST_CASE("attention x value norm: the probe's norms of v_j W_O per head", "[model]") {
+    ModelConfig c;
+    c.vocab_in = c.vocab_out = 6;
+    c.max_len = 5;
+    c.d_model = 8;
+    c.heads = 2;
+    c.d_k = 4;
+    c.layers = 1;
+    TinyTransformer m(c);
+    const std::vector<int> tokens = {1, 4, 2, 5, 0};
+    const Probe p = m.probe(tokens);
+    REQUIRE(p.value_norm.size() == 1);
+    REQUIRE(p.value_norm[0].size() == 2);
+    REQUIRE(p.value_norm[0][0].size() == 5);
+    for (double v : p.value_norm[0][1]) REQUIRE(v > 0);
+    // W_O's rows of head 1 doubled: head 1's norms double, head 0's stay; its rows zeroed: 0
+    std::size_t wo = 0;
+    while (m.params()[wo].name != "layer1.Wo") ++wo;
+    const std::size_t dv = c.d_model / c.heads;
+    for (std::size_t i = dv; i < 2 * dv; ++i)
+        for (std::size_t j = 0; j < c.d_model; ++j) m.params()[wo].value(i, j) *= 2.0f;
+    const Probe q = m.probe(tokens);
+    for (std::size_t j = 0; j < 5; ++j) {
+        REQUIRE(q.value_norm[0][0][j] == p.value_norm[0][0][j]);
+        REQUIRE(q.value_norm[0][1][j] == Approx(2 * p.value_norm[0][1][j]).epsilon(1e-6));
+    }
+    for (std::size_t i = 0; i < dv; ++i)
+        for (std::size_t j = 0; j < c.d_model; ++j) m.params()[wo].value(i, j) = 0.0f;
+    const Probe z = m.probe(tokens);
+    for (double v : z.value_norm[0][0]) REQUIRE(v == 0.0);
+}
+
+TEST_CASE("pre-LayerNorm adds a gain and a bias before each block and the read-out", "[model]") {
+    ModelConfig c;
+    c.layers = 2;
+    c.mlp_hidden = 16;
+    const TinyTransformer plain(c);
+    c.layer_norm = true;
+    const TinyTransformer ln(c);
+    REQUIRE(ln.parameter_count() == plain.parameter_count() + 2 * c.d_model * (2 * c.layers + 1));
+    std::vector<std::string> names;
+    for (const auto& p : ln.params()) names.push_back(p.name);
+    REQUIRE(names[1] == "layer1.ln1.gain");
+    REQUIRE(std::count(names.begin(), names.end(), "layer2.ln2.bias") == 1);
+    REQUIRE(names[names.size() - 4] == "ln_f.gain");
+    // the other weights start as without LayerNorm (nothing more is drawn)
+    for (const auto& p : plain.params()) {
+        const auto it = std::find_if(ln.params().begin(), ln.params().end(), [&](const auto& q) { return q.name == p.name; });
+        REQUIRE(it != ln.params().end());
+        REQUIRE(std::equal(p.value.data(), p.value.data() + p.value.size(), it->value.data()));
+    }
+    // and it learns the previous token as well
+    TrainerConfig tc = config(Task::PreviousToken);
+    tc.model.layer_norm = true;
+    Trainer t(tc);
+    const double best = train(t, 300);
+    CAPTURE(best);
+    REQUIRE(best < 0.1);
+}
+
+TEST_CASE("learning-rate schedule: linear warm-up, cosine decay to the floor", "[model]") {
+    const LrSchedule s{1e-2f, 1e-3f, 10, 110};
+    REQUIRE(scheduled_lr(s, 0) == Approx(1e-3));
+    REQUIRE(scheduled_lr(s, 9) == Approx(1e-2));
+    REQUIRE(scheduled_lr(s, 10) == Approx(1e-2));
+    REQUIRE(scheduled_lr(s, 60) == Approx(5.5e-3));  // half way: the mean of peak and floor
+    REQUIRE(scheduled_lr(s, 110) == Approx(1e-3));
+    REQUIRE(scheduled_lr(s, 1000) == Approx(1e-3));
+    for (std::size_t t = 10; t < 110; ++t) REQUIRE(scheduled_lr(s, t + 1) <= scheduled_lr(s, t));
+    REQUIRE_THROWS_AS(scheduled_lr({1e-3f, 1e-2f, 0, 10}, 0), ValueError);  // floor above peak
+    REQUIRE_THROWS_AS(scheduled_lr({1e-2f, 1e-3f, 20, 10}, 0), ValueError);  // warm-up too long
+    Adam adam(AdamConfig{1e-2f});
+    adam.set_lr(2e-3f);
+    REQUIRE(adam.lr() == 2e-3f);
+    REQUIRE_THROWS_AS(adam.set_lr(0.0f), ValueError);
+    REQUIRE(adam.lr() == 2e-3f);
 }

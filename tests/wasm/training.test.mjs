@@ -166,3 +166,25 @@ test('without 1/sqrt(d_k) the same initial weights give softmax inputs 8 times w
   on.dispose();
   off.dispose();
 });
+
+test('induction: the task, its parts, and per-part held-out losses through WebAssembly', () => {
+  const t = attn.task('induction');
+  assert.deepEqual(t.parts, ['first', 'repeated']);
+  assert.equal(t.seqLen, 22);
+  assert.equal(t.tokenLabels[t.separator], '·');
+  const m = attn.createModel({ task: 'induction', layers: 2, heads: 2, lr: 0.003, evalSize: 64 });
+  try {
+    m.train(5);
+    const e = m.evaluate();
+    assert.equal(e.parts.length, 2);
+    assert.equal(e.parts[0].positions + e.parts[1].positions, e.positions);
+    const mean = (e.parts[0].loss * e.parts[0].positions + e.parts[1].loss * e.parts[1].positions) / e.positions;
+    assert.ok(Math.abs(mean - e.loss) < 1e-4 * e.loss);
+    const p = m.probe(t.probe);
+    // Q W E R T Y U I O P twice: the second copy's first nine letters are "repeated"
+    assert.deepEqual(p.parts, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1]);
+  } finally {
+    m.dispose();
+  }
+  assert.deepEqual(attn.task('sort').parts, []);
+});

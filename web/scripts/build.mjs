@@ -12,6 +12,8 @@
 //   chapters and components, KaTeX's styles and the fonts they use, and the same
 //   attn-core.wasm, inlined), and attention-explorer-scalar.js (the scalar core for the
 //   widget on engines without SIMD, fetched only there),
+//   dist/text-model.bin + text-model-results.json (the trained text model and its measured
+//   roles, from models/text-model/; fetched by the trained-heads chapter next to its script),
 //   and next to every text and wasm file its .gz and .br (precompressed, the last step).
 import { build } from 'esbuild';
 import { cp, mkdir, rm, access, readdir, readFile, stat, writeFile } from 'node:fs/promises';
@@ -54,6 +56,9 @@ await Promise.all([
   cp(join(root, 'wasm', 'attn.d.ts'), join(dist, 'attn.d.ts')),
   cp(join(web, 'index.html'), join(dist, 'index.html')),
   cp(join(web, 'favicon.svg'), join(dist, 'favicon.svg')),
+  // the trained-heads chapter fetches these next to its script (docs/text-model.md)
+  cp(join(root, 'models', 'text-model', 'model.bin'), join(dist, 'text-model.bin')),
+  cp(join(root, 'models', 'text-model', 'results.json'), join(dist, 'text-model-results.json')),
   cp(join(web, 'node_modules', 'katex', 'dist', 'katex.min.css'), join(dist, 'katex', 'katex.min.css')),
   cp(join(web, 'node_modules', 'katex', 'dist', 'fonts'), join(dist, 'katex', 'fonts'), { recursive: true }),
 ]);
@@ -260,7 +265,7 @@ await Promise.all([
 // strongest settings, as a static host would serve them; `make serve` (sirv) sends them
 // with Content-Encoding when the browser asks. Fonts are skipped: woff2 is brotli inside,
 // and browsers that read woff2 never ask for the ttf and woff copies.
-const COMPRESSIBLE = /\.(html|js|mjs|css|wasm|svg|json|map|ts|txt)$/;
+const COMPRESSIBLE = /\.(html|js|mjs|css|wasm|svg|json|map|ts|txt|bin)$/;
 async function precompress(dir) {
   const gzip = promisify(zlib.gzip), brotli = promisify(zlib.brotliCompress);
   const walk = async (d) => (await Promise.all((await readdir(join(dir, d), { withFileTypes: true }))

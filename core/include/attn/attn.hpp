@@ -13,6 +13,9 @@
 //   cost.hpp        the cost model of one layer
 //   grad.hpp        the backward pass of every stage, float and double
 //   model.hpp       the tiny trainable Transformer, its tasks, Adam, Trainer
+//   text.hpp        the text model's tokenizer (characters, Hangul as jamo)
+//   text_model.hpp  the text model's windows, loss in bits per character, file format
+//   heads.hpp       measured head roles, ablation, attention x value norm, rollout
 //   inspect.hpp     the numbers the page shows beside its figures
 //   recurrent.hpp   the toy recurrent state attention is compared with
 //   reading.hpp     constructed heads (hand-set W_Q, W_K)
@@ -28,6 +31,7 @@
 #include "attn/flash.hpp"
 #include "attn/forward.hpp"
 #include "attn/grad.hpp"
+#include "attn/heads.hpp"
 #include "attn/inspect.hpp"
 #include "attn/linalg.hpp"
 #include "attn/matrix.hpp"
@@ -38,3 +42,5 @@
 #include "attn/random.hpp"
 #include "attn/reading.hpp"
 #include "attn/recurrent.hpp"
+#include "attn/text.hpp"
+#include "attn/text_model.hpp"

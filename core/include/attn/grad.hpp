@@ -29,6 +29,12 @@
 //   concat_heads_backward(dC, h)       dC cut back into h column blocks (= split_heads)
 //   bias_backward(dY)                  Y = X + 1 bᵀ (b added to every row) -> db = Σ_rows dY, 1 x n
 //   relu_backward(X, dY)               Y = max(X, 0) -> dX = dY where X > 0, else 0
+//   layer_norm(X, g, b, eps)           Y = LayerNorm(X) row by row (Ba, Kiros & Hinton 2016):
+//                                      y_ij = g_j x̂_ij + b_j, x̂_ij = (x_ij − μ_i)/√(σ_i² + ε),
+//                                      μ_i, σ_i² the row's mean and population variance; g, b: 1 x n
+//   layer_norm_backward(X, g, dY, eps) -> dX_ij = (d̂_ij − mean_k d̂_ik − x̂_ij mean_k d̂_ik x̂_ik)
+//                                      / √(σ_i² + ε) with d̂ = dY ⊙ g; dg = Σ_rows dY ⊙ x̂,
+//                                      db = Σ_rows dY (statistics recomputed from X)
 //   embedding_backward(tokens, dX, V)  X = E[tokens] (row t of X is row tokens[t] of E)
 //                                      -> dE (V x d): row v = Σ of the rows t with tokens[t] = v
 //   cross_entropy(logits, targets)     logits: N x V, targets: N entries in [0, V) or −1
@@ -49,8 +55,9 @@
 // double path with central finite differences, check the very code the float path runs.
 //
 // Errors: ShapeError naming both shapes when operands do not fit; ValueError for a
-// non-finite scale factor, a dropout rate outside [0, 1), a target outside [−1, V), a
-// token outside [0, V), or cross_entropy with no scored row.
+// non-finite scale factor, a LayerNorm eps that is not positive, a dropout rate outside
+// [0, 1), a target outside [−1, V), a token outside [0, V), or cross_entropy with no scored
+// row.
 #pragma once
 
 #include <cstdint>
@@ -70,6 +77,10 @@ struct MatmulGrads {
 struct AttentionGrads {
     Matrix dQ, dK, dV;
     Matrix dLogits;  // ∂L/∂Z with Z = scale·QKᵀ + M, the softmax input (T_q x T_k)
+};
+
+struct LayerNormGrads {
+    Matrix dX, dgain, dbias;  // r x n, 1 x n, 1 x n
 };
 
 struct CrossEntropy {
@@ -92,6 +103,8 @@ std::vector<Matrix> concat_heads_backward(ConstMatrixView dC, std::size_t heads)
 Matrix bias_backward(ConstMatrixView dY);
 Matrix relu(ConstMatrixView X);
 Matrix relu_backward(ConstMatrixView X, ConstMatrixView dY);
+Matrix layer_norm(ConstMatrixView X, ConstMatrixView gain, ConstMatrixView bias, float eps = 1e-5f);
+LayerNormGrads layer_norm_backward(ConstMatrixView X, ConstMatrixView gain, ConstMatrixView dY, float eps = 1e-5f);
 Matrix embedding(const std::vector<int>& tokens, ConstMatrixView E);
 Matrix embedding_backward(const std::vector<int>& tokens, ConstMatrixView dX, std::size_t vocab);
 CrossEntropy cross_entropy(ConstMatrixView logits, const std::vector<int>& targets);
@@ -113,6 +126,10 @@ struct AttentionGradsD {
     MatrixD dQ, dK, dV, dLogits;
 };
 
+struct LayerNormGradsD {
+    MatrixD dX, dgain, dbias;
+};
+
 struct CrossEntropyD {
     double loss = 0;
     std::size_t count = 0;
@@ -128,6 +145,7 @@ MatrixD softmax(const MatrixD& S);
 MatrixD dropout(const MatrixD& P, float rate, std::uint64_t seed);
 MatrixD embedding(const std::vector<int>& tokens, const MatrixD& E);
 MatrixD relu(const MatrixD& X);
+MatrixD layer_norm(const MatrixD& X, const MatrixD& gain, const MatrixD& bias, double eps = 1e-5);
 
 // Backward stages in double.
 MatmulGradsD matmul_backward(const MatrixD& A, const MatrixD& B, const MatrixD& dC);
@@ -143,6 +161,7 @@ std::vector<MatrixD> concat_heads_backward(const MatrixD& dC, std::size_t heads)
 MatrixD bias_backward(const MatrixD& dY);
 MatrixD relu_backward(const MatrixD& X, const MatrixD& dY);
 MatrixD embedding_backward(const std::vector<int>& tokens, const MatrixD& dX, std::size_t vocab);
+LayerNormGradsD layer_norm_backward(const MatrixD& X, const MatrixD& gain, const MatrixD& dY, double eps = 1e-5);
 CrossEntropyD cross_entropy(const MatrixD& logits, const std::vector<int>& targets);
 AttentionGradsD attention_backward(const MatrixD& Q, const MatrixD& K, const MatrixD& V,
                                    const TraceD& trace, const MatrixD& dO,

@@ -1,18 +1,20 @@
 // A tiny decoder-only Transformer that trains in seconds, for the live-training chapter,
 // with the toy tasks it learns, the Adam optimiser and a Trainer that ties them together.
 //
-// Model (Vaswani et al. 2017, §3; without layer normalisation, which a 1–2 layer model
-// of this size does not need):
+// Model (Vaswani et al. 2017, §3; layer normalisation optional, as pre-LN: Xiong et al.
+// 2020, "On Layer Normalization in the Transformer Architecture"; the toy tasks' 1–2
+// layer models train without it, the text model with it, see docs/text-model.md):
 //
 //   x⁰ = E[tokens] + PE                       E: V_in x d_model, PE sinusoidal (§3.5), optional
 //   for each layer ℓ:
-//     q = x Wq, k = x Wk, v = x Wv            Wq, Wk: d_model x (h·d_k), Wv: d_model x (h·d_v)
+//     a = LN₁(x)  (a = x without LayerNorm)   LN(x) = g ⊙ (x − μ)/√(σ² + ε) + b per row (grad.hpp)
+//     q = a Wq, k = a Wk, v = a Wv            Wq, Wk: d_model x (h·d_k), Wv: d_model x (h·d_v)
 //     head i of sequence b: Oᵢ = dropout(softmax(s · qᵢ kᵢᵀ + M)) vᵢ
 //                                             causal M; s = 1/√d_k, or 1 with the scale off
 //     x ← x + Concat(O₁..O_h) Wo              Wo: (h·d_v) x d_model, d_v = d_model / h
 //                                             unless ModelConfig::d_v sets it
-//     x ← x + relu(x W1 + b1) W2 + b2         optional MLP, hidden width mlp_hidden
-//   logits = x Wout + bout                    Wout: d_model x V_out
+//     x ← x + relu(LN₂(x) W1 + b1) W2 + b2    optional MLP, hidden width mlp_hidden
+//   logits = LN_f(x) Wout + bout              Wout: d_model x V_out
 //   L = mean cross-entropy over the scored positions (targets −1 are not scored)
 //
 // Shapes: a Batch holds B sequences of T tokens, row-major (row b·T + t is token t of
@@ -22,7 +24,7 @@
 // seed gives the same model natively and in WebAssembly): E ~ N(0, 1); Wq, Wk, Wv, Wo,
 // Wout ~ N(0, 1/d_model) (so each entry of q and k has variance ≈ that of x, ≈ 1.5 with
 // the positional encoding: the scores' spread then grows like √d_k, as in the document);
-// W1 ~ N(0, 2/d_model), W2 ~ N(0, 1/mlp_hidden); biases 0.
+// W1 ~ N(0, 2/d_model), W2 ~ N(0, 1/mlp_hidden); biases 0; LayerNorm gains 1, biases 0.
 //
 // Adam (Kingma & Ba 2015, Algorithm 1, with bias correction):
 //   m ← β₁m + (1−β₁)g,  v ← β₂v + (1−β₂)g²,  θ ← θ − lr · m̂ / (√v̂ + ε),
@@ -39,6 +41,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -57,6 +60,16 @@ enum class Task {
     Sort,           // 5 distinct digits, a separator, then the same digits sorted; at the
                     // separator and at each sorted digit the target is the next sorted digit
                     // (T = 11, vocabulary 10 digits + separator)
+    Induction,      // p + L distinct random letters of 26 (L uniform in 3..11, a prefix of p
+                    // uniform in 0..22 − 2L), the last L of them again, then padding "·"
+                    // (token 26, the `separator`) up to T = 22; the target at i is the token at
+                    // i + 1, up to the padding. Only content finds the answer in the repeated
+                    // half: where the repeat starts and its offset L change from sequence to
+                    // sequence, so no fixed position does (a one-layer model cannot solve it;
+                    // two layers can, a first-layer head that finds where the current token
+                    // occurred before and a second-layer induction head that reads the token
+                    // after it: Olsson et al. 2022, Elhage et al. 2021). Parts: "first" and
+                    // "repeated" (task_parts).
 };
 
 struct TaskInfo {
@@ -64,29 +77,40 @@ struct TaskInfo {
     std::string name;                       // "previous-token", "two-relations", "sort"
     std::size_t vocab_in = 0, vocab_out = 0, seq_len = 0;
     std::size_t min_len = 0, max_len = 0;   // lengths accepted by Trainer::probe
-    int separator = -1;                     // sort: token id of the separator
+    int separator = -1;                     // sort: token id of the separator; induction: of the padding
     // The positions the answer at i is read from, as offsets i − j: {1} for previous-token,
     // {1, 3} for two-relations; empty for sort (its answer is found by content).
     std::vector<int> offsets;
     std::vector<int> probe;                 // the fixed probe sequence shown while training
     std::vector<std::string> token_labels;  // one per input token id ("0".."9", "|")
     std::vector<std::string> output_labels; // one per class
+    // The parts scored positions fall in (LossStats::parts), empty for a task without:
+    // induction {"first", "repeated"}.
+    std::vector<std::string> parts;
 };
 
 TaskInfo task_info(Task task);
-// "previous-token" | "two-relations" | "sort"; ValueError naming the choices otherwise.
+// "previous-token" | "two-relations" | "sort" | "induction"; ValueError naming the choices otherwise.
 Task task_from_name(const std::string& name);
 
 struct Batch {
     std::size_t size = 0, seq_len = 0;  // B sequences of T tokens
     std::vector<int> tokens;            // B·T, row-major
     std::vector<int> targets;           // B·T class ids, −1 where the position is not scored
+    // Empty, or B·T part ids (TaskInfo::parts; −1 for unscored positions): LossStats::parts
+    // then holds the loss of each part (induction: the first and the repeated half).
+    std::vector<int> parts;
 };
 
 // The targets of one sequence (−1 where there is nothing to predict). ValueError when the
 // sequence is not an input of the task (token outside the vocabulary; for sort: not 5
 // distinct digits, optionally followed by the separator and a prefix of the sorted digits).
 std::vector<int> task_targets(Task task, const std::vector<int>& tokens);
+// The part of each position (TaskInfo::parts), −1 where nothing is scored; empty for a
+// task without parts. Induction: "repeated" (1) where the token at i occurred before, first
+// at j with j + 1 < i, and the token after that occurrence is the target (what an induction
+// head predicts), "first" (0) at every other scored position.
+std::vector<int> task_parts(Task task, const std::vector<int>& tokens);
 // Held-out split: a fixed hash of the sequence's free tokens picks about 1 sequence in 8.
 // Training batches never contain a held-out sequence; the evaluation set holds only them.
 bool is_held_out(Task task, const std::vector<int>& tokens);
@@ -108,6 +132,9 @@ struct ModelConfig {
     std::size_t mlp_hidden = 0;   // 0: no MLP block
     bool positional = true;       // add the sinusoidal positional encoding
     bool scale = true;            // multiply the scores by 1/√d_k
+    // Pre-LayerNorm (Xiong et al. 2020): LN before the attention and the MLP of every layer
+    // and before the read-out (gain 1 and bias 0 at initialisation, ε = 1e-5); see the header.
+    bool layer_norm = false;
     float dropout = 0.0f;         // attention dropout while training, in [0, 1)
     std::uint64_t seed = 1;
 };
@@ -135,6 +162,12 @@ struct Param {
     Mat<T> value, grad;
 };
 
+struct PartStats {
+    double loss = 0;          // mean cross-entropy over the part's scored positions (0 if none)
+    std::size_t count = 0;    // scored positions in the part
+    std::size_t correct = 0;  // of which the largest logit is the target
+};
+
 struct LossStats {
     double loss = 0;            // mean cross-entropy over the scored positions
     std::size_t count = 0;      // scored positions
@@ -145,6 +178,7 @@ struct LossStats {
     // (in squares) over every head, layer and sequence of the batch.
     double grad_logits_norm = 0;  // ‖∂L/∂Z‖, Z = s·QKᵀ + M, the softmax input
     double grad_scores_norm = 0;  // ‖∂L/∂S‖, S = QKᵀ (= s·‖∂L/∂Z‖)
+    std::vector<PartStats> parts;  // one per part when the batch has parts (Batch::parts)
 };
 
 // What the page shows of one sequence: every head's weights and the prediction.
@@ -160,6 +194,10 @@ struct ProbeT {
     // 0 where no row qualifies. Trainer::probe sets first_row to the task's largest offset,
     // so the rows are those where every position the answer needs exists.
     std::vector<std::vector<std::vector<double>>> offset_weight;
+    // [layer][head][j]: ‖v_j^h W_O^h‖, the norm of what token j hands on through head h (its
+    // value row times the head's rows of W_O): attention weight × this norm is the "attention
+    // × value norm" view of Kobayashi et al. 2020 (heads.hpp, norm_weights).
+    std::vector<std::vector<std::vector<double>>> value_norm;
     Mat<T> probabilities;                      // T x V_out, softmax of the logits
     std::vector<int> predictions;              // argmax per position
 };
@@ -178,8 +216,10 @@ public:
     const std::vector<Param<T>>& params() const { return params_; }
     std::size_t parameter_count() const;
 
-    // Forward in evaluation mode (no dropout): loss and accuracy on the batch.
-    LossStats evaluate(const Batch& batch) const;
+    // Forward in evaluation mode (no dropout): loss and accuracy on the batch. zeroed:
+    // empty, or layers·heads flags (index layer·heads + head): a flagged head's output is
+    // replaced by zeros before W_O (ablation: what the model loses without that head).
+    LossStats evaluate(const Batch& batch, const std::vector<bool>& zeroed = {}) const;
     // Forward and backward: overwrites every parameter's grad with ∂L/∂θ for this batch.
     // training = true applies attention dropout with masks drawn from dropout_seed.
     LossStats loss_and_grad(const Batch& batch, bool training, std::uint64_t dropout_seed);
@@ -187,11 +227,20 @@ public:
     double loss(const Batch& batch, bool training, std::uint64_t dropout_seed) const;
     // One sequence in evaluation mode (first_row: see ProbeT::offset_weight).
     ProbeT<T> probe(const std::vector<int>& tokens, std::size_t first_row = 0) const;
+    // Runs the batch once in evaluation mode and hands every head's weights to visit(b, l, h, P):
+    // sequence b, layer l, head h, P the T x T weights row-major (rows = queries; 0 above
+    // the diagonal). What heads.hpp measures head roles with.
+    template <class Visit>
+    void visit_weights(const Batch& batch, Visit&& visit) const {
+        visit_weights_impl(batch, [&](std::size_t b, std::size_t l, std::size_t h, const T* P) { visit(b, l, h, P); });
+    }
 
 private:
+    void visit_weights_impl(const Batch& batch,
+                            const std::function<void(std::size_t, std::size_t, std::size_t, const T*)>& visit) const;
     struct Forward;
     Forward forward(const std::vector<int>& tokens, std::size_t B, std::size_t Tn, bool training,
-                    std::uint64_t dropout_seed) const;
+                    std::uint64_t dropout_seed, const std::vector<bool>& zeroed = {}) const;
     Mat<T>& param(std::size_t i) { return params_[i].value; }
     const Mat<T>& param(std::size_t i) const { return params_[i].value; }
 
@@ -215,12 +264,29 @@ public:
     // One update of every parameter from its grad.
     void step(std::vector<Param<float>>& params);
     std::size_t steps() const { return t_; }
+    float lr() const { return config_.lr; }
+    // Changes the learning rate for the next steps (a schedule); ValueError outside (0, max_lr].
+    void set_lr(float lr);
 
 private:
     AdamConfig config_;
     std::vector<Matrix> m_, v_;
     std::size_t t_ = 0;
 };
+
+// A learning-rate schedule: linear warm-up (Goyal et al. 2017, §2.2), then a cosine decay
+// to `floor` (Loshchilov & Hutter 2017, SGDR, one cycle without restarts):
+//   lr(t) = peak · (t + 1) / warmup                                           t < warmup
+//   lr(t) = floor + (peak − floor) · (1 + cos(π (t − warmup) / (total − warmup))) / 2
+//                                                                             warmup ≤ t < total
+//   lr(t) = floor                                                             t ≥ total
+// t counts steps from 0. ValueError when peak or floor is outside (0, max_lr], floor > peak
+// or warmup > total.
+struct LrSchedule {
+    float peak = 3e-3f, floor = 3e-4f;
+    std::size_t warmup = 0, total = 1;
+};
+float scheduled_lr(const LrSchedule& schedule, std::size_t step);
 
 // ---- training a model on a task -----------------------------------------------------------
 
@@ -257,6 +323,7 @@ public:
     struct ProbeResult {
         Probe probe;
         std::vector<int> targets;
+        std::vector<int> parts;  // task_parts (empty for a task without parts)
     };
     ProbeResult probe(const std::vector<int>& tokens) const;
 

@@ -14,11 +14,18 @@ const ID = 'training';
 // two-relations gives each head a value width of d_v = 2 (see the task's description) and
 // d_k = 16: with 64, Adam moves the scores twice as fast and on some seeds both heads lock
 // onto i−1 before either finds i−3 (docs/training.md).
+// induction needs two layers (one cannot solve it) and lr 3·10⁻³ (at 10⁻² the heads form
+// but the loss then oscillates; docs/training.md), set when the task is picked; leaving it
+// puts the page's defaults back.
 const TASKS = [
   { name: 'previous-token', key: 'previous', heads: 1, dV: 0, dK: 64 },
   { name: 'two-relations', key: 'two', heads: 2, dV: 2, dK: 16 },
   { name: 'sort', key: 'sort', heads: 1, dV: 0, dK: 64 },
+  { name: 'induction', key: 'induction', heads: 2, dV: 0, dK: 64, layers: 2, lr: 0.003 },
 ];
+// The phase change of the induction task: the first held-out evaluation at which the
+// repeated half's loss is below half of the first half's (which stays at chance, ~ln 26).
+const PHASE_RATIO = 0.5;
 // A head "reads" an offset when more than this share of its weight sits there on average
 // (one half would call a head still spread over three positions a reader).
 const TAKES = 0.7;
@@ -87,7 +94,7 @@ export default {
       dv: last ? last.config.dV : '…',
       minLen: last ? last.task.minLen : '…',
       maxLen: last ? last.task.maxLen : '…',
-      sortHint: state().task === 'sort' ? tr('sortHint') : '',
+      sortHint: state().task === 'sort' ? tr('sortHint') : state().task === 'induction' ? tr('inductionHint') : '',
     });
 
     text('h2', 'title');
@@ -102,7 +109,10 @@ export default {
       const r = el('input', '', lab);
       Object.assign(r, { type: 'radio', name: `${ID}-task`, value: t.name });
       r.dataset.control = `task-${t.name}`;
-      r.addEventListener('change', () => patch({ task: t.name, heads: t.heads }));
+      r.addEventListener('change', () => patch((s) => ({
+        task: t.name, heads: t.heads,
+        layers: t.layers ?? (s.task === 'induction' ? 1 : s.layers), lr: t.lr ?? (s.task === 'induction' ? 0.01 : s.lr),
+      })));
       text('span', `task_${t.key}`, lab);
       return r;
     });
@@ -168,6 +178,12 @@ export default {
     const accPlot = k.plot({ title: () => tr('accTitle'), ...axes.acc, testId: 'training-accuracy', height: 260, empty });
     const gradPlot = k.plot({ title: () => tr('gradTitle'), ...axes.grad, testId: 'training-grad', height: 260, empty });
     plots.append(lossPlot.el, accPlot.el, gradPlot.el);
+    // induction: the held-out loss of the first and of the repeated half, and the phase change
+    const partsAxes = { x: stepAxis(), y: { label: () => tr('axisLoss'), domain: [0, 4] } };
+    const partsPlot = k.plot({ title: () => tr('partsTitle'), ...partsAxes, testId: 'training-parts', height: 260, empty });
+    plots.append(partsPlot.el);
+    const phaseLine = el('p', 'check-line');
+    phaseLine.dataset.phase = 'induction';
 
     text('h3', 'scaleTitle');
     const scaleBody = el('p', 'training-scale');
@@ -518,6 +534,7 @@ export default {
       accPlot.update({ series: accSeries, summary: summary(accSeries), message });
       const gradSeries = [curve(hist.on.gradLogits, 0), curve(hist.off.gradLogits, 1)];
       gradPlot.update({ series: gradSeries, summary: summary(gradSeries), message });
+      drawParts(m, which, stepBound, summary);
 
       // The explanation with its live numbers is typeset at most a few times a second (it
       // holds several formulas); the curves, maps and status follow every snapshot.
@@ -531,6 +548,30 @@ export default {
         maxOn: fmt(l0on.meanMaxWeight[0], { digits: 3, fixed: true }), maxOff: fmt(l0off.meanMaxWeight[0], { digits: 3, fixed: true }),
       });
       finishLive(m, s, which);
+    }
+
+    // Induction: both halves' held-out loss by step, and the step of the phase change.
+    function drawParts(m, which, stepBound, summary) {
+      const parts = m.task.parts ?? [];
+      const on = parts.length === 2;
+      partsPlot.el.hidden = !on;
+      phaseLine.hidden = !on;
+      if (!on) return;
+      const evals = hist.eval.filter((e) => e[which].parts?.length === 2);
+      const partSeries = parts.map((name, i) => ({
+        name: tr(`part_${name}`), dashed: i === 0, points: evals.map((e) => [e.step, e[which].parts[i].loss]),
+      }));
+      const phase = evals.find((e) => e.step > 0 && e[which].parts[1].loss < PHASE_RATIO * e[which].parts[0].loss);
+      const top = Math.max(4, ...partSeries.flatMap((x) => x.points.map((p) => p[1])).filter(Number.isFinite));
+      partsAxes.x.domain = [0, stepBound];
+      partsAxes.y.domain = [0, Math.ceil(top)];
+      const series = phase ? [...partSeries, { name: tr('phaseMark', { step: phase.step }), points: [[phase.step, 0], [phase.step, top]] }] : partSeries;
+      partsPlot.update({ series, marks: phase ? [{ x: phase.step, y: top, label: String(phase.step) }] : [], summary: summary(series), message: m.step === 0 ? tr('plotEmpty') : '' });
+      const now = m.eval[which].parts;
+      const vars = { first: fmt(now[0].loss, { digits: 2, fixed: true }), repeated: fmt(now[1].loss, { digits: 2, fixed: true }),
+        accRepeated: pct(now[1].accuracy), step: phase?.step ?? '' };
+      setProse(phaseLine, tr(phase ? 'phaseYes' : 'phaseNotYet'), vars);
+      phaseLine.dataset.step = phase ? String(phase.step) : '';
     }
 
     function finishLive(m, s, which) {

@@ -172,6 +172,35 @@ test('training: two relations, each of two heads takes one offset (read from the
   await page.close();
 });
 
+test('training: the induction task, two layers, the loss of each half plotted while it trains', async () => {
+  const { page, errors } = await openChapter();
+  await page.click('[data-control="task-induction"]');
+  // two layers, two heads and lr 0.003 are set with the task; 22-token probe, letters from the core
+  await waitFor(page, () => document.querySelectorAll('[data-grid="probe-l2h2"] tbody td').length === 22 * 22, null, 30000);
+  assert.equal(await page.inputValue('select[data-control="layers"]'), '2');
+  assert.equal(await page.inputValue('select[data-control="lr"]'), '0.003');
+  assert.ok(await page.isVisible('[data-plot="training-parts"]'));
+  assert.match(await page.textContent('[data-phase="induction"]'), /반복 구간/);
+  await page.click('[data-control="start"]');
+  await waitFor(page, (sel) => Number(document.querySelector(sel)?.dataset.step) >= 150, STATUS, 120000);
+  await page.click('[data-control="start"]'); // pause
+  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.running === 'false', STATUS, 30000);
+  // both halves' held-out losses are plotted (two curves with points) and said in the line
+  const legend = await page.$$eval('[data-plot="training-parts"] .plot-legend > *', (ns) => ns.map((n) => n.textContent));
+  assert.ok(legend.some((x) => /첫 구간/.test(x)) && legend.some((x) => /반복 구간/.test(x)), legend.join(' | '));
+  const line = await page.textContent('[data-phase="induction"]');
+  const [first, repeated] = line.match(/\d+\.\d+/g).map(Number);
+  assert.ok(first > 2.5, `the first half stays near chance (ln 26 = 3.26): ${line}`);
+  assert.ok(repeated > 0, line);
+  // leaving the task puts one layer and lr 0.01 back, and the parts plot goes away
+  await page.click('[data-control="task-previous-token"]');
+  assert.equal(await page.inputValue('select[data-control="layers"]'), '1');
+  assert.equal(await page.inputValue('select[data-control="lr"]'), '0.01');
+  await waitFor(page, () => document.querySelector('[data-plot="training-parts"]').hidden, null, 30000);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('training: screenshots at desktop and phone width, in both languages', async () => {
   const { page, errors } = await openChapter();
   await page.click('[data-control="step"]');

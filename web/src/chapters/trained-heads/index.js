@@ -1,0 +1,400 @@
+// Chapter "Heads of a trained model" (source: seeds/001, 헤드별 패턴; issue 17): every head
+// of the project's own text model (models/text-model/, docs/text-model.md) on the learner's
+// sentence, computed live by the core (attn.loadModel → probe, evaluate, heads). The
+// weights are fetched when the chapter mounts, from text-model.bin next to the script
+// (the page's dist/, or the widget's folder); the head roles and ablation on the held-out
+// text come from text-model-results.json, measured by the core when the model was trained.
+//
+// Tokens are jamo; the page shows characters: a syllable's jamo columns are summed and its
+// row is read at its last jamo (attn.groupByCharacter, core/include/attn/heads.hpp).
+import { chapterKit } from '../../kit/kit.js';
+import { setText, rebuild, escapeHtml } from '../../kit/prose.js';
+import { fmt } from '../../format.js';
+import { weightScale, textColorFor } from '../../components/colors.js';
+
+const ID = 'trained-heads';
+const MAX_CHARS = 300; // longer text is refused at the field (the model reads 63 tokens anyway)
+const ROLE_ORDER = ['previous-token', 'first-token', 'local', 'induction', ''];
+
+// The files, fetched once per page, and the model loaded once per core: probe, evaluate
+// and heads leave it unchanged, so every mount (several widgets share one core) reads the
+// same one, and the core's limit of 16 loaded text models is never reached by mounting.
+let files = null;
+const loaded = new WeakMap(); // attn -> Promise<[model, results]>
+function loadShared(attn) {
+  if (!loaded.has(attn)) {
+    const p = fetchFiles().then(([bytes, res]) => [attn.loadModel(bytes), res]);
+    p.catch(() => loaded.delete(attn)); // a later mount tries again
+    loaded.set(attn, p);
+  }
+  return loaded.get(attn);
+}
+function fetchFiles() {
+  if (!files) {
+    const get = async (name, as) => {
+      const url = new URL(`./${name}`, import.meta.url);
+      const r = await fetch(url);
+      if (!r.ok) throw new Error(`${url.pathname.split('/').pop()}: HTTP ${r.status}`);
+      return as === 'json' ? r.json() : new Uint8Array(await r.arrayBuffer());
+    };
+    files = Promise.all([get('text-model.bin'), get('text-model-results.json', 'json')]);
+    files.catch(() => (files = null)); // a later mount tries again
+  }
+  return files;
+}
+
+const rowOf = (M, i) => ({ rows: 1, cols: M.cols, data: M.data.slice(i * M.cols, (i + 1) * M.cols) });
+const rowArray = (M, i) => Array.from(M.data.subarray(i * M.cols, (i + 1) * M.cols));
+// Text the learner typed, for prose set as HTML with $TeX$: escaped, $ included.
+const safe = (s) => escapeHtml(s).replace(/\$/g, '&#36;');
+const argmax = (a) => a.reduce((b, x, j) => (x > a[b] ? j : b), 0);
+
+export default {
+  id: ID,
+  mount(section, ctx) {
+    const { attn, i18n } = ctx;
+    const k = chapterKit(section, ctx, ID, () => ({ text: null, head: 0, focus: -1, view: 'norm', off: -1 }));
+    const { el, text, tr, state, patch } = k;
+    const f2 = (x) => fmt(x, { digits: 2, fixed: true });
+    const f3 = (x) => fmt(x, { digits: 3, fixed: true });
+    const signed = (x) => (x >= 0 ? `+${f2(x)}` : f2(x));
+
+    let model = null, results = null, loadError = null;
+    let units = ['<s>']; // labels of the current sentence's units
+    const label = (u) => units[u] ?? '';
+    const sentenceOf = (s) => s.text ?? tr('defaultText');
+    let fieldProblem = null; // [key, vars] while the field holds text that is not used
+
+    text('h2', 'title');
+    text('p', 'lead');
+    text('p', 'modelNote', section, () => (model ? {
+      layers: model.config.layers, heads: model.config.heads, dModel: model.config.dModel, vocab: model.config.vocab,
+      parameters: fmt(model.parameters, { digits: 0 }), bpc: results ? f2(results.heldOut.bitsPerChar) : '…',
+    } : {}), 'note');
+    const status = text('p', () => (loadError ? 'loadFailed' : model ? null : 'loading'), section, () => ({ message: loadError ?? '' }), 'check-line');
+    status.setAttribute('role', 'status');
+
+    // ---- the sentence -----------------------------------------------------------------------
+    text('h3', 'inputTitle');
+    text('p', 'inputBody', section, () => ({ window: model ? model.config.maxLen - 1 : '…' }));
+    const field = el('div', 'controls text-field');
+    const fieldLabel = el('label', '', field);
+    fieldLabel.htmlFor = `${ID}-text`;
+    text('span', 'inputLabel', fieldLabel);
+    const input = el('textarea', '', field);
+    Object.assign(input, { id: `${ID}-text`, rows: 2, spellcheck: false, autocomplete: 'off' });
+    input.dataset.control = 'text';
+    input.style.width = '100%';
+    input.readOnly = k.readOnly;
+    const fieldMsg = el('p', 'number-error', field);
+    fieldMsg.id = `${ID}-text-error`;
+    fieldMsg.setAttribute('role', 'alert');
+    input.setAttribute('aria-describedby', fieldMsg.id);
+    const fieldNote = el('p', 'hint', field);
+    fieldNote.dataset.check = 'reading';
+    input.addEventListener('input', () => {
+      const t = input.value;
+      const n = [...t].length;
+      if (!t.trim()) fieldProblem = ['emptyText', {}];
+      else if (n > MAX_CHARS) fieldProblem = ['tooLong', { n, max: MAX_CHARS }];
+      else fieldProblem = null;
+      if (fieldProblem) k.render();
+      else patch({ text: t, focus: -1 });
+    });
+    input.addEventListener('blur', () => {
+      if (!fieldProblem) return;
+      fieldProblem = null;
+      input.value = sentenceOf(state());
+      k.render();
+    });
+
+    // ---- every head -------------------------------------------------------------------------
+    text('h3', 'headsTitle');
+    text('p', 'headsBody');
+    const small = el('div', 'head-thumbs');
+    small.dataset.heads = 'small';
+    Object.assign(small.style, { display: 'flex', flexWrap: 'wrap', gap: '.6rem', margin: '.4rem 0 1rem' });
+    const thumbs = [];
+
+    // ---- one head, enlarged, beside attention × value norm or rollout ------------------------
+    text('h3', 'oneTitle', section, (s) => ({ head: headName(s.head) }));
+    text('p', 'oneBody');
+    const charBox = el('div', 'controls');
+    charBox.setAttribute('role', 'group');
+    text('span', 'queryLabel', charBox, undefined, 'label');
+    const chars = el('div', 'query-chars', charBox);
+    chars.dataset.query = 'chars';
+    Object.assign(chars.style, { display: 'flex', flexWrap: 'wrap', gap: '.25rem' });
+    const viewBox = el('div', 'controls');
+    viewBox.setAttribute('role', 'radiogroup');
+    text('span', 'viewLabel', viewBox, undefined, 'label');
+    const viewButtons = ['norm', 'rollout'].map((v) => {
+      const lab = el('label', 'toggle', viewBox);
+      const r = el('input', '', lab);
+      Object.assign(r, { type: 'radio', name: `${ID}-view`, value: v });
+      r.dataset.control = `view-${v}`;
+      r.addEventListener('change', () => patch({ view: v }));
+      text('span', `view_${v}`, lab);
+      return r;
+    });
+    const pair = el('div', 'grid-row');
+    const gridP = k.grid({
+      caption: () => `P^{(l=${Math.floor(state().head / (model ? H() : 4)) + 1},\\ h=${(state().head % (model ? H() : 4)) + 1})}`, ariaLabel: () => tr('gridP'), rowLabel: label, colLabel: label,
+      note: () => k.common('rowsQueries'), color: 'weights', digits: 2, fixed: true, testId: 'th-P',
+      onSelect: (i) => patch({ focus: i }),
+    });
+    const gridV = k.grid({
+      caption: () => (state().view === 'norm' ? '\\tilde P_{ij} \\propto P_{ij}\\,\\lVert v_j W_O^h \\rVert' : '\\text{rollout}'),
+      ariaLabel: () => tr(state().view === 'norm' ? 'gridNorm' : 'gridRollout'), rowLabel: label, colLabel: label,
+      color: 'weights', digits: 2, fixed: true, testId: 'th-view', onSelect: (i) => patch({ focus: i }),
+    });
+    pair.append(gridP.el, gridV.el);
+    const diffLine = text('p', 'differenceLine', section, (s, r) => (r?.diff ? r.diff : {}), 'check-line');
+    diffLine.dataset.check = 'difference';
+    const allLine = text('p', 'differenceAll', section, (s, r) => (r?.diff ? r.diff : {}), 'check-line');
+    allLine.dataset.check = 'difference-all';
+    text('p', 'caution');
+
+    text('h4', 'everyTitle', section, (s, r) => ({ char: r?.focusLabel ?? '' }));
+    const gridEvery = k.grid({
+      caption: () => '', ariaLabel: () => tr('gridEvery'), rowLabel: (h) => headName(h), colLabel: label,
+      color: 'weights', digits: 2, fixed: true, testId: 'th-every', onSelect: (h) => patch({ head: h }),
+    });
+    section.append(gridEvery.el);
+
+    // ---- roles ------------------------------------------------------------------------------
+    text('h3', 'rolesTitle');
+    text('p', 'rolesBody');
+    const rolesCount = text('p', 'rolesCount', section, (s, r) => r?.roles ?? {}, 'check-line');
+    rolesCount.dataset.check = 'roles';
+    const tableBox = el('div', 'table-scroll');
+    tableBox.style.overflowX = 'auto';
+    const table = el('table', 'compare-table', tableBox);
+    table.dataset.table = 'roles';
+    table.style.minWidth = '42rem'; // scrolls sideways on a phone instead of squeezing the words
+    const thead = el('thead', '', table);
+    const tbody = el('tbody', '', table);
+    const sentenceRoles = text('p', () => (results && model ? 'sentenceRoles' : null), section, (s, r) => r?.sentenceRoles ?? { status: '…' }, 'hint');
+    sentenceRoles.dataset.check = 'sentence-roles';
+
+    // ---- ablation ---------------------------------------------------------------------------
+    text('h3', 'ablationTitle');
+    text('p', 'ablationBody');
+    const offBox = el('div', 'controls');
+    const offLabel = el('label', '', offBox);
+    Object.assign(offLabel.style, { display: 'inline-flex', gap: '.5rem', alignItems: 'center' });
+    text('span', 'offLabel', offLabel);
+    const offSelect = el('select', '', offLabel);
+    offSelect.dataset.control = 'off';
+    offSelect.addEventListener('change', () => patch({ off: Number(offSelect.value) }));
+    const ablLine = text('p', (s) => (s.off < 0 ? 'ablationNone' : 'ablationLine'), section, (s, r) => r?.ablation ?? {}, 'check-line');
+    ablLine.dataset.check = 'ablation';
+    text('p', (s) => (results ? 'summary' : null), section, (s, r) => r?.roles ?? {}, 'summary');
+
+    // ---- loading ----------------------------------------------------------------------------
+    const H = () => model.config.heads;
+    function headName(h) {
+      const hs = model ? H() : 4;
+      return tr('headName', { layer: Math.floor(h / hs) + 1, head: (h % hs) + 1 });
+    }
+    loadShared(attn).then(([m, res]) => {
+      model = m;
+      results = res;
+      buildHeadControls();
+      k.render();
+    }, (e) => {
+      loadError = e.message;
+      k.render();
+    });
+
+    function buildHeadControls() {
+      const n = model.config.layers * H();
+      for (let h = 0; h < n; h++) {
+        const b = el('button', 'head-thumb', small);
+        b.type = 'button';
+        b.dataset.head = String(h);
+        Object.assign(b.style, { display: 'flex', flexDirection: 'column', alignItems: 'center', gap: '.2rem', padding: '.3rem', background: 'none', border: '2px solid var(--line)', borderRadius: '.4rem', color: 'inherit', cursor: 'pointer' });
+        const c = el('canvas', '', b);
+        c.setAttribute('aria-hidden', 'true');
+        Object.assign(c.style, { width: '96px', height: '96px', imageRendering: 'pixelated' });
+        const cap = el('span', '', b);
+        cap.style.fontSize = '.8rem';
+        b.addEventListener('click', () => patch({ head: h }));
+        thumbs.push({ b, c, cap });
+      }
+      const none = el('option', '', offSelect);
+      none.value = '-1';
+      for (let h = 0; h < n; h++) el('option', '', offSelect).value = String(h);
+    }
+
+    // ---- drawing ----------------------------------------------------------------------------
+    const scale = weightScale();
+    const colour = new Map();
+    const rgb = (p) => {
+      const key = Math.round(p * 100);
+      if (!colour.has(key)) colour.set(key, scale(key / 100));
+      return colour.get(key);
+    };
+    function paint(canvas, M) {
+      const n = M.rows;
+      if (canvas.width !== n) canvas.width = canvas.height = n;
+      const g = canvas.getContext('2d');
+      g.clearRect(0, 0, n, n);
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+        g.fillStyle = rgb(M.data[i * n + j]);
+        g.fillRect(j, i, 1, 1);
+      }
+    }
+
+    // The sentence's own role scores and ablation: heads(text) takes a few hundred ms (the
+    // induction score runs its own sequences), so it runs after typing pauses.
+    const measured = new Map(); // text -> rows of heads(text)
+    let pending = null;
+    function measureLater(t) {
+      if (measured.has(t) || pending?.text === t) return;
+      clearTimeout(pending?.timer);
+      pending = { text: t, timer: setTimeout(() => {
+        pending = null;
+        try {
+          measured.clear();
+          measured.set(t, { heads: model.heads(t), base: model.evaluate(t) });
+        } catch (e) {
+          measured.set(t, { error: e.message });
+        }
+        k.render();
+      }, 350) };
+    }
+
+    const roleName = (role) => tr(`role_${role || 'none'}`);
+    k.start((s) => {
+      viewButtons.forEach((b) => (b.checked = b.value === s.view));
+      const t = sentenceOf(s);
+      if (document.activeElement !== input && input.value !== t && !fieldProblem) input.value = t;
+      fieldMsg.hidden = !fieldProblem;
+      input.setAttribute('aria-invalid', fieldProblem ? 'true' : 'false');
+      if (fieldProblem) setText(fieldMsg, tr(fieldProblem[0], fieldProblem[1]));
+      if (!model) return null;
+
+      const p = model.probe(t);
+      const U = p.chars.length + 1;
+      units = ['<s>', ...p.chars.map((c) => (c === ' ' ? '␣' : c === '\n' ? '↵' : c))];
+      const nh = model.config.layers * H();
+      const head = Math.min(s.head, nh - 1);
+      const focus = s.focus < 0 || s.focus >= U ? U - 1 : s.focus;
+      const heads = [];
+      p.layers.forEach((L) => L.heads.forEach((P, h) => heads.push({ P, norm: L.valueNorm[h] })));
+      // by character: unit 0 is <s>, unit c + 1 is character c (the core's grouping rule)
+      const units_ = p.charIndex.map((c) => c + 1);
+      const grouped = heads.map(({ P }) => attn.groupByCharacter(P, units_));
+      // attention × value norm (Kobayashi et al. 2020): P(i, j)·‖v_j W_O^h‖, by character
+      const norms = heads.map(({ P, norm }) => attn.groupByCharacter(attn.normWeights(P, norm), units_));
+      const normed = norms.map((N) => attn.normalizeWeights(N));
+      const rollout = attn.groupByCharacter(p.rollout, units_);
+      const other = s.view === 'norm' ? normed[head] : rollout;
+
+      // unknown characters and truncation, said at the field
+      const unknown = [...new Set(p.tokens.map((id, q) => (id === 0 ? p.chars[p.charIndex[q]] : null)).filter((c) => c != null))];
+      const notes = [];
+      if (unknown.length) notes.push(tr('unknownChars', { chars: unknown.map((c) => `「${c}」`).join(' ') }));
+      if (p.truncated > 0) notes.push(tr('truncated', { kept: p.tokens.length - 1, left: p.truncated, chars: p.chars.length }));
+      setText(fieldNote, notes.join(' '));
+      fieldNote.hidden = !notes.length;
+
+      // the small heatmaps
+      thumbs.forEach(({ b, c, cap }, h) => {
+        paint(c, grouped[h]);
+        const on = h === head;
+        b.setAttribute('aria-pressed', String(on));
+        b.style.borderColor = on ? 'var(--accent, #c60)' : 'var(--line)';
+        const role = results?.heads[h]?.role ?? '';
+        setText(cap, `${headName(h)} · ${roleName(role)}`);
+        b.setAttribute('aria-label', tr('thumbLabel', { head: headName(h), role: roleName(role) }));
+      });
+      // the query characters
+      rebuild(chars, (into) => units.forEach((u, i) => {
+        const b = el('button', 'chip', into);
+        b.type = 'button';
+        b.textContent = u;
+        b.dataset.unit = String(i);
+        b.setAttribute('aria-pressed', String(i === focus));
+        b.setAttribute('aria-label', tr('queryChar', { char: u, n: i }));
+        if (i === focus) b.style.outline = '2px solid var(--accent, #c60)';
+        b.addEventListener('click', () => patch({ focus: i }));
+      }));
+
+      gridP.update(grouped[head]);
+      gridP.highlight({ rows: [focus] });
+      gridV.update(other);
+      gridV.highlight({ rows: [focus] });
+      const every = { rows: nh, cols: U, data: new Float32Array(nh * U) };
+      grouped.forEach((G, h) => every.data.set(G.data.subarray(focus * U, (focus + 1) * U), h * U));
+      gridEvery.update(every);
+      gridEvery.highlight({ rows: [head] });
+
+      // the measured difference: the focus row, and every row of every head
+      const a = rowArray(grouped[head], focus), b = rowArray(other, focus);
+      const ja = argmax(a), jb = argmax(b);
+      const tv = attn.weightNormDistance(rowOf(grouped[head], focus), rowOf(other, focus));
+      const headTv = attn.weightNormDistance(grouped[head], norms[head]);
+      let changed = 0, rows = 0;
+      grouped.forEach((G, h) => {
+        for (let i = 1; i < U; i++) {
+          rows++;
+          if (argmax(rowArray(G, i)) !== argmax(rowArray(normed[h], i))) changed++;
+        }
+      });
+      const diff = {
+        char: safe(label(focus)), raw: safe(label(ja)), rawP: f2(a[ja]), view: tr(`view_${s.view}`), other: safe(label(jb)), otherP: f2(b[jb]),
+        tv: f2(tv), headTv: f2(headTv), head: headName(head), changed, rows, heads: nh,
+      };
+
+      // roles on the held-out text (results.json) and on the sentence (heads(text))
+      const m = measured.get(t);
+      if (!m) measureLater(t);
+      const held = results.heads.map((x, h) => ({ ...x, h }));
+      held.sort((x, y) => ROLE_ORDER.indexOf(x.role) - ROLE_ORDER.indexOf(y.role) || x.h - y.h);
+      const cols = ['colHead', 'colRole', 'colPrev', 'colFirst', 'colLocal', 'colInduction', 'colHeldDelta', 'colSentenceRole', 'colSentenceDelta'];
+      rebuild(thead, (into) => {
+        const tr_ = el('tr', '', into);
+        cols.forEach((c) => { const th = el('th', '', tr_); th.scope = 'col'; th.textContent = tr(c); });
+      });
+      rebuild(tbody, (into) => held.forEach((x) => {
+        const row = el('tr', '', into);
+        row.dataset.head = String(x.h);
+        const th = el('th', '', row);
+        th.scope = 'row';
+        th.style.whiteSpace = 'nowrap';
+        th.textContent = headName(x.h);
+        const sh = m?.heads?.[x.h];
+        [roleName(x.role), f2(x.previousToken), f2(x.firstToken), f2(x.local), f3(x.induction),
+          signed(x.ablatedBitsPerChar - results.heldOut.bitsPerChar),
+          sh ? roleName(sh.role) : '…', sh ? signed(sh.ablated.bitsPerChar - m.base.bitsPerChar) : '…',
+        ].forEach((v) => (el('td', '', row).textContent = v));
+      }));
+      const none = results.heads.filter((x) => !x.role).length;
+      const byRole = ROLE_ORDER.slice(0, 4).map((r) => `${roleName(r)} ${results.heads.filter((x) => x.role === r).length}`).join(', ');
+      const count = (r) => results.heads.filter((x) => x.role === r).length;
+      const roles = { none, total: results.heads.length, byRole, local: count('local'), induction: count('induction') };
+      const sentenceRolesVars = m?.heads
+        ? { status: tr('sentenceRolesDone', { none: m.heads.filter((x) => !x.role).length, total: m.heads.length, local: m.heads.filter((x) => x.role === 'local').length }) }
+        : { status: m?.error ?? tr('measuring') };
+
+      // ablation of the chosen head
+      [...offSelect.options].forEach((o) => setText(o, o.value === '-1' ? tr('offNone') : headName(Number(o.value))));
+      if (offSelect.value !== String(s.off)) offSelect.value = String(s.off);
+      let ablation = {};
+      if (s.off >= 0) {
+        const heldRow = results.heads[s.off];
+        const sh = m?.heads?.[s.off];
+        ablation = {
+          head: headName(s.off),
+          sentence: m?.base ? f2(m.base.bitsPerChar) : '…', sentenceOff: sh ? f2(sh.ablated.bitsPerChar) : '…',
+          sentenceDelta: sh ? signed(sh.ablated.bitsPerChar - m.base.bitsPerChar) : '…',
+          held: f2(results.heldOut.bitsPerChar), heldOff: f2(heldRow.ablatedBitsPerChar),
+          heldDelta: signed(heldRow.ablatedBitsPerChar - results.heldOut.bitsPerChar),
+        };
+      }
+      return { diff, roles, focusLabel: safe(label(focus)), sentenceRoles: sentenceRolesVars, ablation };
+    });
+  },
+};

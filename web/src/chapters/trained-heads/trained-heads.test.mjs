@@ -1,0 +1,154 @@
+// The served page in headless Chromium: the trained-heads chapter (the project's text
+// model loaded from dist/text-model.bin, every head on the learner's sentence).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, cells, text, num } from '../../../../tests/e2e/lecture-helpers.mjs';
+import { shootChapter } from '../../../../tests/e2e/harness.mjs';
+import { assertAccessible } from '../../../../tests/e2e/chapter-helpers.mjs';
+import { open as openHost } from '../../../../tests/e2e/embed-helpers.mjs';
+
+const { open, browser, server } = await setup();
+const S = '#trained-heads';
+
+// Opens the chapter and waits for the model and the sentence's own measurements.
+async function ready(query = '') {
+  const r = await open('trained-heads', { query });
+  await r.page.waitForSelector(`${S} [data-heads="small"] button canvas`, { timeout: 30000 });
+  await measured(r.page);
+  return r;
+}
+const measured = (page) => page.waitForFunction((s) => {
+  const n = document.querySelector(`${s} [data-check="sentence-roles"]`);
+  return n && !n.hidden && !n.textContent.includes('…');
+}, S, { timeout: 30000 });
+const rowLabels = (page, grid) => page.$$eval(`[data-grid="${grid}"] tbody th`, (ns) => ns.map((n) => n.textContent));
+const highlighted = (page, grid) => page.$$eval(`[data-grid="${grid}"] tbody tr`, (rs) => rs.findIndex((r) => r.querySelector('td.hl')));
+
+test('trained-heads: every head of the trained model on the Korean default and a typed sentence', async () => {
+  const { page, errors } = await ready();
+  // 2 layers × 4 heads, one small map each, painted
+  assert.equal(await page.$$eval(`${S} [data-heads="small"] canvas`, (cs) => cs.length), 8);
+  assert.ok(await page.$eval(`${S} [data-heads="small"] canvas`, (c) => c.width > 1 && c.getContext('2d').getImageData(0, 0, 1, 1).data[3] > 0));
+  // characters, not jamo: <s> then one row per character typed
+  const ko = await rowLabels(page, 'th-P');
+  assert.deepEqual(ko.slice(0, 4), ['<s>', '고', '양', '이']);
+  const P = (await cells(page, 'th-P', 3)).map(num);
+  assert.ok(Math.abs(P.reduce((a, b) => a + b, 0) - 1) < 0.02, `row of 양 sums to 1: ${P}`);
+  // roles measured on held-out text; the count of heads with no role is the core's
+  assert.match(await text(page, `${S} [data-check="roles"]`), /8개/);
+  assert.equal(await page.$$eval(`${S} [data-table="roles"] tbody tr`, (r) => r.length), 8);
+  const diff = await text(page, `${S} [data-check="difference"]`);
+  assert.match(diff, /「\.」/);
+  // a typed English sentence
+  await page.fill(`${S} textarea[data-control="text"]`, 'The cat sat on the mat.');
+  await page.waitForFunction((s) => document.querySelector(`[data-grid="th-P"] tbody th:nth-of-type(1)`) &&
+    document.querySelectorAll('[data-grid="th-P"] tbody tr').length === 24, S);
+  const en = await rowLabels(page, 'th-P');
+  assert.deepEqual(en.slice(0, 5), ['<s>', 'T', 'h', 'e', '␣']);
+  assert.notEqual(await text(page, `${S} [data-check="difference"]`), diff);
+  await measured(page);
+  await assertAccessible(page, 'trained-heads');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('trained-heads: a click or the keyboard picks the row; a head map picks the head', async () => {
+  const { page, errors } = await ready();
+  const last = (await rowLabels(page, 'th-P')).length - 1;
+  assert.equal(await highlighted(page, 'th-P'), last); // the last character by default
+  const every = await cells(page, 'th-every', 1);
+  await page.click(`${S} [data-query="chars"] button[data-unit="2"]`);
+  assert.equal(await highlighted(page, 'th-P'), 2);
+  assert.equal(await highlighted(page, 'th-view'), 2);
+  assert.notDeepEqual(await cells(page, 'th-every', 1), every);
+  assert.match(await text(page, `${S} [data-check="difference"]`), /「양」/);
+  // keyboard only: focus the next character's button and press Enter
+  await page.focus(`${S} [data-query="chars"] button[data-unit="4"]`);
+  await page.keyboard.press('Enter');
+  assert.equal(await highlighted(page, 'th-P'), 4);
+  assert.equal(await page.getAttribute(`${S} [data-query="chars"] button[data-unit="4"]`, 'aria-pressed'), 'true');
+  // another head: its map is pressed, the enlarged matrix and the every-head row follow
+  const before = await cells(page, 'th-P', 5);
+  await page.focus(`${S} [data-heads="small"] button[data-head="5"]`);
+  await page.keyboard.press('Enter');
+  assert.equal(await page.getAttribute(`${S} [data-heads="small"] button[data-head="5"]`, 'aria-pressed'), 'true');
+  assert.notDeepEqual(await cells(page, 'th-P', 5), before);
+  assert.equal(await highlighted(page, 'th-every'), 5);
+  // rollout instead of value norms
+  const norm = await cells(page, 'th-view', 5);
+  await page.check(`${S} input[data-control="view-rollout"]`);
+  assert.notDeepEqual(await cells(page, 'th-view', 5), norm);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('trained-heads: switching a head off changes the loss on the sentence and on held-out text', async () => {
+  const { page, errors } = await ready();
+  await page.selectOption(`${S} select[data-control="off"]`, '3');
+  const line = await text(page, `${S} [data-check="ablation"]`);
+  const [sentence, sentenceOff, , held, heldOff] = line.match(/[+−-]?\d+\.\d+/g).map(num);
+  assert.ok(sentence > 0 && sentenceOff > 0 && sentenceOff !== sentence, line);
+  assert.ok(heldOff > held, `held-out loss rises with the head off: ${line}`);
+  await page.selectOption(`${S} select[data-control="off"]`, '6');
+  assert.notEqual(await text(page, `${S} [data-check="ablation"]`), line);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('trained-heads: empty, too long and unknown text get a message at the field', async () => {
+  const { page, errors } = await ready();
+  const field = `${S} textarea[data-control="text"]`;
+  const msg = `${S} #trained-heads-text-error`;
+  const rows = (await rowLabels(page, 'th-P')).length;
+  await page.fill(field, '   ');
+  assert.match(await text(page, msg), /한 글자 이상/);
+  assert.equal(await page.getAttribute(field, 'aria-invalid'), 'true');
+  assert.equal((await rowLabels(page, 'th-P')).length, rows); // the last sentence stays
+  await page.fill(field, '가'.repeat(400));
+  assert.match(await text(page, msg), /400자/);
+  // a sentence longer than the model's window is read in part, and says so
+  await page.fill(field, '고양이가 매트 위에 앉았다. 고양이는 곧 잠들었고 꿈을 꾸었다. 고양이는 다시 일어났다.');
+  assert.equal(await page.isHidden(msg), true);
+  assert.match(await text(page, `${S} [data-check="reading"]`), /63개 토큰/);
+  // characters outside the vocabulary are named
+  await page.fill(field, 'cat 🐱 sat');
+  assert.match(await text(page, `${S} [data-check="reading"]`), /🐱/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('trained-heads: English', async () => {
+  const { page, errors } = await ready('lang=en');
+  assert.match(await text(page, `${S} h2`), /trained model/);
+  assert.deepEqual((await rowLabels(page, 'th-P')).slice(0, 4), ['<s>', 'T', 'h', 'e']);
+  assert.match(await text(page, `${S} [data-check="roles"]`), /of 8 heads have no nameable role/);
+  await page.fill(`${S} textarea[data-control="text"]`, '');
+  assert.match(await text(page, `${S} #trained-heads-text-error`), /at least one character/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('trained-heads: <attention-explorer chapter="trained-heads"> fetches the weights next to the widget', async () => {
+  // docs/examples/plain.html loads the widget from its folder; the server puts the widget
+  // and the model's files next to it, as a teacher copies them
+  const { page, errors, foreign, close } = await openHost(browser, `${server.url}examples/plain.html`);
+  await page.evaluate(() => {
+    const w = document.createElement('attention-explorer');
+    w.id = 'th';
+    w.setAttribute('chapter', 'trained-heads');
+    w.setAttribute('lang', 'en');
+    document.body.append(w);
+  });
+  await page.waitForFunction(() => document.querySelector('#th')?.shadowRoot?.querySelectorAll('[data-heads="small"] canvas').length === 8, null, { timeout: 60000 });
+  const labels = await page.evaluate(() => [...document.querySelector('#th').shadowRoot.querySelectorAll('[data-grid="th-P"] tbody th')].map((n) => n.textContent));
+  assert.deepEqual(labels.slice(0, 4), ['<s>', 'T', 'h', 'e']);
+  const fetched = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname));
+  assert.ok(fetched.includes('/examples/text-model.bin'), fetched.join(' '));
+  assert.deepEqual(errors, []);
+  assert.deepEqual(foreign, []);
+  await close();
+});
+
+test('trained-heads: screenshots at 1280 and 360 px', async () => {
+  await shootChapter(browser, server, 'trained-heads', { prepare: (page) => page.waitForSelector(`${S} [data-heads="small"] canvas`, { timeout: 30000 }) });
+});
