@@ -751,7 +751,8 @@ export interface Attention {
   // ---- text_model.hpp: the project's trained text model ----
   /** The model file's bytes (models/text-model/model.bin; format in docs/text-model.md).
    *  TypeError unless a Uint8Array or ArrayBuffer; SizeError past 16 MiB; RangeError
-   *  "loadModel: model file: ..." for a damaged, truncated or foreign file. */
+   *  "loadModel: model file: ..." for a damaged, truncated or foreign file; an Error on a core
+   *  loaded with {training: false} (the text model rides with the trainer). */
   loadModel(bytes: Uint8Array | ArrayBuffer): TextModelHandle;
 }
 

@@ -819,6 +819,7 @@ function makeApi(raw) {
    * changed byte fails the checksum).
    */
   api.loadModel = named('loadModel', (bytes) => {
+    if (!raw.textModelLoad) throw new Error(WITHOUT_TEXT_MODEL);
     if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
     if (!(bytes instanceof Uint8Array))
       throw fail('TypeError', `expects the model file as a Uint8Array or ArrayBuffer, got ${describe(bytes)}`);
@@ -847,6 +848,10 @@ function makeApi(raw) {
 }
 
 // The message of createModel() on a core loaded with {training: false} (attn-core-lite).
+// The message of loadModel() on a core loaded with {training: false}: the text model's
+// bindings ride with the trainer (wasm/CMakeLists.txt).
+const WITHOUT_TEXT_MODEL = 'loadModel: this core was loaded with {training: false}, which leaves the trained ' +
+  'text model out; load the whole core (createAttention() without that option) to use it';
 const WITHOUT_TRAINER = 'createModel: this core was loaded with {training: false}, which leaves the trainer out; ' +
   'call createAttention() without it to train models';
 

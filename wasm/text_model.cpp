@@ -203,9 +203,6 @@ ATTN_BINDINGS(attn_text_model) {
         .field("role", &HeadRow::role)
         .field("ablated", &HeadRow::ablated);
 
-    bind<&attn::group_by_character>("groupByCharacter");
-    bind<&attn::norm_weights>("normWeights");
-    bind<&attn::weight_norm_distance>("weightNormDistance");
     bind<&text_model_load>("textModelLoad");
     bind<&text_model_probe>("textModelProbe");
     bind<&text_model_evaluate>("textModelEvaluate");

@@ -31,6 +31,7 @@ test('task() and the limits are there; createModel() throws and says why; liveMo
   assert.deepEqual(lite.task('sort'), full.task('sort'));
   assert.throws(() => lite.createModel(), (e) => e instanceof Error && /createModel: .*training: false/.test(e.message));
   assert.equal(lite.liveModels(), 0);
+  assert.throws(() => lite.loadModel(new Uint8Array(8)), (e) => e instanceof Error && /loadModel: .*training: false/.test(e.message));
   // and the module keeps working
   assert.equal(lite.matmul(lite.matrix(1, 1, [2]), lite.matrix(1, 1, [3])).data[0], 6);
 });

@@ -197,7 +197,9 @@ export default {
       const hs = model ? H() : 4;
       return tr('headName', { layer: Math.floor(h / hs) + 1, head: (h % hs) + 1 });
     }
-    loadShared(attn).then(([m, res]) => {
+    // The page's own core has no trainer and so no loadModel (the text model rides with the
+    // trainer, wasm/CMakeLists.txt); ctx.coreWithTrainer loads the whole core on first use.
+    Promise.resolve(ctx.coreWithTrainer?.() ?? attn).then(loadShared).then(([m, res]) => {
       model = m;
       results = res;
       buildHeadControls();
