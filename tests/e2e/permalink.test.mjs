@@ -173,6 +173,8 @@ test('exercise: a teacher hides cells, the link carries them, the learner checks
   await page.waitForSelector('[data-grid="P"] .exercise-leak:not([hidden])');
   const leak = await page.textContent('[data-grid="P"] .exercise-leak');
   assert.match(leak, /Still visible elsewhere in this chapter: .*0\.114 in .*0\.042 in /, leak);
+  // each place names its step: the copy of P is the one in step ⑤, not this figure
+  assert.match(leak, /“weights P \(3 × 3\)[^”]*” in step “⑤ O = PV”/, leak);
   await page.click('#exercise-toggle');
   await page.waitForFunction(() => location.search.includes('!hide:@P.3.1,P.3.2'));
   const link = page.url();

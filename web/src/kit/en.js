@@ -57,6 +57,8 @@ export default {
     hiddenHint: 'Fill in the missing numbers, then check.',
     picking: 'Click numbers to hide or show them.',
     leak: 'Still visible elsewhere in this chapter: {list}. Hide those too, or choose other cells.',
+    leakInStep: '“{name}” in step “{where}”',
+    leakUnder: '“{name}” under “{where}”',
     leakValue: '{value} in {places}',
     right: 'correct',
     wrong: 'not yet',

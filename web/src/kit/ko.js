@@ -57,6 +57,8 @@ export default {
     hiddenHint: '빈칸의 숫자를 구한 뒤 확인해 보세요.',
     picking: '숫자를 누르면 가리거나 다시 보입니다.',
     leak: '이 장의 다른 곳에 아직 보입니다: {list}. 그곳도 가리거나 다른 칸을 고르세요.',
+    leakInStep: '“{where}” 단계의 “{name}”',
+    leakUnder: '“{where}” 아래의 “{name}”',
     leakValue: '{value}: {places}',
     right: '정답',
     wrong: '다시 해 보세요',
