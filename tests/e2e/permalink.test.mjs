@@ -81,9 +81,12 @@ test('corrupt or hand-edited links: a visible notice, the defaults, never a blan
     ['?core-attention=Q:2x2,1,2,3,4', [/Q is 2x|shape|columns/i]],
     // every entry wrong in its own way, and settings the page does not know
     ['?core-attention=Q:3x8,1,2;causal:banana;nonsense;K:~999_1&lang=xx&foo=bar',
-      [/needs 24 numbers/, /expected a boolean/, /not a setting/, /not an entry/, /xx/, /foo/]],
+      [/숫자 24개가 필요/, /참\/거짓 값이어야/, /설정\(이름:값\)이 아닙니다/, /3×8 행렬의 항목이 아닙니다/, /xx/, /foo/]],
+    // the same in English when the link asks for it: every item in the page's language
+    ['?core-attention=Q:3x8,1,2;causal:banana;nonsense;K:~999_1&lang=en',
+      [/needs 24 numbers/, /expected a boolean/, /not a setting/, /not an entry/]],
     ['?core-attention=%E0%A4%A', [/core-attention.*(cannot be read|읽을 수 없습니다)/]],
-    ['?core-attention=V:3x8' + ',1e30'.repeat(24) + ';!step:nope;!hide:@Z.1.1', [/outside the allowed range/, /no step "nope"/, /no figure "Z"/]],
+    ['?core-attention=V:3x8' + ',1e30'.repeat(24) + ';!step:nope;!hide:@Z.1.1&lang=en', [/outside the allowed range/, /no step "nope"/, /no figure "Z"/]],
     ['?embed=nope', [/nope/]],
   ];
   const { page, errors, close } = await open(browser, server.url);
@@ -102,6 +105,26 @@ test('corrupt or hand-edited links: a visible notice, the defaults, never a blan
     assert.equal(await page.isHidden('#notice'), true);
     await page.waitForFunction(() => !/1e30|banana|nonsense|%E0|nope|Z\.1\.1|2x2/.test(location.href));
   }
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('exercise cells past a figure\'s edge: named in the notice with its shape, left out, nothing throws', async () => {
+  const { page, errors, close } = await open(browser, `${server.url}?lang=en&core-attention=!step:softmax;!hide:@P.9.9,P.3.1,P.1.4,Z.1.1#core-attention`);
+  await pageReady(page);
+  const notice = await page.textContent('#notice');
+  assert.match(notice, /no cell P\.9\.9 to hide: P is 3 × 3/, notice);
+  assert.match(notice, /no cell P\.1\.4 to hide: P is 3 × 3/, notice);
+  assert.match(notice, /no figure "Z"/, notice);
+  const P = (i, j) => `[data-grid="P"] tbody tr:nth-child(${i}) td:nth-of-type(${j})`;
+  assert.equal(await page.$$eval('[data-grid="P"] input.answer', (n) => n.filter((x) => !x.hidden).length), 1);
+  await page.fill(`${P(3, 1)} input.answer`, '0.114');
+  await page.click('[data-grid="P"] [data-act="check"]');
+  assert.match(await page.textContent('[data-grid="P"] .exercise-result'), /1 of 1 correct/);
+  await page.click('[data-grid="P"] [data-act="reveal"]');
+  assert.match(await page.textContent('[data-grid="P"] .exercise-result'), /1 of 1 correct/);
+  await page.waitForTimeout(100); // the leak check runs a frame later
+  await page.waitForFunction(() => !location.href.includes('P.9.9'));
   assert.deepEqual(errors, []);
   await close();
 });
@@ -150,6 +173,8 @@ test('exercise: a teacher hides cells, the link carries them, the learner checks
   await page.waitForSelector('[data-grid="P"] .exercise-leak:not([hidden])');
   const leak = await page.textContent('[data-grid="P"] .exercise-leak');
   assert.match(leak, /Still visible elsewhere in this chapter: .*0\.114 in .*0\.042 in /, leak);
+  // each place names its step: the copy of P is the one in step ⑤, not this figure
+  assert.match(leak, /“weights P \(3 × 3\)[^”]*” in step “⑤ O = PV”/, leak);
   await page.click('#exercise-toggle');
   await page.waitForFunction(() => location.search.includes('!hide:@P.3.1,P.3.2'));
   const link = page.url();

@@ -161,6 +161,41 @@ test('attributes: figure, editable, state, hide, bad values give a notice and de
   await close();
 });
 
+test('hidden cells past a figure\'s edge and bad attributes: one notice, all in the widget\'s language (en, ko)', async () => {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>hide</title>
+    <script type="module" src="attention-explorer.js"></script></head><body>
+    <attention-explorer id="en" lang="en" chapter="core-attention" step="softmax" hide="P.9.9 P.3.1 Z.1.1" mask="sideways" state="foo:1;!step:nope"></attention-explorer>
+    <attention-explorer id="ko" lang="ko" chapter="core-attention" step="softmax" hide="P.9.9 P.3.1 Z.1.1 x" mask="sideways" state="foo:1;Q:2x2,1;causal:3"></attention-explorer>
+    </body></html>`;
+  await writeFile(join(gen, 'hide.html'), html);
+  const { page, errors, close } = await open(browser, `${server.url}generated/hide.html`);
+  await widgetsReady(page);
+  const items = (sel) => inWidget(page, sel, (w) => [...w.shadowRoot.querySelectorAll('.notice li')].map((li) => li.textContent));
+  const en = (await items('#en')).join('\n');
+  for (const re of [/no cell P\.9\.9 to hide: P is 3 × 3/, /no figure "Z"/, /no setting "foo"/, /mask="sideways"/]) assert.match(en, re, en);
+  const ko = await items('#ko');
+  assert.ok(ko.length >= 4, ko.join('\n'));
+  for (const it of ko) {
+    assert.match(it, /[\uac00-\ud7a3]/, it);
+    assert.doesNotMatch(it, /\b(there|is|not|the|expected|link|accepted)\b/i, it);
+  }
+  assert.match(ko.join('\n'), /P\.9\.9.*3 × 3/);
+  // the valid cell is still an exercise, and checking does not throw
+  for (const sel of ['#en', '#ko']) {
+    assert.equal(await inWidget(page, sel, (w) => w.shadowRoot.querySelectorAll('[data-grid="P"] input.answer:not([hidden])').length), 1);
+    await inWidget(page, sel, (w) => w.shadowRoot.querySelector('[data-grid="P"] [data-act="check"]').click());
+    await inWidget(page, sel, (w) => w.shadowRoot.querySelector('[data-grid="P"] [data-act="reveal"]').click());
+  }
+  assert.match(await inWidget(page, '#en', (w) => w.shadowRoot.querySelector('[data-grid="P"] .exercise-result').textContent), /1 of 1 correct/);
+  // switching the language re-words every item
+  await inWidget(page, '#en', (w) => w.shadowRoot.querySelector('.ae-lang').click());
+  await page.waitForFunction(() => document.querySelector('#en').shadowRoot.querySelector('.ae-root').lang === 'ko');
+  for (const it of await items('#en')) assert.match(it, /[\uac00-\ud7a3]/, it);
+  await page.waitForTimeout(100); // the leak check runs a frame later
+  assert.deepEqual(errors, []);
+  await close();
+});
+
 test('every registered chapter mounts in a widget without errors', async () => {
   await writeFile(join(gen, 'all.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>all</title></head><body>
     <script type="module">

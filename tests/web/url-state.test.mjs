@@ -89,7 +89,7 @@ test('hand-edited or corrupt slices: each bad entry dropped with a reason, the r
   for (const [text, re] of bad) {
     const r = decodeSlice(`${text};head:1`, defaults);
     assert.equal(r.problems.length, 1, text);
-    assert.match(r.problems[0], re, text);
+    assert.match(String(r.problems[0]), re, text);
     assert.equal(r.slice.head, 1, `the good entry after ${text} is kept`);
     assert.ok(!('Q' in r.slice) || text.startsWith('head'), text);
   }
@@ -110,6 +110,24 @@ test('exercise cell references: grid.row.column from 1', () => {
   const { cells, problems } = parseCellRefs('P.3.1, P-sums.1.1 flow-O1.2.4 P.0.1 nonsense');
   assert.deepEqual(cells, [{ grid: 'P', i: 2, j: 0 }, { grid: 'P-sums', i: 0, j: 0 }, { grid: 'flow-O1', i: 1, j: 3 }]);
   assert.equal(problems.length, 2);
+});
+
+test('problems are said in the language of the notice, every one (ko and en)', async () => {
+  const { problemText } = await import('../../web/src/kit/url-state.js');
+  const { fill } = await import('../../web/src/kit/fill.js');
+  const ko = (await import('../../web/src/kit/ko.js')).default;
+  const en = (await import('../../web/src/kit/en.js')).default;
+  const defaults = { Q: { rows: 2, cols: 2, data: new Float32Array(4) }, causal: true };
+  const { problems } = decodeSlice('zzz:1;Q:2x2,1,2,3,!inf;causal:3;Q:3x3,1;Q:~9_1;garbage;!step:%', defaults);
+  problems.push(...parseCellRefs('P.0.1').problems);
+  assert.equal(problems.length, 8);
+  for (const p of problems) {
+    const k = problemText(p, (key, v) => fill(ko.link[key], v));
+    const e = problemText(p, (key, v) => fill(en.link[key], v));
+    assert.equal(e, String(p));
+    assert.doesNotMatch(k, /\{|\b(there|is|the|expected|not|a|link)\b/, `${e} -> ${k}`);
+    assert.match(k, /[\uac00-\ud7a3]/, `${e} -> ${k}`);
+  }
 });
 
 test('matrix text: copy out, paste in, LaTeX, Markdown, CSV', () => {

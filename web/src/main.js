@@ -12,7 +12,7 @@ import chapters from 'chapters:list';
 import { createI18n, LANGS } from './kit/i18n.js';
 import { createStore } from './kit/store.js';
 import { createHost } from './kit/host.js';
-import { readQuery, buildQuery } from './kit/url-state.js';
+import { readQuery, buildQuery, problemText } from './kit/url-state.js';
 import { copyText } from './components/figure-export.js';
 import { createLazyChapters } from './lazy-chapters.js';
 
@@ -49,7 +49,7 @@ function renderNotice() {
   const box = $('notice');
   const t = (k, vars = {}) => i18n.t(`common.${k}`, vars);
   const items = [...linkProblems.map(([k, vars]) => t(k, vars)),
-    ...host.notices.map((n) => t('noticeChapter', { chapter: i18n.t(`${n.chapter}.toc`), problems: n.problems.join('; ') }))];
+    ...host.notices.map((n) => t('noticeChapter', { chapter: i18n.t(`${n.chapter}.toc`), problems: n.problems.map((q) => problemText(q, (k, v) => t(`link.${k}`, v))).join('; ') }))];
   if (items.length === 0 || box.dataset.dismissed) {
     box.hidden = true;
     return;

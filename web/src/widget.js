@@ -24,6 +24,7 @@ import chapters from 'chapters:list';
 import { createI18n } from './kit/i18n.js';
 import { createStore } from './kit/store.js';
 import { createHost } from './kit/host.js';
+import { problemText } from './kit/url-state.js';
 import { css, fonts, wasmGzip } from 'widget-assets';
 
 export const CHAPTERS = chapters.map((c) => c.id);
@@ -269,7 +270,7 @@ class AttentionExplorer extends HTMLElement {
     root.append(section);
 
     const renderNotice = () => {
-      const items = [...problems.map((f) => (typeof f === 'function' ? f() : f)), ...host.notices.map((n) => n.problems.join('; '))];
+      const items = [...problems.map((f) => (typeof f === 'function' ? f() : f)), ...host.notices.map((n) => n.problems.map((q) => problemText(q, (k, v) => i18n.t(`common.link.${k}`, v))).join('; '))];
       notice.hidden = items.length === 0;
       notice.textContent = '';
       if (!items.length) return;

@@ -511,7 +511,9 @@ export function createMatrixGrid(opts) {
   function update(m) {
     if (m.rows !== shape.rows || m.cols !== shape.cols) {
       bad.clear();
+      const first = shape.rows === -1;
       build(m.rows, m.cols);
+      if (first) pruneHidden();
     }
     current = m;
     relabelTools();
@@ -720,9 +722,27 @@ export function createMatrixGrid(opts) {
     syncTabStops();
   }
   const hiddenList = () => [...hidden].map((k) => k.split(',').map(Number));
-  function setHidden(list = []) {
+  // Cells outside the grid are dropped; onOutside(cells, {rows, cols}) hears which, at once
+  // when the grid has its shape, else at its first render (a grid in a step not yet shown).
+  let outsideListener = null;
+  function pruneHidden() {
+    const out = [];
+    for (const k of hidden) {
+      const [i, j] = k.split(',').map(Number);
+      if (!(i < shape.rows && j < shape.cols)) {
+        hidden.delete(k);
+        out.push([i, j]);
+      }
+    }
+    const fn = outsideListener;
+    outsideListener = null;
+    if (out.length && fn) fn(out, { rows: shape.rows, cols: shape.cols });
+  }
+  function setHidden(list = [], { onOutside = null } = {}) {
     hidden.clear();
-    if (!editable) for (const [i, j] of list) if (i >= 0 && j >= 0 && (shape.rows < 0 || (i < shape.rows && j < shape.cols))) hidden.add(`${i},${j}`);
+    if (!editable) for (const [i, j] of list) if (i >= 0 && j >= 0) hidden.add(`${i},${j}`);
+    outsideListener = onOutside;
+    if (shape.rows >= 0) pruneHidden();
     if (current) update(current);
   }
   function toggleHidden(i, j) {

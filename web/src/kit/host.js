@@ -7,7 +7,7 @@
 //     exercise (hidden cells) and the host can move to a step or hide cells by name.
 // Restoring never throws: a slice that cannot be read, or that the chapter cannot
 // compute, falls back to the defaults and is reported through onNotice.
-import { decodeSlice, encodeSlice, parseCellRefs, cellRef } from './url-state.js';
+import { decodeSlice, encodeSlice, parseCellRefs, cellRef, problem } from './url-state.js';
 
 export function createHost({ store, options = {}, readOnly = false, restore = {}, step = null, hide = null, tolerance } = {}) {
   const chapters = new Map(); // id -> {defaults, transient, steppers: [], grids: Map}
@@ -93,7 +93,7 @@ export function createHost({ store, options = {}, readOnly = false, restore = {}
       if (stepper.has(key)) {
         stepper.goTo(key);
         if (!Array.isArray(want)) pendingSteps.delete(id);
-      } else if (Array.isArray(want)) notice(id, [`there is no step "${key}"`]);
+      } else if (Array.isArray(want)) notice(id, [problem('noStep', { step: key })]);
     },
 
     registerGrid(id, key, grid) {
@@ -101,7 +101,10 @@ export function createHost({ store, options = {}, readOnly = false, restore = {}
       c.grids.set(key, grid);
       const cells = pendingHide.get(id)?.get(key);
       if (cells) {
-        grid.setHidden(cells);
+        // a cell past the figure's edge (P.9.9 when P is 3 × 3) is named and left out
+        grid.setHidden(cells, {
+          onOutside: (out, shape) => notice(id, out.map(([i, j]) => problem('noCell', { cell: cellRef(key, i, j), grid: key, rows: shape.rows, cols: shape.cols }))),
+        });
         pendingHide.get(id).delete(key);
       }
       if (tolerance !== undefined) grid.setTolerance?.(tolerance);
@@ -113,12 +116,12 @@ export function createHost({ store, options = {}, readOnly = false, restore = {}
     finishRestore(id) {
       for (const [cid, byGrid] of pendingHide) {
         if (id !== undefined && cid !== id) continue;
-        for (const key of byGrid.keys()) notice(cid, [`there is no figure "${key}" to hide cells in`]);
+        for (const key of byGrid.keys()) notice(cid, [problem('noFigure', { grid: key })]);
         pendingHide.delete(cid);
       }
       for (const [cid, want] of pendingSteps) {
         if (id !== undefined && cid !== id) continue;
-        if (!Array.isArray(want) && chapters.has(cid)) notice(cid, [`there is no step "${want}"`]);
+        if (!Array.isArray(want) && chapters.has(cid)) notice(cid, [problem('noStep', { step: want })]);
         pendingSteps.delete(cid);
       }
     },

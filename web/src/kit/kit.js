@@ -142,13 +142,29 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
   function checkLeaks() {
     leakFrame = 0;
     const places = [];
-    const nameOf = (n) => {
+    const what = (n) => {
       const fig = n.closest('[data-grid]');
       if (fig) return fig.querySelector('table')?.caption?.textContent ?? fig.dataset.grid;
       const worked = n.closest('.worked');
       if (worked) return worked.querySelector('.worked-title')?.textContent ?? '';
       const t = n.textContent.replace(/\s+/g, ' ').trim();
       return t.length > 40 ? `${t.slice(0, 40)}…` : t;
+    };
+    // A figure may be shown twice (P in step ③ and again in ⑤): each place says its step,
+    // else the heading it is under.
+    const headings = [...section.querySelectorAll('h3, h4')];
+    const whereOf = (n) => {
+      const panel = n.closest('.step-panel');
+      const tab = panel && section.querySelector(`#${CSS.escape(panel.getAttribute('aria-labelledby') ?? '')}`);
+      if (tab) return ['leakInStep', tab.textContent.trim()];
+      // the last heading before it whose block holds it (a head's h4 names only that head's box)
+      const h = headings.filter((x) => x.compareDocumentPosition(n) & Node.DOCUMENT_POSITION_FOLLOWING && x.parentElement.contains(n)).pop();
+      return h ? ['leakUnder', h.textContent.trim()] : null;
+    };
+    const nameOf = (n) => {
+      const name = what(n);
+      const where = whereOf(n);
+      return where ? common(`tools.${where[0]}`, { name, where: where[1] }) : `“${name}”`;
     };
     for (const g of grids) {
       const texts = g.hiddenTexts().filter((t) => /\d\.\d|\d{2,}/.test(t)); // not "0" or "1": found everywhere
@@ -166,7 +182,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
         const re = new RegExp(`(?<![\\d.])${t.replace(/\u2212/g, '-').replace(/[.]/g, '\\.')}(?!\\d)`);
         const where = new Set();
         for (const [n, text] of places) if (!g.el.contains(n) && re.test(text)) where.add(nameOf(n));
-        if (where.size) found.push(common('tools.leakValue', { value: t, places: [...where].map((w) => `“${w}”`).join(', ') }));
+        if (where.size) found.push(common('tools.leakValue', { value: t, places: [...where].join(', ') }));
       }
       g.setLeakNote(found.length ? common('tools.leak', { list: found.join('; ') }) : '');
     }

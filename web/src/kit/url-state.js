@@ -20,8 +20,35 @@
 // the text alone; a value percent-encoded on the way is decoded once before parsing.
 
 import { f32Text } from '../format.js';
+import en from './en.js';
+import { fill } from './fill.js';
 
-export class UrlStateError extends Error {}
+// A problem with a link, a widget attribute or an exercise cell: a key of common.link in
+// kit/<lang>.js and its values, so that a notice says it in the language it is shown in
+// (problemText). A value may itself be a problem ("Q: ... is outside ..."). String(p) is
+// the English text.
+export function problem(key, vars = {}) {
+  const p = { key, vars };
+  p.toString = () => problemText(p, englishText);
+  return p;
+}
+const englishText = (k, v) => fill(en.link[k], v);
+// The text of a problem (or of a plain string, as is) through t(key, vars), e.g.
+// (k, v) => i18n.t(`common.link.${k}`, v).
+export function problemText(p, t) {
+  if (typeof p !== 'object' || p === null || !p.key) return String(p);
+  const vars = {};
+  for (const [k, v] of Object.entries(p.vars)) vars[k] = typeof v === 'object' && v !== null && v.key ? problemText(v, t) : v;
+  return t(p.key, vars);
+}
+
+export class UrlStateError extends Error {
+  constructor(key, vars = {}) {
+    const p = problem(key, vars);
+    super(String(p));
+    this.problem = p;
+  }
+}
 
 const f32 = (x) => Math.fround(x);
 const BARE = /^[A-Za-z_][\w.-]*$/;
@@ -48,7 +75,7 @@ export function decodeNumber(t) {
   if (t === '!nan') return NaN;
   if (t === '!inf') return Infinity;
   if (t === '!-inf') return -Infinity;
-  if (!NUMBER.test(t)) throw new UrlStateError(`"${short(t)}" is not a number`);
+  if (!NUMBER.test(t)) throw new UrlStateError('notNumber', { text: short(t) });
   return Number(t);
 }
 
@@ -59,7 +86,7 @@ const unescape = (t) => {
   try {
     return decodeURIComponent(t.replace(/\*/g, '%'));
   } catch {
-    throw new UrlStateError(`"${short(t)}" is not a valid escaped text`);
+    throw new UrlStateError('badEscape', { text: short(t) });
   }
 };
 export const encodeString = (s) => (BARE.test(s) ? s : `$${escape(s)}`);
@@ -75,7 +102,7 @@ function b64urlDecode(t) {
     const bin = atob(t.replace(/-/g, '+').replace(/_/g, '/'));
     return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
   } catch {
-    throw new UrlStateError('a JSON value is not valid base64url');
+    throw new UrlStateError('badBase64');
   }
 }
 const TYPED = { Float32Array, Float64Array, Int32Array, Uint8Array, Int8Array, Uint16Array, Int16Array, Uint32Array };
@@ -83,7 +110,7 @@ const jsonReplacer = (k, v) => (ArrayBuffer.isView(v) ? { $typed: v.constructor.
 const jsonReviver = (k, v) => {
   if (v && typeof v === 'object' && typeof v.$typed === 'string' && Array.isArray(v.v)) {
     const T = TYPED[v.$typed];
-    if (!T) throw new UrlStateError(`unknown array type ${short(v.$typed)}`);
+    if (!T) throw new UrlStateError('badTyped', { text: short(v.$typed) });
     return T.from(v.v, decodeNumber);
   }
   return v;
@@ -137,21 +164,21 @@ export function decodeValue(t, dflt) {
   const m = MATRIX.exec(t);
   if (m) {
     const rows = Number(m[1]), cols = Number(m[2]);
-    if (rows * cols > MAX_ELEMENTS) throw new UrlStateError(`a ${rows}×${cols} matrix is too large`);
+    if (rows * cols > MAX_ELEMENTS) throw new UrlStateError('tooLarge', { rows, cols });
     const items = m[3] === undefined ? [] : m[3].split(',');
     if (items.length !== rows * cols)
-      throw new UrlStateError(`a ${rows}×${cols} matrix needs ${rows * cols} numbers, the link has ${items.length}`);
+      throw new UrlStateError('matrixCount', { rows, cols, n: rows * cols, have: items.length });
     return { rows, cols, data: Float32Array.from(items, decodeNumber) };
   }
   if (t.startsWith('~')) {
-    if (!isMatrix(dflt)) throw new UrlStateError('changed entries given for a value that is not a matrix');
+    if (!isMatrix(dflt)) throw new UrlStateError('notMatrix');
     const data = Float32Array.from(dflt.data);
     if (t.length > 1)
       for (const item of t.slice(1).split(',')) {
         const us = item.indexOf('_');
         const k = Number(item.slice(0, us));
         if (us < 1 || !/^\d+$/.test(item.slice(0, us)) || k >= data.length)
-          throw new UrlStateError(`"${short(item)}" is not an entry of a ${dflt.rows}×${dflt.cols} matrix`);
+          throw new UrlStateError('notEntry', { text: short(item), rows: dflt.rows, cols: dflt.cols });
         data[k] = decodeNumber(item.slice(us + 1));
       }
     return { rows: dflt.rows, cols: dflt.cols, data };
@@ -161,7 +188,7 @@ export function decodeValue(t, dflt) {
     try {
       return JSON.parse(b64urlDecode(t.slice(2)), jsonReviver);
     } catch (e) {
-      throw e instanceof UrlStateError ? e : new UrlStateError('a JSON value cannot be read');
+      throw e instanceof UrlStateError ? e : new UrlStateError('badJson');
     }
   }
   return decodePrimitive(t);
@@ -222,14 +249,14 @@ export function decodeSlice(text, defaults = {}) {
     if (entry === '') continue;
     const colon = entry.indexOf(':');
     if (colon < 1) {
-      problems.push(`"${short(entry)}" is not a setting (name:value)`);
+      problems.push(problem('notSetting', { text: short(entry) }));
       continue;
     }
     let key;
     try {
       key = decodeKey(entry.slice(0, colon));
     } catch (e) {
-      problems.push(e.message);
+      problems.push(e.problem ?? e.message);
       continue;
     }
     const raw = entry.slice(colon + 1);
@@ -237,12 +264,12 @@ export function decodeSlice(text, defaults = {}) {
       try {
         meta[key.slice(1)] = decodeValue(raw);
       } catch (e) {
-        problems.push(`${key}: ${e.message}`);
+        problems.push(problem('inSetting', { name: key, problem: e.problem ?? e.message }));
       }
       continue;
     }
     if (!(key in defaults)) {
-      problems.push(`there is no setting "${short(key)}"`);
+      problems.push(problem('noSetting', { name: short(key) }));
       continue;
     }
     try {
@@ -252,7 +279,7 @@ export function decodeSlice(text, defaults = {}) {
       slice[key] = v;
     } catch (e) {
       if (!(e instanceof UrlStateError)) throw e;
-      problems.push(`${key}: ${e.message}`);
+      problems.push(problem('inSetting', { name: key, problem: e.problem }));
     }
   }
   return { slice, meta, problems };
@@ -260,20 +287,20 @@ export function decodeSlice(text, defaults = {}) {
 
 function finiteLike(x, d, key) {
   if (Number.isFinite(d) && !(Number.isFinite(x) && Math.abs(x) <= Math.max(VALUE_LIMIT, Math.abs(d))))
-    throw new UrlStateError(`${encodeNumber(x)} is outside the allowed range for ${key}`);
+    throw new UrlStateError('outOfRange', { value: encodeNumber(x), name: key });
 }
 
 function checkLike(v, dflt, key) {
   const kd = kind(dflt);
   if (kd === 'null') return; // the default says nothing about the kind
   const kv = kind(v);
-  if (kv !== kd) throw new UrlStateError(`expected a ${kd}, the link has a ${kv}`);
+  if (kv !== kd) throw new UrlStateError('wrongKind', { want: problem(`kind_${kd}`), have: problem(`kind_${kv}`) });
   if (kv === 'matrix') {
     const allFinite = Array.prototype.every.call(dflt.data, Number.isFinite);
     if (allFinite) for (const x of v.data) finiteLike(x, 0, key);
   } else if (kv === 'number') finiteLike(v, dflt, key);
   else if (kv === 'list' && dflt.length > 0 && dflt.every((x) => typeof x === 'number')) {
-    if (!v.every((x) => typeof x === 'number')) throw new UrlStateError('expected a list of numbers');
+    if (!v.every((x) => typeof x === 'number')) throw new UrlStateError('numberList');
     v.forEach((x) => finiteLike(x, 0, key));
   }
 }
@@ -314,7 +341,7 @@ export function parseCellRefs(list) {
   for (const it of items) {
     if (it === '' || it === null || it === undefined) continue;
     const m = /^(.+)\.(\d+)\.(\d+)$/.exec(String(it));
-    if (!m || Number(m[2]) < 1 || Number(m[3]) < 1) problems.push(`"${short(String(it))}" is not a cell (grid.row.column)`);
+    if (!m || Number(m[2]) < 1 || Number(m[3]) < 1) problems.push(problem('notCell', { text: short(String(it)) }));
     else out.push({ grid: m[1], i: Number(m[2]) - 1, j: Number(m[3]) - 1 });
   }
   return { cells: out, problems };
