@@ -55,13 +55,19 @@ export function isIncomplete(text) {
 }
 
 // Parses what a learner typed into a cell. Accepts "-1.5", "−1.5" (typographic minus),
-// "+2", ".5", "1e-3", surrounding spaces. Returns {value} or {error: 'nan' | 'range'}.
+// "+2", ".5", "1e-3", surrounding spaces. Returns {value} or {error: 'nan' | 'range' | 'tiny'}.
+// Every input is stored as float32, so the rule is float32's on both sides: past ±LIMIT is
+// 'range', and a nonzero number closer to 0 than float32's smallest (≈1.4e-45, which
+// would be stored as 0) is 'tiny'; neither is used, as the learner typed something else
+// than what would be computed. (Subnormals, 1.4e-45 to 1.2e-38, are kept: they read back.)
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 export function parseCell(text) {
   const t = String(text).trim().replace(/[\u2212\u2013\uFE63\uFF0D]/g, '-').replace(/^\+/, '');
   if (t.length === 0 || t.length > 40 || !NUMBER.test(t)) return { error: 'nan' };
   const value = Number(t);
   if (!Number.isFinite(value) || Math.abs(value) > LIMIT) return { error: 'range' };
+  // ("1e-999" is 0 even as a double: whether the text is nonzero is read from its digits)
+  if (Math.fround(value) === 0 && /[1-9]/.test(t.split(/e/i)[0])) return { error: 'tiny' };
   return { value: value === 0 ? 0 : value };
 }
 

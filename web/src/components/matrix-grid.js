@@ -33,6 +33,7 @@ export const TOOL_TEXT = {
   pasteEmpty: 'There are no numbers in the pasted text.', pasteLong: 'The pasted text is too long.',
   pasteNan: '“{text}” on row {row} is not a number. Nothing was changed.',
   pasteRange: '“{text}” on row {row} is outside the range −1,000,000 to 1,000,000. Nothing was changed.',
+  pasteTiny: '“{text}” on row {row} is too close to 0 for float32, which would store it as 0. Nothing was changed.',
   pasteRagged: 'Row {row} has {n} numbers but row 1 has {cols}. Nothing was changed.',
   pasteGap: 'Row {row} has two separators with no number between them (like “1,,2”). Nothing was changed.',
   answer: 'your answer', check: 'Check answers', reveal: 'Show answers', checkResult: '{right} of {total} correct.',
@@ -41,6 +42,7 @@ export const TOOL_TEXT = {
   cellTyping: '“{text}”: {why}, so it is not used. The computation uses {value}, the value this cell had before you edited it.',
   cellLeft: '“{text}” was not used ({why}). The cell is back to {value}, its value before you edited it.',
   whyNan: 'not a number', whyRange: 'outside the range −1,000,000 to 1,000,000', whyIncomplete: 'not a complete number yet',
+  whyTiny: 'too close to 0 for float32, which would store it as 0',
   whyEmpty: 'the cell is empty', whyComma: 'decimals are written with a point, as in {fix}',
 };
 const NEG_INF = /^[-\u2212]\s*(∞|inf(inity)?)$/i;
@@ -377,7 +379,7 @@ export function createMatrixGrid(opts) {
     if (isIncomplete(t)) return { why: 'whyIncomplete' };
     const comma = /^([+\-\u2212]?\d+),(\d+)$/.exec(t);
     if (comma) return { why: 'whyComma', fix: `${comma[1]}.${comma[2]}` };
-    return { why: parseCell(t).error === 'range' ? 'whyRange' : 'whyNan' };
+    return { why: { range: 'whyRange', tiny: 'whyTiny' }[parseCell(t).error] ?? 'whyNan' };
   }
   function cellMessage(text, value, left) {
     const p = problemOf(text);
@@ -430,9 +432,12 @@ export function createMatrixGrid(opts) {
       const value = before ?? current?.data[i * current.cols + j];
       if (current && value !== undefined && !Object.is(value, current.data[i * current.cols + j])) onEdit(i, j, value);
       message = cellMessage(input.value, value, false);
-      // "-" or "1e" on the way to a number: say so only if the learner stops there.
+      // "-" or "1e" on the way to a number: say so only if the learner stops there. Until
+      // then the message is hidden and emptied, so that nothing (not a screen reader
+      // either) is left saying what the previous keystroke's text was.
       if (isIncomplete(input.value)) {
         err.hidden = true;
+        setText(err, '');
         timer = setTimeout(showErrors, 800);
       } else showErrors();
     });
@@ -629,7 +634,7 @@ export function createMatrixGrid(opts) {
   }
   function pasteFailed(e) {
     if (!(e instanceof MatrixTextError)) throw e;
-    const key = { empty: 'pasteEmpty', long: 'pasteLong', nan: 'pasteNan', range: 'pasteRange', gap: 'pasteGap', ragged: 'pasteRagged' }[e.code];
+    const key = { empty: 'pasteEmpty', long: 'pasteLong', nan: 'pasteNan', range: 'pasteRange', tiny: 'pasteTiny', gap: 'pasteGap', ragged: 'pasteRagged' }[e.code];
     message = () => (key ? say(key, e.vars) : e.message);
     pasteRefused = true;
     showErrors();
