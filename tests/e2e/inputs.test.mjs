@@ -138,6 +138,10 @@ test('stored inputs show the shortest text of their float32, after a paste and a
     await pasteInto(page, '[data-grid="input-Q"] tbody td input', long);
     await page.waitForTimeout(300);
     assert.deepEqual(await row1(), want, `after a paste at ${width}px`);
+    // Head 1's copy Q₁ (the first 4 columns, computed by the core) reads as the cells do, to
+    // its 3 decimals: 123456.79 (not 123456.789, digits the float32 does not hold).
+    const q1 = await page.$$eval('[data-grid="flow-Q1"] tbody tr:nth-child(1) td .v', (ns) => ns.map((n) => n.textContent));
+    assert.deepEqual(q1, ['\u22121000000', '123456.79', '1000000', '0'], `Q₁ at ${width}px`);
     assert.deepEqual(await clipped(), [], `cells that cut their number at ${width}px`);
     // Typed values are shown as stored once the learner leaves the cell.
     await typeInto(page, '[data-grid="input-Q"] tbody tr:nth-child(2) td:nth-of-type(1) input', '0.30000001');

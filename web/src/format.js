@@ -35,6 +35,18 @@ export const editText = f32Text;
 // A stored input quoted in a message: its shortest float32 text, with a typographic minus.
 export const inputText = (x) => (Number.isFinite(x) ? f32Text(x).replace(/^-/, MINUS) : fmt(x));
 
+// A float32 in a read-only cell: fmt's decimals, but never more digits than the float32
+// holds, so a computed copy of a stored input reads as the input cell does (editText):
+// cellText(123456.7890625) -> "123456.79", not "123456.789"; cellText(0.30000001) -> "0.3";
+// cellText(1.2345679) -> "1.235" (fmt's); cellText(1e-7) -> "0" (fmt's); fixed is fmt's.
+export function cellText(x, opts = {}) {
+  const s = fmt(x, opts);
+  if (opts.fixed || !Number.isFinite(x)) return s;
+  const t = f32Text(x);
+  if (/e/.test(t) || (t.split('.')[1] ?? '').length > (opts.digits ?? 3)) return s;
+  return t.replace(/^-/, MINUS);
+}
+
 // TeX form of a number, e.g. for formulas with the current values filled in.
 export function tex(x, opts) {
   const s = fmt(x, opts).replaceAll(MINUS, '-');

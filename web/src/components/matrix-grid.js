@@ -17,7 +17,7 @@
 // Exercise cells: setHidden([[i, j], ...]) replaces those numbers by answer fields; the
 // learner's answers are checked against the grid's current values (the core's) within a
 // tolerance. setPicking(true) lets a teacher click cells to hide or show them.
-import { fmt, editText, inputText, parseCell, isIncomplete, LIMIT } from '../format.js';
+import { fmt, cellText, editText, inputText, parseCell, isIncomplete, LIMIT } from '../format.js';
 import { weightScale, divergingScale, maxAbsFinite, textColorFor, isDark, onSchemeChange } from './colors.js';
 import { texToHtml, escapeHtml, fill, setText, setHtml } from '../kit/prose.js';
 import { matrixToText, matrixToLatex, matrixToMarkdown, matrixToCsv, parseMatrixText, MatrixTextError } from '../matrix-text.js';
@@ -559,7 +559,7 @@ export function createMatrixGrid(opts) {
             }
           }
         } else {
-          const t = fmt(x, { digits, fixed });
+          const t = cellText(x, { digits, fixed });
           if (c.text !== t) node.textContent = c.text = t;
         }
         const asked = !editable && hidden.has(`${i},${j}`);
@@ -778,7 +778,7 @@ export function createMatrixGrid(opts) {
       const [i, j] = k.split(',').map(Number);
       const c = cells[i]?.[j];
       if (!c?.answer || !current) continue;
-      c.answer.value = fmt(current.data[i * current.cols + j], { digits, fixed });
+      c.answer.value = cellText(current.data[i * current.cols + j], { digits, fixed });
       fitWidth(c.answer);
       answers.set(k, c.answer.value);
     }
@@ -826,7 +826,7 @@ export function createMatrixGrid(opts) {
     },
     setHidden, get hidden() { return hiddenList(); }, setPicking, check, reveal, setTolerance: (t) => (tol = Number(t) >= 0 ? Number(t) : tol),
     // The hidden cells' values as this grid shows them ("0.114"), for finding them elsewhere.
-    hiddenTexts: () => (current ? hiddenList().map(([i, j]) => fmt(current.data[i * current.cols + j], { digits, fixed })) : []),
+    hiddenTexts: () => (current ? hiddenList().map(([i, j]) => cellText(current.data[i * current.cols + j], { digits, fixed })) : []),
     setLeakNote(text) {
       if (exLeak.hidden !== !text) exLeak.hidden = !text;
       if (exLeak.textContent !== (text || '')) exLeak.textContent = text || '';
