@@ -6,7 +6,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
-import { parseCell, editText, f32Text, fmt, LIMIT } from '../../web/src/format.js';
+import { parseCell, editText, f32Text, fmt, cellText, LIMIT } from '../../web/src/format.js';
 
 const fc = createRequire(new URL('../../web/package.json', import.meta.url))('fast-check');
 const matrixTextUrl = new URL('../../web/src/matrix-text.js', import.meta.url);
@@ -66,6 +66,23 @@ test('parseCell: every number in range reads back (plain, edited and displayed f
     assert.ok(Math.abs(parseCell(shown).value - x) <= 5e-7 + 1e-12 * Math.abs(x), `${x} -> ${shown}`);
   }), { numRuns: RUNS, seed: 12 });
   tried.parseCellRoundTrip = n;
+});
+
+test('cellText: fmt, but never more digits than the float32 holds', () => {
+  let n = 0;
+  const f32 = fc.double({ min: -LIMIT, max: LIMIT, noNaN: true }).map(Math.fround);
+  fc.assert(fc.property(f32, fc.integer({ min: 0, max: 4 }), (x, digits) => {
+    n++;
+    const shown = cellText(x, { digits }), plain = fmt(x, { digits });
+    // either fmt's text, or a text as short or shorter that is the float32's own
+    assert.ok(shown === plain || (shown.length <= plain.length && Math.fround(parseCell(shown).value) === x), `${x} ${digits}: ${shown} vs ${plain}`);
+  }), { numRuns: RUNS, seed: 14 });
+  assert.equal(cellText(Math.fround(123456.789)), '123456.79');
+  assert.equal(cellText(Math.fround(-1000000.1)), '\u22121000000.1');
+  assert.equal(cellText(Math.fround(1.23456789)), '1.235');
+  assert.equal(cellText(1e-7), '0');
+  assert.equal(cellText(0.5, { digits: 3, fixed: true }), '0.500');
+  tried.cellText = n;
 });
 
 test('parseCell: a nonzero number that float32 would store as 0 is refused, as one past ±1e6 is', () => {
