@@ -36,6 +36,8 @@ test('grid cells, typed key by key: what is not a number is not used, and the me
     ['1,5', /“1,5”: decimals are written with a point, as in 1\.5, so it is not used\. The computation uses 2,/],
     ['1.5.2', /“1\.5\.2”: not a number, so it is not used\. The computation uses 2,/],
     ['-', /“-”: not a complete number yet, so it is not used\. The computation uses 2,/],
+    // float32 would store it as 0: refused like 1e40 on the large side ("1e-5" is used on the way)
+    ['1e-50', /“1e-50”: too close to 0 for float32, which would store it as 0, so it is not used\. The computation uses 2,/],
   ];
   for (const [keys, said] of cases) {
     await typeInto(page, S11, keys);
@@ -61,6 +63,9 @@ test('grid cells, typed key by key: what is not a number is not used, and the me
   assert.match(await message(page, sError), /the cell is empty/);
   await page.keyboard.type('-');
   assert.equal(await message(page, sError), null, 'no message about the empty cell once "-" is typed');
+  assert.doesNotMatch(await page.textContent(sError), /empty|“”/, 'nor any stale text left in the hidden message');
+  await page.waitForTimeout(900);
+  assert.match(await message(page, sError), /^“-”: not a complete number yet/, 'stopping on "-" says so');
   // A number in range is used at once, and clears the message.
   await page.keyboard.type('3');
   assert.equal(await page.getAttribute(S11, 'aria-invalid'), null);
@@ -74,6 +79,22 @@ test('grid cells, typed key by key: what is not a number is not used, and the me
   await page.waitForFunction(() => document.documentElement.lang === 'ko');
   await typeInto(page, S11, '1e9');
   assert.match(await message(page, sError), /“1e9”: −1,000,000에서 1,000,000 사이를 벗어납니다\. .*: −3\./);
+  await typeInto(page, S11, '1e-50');
+  assert.match(await message(page, sError), /“1e-50”: 0에 너무 가까워 float32로는 0으로 저장됩니다\. .*: −3\./);
+  await page.keyboard.press('Tab');
+  assert.equal(await page.inputValue(S11), '-3', 'the cell after leaving 1e-50');
+  assert.match(await message(page, sError), /“1e-50”은\(는\) 쓰지 않았습니다\(0에 너무 가까워/);
+  // Clear, wait, then "-": the message about the empty cell goes at once, in Korean too.
+  await page.click(S11);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Backspace');
+  await page.waitForTimeout(900);
+  assert.match(await message(page, sError), /칸이 비어 있습니다/);
+  await page.keyboard.type('-');
+  assert.equal(await message(page, sError), null);
+  assert.doesNotMatch(await page.textContent(sError), /비어|“”/);
+  await page.waitForTimeout(900);
+  assert.match(await message(page, sError), /^“-”: 아직 완성된 숫자가 아닙니다/);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -117,6 +138,10 @@ test('stored inputs show the shortest text of their float32, after a paste and a
     await pasteInto(page, '[data-grid="input-Q"] tbody td input', long);
     await page.waitForTimeout(300);
     assert.deepEqual(await row1(), want, `after a paste at ${width}px`);
+    // Head 1's copy Q₁ (the first 4 columns, computed by the core) reads as the cells do, to
+    // its 3 decimals: 123456.79 (not 123456.789, digits the float32 does not hold).
+    const q1 = await page.$$eval('[data-grid="flow-Q1"] tbody tr:nth-child(1) td .v', (ns) => ns.map((n) => n.textContent));
+    assert.deepEqual(q1, ['\u22121000000', '123456.79', '1000000', '0'], `Q₁ at ${width}px`);
     assert.deepEqual(await clipped(), [], `cells that cut their number at ${width}px`);
     // Typed values are shown as stored once the learner leaves the cell.
     await typeInto(page, '[data-grid="input-Q"] tbody tr:nth-child(2) td:nth-of-type(1) input', '0.30000001');

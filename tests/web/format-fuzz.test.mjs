@@ -6,7 +6,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
-import { parseCell, editText, f32Text, fmt, LIMIT } from '../../web/src/format.js';
+import { parseCell, editText, f32Text, fmt, cellText, LIMIT } from '../../web/src/format.js';
 
 const fc = createRequire(new URL('../../web/package.json', import.meta.url))('fast-check');
 const matrixTextUrl = new URL('../../web/src/matrix-text.js', import.meta.url);
@@ -38,21 +38,23 @@ test('parseCell: any text gives a finite number within ±1e6 or a named error, n
       assert.ok(Number.isFinite(r.value) && Math.abs(r.value) <= LIMIT, `${JSON.stringify(t)} -> ${r.value}`);
       assert.ok(!Object.is(r.value, -0), 'no −0');
     } else {
-      assert.ok(r.error === 'nan' || r.error === 'range', `${JSON.stringify(t)} -> ${JSON.stringify(r)}`);
+      assert.ok(['nan', 'range', 'tiny'].includes(r.error), `${JSON.stringify(t)} -> ${JSON.stringify(r)}`);
     }
   }), { numRuns: RUNS, seed: 11 });
   tried.parseCell = n;
 });
 
 test('parseCell: the issue\'s garbage is refused', () => {
-  const cases = { '1,,2': 'nan', '1e999': 'range', NaN: 'nan', '-': 'nan', '😀': 'nan', '1e7': 'range', [`${'1'.repeat(10000)}`]: 'nan' };
+  const cases = { '1,,2': 'nan', '1e999': 'range', NaN: 'nan', '-': 'nan', '😀': 'nan', '1e7': 'range', [`${'1'.repeat(10000)}`]: 'nan',
+    '1e-50': 'tiny', '-1e-46': 'tiny', '0.5e-45': 'tiny', '1e-999': 'tiny' };
   for (const [t, error] of Object.entries(cases)) assert.deepEqual(parseCell(t), { error }, t.slice(0, 20));
   tried.parseCell += Object.keys(cases).length;
 });
 
 test('parseCell: every number in range reads back (plain, edited and displayed forms)', () => {
   let n = 0;
-  const inRange = fc.double({ min: -LIMIT, max: LIMIT, noNaN: true });
+  // (in range and not so close to 0 that float32 would store it as 0: see the next test)
+  const inRange = fc.double({ min: -LIMIT, max: LIMIT, noNaN: true }).filter((x) => x === 0 || Math.fround(x) !== 0);
   fc.assert(fc.property(inRange, (x) => {
     n++;
     const want = x === 0 ? 0 : x;
@@ -64,6 +66,36 @@ test('parseCell: every number in range reads back (plain, edited and displayed f
     assert.ok(Math.abs(parseCell(shown).value - x) <= 5e-7 + 1e-12 * Math.abs(x), `${x} -> ${shown}`);
   }), { numRuns: RUNS, seed: 12 });
   tried.parseCellRoundTrip = n;
+});
+
+test('cellText: fmt, but never more digits than the float32 holds', () => {
+  let n = 0;
+  const f32 = fc.double({ min: -LIMIT, max: LIMIT, noNaN: true }).map(Math.fround);
+  fc.assert(fc.property(f32, fc.integer({ min: 0, max: 4 }), (x, digits) => {
+    n++;
+    const shown = cellText(x, { digits }), plain = fmt(x, { digits });
+    // either fmt's text, or a text as short or shorter that is the float32's own
+    assert.ok(shown === plain || (shown.length <= plain.length && Math.fround(parseCell(shown).value) === x), `${x} ${digits}: ${shown} vs ${plain}`);
+  }), { numRuns: RUNS, seed: 14 });
+  assert.equal(cellText(Math.fround(123456.789)), '123456.79');
+  assert.equal(cellText(Math.fround(-1000000.1)), '\u22121000000.1');
+  assert.equal(cellText(Math.fround(1.23456789)), '1.235');
+  assert.equal(cellText(1e-7), '0');
+  assert.equal(cellText(0.5, { digits: 3, fixed: true }), '0.500');
+  tried.cellText = n;
+});
+
+test('parseCell: a nonzero number that float32 would store as 0 is refused, as one past ±1e6 is', () => {
+  // 0 itself, "0e-50" and float32's smallest numbers (subnormals, which read back) are kept.
+  for (const t of ['0', '-0', '0e-50', '0.000']) assert.deepEqual(parseCell(t), { value: 0 }, t);
+  for (const t of ['1.4e-45', '1e-45', '-1e-40', '1e-38']) assert.ok(Math.fround(parseCell(t).value) !== 0, t);
+  let n = 0;
+  const tiny = fc.double({ min: Number.MIN_VALUE, max: 2 ** -150, noNaN: true });
+  fc.assert(fc.property(tiny, fc.boolean(), (x, neg) => {
+    n++;
+    assert.deepEqual(parseCell(String(neg ? -x : x)), { error: 'tiny' }, String(x));
+  }), { numRuns: RUNS, seed: 13 });
+  tried.parseCellTiny = n;
 });
 
 test('f32Text: the shortest text that reads back to the same float32', () => {

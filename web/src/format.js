@@ -35,6 +35,18 @@ export const editText = f32Text;
 // A stored input quoted in a message: its shortest float32 text, with a typographic minus.
 export const inputText = (x) => (Number.isFinite(x) ? f32Text(x).replace(/^-/, MINUS) : fmt(x));
 
+// A float32 in a read-only cell: fmt's decimals, but never more digits than the float32
+// holds, so a computed copy of a stored input reads as the input cell does (editText):
+// cellText(123456.7890625) -> "123456.79", not "123456.789"; cellText(0.30000001) -> "0.3";
+// cellText(1.2345679) -> "1.235" (fmt's); cellText(1e-7) -> "0" (fmt's); fixed is fmt's.
+export function cellText(x, opts = {}) {
+  const s = fmt(x, opts);
+  if (opts.fixed || !Number.isFinite(x)) return s;
+  const t = f32Text(x);
+  if (/e/.test(t) || (t.split('.')[1] ?? '').length > (opts.digits ?? 3)) return s;
+  return t.replace(/^-/, MINUS);
+}
+
 // TeX form of a number, e.g. for formulas with the current values filled in.
 export function tex(x, opts) {
   const s = fmt(x, opts).replaceAll(MINUS, '-');
@@ -55,13 +67,19 @@ export function isIncomplete(text) {
 }
 
 // Parses what a learner typed into a cell. Accepts "-1.5", "−1.5" (typographic minus),
-// "+2", ".5", "1e-3", surrounding spaces. Returns {value} or {error: 'nan' | 'range'}.
+// "+2", ".5", "1e-3", surrounding spaces. Returns {value} or {error: 'nan' | 'range' | 'tiny'}.
+// Every input is stored as float32, so the rule is float32's on both sides: past ±LIMIT is
+// 'range', and a nonzero number closer to 0 than float32's smallest (≈1.4e-45, which
+// would be stored as 0) is 'tiny'; neither is used, as the learner typed something else
+// than what would be computed. (Subnormals, 1.4e-45 to 1.2e-38, are kept: they read back.)
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 export function parseCell(text) {
   const t = String(text).trim().replace(/[\u2212\u2013\uFE63\uFF0D]/g, '-').replace(/^\+/, '');
   if (t.length === 0 || t.length > 40 || !NUMBER.test(t)) return { error: 'nan' };
   const value = Number(t);
   if (!Number.isFinite(value) || Math.abs(value) > LIMIT) return { error: 'range' };
+  // ("1e-999" is 0 even as a double: whether the text is nonzero is read from its digits)
+  if (Math.fround(value) === 0 && /[1-9]/.test(t.split(/e/i)[0])) return { error: 'tiny' };
   return { value: value === 0 ? 0 : value };
 }
 

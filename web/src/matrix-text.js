@@ -78,9 +78,10 @@ export function parseMatrixText(text) {
       const p = parseCell(word);
       if ('value' in p) return p.value;
       const vars = { text: word.slice(0, 24), row: r + 1 };
-      throw new MatrixTextError(p.error, vars, p.error === 'range'
-        ? `“${vars.text}” on row ${vars.row} is too large (use a value between −1000000 and 1000000)`
-        : `“${vars.text}” on row ${vars.row} is not a number`);
+      throw new MatrixTextError(p.error, vars, {
+        range: `“${vars.text}” on row ${vars.row} is too large (use a value between −1000000 and 1000000)`,
+        tiny: `“${vars.text}” on row ${vars.row} is closer to 0 than float32 can hold (it would be stored as 0)`,
+      }[p.error] ?? `“${vars.text}” on row ${vars.row} is not a number`);
     });
   }).filter((row) => row !== null);
   if (rows.length === 0) throw new MatrixTextError('empty', {}, 'there are no numbers in the pasted text');

@@ -17,7 +17,7 @@
 // Exercise cells: setHidden([[i, j], ...]) replaces those numbers by answer fields; the
 // learner's answers are checked against the grid's current values (the core's) within a
 // tolerance. setPicking(true) lets a teacher click cells to hide or show them.
-import { fmt, editText, inputText, parseCell, isIncomplete, LIMIT } from '../format.js';
+import { fmt, cellText, editText, inputText, parseCell, isIncomplete, LIMIT } from '../format.js';
 import { weightScale, divergingScale, maxAbsFinite, textColorFor, isDark, onSchemeChange } from './colors.js';
 import { texToHtml, escapeHtml, fill, setText, setHtml } from '../kit/prose.js';
 import { matrixToText, matrixToLatex, matrixToMarkdown, matrixToCsv, parseMatrixText, MatrixTextError } from '../matrix-text.js';
@@ -33,6 +33,7 @@ export const TOOL_TEXT = {
   pasteEmpty: 'There are no numbers in the pasted text.', pasteLong: 'The pasted text is too long.',
   pasteNan: '“{text}” on row {row} is not a number. Nothing was changed.',
   pasteRange: '“{text}” on row {row} is outside the range −1,000,000 to 1,000,000. Nothing was changed.',
+  pasteTiny: '“{text}” on row {row} is too close to 0 for float32, which would store it as 0. Nothing was changed.',
   pasteRagged: 'Row {row} has {n} numbers but row 1 has {cols}. Nothing was changed.',
   pasteGap: 'Row {row} has two separators with no number between them (like “1,,2”). Nothing was changed.',
   answer: 'your answer', check: 'Check answers', reveal: 'Show answers', checkResult: '{right} of {total} correct.',
@@ -41,6 +42,7 @@ export const TOOL_TEXT = {
   cellTyping: '“{text}”: {why}, so it is not used. The computation uses {value}, the value this cell had before you edited it.',
   cellLeft: '“{text}” was not used ({why}). The cell is back to {value}, its value before you edited it.',
   whyNan: 'not a number', whyRange: 'outside the range −1,000,000 to 1,000,000', whyIncomplete: 'not a complete number yet',
+  whyTiny: 'too close to 0 for float32, which would store it as 0',
   whyEmpty: 'the cell is empty', whyComma: 'decimals are written with a point, as in {fix}',
 };
 const NEG_INF = /^[-\u2212]\s*(∞|inf(inity)?)$/i;
@@ -377,7 +379,7 @@ export function createMatrixGrid(opts) {
     if (isIncomplete(t)) return { why: 'whyIncomplete' };
     const comma = /^([+\-\u2212]?\d+),(\d+)$/.exec(t);
     if (comma) return { why: 'whyComma', fix: `${comma[1]}.${comma[2]}` };
-    return { why: parseCell(t).error === 'range' ? 'whyRange' : 'whyNan' };
+    return { why: { range: 'whyRange', tiny: 'whyTiny' }[parseCell(t).error] ?? 'whyNan' };
   }
   function cellMessage(text, value, left) {
     const p = problemOf(text);
@@ -430,9 +432,12 @@ export function createMatrixGrid(opts) {
       const value = before ?? current?.data[i * current.cols + j];
       if (current && value !== undefined && !Object.is(value, current.data[i * current.cols + j])) onEdit(i, j, value);
       message = cellMessage(input.value, value, false);
-      // "-" or "1e" on the way to a number: say so only if the learner stops there.
+      // "-" or "1e" on the way to a number: say so only if the learner stops there. Until
+      // then the message is hidden and emptied, so that nothing (not a screen reader
+      // either) is left saying what the previous keystroke's text was.
       if (isIncomplete(input.value)) {
         err.hidden = true;
+        setText(err, '');
         timer = setTimeout(showErrors, 800);
       } else showErrors();
     });
@@ -556,7 +561,7 @@ export function createMatrixGrid(opts) {
             }
           }
         } else {
-          const t = fmt(x, { digits, fixed });
+          const t = cellText(x, { digits, fixed });
           if (c.text !== t) node.textContent = c.text = t;
         }
         const asked = !editable && hidden.has(`${i},${j}`);
@@ -631,7 +636,7 @@ export function createMatrixGrid(opts) {
   }
   function pasteFailed(e) {
     if (!(e instanceof MatrixTextError)) throw e;
-    const key = { empty: 'pasteEmpty', long: 'pasteLong', nan: 'pasteNan', range: 'pasteRange', gap: 'pasteGap', ragged: 'pasteRagged' }[e.code];
+    const key = { empty: 'pasteEmpty', long: 'pasteLong', nan: 'pasteNan', range: 'pasteRange', tiny: 'pasteTiny', gap: 'pasteGap', ragged: 'pasteRagged' }[e.code];
     message = () => (key ? say(key, e.vars) : e.message);
     pasteRefused = true;
     showErrors();
@@ -793,7 +798,7 @@ export function createMatrixGrid(opts) {
       const [i, j] = k.split(',').map(Number);
       const c = cells[i]?.[j];
       if (!c?.answer || !current) continue;
-      c.answer.value = fmt(current.data[i * current.cols + j], { digits, fixed });
+      c.answer.value = cellText(current.data[i * current.cols + j], { digits, fixed });
       fitWidth(c.answer);
       answers.set(k, c.answer.value);
     }
@@ -841,7 +846,7 @@ export function createMatrixGrid(opts) {
     },
     setHidden, get hidden() { return hiddenList(); }, setPicking, check, reveal, setTolerance: (t) => (tol = Number(t) >= 0 ? Number(t) : tol),
     // The hidden cells' values as this grid shows them ("0.114"), for finding them elsewhere.
-    hiddenTexts: () => (current ? hiddenList().map(([i, j]) => fmt(current.data[i * current.cols + j], { digits, fixed })) : []),
+    hiddenTexts: () => (current ? hiddenList().map(([i, j]) => cellText(current.data[i * current.cols + j], { digits, fixed })) : []),
     setLeakNote(text) {
       if (exLeak.hidden !== !text) exLeak.hidden = !text;
       if (exLeak.textContent !== (text || '')) exLeak.textContent = text || '';

@@ -291,8 +291,10 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
       if (before !== null) apply(before);
       message = say(t, () => why(t), state()[name], false);
       // "" or "-" on the way to a number: say so only if the learner stops there.
+      // Hidden and emptied until then, so nothing says what the previous text was.
       if (/^[+-]?$/.test(t)) {
         msg.hidden = true;
+        setText(msg, '');
         timer = setTimeout(show, 800);
       } else show();
     });

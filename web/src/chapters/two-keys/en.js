@@ -28,6 +28,7 @@ export default {
   exError_empty: 'Box {n} is empty: type both components.',
   exError_nan: '“{text}” is not a number. Type it like 9.44.',
   exError_range: '“{text}” is too large: use a value between −1000000 and 1000000.',
+  exError_tiny: '“{text}” is closer to 0 than float32 can hold (it would be stored as 0): type 0, or a larger number.',
   exVerdict_right: 'Right! The core gets [{o1}, {o2}]. Rounding √2 to 1.414 along the way counts as right too.',
   exVerdict_close: 'Almost: the method is right, but something was rounded too early. Keep three or more decimals in the intermediate values and try again.',
   exVerdict_wrong: 'Not yet. Check the order: scores, divide by √d_k, softmax, mix the values. If you are stuck, show the steps.',
