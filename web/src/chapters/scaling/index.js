@@ -12,6 +12,9 @@ const ID = 'scaling';
 const m = (rows, cols, data) => ({ rows, cols, data: Float32Array.from(data) });
 const SWEEP = [2, 3, 4, 5, 6, 7, 8, 9]; // d_k = 2^e: 4 … 512
 const DEFAULT_S = [8, 0, -8];
+// The prose calls softmax weights "nearly uniform" only when the largest is at most this
+// many times the smallest (and says so).
+const UNIFORM = 1.5;
 
 const defaults = () => ({
   q: m(1, 2, [3, 1]), k: m(1, 2, [1, 2]),
@@ -91,7 +94,7 @@ export default {
 
     // ---- saturation ------------------------------------------------------------------------------------
     text('h3', 'satTitle');
-    text('p', 'satBody', section, (s, r) => (r ? { dk: dkOf(s), sqrt: tex(r.sc.sqrtDk, { digits: 1 }) } : {}));
+    text('p', 'satBody', section, (s, r) => (r ? { ...r.satVars, sqrt: tex(r.sc.sqrtDk, { digits: 1 }) } : {})).dataset.out = 'saturation';
     const satControls = el('div', 'controls');
     const dk2 = k.slider('dkExp', 'dkSlider', {
       min: SWEEP[0], max: SWEEP.at(-1), parent: satControls,
@@ -132,8 +135,15 @@ export default {
     const isDefault = (s) => dkOf(s) === 64 && rowOf(s.S, 0).every((x, j) => x === DEFAULT_S[j]);
     const roundNote = text('p', (s) => (isDefault(s) ? 'satRounding' : null), section, (s, r) => (r ? r.satVars : {}), 'note');
     roundNote.dataset.out = 'rounding';
-    text('p', 'satDkNote', section, undefined, 'note');
+    // Whether the third line's weights are nearly uniform is read off the core's numbers
+    // (set by the draw function, which runs before the prose).
+    let dkUniform = false;
+    const dkNote = text('p', () => (dkUniform ? 'satDkUniform' : 'satDkFlatter'), section, (s, r) => (r ? r.dkVars : {}), 'note');
+    dkNote.dataset.out = 'over-squash';
     text('p', 'satRank', section, undefined, 'summary');
+    // "Move d_k up towards 512" has nowhere to go at the slider's end.
+    const push = text('p', (s) => (s.dkExp < SWEEP.at(-1) ? 'satPush' : null), section, (s, r) => (r ? r.pushVars : {}), 'summary');
+    push.dataset.out = 'push';
 
     // The sweep depends only on (count, seed). Each d_k is sampled once per pair and kept.
     // The chosen d_k is sampled at once; the others (512 x 2000 pairs alone is a million
@@ -281,10 +291,27 @@ export default {
         g0: small(eff.gradTop.data[0], 6), g1: fmt(eff.gradTopScaled.data[0], { digits: 4 }),
         g0r: fmt(eff.gradTop.data[0], { digits: 4 }), g1r: fmt(eff.gradTopScaled.data[0], { digits: 3 }),
         ratio: Number.isFinite(ratio) ? fmt(ratio, { digits: ratio >= 100 ? 0 : 2 }) : '∞',
-        p0: small(at(eff.weights, 0, top), 4), p1: tex(at(eff.weightsScaled, 0, top), { digits: 3, fixed: true }),
+        // as the first and second lines print them
+        p0: tex(at(eff.weights, 0, top), { digits: 7 }), p1: tex(at(eff.weightsScaled, 0, top), { digits: 3, fixed: true }),
         dk,
       };
-      return { geoVars, statVars, sc, satVars };
+      // The third line (÷ d_k): its range of scores, largest and smallest weight, their ratio.
+      const w3 = rowOf(over.weightsScaled, 0), s3 = rowOf(over.scaled, 0);
+      const pmax = Math.max(...w3), pmin = Math.min(...w3);
+      const wratio = pmin > 0 ? pmax / pmin : Infinity;
+      const wratioText = fmt(wratio, { digits: wratio >= 100 ? 0 : 2 });
+      dkUniform = Number(wratioText) <= UNIFORM; // decided on the ratio as printed
+      const w3Text = (x) => tex(x, { digits: 3, fixed: true }); // as the third line prints them
+      const dkVars = {
+        dk, p1: satVars.p1, pmax: w3Text(pmax), pmin: w3Text(pmin), wratio: wratioText, tol: fmt(UNIFORM, { digits: 2 }),
+        lo: tex(Math.min(...s3), { digits: 3 }), hi: tex(Math.max(...s3), { digits: 3 }),
+      };
+      const sqrtMax = attn.scoreScale(2 ** SWEEP.at(-1)).sqrtDk;
+      const pushVars = {
+        sqrt: tex(sc.sqrtDk, { digits: 1 }), sqrtMax: tex(sqrtMax, { digits: 1 }), dkMax: 2 ** SWEEP.at(-1),
+        times: fmt(sqrtMax / sc.sqrtDk, { digits: 2 }),
+      };
+      return { geoVars, statVars, sc, satVars, dkVars, pushVars };
     });
     // Printing draws the whole sweep (after start: a chapter mounted while the page prints
     // gets this at once).

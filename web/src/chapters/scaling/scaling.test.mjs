@@ -64,3 +64,53 @@ test('scaling: std 8 at d_k = 64 and 22.6 at 512, sampled variance ≈ d_k, satu
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// The saturation prose at d_k ≠ 64: every weight it states is the one the figure prints,
+// "nearly uniform" only when the third line's weights are within the stated tolerance,
+// and the "move d_k up" hint only below the slider's end.
+for (const lang of ['ko', 'en']) {
+  test(`scaling (${lang}): the saturation prose matches the figure at d_k = 4, 16, 64, 512`, async () => {
+    const { page, errors } = await open(`?lang=${lang}#scaling`);
+    await page.waitForSelector('[data-out="over-squash"]');
+    const text = (out) => page.$eval(`[data-out="${out}"]`, (n) => n.textContent.replace(/\u2212/g, '-'));
+    const cellTexts = async (grid) => (await cells(page, grid)).map((t) => t.replace(/\u2212/g, '-'));
+    const uniformWords = lang === 'ko' ? /고르게 됩니다/ : /come out nearly uniform/;
+    const notUniformWords = lang === 'ko' ? /고르다고 할 정도.*는 아닙니다/ : /not nearly uniform/;
+    for (const exp of [2, 4, 6, 9]) {
+      const dk = 2 ** exp;
+      await setRange(page, 'dkExp', exp);
+      await page.waitForFunction((d) => document.querySelector('[data-out="over-squash"]').textContent.includes(`= ${d}`), dk);
+      // First line: the stated weight of the largest score is the figure's.
+      const raw = await cellTexts('scaling-raw-p');
+      const body = await text('saturation');
+      const top = raw.map(Number).indexOf(Math.max(...raw.map(Number)));
+      assert.ok(body.includes(raw[top]), `d_k ${dk}: the body states the first line's top weight ${raw[top]}: ${body}`);
+      assert.doesNotMatch(body, /±/, `d_k ${dk}: no claimed spread of the fixed scores`);
+      // Third line: stated largest and smallest weight are the figure's; the verdict follows them.
+      const third = await cellTexts('scaling-dk-p');
+      const w = third.map(Number);
+      const note = await text('over-squash');
+      const pmax = third[w.indexOf(Math.max(...w))], pmin = third[w.indexOf(Math.min(...w))];
+      assert.ok(note.includes(pmax) && note.includes(pmin), `d_k ${dk}: note states ${pmax} and ${pmin}: ${note}`);
+      const tol = Number(note.match(/(\d+(?:\.\d+)?)\s*(?:times|배 이하)/g).at(-1).match(/\d+(?:\.\d+)?/)[0]);
+      const uniform = Math.max(...w) / Math.min(...w) <= tol + 0.01; // the figure's weights are rounded
+      if (uniform) assert.match(note, uniformWords, `d_k ${dk}: ${note}`);
+      else {
+        assert.doesNotMatch(note, uniformWords, `d_k ${dk}: ${note}`);
+        assert.match(note, notUniformWords, `d_k ${dk}: ${note}`);
+      }
+      // The defaults (8, 0, −8) are not nearly uniform below d_k = 64, nearly uniform at 512.
+      assert.equal(uniform, dk >= 64, `d_k ${dk}: weights ${third}`);
+      // The hint to move d_k up: hidden at the end, true figures elsewhere.
+      const pushHidden = await page.$eval('[data-out="push"]', (n) => n.hidden);
+      assert.equal(pushHidden, exp === 9, `d_k ${dk}: push hint hidden only at 512`);
+      if (!pushHidden) {
+        const push = await text('push');
+        assert.match(push, /22\.6/);
+        assert.ok(push.includes(String(Number(Math.sqrt(512 / dk).toFixed(2)))), `d_k ${dk}: ${push}`);
+      }
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
