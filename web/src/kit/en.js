@@ -91,7 +91,7 @@ export default {
     badBase64: 'a JSON value is not valid base64url',
     badTyped: 'unknown array type {text}',
     tooLarge: 'a {rows}×{cols} matrix is too large',
-    matrixCount: 'a {rows}×{cols} matrix needs {n} numbers, the link has {have}',
+    matrixCount: 'a {rows}×{cols} matrix needs {n|number|numbers}, the link has {have}',
     notMatrix: 'changed entries given for a value that is not a matrix',
     notEntry: '"{text}" is not an entry of a {rows}×{cols} matrix',
     badJson: 'a JSON value cannot be read',
