@@ -95,3 +95,18 @@ test('positional-encoding: a PE cell explains itself when reached by the keyboar
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('softmax: the worked row is read out while the arrow keys pick it in P, quiet after', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=softmax&lang=en#softmax`);
+  const cell = '#softmax [data-grid$="-P"] tbody td[tabindex="0"]';
+  await page.waitForSelector(cell);
+  const live = () => page.getAttribute('#softmax .worked-pair', 'aria-live');
+  assert.equal(await live(), null, 'quiet before focus: an edit elsewhere is not announced');
+  await page.focus(cell);
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await live(), 'polite');
+  await page.keyboard.press('Tab');
+  assert.equal(await live(), null);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
