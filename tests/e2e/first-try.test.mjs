@@ -5,7 +5,8 @@
 // overflow: softmax's; the widget's notices: widget's; plurals: tests/web/chapters.)
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { harness } from './harness.mjs';
+import { harness, shots } from './harness.mjs';
+import { join } from 'node:path';
 
 const { server, browser } = await harness();
 
@@ -176,10 +177,10 @@ test('maths keeps its pixels: two-keys step ④\'s stacked fractions do not touc
   }
 });
 
-test('a wide table on a phone: it shows that it scrolls, its caption wraps in view, its first column stays', async () => {
+test('a wide table on a phone: it says that it scrolls, its caption wraps in view, its first column stays', async () => {
   const { page, errors, close } = await open('?embed=multi-head#multi-head', { width: 390, height: 844 });
   const box = '#multi-head .table-scroll';
-  await page.$eval(box, (n) => n.scrollIntoView());
+  await page.$eval(box, (n) => n.scrollIntoView({ block: 'center' }));
   await page.waitForFunction((sel) => document.querySelector(sel).classList.contains('scrolls'), box);
   const fits = () => page.$eval(box, (n) => {
     const b = n.getBoundingClientRect();
@@ -188,12 +189,24 @@ test('a wide table on a phone: it shows that it scrolls, its caption wraps in vi
     return { cap: cap.left >= b.left - 1 && cap.right <= b.right + 1, first: first.left >= b.left - 1 && first.right <= b.right + 1 };
   });
   assert.deepEqual(await fits(), { cap: true, first: true });
+  // a fade alone went unnoticed: a line just above the box says in words that it scrolls,
+  // visible in the box's width, until the box is scrolled to its end
+  const hint = () => page.$eval(box, (n) => {
+    const h = n.previousElementSibling;
+    if (!h?.classList.contains('scroll-hint')) return null;
+    const r = h.getBoundingClientRect(), b = n.getBoundingClientRect();
+    const shown = getComputedStyle(h).display !== 'none' && r.height > 0 && r.right <= b.right + 1 && r.bottom <= b.top + 1;
+    return shown ? h.textContent : '';
+  });
+  assert.equal(await hint(), '→ 옆으로 밀면 열이 더 있습니다');
   // the fade is on the side where more hides: the right, then both sides, then the left
   const mask = () => page.$eval(box, (n) => [n.classList.contains('scrolled'), n.classList.contains('at-end')]);
   assert.deepEqual(await mask(), [false, false]);
+  await page.screenshot({ path: join(shots, 'multi-head-phone-flop-hint.png') });
   await page.$eval(box, (n) => { n.scrollLeft = n.scrollWidth; });
   await page.waitForFunction((sel) => document.querySelector(sel).classList.contains('at-end'), box);
   assert.deepEqual(await mask(), [true, true]);
+  assert.equal(await hint(), '', 'scrolled to the end: the hint is gone');
   assert.deepEqual(await fits(), { cap: true, first: true }, 'scrolled to the end: caption and first column still in view');
   assert.deepEqual(errors, []);
   await close();

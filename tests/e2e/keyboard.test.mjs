@@ -63,8 +63,13 @@ test('core-attention: each grid is one tab stop; step ①\'s worked dot product 
   await page.keyboard.press('Home');
   assert.deepEqual(await focused(page), { grid: 'S', i: 2, j: 0, tag: 'TD' });
   assert.match(await title(), /query of token 3 · key of token 1/);
+  // what the arrow keys select is read out: the worked box is a polite live region while
+  // focus is in S, and quiet once focus leaves (an edit elsewhere does not announce it)
+  const live = () => page.getAttribute('[data-worked="dot"]', 'aria-live');
+  assert.equal(await live(), 'polite');
   // A computed grid without a selection moves the same way.
   await page.focus('[data-grid="H"] tbody td');
+  assert.equal(await live(), null);
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('End');
   assert.deepEqual(await focused(page), { grid: 'H', i: 1, j: 7, tag: 'TD' });
@@ -86,6 +91,22 @@ test('positional-encoding: a PE cell explains itself when reached by the keyboar
   assert.notEqual(await worked(), first);
   assert.match(await worked(), new RegExp(`${to.i}, ${to.j}`));
   assert.match(await worked(), /cos/);
+  assert.equal(await page.getAttribute('#positional-encoding [data-worked="pe"]', 'aria-live'), 'polite', 'the explanation is read out as focus selects');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('softmax: the worked row is read out while the arrow keys pick it in P, quiet after', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=softmax&lang=en#softmax`);
+  const cell = '#softmax [data-grid$="-P"] tbody td[tabindex="0"]';
+  await page.waitForSelector(cell);
+  const live = () => page.getAttribute('#softmax .worked-pair', 'aria-live');
+  assert.equal(await live(), null, 'quiet before focus: an edit elsewhere is not announced');
+  await page.focus(cell);
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await live(), 'polite');
+  await page.keyboard.press('Tab');
+  assert.equal(await live(), null);
   assert.deepEqual(errors, []);
   await page.close();
 });

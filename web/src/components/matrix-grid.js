@@ -64,6 +64,9 @@ export function createMatrixGrid(opts) {
     colClass = () => '', // e.g. head tint per column
     onHover = null, // (i, j) or (null) when leaving
     onSelect = null, // (i, j) on click / Enter
+    explains = null, // () => the box a selection rewrites (a worked explanation): while focus is
+    //   in this grid the box is aria-live="polite", so a screen reader reads what the arrow
+    //   keys select; elsewhere it is quiet (an edit upstream does not announce it)
     testId = null,
     tools = true, // the copy / paste / export menu
     toolText = (key) => TOOL_TEXT[key], // labels, in the page's language
@@ -325,6 +328,7 @@ export function createMatrixGrid(opts) {
       syncTabStops();
     }
     onHover?.(i, j);
+    if (explains && !table.contains(e.relatedTarget)) explains()?.setAttribute('aria-live', 'polite');
     if (onSelect && !editable && !picking && e.target === td) {
       focusSelected = td;
       onSelect(i, j);
@@ -333,6 +337,7 @@ export function createMatrixGrid(opts) {
   table.addEventListener('focusout', (e) => {
     focusSelected = null;
     if (onHover && !table.contains(e.relatedTarget)) onHover(null);
+    if (explains && !table.contains(e.relatedTarget)) explains()?.removeAttribute('aria-live');
   });
   table.addEventListener('keydown', (e) => {
     const td = cellOf(e.target);

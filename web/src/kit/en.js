@@ -26,6 +26,8 @@ export default {
   scrollFormula: 'formula, wider than the screen: scroll sideways',
   scrollCode: 'code, wider than the screen: scroll sideways',
   scrollTable: 'table {what}, wider than the screen: scroll sideways',
+  scrollMoreColumns: '→ more columns: scroll sideways',
+  scrollMore: '→ more: scroll sideways',
   computeError: 'Cannot compute: {message}',
   footer: 'Every number is computed by the C++ core (xsimd, WebAssembly SIMD) shipped with this page. The explanations are our own, written from the facts and examples of the source documents.',
   tools: {

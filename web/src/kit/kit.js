@@ -60,7 +60,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
       return common('scrollTable', { what: cap ? readableText(cap).slice(0, 120) : '' });
     }
     return common('scrollFormula');
-  });
+  }, (n) => common(n.matches('.table-scroll, .grid-scroll') ? 'scrollMoreColumns' : 'scrollMore'));
 
   function el(tag, cls, parent = section) {
     const n = document.createElement(tag);

@@ -6,14 +6,36 @@
 //   - when nothing inside it can take focus (a formula, a table of numbers), a tab stop,
 //     role="group" and a name, so that a keyboard reaches what is hidden (axe's
 //     scrollable-region-focusable);
+//   - a hint line just above it ("→ more columns: scroll sideways"), right-aligned, that a
+//     learner cannot miss, hidden once scrolled to the end (a fade alone went unnoticed);
+//     it is aria-hidden: a screen reader gets the box's name or its grid's cells instead;
 //   - a box that fits gets none of this back.
 // The checks read sizes in one animation frame (after the render's writes, once per frame).
 export const SCROLLERS = '.grid-scroll, .table-scroll, .worked-math, .katex-display, .formula, pre';
 const FOCUSABLE = 'input, button, select, textarea, a[href], [tabindex]:not([tabindex="-1"])';
 
-export function watchScrollers(root, nameOf) {
+export function watchScrollers(root, nameOf, hintOf) {
   let frame = 0;
   const seen = new WeakSet();
+  const hints = new Map(); // box -> its hint line
+  function hint(n, show) {
+    let h = hints.get(n);
+    if (!show) {
+      if (h) h.hidden = true;
+      return;
+    }
+    if (!h || h.nextElementSibling !== n) {
+      h?.remove();
+      h = document.createElement('span');
+      h.className = 'scroll-hint';
+      h.setAttribute('aria-hidden', 'true');
+      n.before(h);
+      hints.set(n, h);
+    }
+    const text = hintOf(n);
+    if (h.textContent !== text) h.textContent = text;
+    h.hidden = false;
+  }
   function mark(n) {
     const over = n.scrollWidth > n.clientWidth + 1;
     if (n.classList.contains('scrolls') !== over) n.classList.toggle('scrolls', over);
@@ -22,6 +44,7 @@ export function watchScrollers(root, nameOf) {
       n.addEventListener('scroll', () => edges(n), { passive: true });
     }
     if (over) edges(n);
+    else hint(n, false);
     const own = n.dataset.scrollStop === 'true';
     const needsStop = over && !n.querySelector(FOCUSABLE);
     if (needsStop && !own) {
@@ -44,9 +67,15 @@ export function watchScrollers(root, nameOf) {
     const atEnd = n.scrollLeft + n.clientWidth >= n.scrollWidth - 1;
     if (n.classList.contains('scrolled') !== scrolled) n.classList.toggle('scrolled', scrolled);
     if (n.classList.contains('at-end') !== atEnd) n.classList.toggle('at-end', atEnd);
+    hint(n, !atEnd);
   }
   function check() {
     frame = 0;
+    // a box re-rendered away takes its hint with it
+    for (const [n, h] of hints) if (!n.isConnected || h.nextElementSibling !== n) {
+      h.remove();
+      hints.delete(n);
+    }
     for (const n of root.querySelectorAll(SCROLLERS)) {
       if (n.getClientRects().length === 0) continue; // in a hidden panel: checked when shown
       // a formula inside a worked box: only the box that actually overflows is marked

@@ -134,7 +134,7 @@ export default {
     g.Qh = k.grid({ caption: () => `Q_{${hd()}}`, ariaLabel: () => 'Q', rowLabel: qLabel, colLabel: compLabel, testId: 'step-Q' });
     g.Kh = k.grid({ caption: () => `K_{${hd()}}`, ariaLabel: () => 'K', rowLabel: kLabel, colLabel: compLabel, testId: 'step-K' });
     g.S = scoreGrid('gridS', () => `S = Q_{${hd()}} K_{${hd()}}^\\top`, {
-      testId: 'S', onHover: hoverTo('S'), onSelect: (i, j) => patch({ focus: [i, j] }),
+      testId: 'S', onHover: hoverTo('S'), onSelect: (i, j) => patch({ focus: [i, j] }), explains: () => dot.title.parentElement,
     });
     row(p1, g.Qh, g.Kh, g.S);
     text('p', 'scoresTry', p1, dims, 'hint');
@@ -164,7 +164,7 @@ export default {
     const weights = { color: 'weights', digits: 3, fixed: true };
     g.masked4 = scoreGrid('gridMasked', () => 'S / \\sqrt{d_h} + M', { testId: 'masked-4' });
     g.P = scoreGrid('gridP', () => 'P = \\mathrm{softmax}(\\cdot)', {
-      testId: 'P', ...weights, onHover: hoverTo('P'), onSelect: (i, j) => patch({ focus: [i, j] }),
+      testId: 'P', ...weights, onHover: hoverTo('P'), onSelect: (i, j) => patch({ focus: [i, j] }), explains: () => sm.title.parentElement,
     });
     g.sums = k.grid({ caption: () => '\\textstyle\\sum_j', ariaLabel: () => tr('rowSum'), rowLabel: qLabel, colLabel: () => 'Σ', color: 'none', digits: 3, fixed: true, testId: 'P-sums' });
     row(p4, g.masked4, '→', g.P, g.sums);
@@ -178,7 +178,7 @@ export default {
     g.Vh = k.grid({ caption: () => `V_{${hd()}}`, ariaLabel: () => 'V', rowLabel: kLabel, colLabel: compLabel, testId: 'step-V' });
     g.O = k.grid({
       caption: () => `O_{${hd()}} = P V_{${hd()}}`, ariaLabel: () => tr('gridO'), rowLabel: qLabel, colLabel: compLabel,
-      testId: 'O', onHover: hoverTo('O'), onSelect: (i, j) => patch({ focus: [i, j] }),
+      testId: 'O', onHover: hoverTo('O'), onSelect: (i, j) => patch({ focus: [i, j] }), explains: () => out.title.parentElement,
     });
     row(p5, g.P5, g.Vh, '=', g.O);
     const out = worked(p5, 'output');

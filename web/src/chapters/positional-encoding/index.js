@@ -40,7 +40,7 @@ export default {
     const gridPE = k.grid({
       caption: () => '\\mathrm{PE}', ariaLabel: () => tr('gridPE'), rowLabel: (i) => `${i}`, colLabel: (j) => `${j}`,
       note: () => tr('gridNote'), color: 'diverging', digits: 2, fixed: true, testId: 'pe-grid',
-      onSelect: (i, j) => patch({ cell: [i, j] }),
+      onSelect: (i, j) => patch({ cell: [i, j] }), explains: () => worked,
     });
     section.append(gridPE.el);
     const worked = el('div', 'worked');

@@ -40,14 +40,14 @@ export default {
     const gMax = k.grid({ caption: () => '\\max_j', ariaLabel: () => tr('gridMax'), rowLabel: qLabel, colLabel: () => 'max', color: 'none', testId: `${ID}-max` });
     const gExp = k.grid({
       caption: () => 'e^{\\,S - \\max}', ariaLabel: () => tr('gridExp'), rowLabel: qLabel, colLabel: kLabel, color: 'none', digits: 4, testId: `${ID}-exp`,
-      onSelect: (i) => patch({ row: i }),
+      onSelect: (i) => patch({ row: i }), explains: () => workedPair,
     });
     const gSum = k.grid({ caption: () => '\\textstyle\\sum_j', ariaLabel: () => tr('gridSum'), rowLabel: qLabel, colLabel: one, color: 'none', digits: 4, testId: `${ID}-sum` });
     row1.append(gS.el, gMax.el, gExp.el, gSum.el);
     const row2 = el('div', 'grid-row');
     const gP = k.grid({
       caption: () => 'P = e^{\\,S-\\max} / \\textstyle\\sum', ariaLabel: () => tr('gridP'), rowLabel: qLabel, colLabel: kLabel,
-      color: 'weights', digits: 3, fixed: true, testId: `${ID}-P`, onSelect: (i) => patch({ row: i }),
+      color: 'weights', digits: 3, fixed: true, testId: `${ID}-P`, onSelect: (i) => patch({ row: i }), explains: () => workedPair,
     });
     const gPsum = k.grid({ caption: () => '\\textstyle\\sum_j P_{ij}', ariaLabel: () => tr('gridRowSums'), rowLabel: qLabel, colLabel: one, color: 'none', digits: 6, fixed: true, testId: `${ID}-P-sums` });
     row2.append(gP.el, gPsum.el);
