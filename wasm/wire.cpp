@@ -56,23 +56,7 @@ std::string In::string() const {
     std::string s;
     const std::size_t n = std::size_t(p_[1]);
     s.reserve(n);
-    const auto put = [&s](std::uint32_t c) {
-        if (c < 0x80) {
-            s += char(c);
-        } else if (c < 0x800) {
-            s += char(0xC0 | (c >> 6));
-            s += char(0x80 | (c & 0x3F));
-        } else if (c < 0x10000) {
-            s += char(0xE0 | (c >> 12));
-            s += char(0x80 | ((c >> 6) & 0x3F));
-            s += char(0x80 | (c & 0x3F));
-        } else {
-            s += char(0xF0 | (c >> 18));
-            s += char(0x80 | ((c >> 12) & 0x3F));
-            s += char(0x80 | ((c >> 6) & 0x3F));
-            s += char(0x80 | (c & 0x3F));
-        }
-    };
+    const auto put = [&s](std::uint32_t c) { attn::text::append_utf8(s, char32_t(c)); };
     for (std::size_t i = 0; i < n; ++i) {
         const std::uint32_t c = std::uint32_t(p_[2 + i]);
         if (c >= 0xD800 && c < 0xDC00 && i + 1 < n) {

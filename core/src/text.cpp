@@ -68,8 +68,7 @@ std::vector<char32_t> decode_utf8(const std::string& s) {
     return out;
 }
 
-std::string encode_utf8(char32_t c) {
-    std::string s;
+void append_utf8(std::string& s, char32_t c) {
     if (c < 0x80) {
         s += char(c);
     } else if (c < 0x800) {
@@ -85,6 +84,11 @@ std::string encode_utf8(char32_t c) {
         s += char(0x80 | ((c >> 6) & 0x3F));
         s += char(0x80 | (c & 0x3F));
     }
+}
+
+std::string encode_utf8(char32_t c) {
+    std::string s;
+    append_utf8(s, c);
     return s;
 }
 

@@ -50,6 +50,8 @@ struct Tokens {
 // past U+10FFFF, truncated) is one U+FFFD.
 std::vector<char32_t> decode_utf8(const std::string& s);
 std::string encode_utf8(char32_t c);
+// Appends c's UTF-8 bytes to s (c a scalar value: no surrogate, at most U+10FFFF).
+void append_utf8(std::string& s, char32_t c);
 
 bool is_hangul_syllable(char32_t c);
 // The canonical decomposition of c into out (1 code point, or 2–3 jamo for a Hangul
