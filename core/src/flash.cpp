@@ -39,9 +39,10 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
     // Shapes: Q: Tq x dk, K: Tk x dk, V: Tk x dv, O: Tq x dv.
     const std::size_t Tq = Q.rows(), Tk = K.rows(), dk = Q.cols(), dv = V.cols();
     const float scale = options.scale.value_or(1.0f / std::sqrt(float(dk)));
-    const std::size_t tile = options.tile ? options.tile : kDefaultTile;
-    const std::size_t Br = std::min(tile, Tq);                  // query rows per block
-    const std::size_t Bc = round_up(std::min(tile, Tk), kNR);   // keys per tile (whole K panels)
+    const std::size_t rows_per_block = options.tile ? options.tile : kDefaultRows;
+    const std::size_t keys_per_tile = options.tile ? options.tile : kDefaultKeys;
+    const std::size_t Br = std::min(rows_per_block, Tq);                // query rows per block
+    const std::size_t Bc = round_up(std::min(keys_per_tile, Tk), kNR);  // keys per tile (whole K panels)
     const std::size_t ldS = Bc, ldO = round_up(dv, kNR);
 
     Matrix O(Tq, dv);
