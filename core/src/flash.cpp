@@ -95,9 +95,14 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
             // (3) Online softmax, row by row (OnlineSoftmax::update, kernels/softmax.hpp): the
             //     tile's scores become p_j = e^(s_j − m_new) in place, and the unnormalised
             //     output row õ is rescaled by c = e^(m − m_new) before this tile's p · V is
-            //     added (c = 1, no pass, when the maximum did not move).
+            //     added (c = 1, no pass, when the maximum did not move). Under the causal
+            //     mask a row's scores past its diagonal are −∞ (step 2): their weights are
+            //     0 without an exponential, and only the visible prefix goes through update().
             for (std::size_t r = 0; r < rows; ++r) {
-                const float c = row[r].update(S.data() + r * ldS, cols);
+                const std::size_t seen = visible_keys(i0 + r, Tk, options.causal);
+                const std::size_t n = seen > j0 ? std::min(cols, seen - j0) : 0;
+                std::fill(S.data() + r * ldS + n, S.data() + r * ldS + cols, 0.0f);
+                const float c = row[r].update(S.data() + r * ldS, n);
                 if (c != 1.0f) kernels::scale(Oacc.data() + r * ldO, c, Oacc.data() + r * ldO, dv);
             }
 
