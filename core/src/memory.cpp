@@ -30,51 +30,58 @@ std::atomic<std::size_t> g_peak{0};
 // per thread; not counted by memory_stats(), which counts what the core uses. Off in
 // WebAssembly (its memory never goes back to a system) and under AddressSanitizer (reuse
 // would hide a use after free).
-class ReuseCache {
-public:
+// The cache is a trivially destructible thread_local (it outlives every other object of
+// its thread), emptied by a second thread_local whose destructor runs at thread exit;
+// blocks freed after that (static destructors at process exit) go straight back.
+struct ReuseCache {
     static constexpr std::size_t kSlots = 8, kMinBytes = std::size_t(64) << 10, kMaxBytes = std::size_t(8) << 20;
+    struct Block {
+        void* p;
+        std::size_t bytes;
+    };
+    Block blocks[kSlots];
+    std::size_t n;
+    bool closed;
+
     void* take(std::size_t bytes, std::size_t alignment) {
         if (bytes < kMinBytes || bytes > kMaxBytes) return nullptr;
-        for (std::size_t i = n_; i-- > 0;)
-            if (blocks_[i].bytes == bytes && reinterpret_cast<std::uintptr_t>(blocks_[i].p) % alignment == 0) {
-                void* p = blocks_[i].p;
-                for (std::size_t j = i; j + 1 < n_; ++j) blocks_[j] = blocks_[j + 1];
-                --n_;
+        for (std::size_t i = n; i-- > 0;)
+            if (blocks[i].bytes == bytes && reinterpret_cast<std::uintptr_t>(blocks[i].p) % alignment == 0) {
+                void* p = blocks[i].p;
+                for (std::size_t j = i; j + 1 < n; ++j) blocks[j] = blocks[j + 1];
+                --n;
                 return p;
             }
         return nullptr;
     }
     bool keep(void* p, std::size_t bytes) {
-        if (bytes < kMinBytes || bytes > kMaxBytes) return false;
-        if (n_ == kSlots) {  // the oldest goes
-            xsimd::aligned_free(blocks_[0].p);
-            for (std::size_t j = 0; j + 1 < n_; ++j) blocks_[j] = blocks_[j + 1];
-            --n_;
+        if (closed || bytes < kMinBytes || bytes > kMaxBytes) return false;
+        if (n == kSlots) {  // the oldest goes
+            xsimd::aligned_free(blocks[0].p);
+            for (std::size_t j = 0; j + 1 < n; ++j) blocks[j] = blocks[j + 1];
+            --n;
         }
-        blocks_[n_++] = {p, bytes};
+        blocks[n++] = {p, bytes};
         return true;
     }
-    ReuseCache() = default;
-    ReuseCache(const ReuseCache&) = delete;
-    ReuseCache& operator=(const ReuseCache&) = delete;
-    ~ReuseCache() {
-        for (std::size_t i = 0; i < n_; ++i) xsimd::aligned_free(blocks_[i].p);
+    void close() noexcept {
+        for (std::size_t i = 0; i < n; ++i) xsimd::aligned_free(blocks[i].p);
+        n = 0;
+        closed = true;
     }
-
-private:
-    struct Block {
-        void* p;
-        std::size_t bytes;
-    };
-    Block blocks_[kSlots] = {};
-    std::size_t n_ = 0;
 };
-thread_local ReuseCache t_reuse;
+thread_local ReuseCache t_reuse{};  // zero-initialised: empty, open
+struct ReuseCacheCloser {
+    ~ReuseCacheCloser() { t_reuse.close(); }
+};
+thread_local ReuseCacheCloser t_reuse_closer;
+
 void* obtain(std::size_t bytes, std::size_t alignment) {
     if (void* p = t_reuse.take(bytes, alignment)) return p;
     return xsimd::aligned_malloc(bytes, alignment);
 }
 void release(void* p, std::size_t bytes) noexcept {
+    if (!t_reuse.closed) (void)&t_reuse_closer;  // constructs it in this thread: its destructor empties the cache
     if (!t_reuse.keep(p, bytes)) xsimd::aligned_free(p);
 }
 #else
