@@ -43,11 +43,12 @@
 namespace attn {
 
 // Default blocking (FlashOptions::tile = 0): kDefaultRows query rows per block and
-// kDefaultKeys keys per tile, measured for d_h = 64 (docs/benchmarks.md, "Block and tile
-// sizes"). Natively 96 x 512 (a multiple of the 6-row register block; 192 KiB of scores,
+// kDefaultKeys keys per tile, measured for d_h = 64 (docs/benchmarks.md, "Issue 16,
+// kernels"). Natively 96 x 512 (a multiple of the 6-row register block; 192 KiB of scores,
 // in L2): the online softmax's fixed cost per row and tile (maximum and sum reductions,
-// the rescale factor, the output row's rescale) is spread over 512 keys, 5-15% faster
-// than 128 x 128 on AVX-512 and AVX2 alike. In WebAssembly 128 x 128 (64 KiB).
+// the rescale factor, the output row's rescale) is spread over 512 keys: 5-15% faster
+// than 128 x 128 with AVX-512, 3-4% with AVX2. In WebAssembly 128 x 128 (64 KiB), where
+// tiles of 64-256 measured alike. Fixed per build, not calibrated at start-up.
 #if defined(__wasm__) || defined(ATTN_SCALAR)
 inline constexpr std::size_t kDefaultRows = 128;
 inline constexpr std::size_t kDefaultKeys = 128;
