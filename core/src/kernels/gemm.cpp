@@ -12,7 +12,7 @@ void pack_b(const float* b, std::size_t ldb, bool trans, std::size_t p0, std::si
             // Rows of B are contiguous: copy kNR floats per depth step.
             for (std::size_t p = 0; p < kc; ++p) {
                 const float* src = b + (p0 + p) * ldb + j0 + jp;
-                __builtin_prefetch(src + 8 * ldb);  // rows ldb apart: see below
+                if (p + 8 < kc) __builtin_prefetch(src + 8 * ldb);  // rows ldb apart: see below
                 float* dst = out + p * kNR;
                 if (nr == kNR) {
                     for (std::size_t q = 0; q < kNB; ++q)
@@ -29,7 +29,8 @@ void pack_b(const float* b, std::size_t ldb, bool trans, std::size_t p0, std::si
             // the rows of the next panel are prefetched while this one is copied.
             for (std::size_t j = 0; j < nr; ++j) {
                 const float* src = b + (j0 + jp + j) * ldb + p0;
-                for (std::size_t p = 0; p < kc; p += 64 / sizeof(float)) __builtin_prefetch(src + kNR * ldb + p);
+                if (jp + j + kNR < nc)
+                    for (std::size_t p = 0; p < kc; p += 64 / sizeof(float)) __builtin_prefetch(src + kNR * ldb + p);
                 for (std::size_t p = 0; p < kc; ++p) out[p * kNR + j] = src[p];
             }
             for (std::size_t j = nr; j < kNR; ++j)
