@@ -39,9 +39,10 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
     // Shapes: Q: Tq x dk, K: Tk x dk, V: Tk x dv, O: Tq x dv.
     const std::size_t Tq = Q.rows(), Tk = K.rows(), dk = Q.cols(), dv = V.cols();
     const float scale = options.scale.value_or(1.0f / std::sqrt(float(dk)));
-    const std::size_t tile = options.tile ? options.tile : kDefaultTile;
-    const std::size_t Br = std::min(tile, Tq);                  // query rows per block
-    const std::size_t Bc = round_up(std::min(tile, Tk), kNR);   // keys per tile (whole K panels)
+    const std::size_t rows_per_block = options.tile ? options.tile : kDefaultRows;
+    const std::size_t keys_per_tile = options.tile ? options.tile : kDefaultKeys;
+    const std::size_t Br = std::min(rows_per_block, Tq);                // query rows per block
+    const std::size_t Bc = round_up(std::min(keys_per_tile, Tk), kNR);  // keys per tile (whole K panels)
     const std::size_t ldS = Bc, ldO = round_up(dv, kNR);
 
     Matrix O(Tq, dv);
@@ -94,9 +95,14 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
             // (3) Online softmax, row by row (OnlineSoftmax::update, kernels/softmax.hpp): the
             //     tile's scores become p_j = e^(s_j − m_new) in place, and the unnormalised
             //     output row õ is rescaled by c = e^(m − m_new) before this tile's p · V is
-            //     added (c = 1, no pass, when the maximum did not move).
+            //     added (c = 1, no pass, when the maximum did not move). Under the causal
+            //     mask a row's scores past its diagonal are −∞ (step 2): their weights are
+            //     0 without an exponential, and only the visible prefix goes through update().
             for (std::size_t r = 0; r < rows; ++r) {
-                const float c = row[r].update(S.data() + r * ldS, cols);
+                const std::size_t seen = visible_keys(i0 + r, Tk, options.causal);
+                const std::size_t n = seen > j0 ? std::min(cols, seen - j0) : 0;
+                std::fill(S.data() + r * ldS + n, S.data() + r * ldS + cols, 0.0f);
+                const float c = row[r].update(S.data() + r * ldS, n);
                 if (c != 1.0f) kernels::scale(Oacc.data() + r * ldO, c, Oacc.data() + r * ldO, dv);
             }
 

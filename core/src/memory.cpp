@@ -1,6 +1,7 @@
 #include "attn/memory.hpp"
 
 #include <atomic>
+#include <cstdint>
 
 #include <xsimd/xsimd.hpp>
 
@@ -9,11 +10,89 @@ namespace attn {
 namespace {
 std::atomic<std::size_t> g_current{0};
 std::atomic<std::size_t> g_peak{0};
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ATTN_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define ATTN_ASAN 1
+#endif
+
+#if !defined(__EMSCRIPTEN__) && !defined(ATTN_ASAN)
+// Natively, the last few freed blocks of 64 KiB to 8 MiB are kept per thread and handed to
+// the next request of the same size: a call repeated on the same shapes (the tiled
+// kernel's packed K and V, its tile of scores, the output) then reuses its memory instead
+// of getting it back from the C library, which above 128 KiB maps fresh pages from the
+// system and returns them on free: ~100 page faults per head at n = 1024 cost 6-7% of
+// flash_attention's time (docs/benchmarks.md, issue 16). At most kSlots blocks (64 MiB)
+// per thread; not counted by memory_stats(), which counts what the core uses. Off in
+// WebAssembly (its memory never goes back to a system) and under AddressSanitizer (reuse
+// would hide a use after free).
+// The cache is a trivially destructible thread_local (it outlives every other object of
+// its thread), emptied by a second thread_local whose destructor runs at thread exit;
+// blocks freed after that (static destructors at process exit) go straight back.
+struct ReuseCache {
+    static constexpr std::size_t kSlots = 8, kMinBytes = std::size_t(64) << 10, kMaxBytes = std::size_t(8) << 20;
+    struct Block {
+        void* p;
+        std::size_t bytes;
+    };
+    Block blocks[kSlots];
+    std::size_t n;
+    bool closed;
+
+    void* take(std::size_t bytes, std::size_t alignment) {
+        if (bytes < kMinBytes || bytes > kMaxBytes) return nullptr;
+        for (std::size_t i = n; i-- > 0;)
+            if (blocks[i].bytes == bytes && reinterpret_cast<std::uintptr_t>(blocks[i].p) % alignment == 0) {
+                void* p = blocks[i].p;
+                for (std::size_t j = i; j + 1 < n; ++j) blocks[j] = blocks[j + 1];
+                --n;
+                return p;
+            }
+        return nullptr;
+    }
+    bool keep(void* p, std::size_t bytes) {
+        if (closed || bytes < kMinBytes || bytes > kMaxBytes) return false;
+        if (n == kSlots) {  // the oldest goes
+            xsimd::aligned_free(blocks[0].p);
+            for (std::size_t j = 0; j + 1 < n; ++j) blocks[j] = blocks[j + 1];
+            --n;
+        }
+        blocks[n++] = {p, bytes};
+        return true;
+    }
+    void close() noexcept {
+        for (std::size_t i = 0; i < n; ++i) xsimd::aligned_free(blocks[i].p);
+        n = 0;
+        closed = true;
+    }
+};
+thread_local ReuseCache t_reuse{};  // zero-initialised: empty, open
+struct ReuseCacheCloser {
+    ~ReuseCacheCloser() { t_reuse.close(); }
+};
+thread_local ReuseCacheCloser t_reuse_closer;
+
+void* obtain(std::size_t bytes, std::size_t alignment) {
+    if (void* p = t_reuse.take(bytes, alignment)) return p;
+    return xsimd::aligned_malloc(bytes, alignment);
+}
+void release(void* p, std::size_t bytes) noexcept {
+    if (!t_reuse.closed) (void)&t_reuse_closer;  // constructs it in this thread: its destructor empties the cache
+    if (!t_reuse.keep(p, bytes)) xsimd::aligned_free(p);
+}
+#else
+void* obtain(std::size_t bytes, std::size_t alignment) { return xsimd::aligned_malloc(bytes, alignment); }
+void release(void* p, std::size_t) noexcept { xsimd::aligned_free(p); }
+#endif
 }  // namespace
 
 namespace detail {
 void* tracked_malloc(std::size_t bytes, std::size_t alignment) {
-    void* p = xsimd::aligned_malloc(bytes, alignment);
+    void* p = obtain(bytes, alignment);
     if (!p) throw std::bad_alloc();
     const std::size_t now = g_current.fetch_add(bytes, std::memory_order_relaxed) + bytes;
     std::size_t peak = g_peak.load(std::memory_order_relaxed);
@@ -23,7 +102,7 @@ void* tracked_malloc(std::size_t bytes, std::size_t alignment) {
 }
 void tracked_free(void* p, std::size_t bytes) noexcept {
     if (!p) return;
-    xsimd::aligned_free(p);
+    release(p, bytes);
     g_current.fetch_sub(bytes, std::memory_order_relaxed);
 }
 }  // namespace detail

@@ -69,9 +69,12 @@ inline double max_abs(ConstMatrixView m) {
 }
 
 // An attention output against the reference: a convex combination of V rows, so the
-// error is a few ulps of max|V| per row, not of the (possibly tiny) entry itself.
+// error is a few ulps of max|V| per row, not of the (possibly tiny) entry itself. Past
+// 256 keys the rounding of the float sums over T_k terms grows like √T_k, and so does the
+// bound (at T_k = 1041 the plain and the tiled kernel both reach ~1.1e-6·max|V|).
 inline void require_output(ConstMatrixView got, ConstMatrixView want, ConstMatrixView V, const std::string& what) {
-    require_close(got, want, 1e-5, 1e-6 * std::max(1.0, max_abs(V)), what);
+    const double keys = std::max(1.0, std::sqrt(double(V.rows()) / 256.0));
+    require_close(got, want, 1e-5, 1e-6 * keys * std::max(1.0, max_abs(V)), what);
 }
 
 inline bool all_nan(const float* x, std::size_t n) {

@@ -43,7 +43,7 @@ TEST_CASE("flash_attention and attention_output match the reference on swept siz
 TEST_CASE("flash_attention with the default tile on larger shapes", "[flash]") {
     // Several default tiles plus a remainder, d_h = 64 as in the benchmark; head views
     // with a stride (one head's columns of a wider matrix).
-    const std::size_t T = GENERATE(kDefaultTile - 1, kDefaultTile + 1, 3 * kDefaultTile + 17);
+    const std::size_t T = GENERATE(kDefaultRows - 1, kDefaultRows + 1, kDefaultKeys + 1, 2 * kDefaultKeys + 17);
     const bool causal = GENERATE(false, true);
     CAPTURE(T, causal);
     const Matrix Qw = random_matrix(T, 128, 4, -3, 3), Kw = random_matrix(T, 128, 5, -3, 3),
@@ -187,8 +187,8 @@ TEST_CASE("memory: the plain path holds T² floats, the tiled kernel O(T·d)", "
     const std::size_t tiled_bytes = memory_stats().peak_bytes - held2;
     INFO("plain " << plain_bytes << " bytes, tiled " << tiled_bytes << " bytes");
     REQUIRE(plain_bytes >= T * T * sizeof(float));
-    // Output, packed K and V (3·T·d floats) plus one tile of scores and statistics.
-    REQUIRE(tiled_bytes <= 4 * T * d * sizeof(float) + 4 * kDefaultTile * kDefaultTile * sizeof(float));
+    // Output, packed K and V (3·T·d floats) plus one block of scores and statistics.
+    REQUIRE(tiled_bytes <= 4 * T * d * sizeof(float) + 2 * kDefaultRows * kDefaultKeys * sizeof(float));
     require_output(tiled, plain, V, "tiled vs plain");
     // Everything the kernels allocated was released.
     REQUIRE(memory_stats().current_bytes == held + 2 * T * d * sizeof(float));

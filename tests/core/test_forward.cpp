@@ -35,7 +35,7 @@ struct Problem {
 Problem fuzz(std::uint32_t seed) {
     std::mt19937 rng(seed);
     auto pick = [&](std::size_t lo, std::size_t hi) { return std::uniform_int_distribution<std::size_t>(lo, hi)(rng); };
-    const std::size_t tiles[] = {1, 2, 3, 7, 8, 15, 16, 17, 31, 32, 33, kDefaultTile};
+    const std::size_t tiles[] = {1, 2, 3, 7, 8, 15, 16, 17, 31, 32, 33, kDefaultRows};
     const std::size_t tile = tiles[pick(0, 11)];
     auto around = [&](std::size_t t) {
         const std::size_t c[] = {1, t > 1 ? t - 1 : 1, t, t + 1, 2 * t + 1, 3 * t - 1, pick(1, 70)};

@@ -39,7 +39,7 @@ struct CostInput {
     std::size_t heads = 1;
     std::size_t layers = 1;
     std::size_t bytes_per_element = 4;
-    std::size_t tile = 128;  // the tiled kernel's tile edge (flash.hpp's kDefaultTile)
+    std::size_t tile = 128;  // the tiled kernel's tile edge (flash.hpp has the kernel's own defaults)
 };
 
 struct Cost {

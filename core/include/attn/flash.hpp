@@ -9,10 +9,11 @@
 //
 // The result equals attention(Q, K, V, ...).output (up to float rounding: a different
 // summation order), but the T_q x T_k matrix is never allocated. Queries are processed
-// in blocks of `tile` rows and keys in tiles of `tile` columns; for each query row the
+// in blocks of `tile` rows and keys in tiles of `tile` columns (by default
+// kDefaultRows x kDefaultKeys); for each query row the
 // kernel keeps only a running maximum m, a running sum l and an unnormalised output
 // row, and rescales them when a later tile raises the maximum. Memory: O(T·d) — the
-// inputs, the output, packed copies of K and V, and one tile x tile block of scores.
+// inputs, the output, packed copies of K and V, and one block of scores (rows x keys).
 //
 // With `causal` (key j visible to query i when j <= i, top-left aligned as in
 // attention.hpp), tiles that lie entirely above the diagonal are skipped, not computed
@@ -41,9 +42,20 @@
 
 namespace attn {
 
-// Default tile edge: query rows per block and keys per tile. 128 was the fastest of
-// 32-256 natively (AVX2) and in WebAssembly for d_h = 64; the tile of scores is 64 KiB.
-inline constexpr std::size_t kDefaultTile = 128;
+// Default blocking (FlashOptions::tile = 0): kDefaultRows query rows per block and
+// kDefaultKeys keys per tile, measured for d_h = 64 (docs/benchmarks.md, "Issue 16,
+// kernels"). Natively 96 x 512 (a multiple of the 6-row register block; 192 KiB of scores,
+// in L2): the online softmax's fixed cost per row and tile (maximum and sum reductions,
+// the rescale factor, the output row's rescale) is spread over 512 keys: 5-15% faster
+// than 128 x 128 with AVX-512, 3-4% with AVX2. In WebAssembly 128 x 128 (64 KiB), where
+// tiles of 64-256 measured alike. Fixed per build, not calibrated at start-up.
+#if defined(__wasm__) || defined(ATTN_SCALAR)
+inline constexpr std::size_t kDefaultRows = 128;
+inline constexpr std::size_t kDefaultKeys = 128;
+#else
+inline constexpr std::size_t kDefaultRows = 96;
+inline constexpr std::size_t kDefaultKeys = 512;
+#endif
 inline constexpr std::size_t kMaxTile = 1024;
 
 struct FlashOptions {
@@ -52,8 +64,8 @@ struct FlashOptions {
     std::optional<float> scale;
     // Additive T_q x T_k mask (0 keeps, −∞ hides); must outlive the call.
     std::optional<ConstMatrixView> mask;
-    // Query rows per block and keys per tile; 0 means kDefaultTile. Keys are rounded
-    // up internally to a multiple of the SIMD register block (16 floats).
+    // Query rows per block and keys per tile; 0 means kDefaultRows rows and kDefaultKeys
+    // keys. Keys are rounded up internally to a multiple of the SIMD register block.
     std::size_t tile = 0;
 };
 

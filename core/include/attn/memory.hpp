@@ -10,6 +10,9 @@
 // Used by the cost chapter's live run and the benchmark to show that the plain path
 // holds a T_q x T_k matrix (O(n²)) while the tiled kernel stays at O(n·d).
 // The counters are process-wide atomics (relaxed): exact in single-threaded use.
+// Natively a few freed blocks of 64 KiB to 8 MiB are kept per thread for the next request
+// of the same size (memory.cpp: repeated calls then skip the system's fresh pages); they
+// are not counted, since the core no longer uses them.
 #pragma once
 
 #include <cstddef>

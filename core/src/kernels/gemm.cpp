@@ -12,6 +12,7 @@ void pack_b(const float* b, std::size_t ldb, bool trans, std::size_t p0, std::si
             // Rows of B are contiguous: copy kNR floats per depth step.
             for (std::size_t p = 0; p < kc; ++p) {
                 const float* src = b + (p0 + p) * ldb + j0 + jp;
+                if (p + 8 < kc) __builtin_prefetch(src + 8 * ldb);  // rows ldb apart: see below
                 float* dst = out + p * kNR;
                 if (nr == kNR) {
                     for (std::size_t q = 0; q < kNB; ++q)
@@ -23,9 +24,13 @@ void pack_b(const float* b, std::size_t ldb, bool trans, std::size_t p0, std::si
             }
         } else {
             // Bᵀ given row-major: column j of B is row j of the input; read it once,
-            // write it with stride kNR.
+            // write it with stride kNR. The rows are ldb apart (a head's columns of a
+            // wider matrix), which the hardware prefetcher does not follow across pages:
+            // the rows of the next panel are prefetched while this one is copied.
             for (std::size_t j = 0; j < nr; ++j) {
                 const float* src = b + (j0 + jp + j) * ldb + p0;
+                if (jp + j + kNR < nc)
+                    for (std::size_t p = 0; p < kc; p += 64 / sizeof(float)) __builtin_prefetch(src + kNR * ldb + p);
                 for (std::size_t p = 0; p < kc; ++p) out[p * kNR + j] = src[p];
             }
             for (std::size_t j = nr; j < kNR; ++j)

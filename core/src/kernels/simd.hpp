@@ -77,19 +77,22 @@ inline float max(const float* x, std::size_t n) {
     return m;
 }
 
-#if defined(__wasm_simd128__)
-// e^a for a <= 0 (or NaN) under Emscripten: the algorithm of xsimd 8.1's float exp
-// (Cephes expf: a = k·ln2 + r with ln2 split into an exact high part and a low part,
-// e^r = 1 + r + r²·P(r) with a degree-4 Horner polynomial, then 2^k placed into the
-// exponent field; results within ~1 ulp, exp(−∞) = 0), with two changes that matter
-// only in WebAssembly:
+#if !defined(ATTN_SCALAR)
+// e^a for a <= 0 (or NaN): the algorithm of xsimd 8.1's float exp (Cephes expf:
+// a = k·ln2 + r with ln2 split into an exact high part and a low part, e^r = 1 + r +
+// r²·P(r) with a degree-4 Horner polynomial, then 2^k placed into the exponent field;
+// results within ~1 ulp, exp(−∞) = 0), with changes that matter for the softmax:
 // * 2^k is built by adding 1.5·2²³ (k + 127 lands in the low mantissa bits) and shifting
 //   by 23, not with xsimd's to_int: that is _mm_cvttps_epi32, which Emscripten's SSE
 //   layer emulates one lane at a time with lrint, and it made exp the slowest step of
-//   the softmax;
+//   the softmax in WebAssembly;
 // * the constants are read once per call (ExpConstants) instead of being rematerialised
-//   as v128.const inside the loop, which V8 builds from several instructions each time.
-// a >= maxlog needs no test here: callers pass x − max(x) <= 0.
+//   as v128.const inside the loop, which V8 builds from several instructions each time;
+// * no test for large arguments (callers pass x − max(x) <= 0): natively 18 instructions
+//   per batch against xsimd::exp's 26, which made the tiled kernel 3-4% faster on
+//   AVX-512 (docs/benchmarks.md, issue 16). e^a for a <= −87.3 (k = −127, below the
+//   smallest normal float) is 0 instead of a subnormal.
+// (The one-lane scalar build keeps xsimd::exp, there std::exp.)
 struct ExpConstants {
     batch invlog2, neg_log2hi, neg_log2lo, p0, p1, p2, p3, p4, one, magic, minlog;
 };
@@ -122,16 +125,16 @@ inline batch exp_nonpositive(const batch& a, const ExpConstants& c) {
 
 // y[i] = exp(x[i] − m); returns Σ y[i]. exp(−∞) is exactly 0. (x and y may alias.)
 // Precondition: m >= every x[i] that is not NaN (m is the row maximum), so x[i] − m <= 0.
-// One pass: exp, store and sum fused. xsimd::exp natively; exp_nonpositive in wasm.
+// One pass: exp, store and sum fused (exp_nonpositive; xsimd::exp in the scalar build).
 inline float exp_shift_sum(const float* x, float m, float* y, std::size_t n) {
     const batch vm(m);
     batch acc(0.0f);
     std::size_t i = 0;
-#if defined(__wasm_simd128__)
+#if !defined(ATTN_SCALAR)
     const ExpConstants c = exp_constants();
 #endif
     for (; i + kLanes <= n; i += kLanes) {
-#if defined(__wasm_simd128__)
+#if !defined(ATTN_SCALAR)
         const batch e = exp_nonpositive(batch::load_unaligned(x + i) - vm, c);
 #else
         const batch e = xsimd::exp(batch::load_unaligned(x + i) - vm);
