@@ -228,6 +228,8 @@ test('every registered chapter mounts in a widget without errors, in both langua
   await page.waitForFunction(() => [...document.querySelectorAll('attention-explorer[chapter="trained-heads"]')]
     .every((w) => w.shadowRoot.querySelectorAll('.head-thumb').length > 0), null, { timeout: 30000 });
   assert.deepEqual((await fetched(page)).filter((p) => /\.wasm$/.test(p)), ['/generated/attn-core.wasm']);
+  // their code and prose came from attention-explorer-more.js, once, for all four widgets
+  assert.deepEqual((await fetched(page)).filter((p) => /attention-explorer-more/.test(p)), ['/generated/attention-explorer-more.js']);
   assert.equal(await page.evaluate(() => window.__wasmInstances), 2);
   // The widget carries only the KaTeX fonts the chapters use, subset to the characters kept
   // (web/scripts/widget-fonts.mjs): every face the maths of every chapter asks for is among
@@ -347,9 +349,15 @@ test('anywidget: render({model, el}) from the same file, loaded from a blob: URL
   await page.waitForFunction(() => document.querySelector('attention-explorer').dataset.ready === 'true' &&
     !/Core attention/.test(document.querySelector('attention-explorer').shadowRoot.querySelector('h2')?.textContent ?? 'Core attention'));
   assert.equal(await page.inputValue('attention-explorer [data-grid="input-Q"] tbody tr:nth-child(3) td:nth-of-type(4) input'), '5');
+  // training and trained-heads live in attention-explorer-more.js next to the file: from a
+  // blob: URL there is no folder, and the widget says what it would need
+  await page.evaluate(() => window.model.set('chapter', 'trained-heads'));
+  await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('.boot-status.error'));
+  assert.match(await page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('.boot-status').textContent),
+    /attention-explorer-more\.js, next to the widget's script/);
   await page.evaluate(() => window.cleanup());
   assert.equal(await page.evaluate(() => document.querySelectorAll('attention-explorer').length), 0);
-  assert.deepEqual(errors, []);
+  assert.deepEqual(errors.filter((e) => !/is in attention-explorer-more\.js/.test(e)), []); // (the widget logs that failure too)
   await close();
 });
 

@@ -18,13 +18,13 @@
 //   and next to every text and wasm file its .gz and .br (precompressed, the last step).
 import { build } from 'esbuild';
 import { cp, mkdir, rm, access, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { execFileSync } from 'node:child_process';
 import zlib from 'node:zlib';
 import subsetFont from 'subset-font';
-import { chapterListPlugin, readChapters, LANGS, pageShell } from './chapters.mjs';
+import { chapterListPlugin, chapterListPluginWith, readChapters, LANGS, pageShell } from './chapters.mjs';
 import { WIDGET_FONTS } from './widget-fonts.mjs';
 
 const web = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -180,7 +180,8 @@ function zstd(file) {
 }
 const wasmZstd = zstd(join(wasmDir, 'attn-core-lite.wasm')).toString('base64');
 
-const widgetAssets = {
+// registry: the modules the one file lends to attention-explorer-more.js (above), by path.
+const widgetAssets = (registry) => ({
   name: 'widget-assets',
   setup(b) {
     // The wrapper's loader import resolves to the Emscripten build; the page's './attn.mjs'
@@ -192,12 +193,30 @@ const widgetAssets = {
     b.onResolve({ filter: /^widget-assets$/ }, () => ({ path: 'widget-assets', namespace: 'widget-assets' }));
     b.onLoad({ filter: /.*/, namespace: 'widget-assets' }, () => ({
       contents: `export const css = ${JSON.stringify(css)};\nexport const fonts = ${JSON.stringify(fonts)};\n` +
-        `export const wasmZstd = ${JSON.stringify(wasmZstd)};`,
+        `export const wasmZstd = ${JSON.stringify(wasmZstd)};\n` + lending(registry),
       resolveDir: web,
       loader: 'js',
     }));
   },
+});
+
+// The registry's source: each module lent as a CommonJS-shaped object (its exports as
+// getters, so live; __esModule, so a default import is its default export), put on globalThis
+// under Symbol.for(SHARED) when the one file runs.
+function lending(registry) {
+  if (!registry.length) return '';
+  const imports = registry.map((p, k) => `import * as m${k} from ${JSON.stringify(p)};`).join('\n');
+  const entries = registry.map((p, k) => `  ${JSON.stringify(relative(web, p))}: lend(m${k}),`).join('\n');
+  return `${imports}
+const lend = (ns) => Object.defineProperties({}, {
+  __esModule: { value: true },
+  ...Object.fromEntries(Object.keys(ns).map((k) => [k, { get: () => ns[k], enumerable: true }])),
+});
+globalThis[Symbol.for(${JSON.stringify(SHARED)})] ??= {
+${entries}
 };
+`;
+}
 
 const widgetOptions = {
   outdir: dist,
@@ -209,12 +228,57 @@ const widgetOptions = {
   charset: 'utf8', // Korean prose as UTF-8, not \uXXXX escapes (modules are always read as UTF-8)
   logLevel: 'warning',
 };
-await build({
+// The one file holds every chapter but the two that need files next to it anyway (the whole
+// core for training's in-page trainer and for trained-heads' text model, the model's weights,
+// the training worker): those two, their code and prose, are attention-explorer-more.js,
+// imported from next to the widget when one of them is shown. That file holds only what is
+// theirs: every module it imports that the one file has too (the kit, the components, KaTeX)
+// is the one file's own instance, which the one file lends it through a registry on
+// globalThis (SHARED). Three passes: the one file without the registry (what it holds), the
+// side file (which of those modules it imports), the one file with the registry.
+const SIDE = { ids: ['training', 'trained-heads'], file: 'attention-explorer-more.js' };
+const SHARED = 'attention-explorer.shared';
+const oneFile = (registry) => build({
   ...widgetOptions,
   entryPoints: { 'attention-explorer': join(web, 'src', 'widget.js') },
   external: ['node:*'],
-  plugins: [widgetAssets, chapterListPlugin],
+  write: registry !== null,
+  metafile: true,
+  plugins: [widgetAssets(registry ?? []), chapterListPluginWith({ side: SIDE })],
 });
+const held = new Set(Object.keys((await oneFile(null)).metafile.inputs).map((p) => resolve(web, p)));
+const lent = new Set();
+await build({
+  ...widgetOptions,
+  stdin: {
+    contents: SIDE.ids.map((id, k) => `import * as c${k} from ${JSON.stringify(join(web, 'src', 'chapters', id, 'index.js'))};\n` +
+      LANGS.map((l) => `import * as c${k}${l} from ${JSON.stringify(join(web, 'src', 'chapters', id, `${l}.js`))};\n`).join('')).join('') +
+      `export default {\n${SIDE.ids.map((id, k) => `  ${JSON.stringify(id)}: { module: c${k}, text: { ${LANGS.map((l) => `${l}: c${k}${l}`).join(', ')} } },`).join('\n')}\n};\n`,
+    resolveDir: web,
+    loader: 'js',
+  },
+  outfile: join(dist, SIDE.file),
+  outdir: undefined,
+  external: ['node:*'],
+  plugins: [{
+    name: 'lent-by-the-one-file',
+    setup(b) {
+      // an import of a module that the one file holds: that instance, from the registry
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData?.inner || args.kind === 'entry-point') return undefined;
+        const r = await b.resolve(args.path, { resolveDir: args.resolveDir, importer: args.importer, kind: args.kind, pluginData: { inner: true } });
+        if (r.errors.length || !held.has(r.path)) return undefined;
+        lent.add(r.path);
+        return { path: r.path, namespace: 'lent' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'lent' }, (args) => ({
+        contents: `module.exports = globalThis[Symbol.for(${JSON.stringify(SHARED)})][${JSON.stringify(relative(web, args.path))}];`,
+        loader: 'js',
+      }));
+    },
+  }, widgetAssets([])],
+});
+await oneFile([...lent]);
 // The scalar core for the widget: its Emscripten loader and the wasm (base64) in one module,
 // {default: loader factory, wasm: Uint8Array}, not packed (the server's gzip applies).
 await build({

@@ -81,7 +81,7 @@ export function startServer({ port = 8000, host = '127.0.0.1', dir = dist, mount
       if (!path.startsWith(prefix)) continue;
       // the widget and the files it fetches next to itself (the whole core and the text
       // model's weights, for the chapters that need them)
-      const widget = /\/(attention-explorer(-scalar)?\.js|attn-core\.wasm|text-model\.bin|text-model-results\.json)$/.exec(path);
+      const widget = /\/(attention-explorer(-scalar|-more)?\.js|attn-core\.wasm|text-model\.bin|text-model-results\.json)$/.exec(path);
       if (widget) {
         req.url = `/${widget[1]}`;
         return serve(req, res, notFound(res));
