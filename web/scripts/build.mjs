@@ -12,7 +12,8 @@
 //   chapters and components, KaTeX's styles and the fonts they use subset to the characters
 //   the maths draws, and the same attn-core-lite.wasm as the page, inlined), and
 //   attention-explorer-scalar.js (the scalar core for the widget on engines without SIMD,
-//   fetched only there),
+//   fetched only there), attention-explorer-more.js (the training and trained-heads
+//   chapters, which the one file imports from next to itself when one is shown),
 //   dist/text-model.bin + text-model-results.json (the trained text model and its measured
 //   roles, from models/text-model/; fetched by the trained-heads chapter next to its script),
 //   and next to every text and wasm file its .gz and .br (precompressed, the last step).
