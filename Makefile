@@ -8,7 +8,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .PHONY: help deps apt-deps npm-deps wasm web native debug serve test fuzz bench bench-deps bench-page screenshots clean bench-training
 
-APT_PACKAGES := cmake g++ make emscripten libxsimd-dev catch2 chromium fonts-nanum clang-14 libclang-rt-14-dev
+APT_PACKAGES := cmake g++ make emscripten libxsimd-dev catch2 chromium fonts-nanum clang-14 libclang-rt-14-dev zstd
 # Only `make bench` needs these (the native benchmark and its peers).
 BENCH_APT_PACKAGES := libbenchmark-dev libeigen3-dev libopenblas-dev
 # Only `make train-text-model` needs these: the text model's corpus (docs/text-model.md).

@@ -45,9 +45,14 @@ export function editProbe() {
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   // act() runs at the start of a frame (in a rAF callback, where Chromium dispatches input);
   // the time runs until the end of the last frame in which `root`'s DOM changed.
-  async function timed(act, rootEl) {
-    let mutated = false;
-    const mo = new MutationObserver(() => (mutated = true));
+  // `inScope(node)`, if given, also times the last frame that changed a node it accepts
+  // (msScoped: what was on screen, for a language switch).
+  async function timed(act, rootEl, inScope = null) {
+    let mutated = false, scoped = false;
+    const mo = new MutationObserver((records) => {
+      mutated = true;
+      if (inScope && !scoped) scoped = records.some((r) => inScope(r.target));
+    });
     mo.observe(rootEl, { subtree: true, childList: true, attributes: true, characterData: true });
     const [t0, t1] = await new Promise((r) => requestAnimationFrame(() => {
       const start = performance.now();
@@ -57,12 +62,13 @@ export function editProbe() {
       ch.port1.onmessage = () => r([start, performance.now()]);
       ch.port2.postMessage(0);
     }));
-    let last = t1;
+    let last = t1, lastScoped = t1;
     let frames = 1;
     let quiet = 0;
     for (let k = 0; k < 30 && quiet < 2; k++) {
-      mutated = false;
+      mutated = scoped = false;
       const t = await frameEnd();
+      if (scoped) lastScoped = t;
       if (mutated) {
         last = t;
         frames++;
@@ -71,7 +77,7 @@ export function editProbe() {
     }
     mo.disconnect();
     performance.mark('bench-edit-end', { startTime: last });
-    return { ms: last - t0, frames };
+    return { ms: last - t0, frames, ...(inScope && { msScoped: lastScoped - t0 }) };
   }
   const visible = (n) => n.checkVisibility?.() ?? n.offsetParent !== null;
   const usable = (n) => visible(n) && !n.disabled && !n.readOnly;
@@ -152,7 +158,17 @@ export function editProbe() {
       return samples;
     },
     async lang(gap) {
-      const r = await timed(() => document.getElementById('lang-toggle').click(), document.body);
+      // on screen: the chapters and the page's parts in the viewport when the toggle is
+      // clicked (the header, or the tool bar docked at the top once it has scrolled away)
+      const shown = [...document.querySelectorAll('section.chapter, .site-header, .site-tools, #toc')].filter((s) => {
+        const r = s.getBoundingClientRect();
+        return r.bottom > 0 && r.top < innerHeight && r.height > 0;
+      });
+      const onScreen = (n) => {
+        const e = n.nodeType === 1 ? n : n.parentElement;
+        return shown.some((s) => s.contains(e));
+      };
+      const r = await timed(() => document.getElementById('lang-toggle').click(), document.body, onScreen);
       await sleep(gap);
       return r;
     },

@@ -28,6 +28,7 @@ const modes = [
   ['  + the KaTeX fonts it preloads', fonts],
   ['widget, one file (a SIMD browser)', ['attention-explorer.js']],
   ['  + attention-explorer-scalar.js (a browser without SIMD only)', ['attention-explorer-scalar.js']],
+  ['  + for training and trained-heads only: their code, the whole core (and trained-heads\' weights)', ['attention-explorer-more.js', 'attn-core.wasm', 'text-model.bin', 'text-model-results.json']],
 ];
 
 const kb = (x) => `${(x / 1000).toFixed(1)}`;

@@ -4,9 +4,11 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
-import { setup, open, widgetsReady, widgetCells, shots, LAX_CSP } from './embed-helpers.mjs';
+import { setup, open, widgetsReady, widgetCells, shots, root, LAX_CSP } from './embed-helpers.mjs';
+import { WIDGET_FONTS } from '../../web/scripts/widget-fonts.mjs';
 
 const gen = await mkdtemp(join(tmpdir(), 'attn-widget-'));
 const env = await setup({ '/generated/': { dir: gen, csp: LAX_CSP } });
@@ -196,49 +198,95 @@ test('hidden cells past a figure\'s edge and bad attributes: one notice, all in 
   await close();
 });
 
-test('every registered chapter mounts in a widget without errors', async () => {
+test('every registered chapter mounts in a widget without errors, in both languages; fonts carry what the maths draws', async () => {
   await writeFile(join(gen, 'all.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>all</title></head><body>
     <script type="module">
       import { CHAPTERS } from './attention-explorer.js';
-      for (const id of CHAPTERS) {
-        const w = document.createElement('attention-explorer');
-        w.setAttribute('chapter', id);
-        w.setAttribute('lang', 'en');
-        document.body.append(w);
-      }
+      for (const lang of ['en', 'ko'])
+        for (const id of CHAPTERS) {
+          const w = document.createElement('attention-explorer');
+          w.setAttribute('chapter', id);
+          w.setAttribute('lang', lang);
+          document.body.append(w);
+        }
     </script></body></html>`);
   const { page, errors, foreign, close } = await open(browser, `${server.url}generated/all.html`);
-  await widgetsReady(page, 60000);
+  await widgetsReady(page, 90000);
   const report = await page.evaluate(() => [...document.querySelectorAll('attention-explorer')].map((w) => ({
     id: w.getAttribute('chapter'), notice: w.shadowRoot.querySelector('.notice').hidden ? '' : w.shadowRoot.querySelector('.notice').textContent,
     error: [...w.shadowRoot.querySelectorAll('.chapter-error')].filter((e) => !e.hidden).map((e) => e.textContent).join(' '),
     tables: w.shadowRoot.querySelectorAll('table').length + w.shadowRoot.querySelectorAll('svg').length,
   })));
-  assert.ok(report.length >= 1);
+  assert.ok(report.length >= 2);
   for (const r of report) {
     assert.equal(r.notice, '', `${r.id}: ${r.notice}`);
     assert.equal(r.error, '', `${r.id}: ${r.error}`);
     assert.ok(r.tables > 0, `${r.id} shows no figure`);
   }
-  assert.equal(await page.evaluate(() => window.__wasmInstances), 1);
-  // The widget carries only the KaTeX fonts the chapters use (WIDGET_FONTS in
-  // web/scripts/build.mjs): every face the maths of every chapter asks for is among them.
-  const faces = await page.evaluate(() => {
-    const used = new Set();
+  // trained-heads draws its model: the whole core (attn-core.wasm) and the weights came from
+  // next to the widget, the one core that every other widget shares being the inlined one
+  await page.waitForFunction(() => [...document.querySelectorAll('attention-explorer[chapter="trained-heads"]')]
+    .every((w) => w.shadowRoot.querySelectorAll('.head-thumb').length > 0), null, { timeout: 30000 });
+  assert.deepEqual((await fetched(page)).filter((p) => /\.wasm$/.test(p)), ['/generated/attn-core.wasm']);
+  // their code and prose came from attention-explorer-more.js, once, for all four widgets
+  assert.deepEqual((await fetched(page)).filter((p) => /attention-explorer-more/.test(p)), ['/generated/attention-explorer-more.js']);
+  assert.equal(await page.evaluate(() => window.__wasmInstances), 2);
+  // The widget carries only the KaTeX fonts the chapters use, subset to the characters kept
+  // (web/scripts/widget-fonts.mjs): every face the maths of every chapter asks for is among
+  // them, and every character it draws in that face is kept.
+  const drawn = await page.evaluate(() => {
+    const used = {};
     for (const w of document.querySelectorAll('attention-explorer'))
-      for (const el of w.shadowRoot.querySelectorAll('.katex-html *')) {
-        if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+      for (const el of w.shadowRoot.querySelectorAll('.katex-html, .katex-html *')) {
+        const t = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('');
+        if (!t.trim()) continue;
         const cs = getComputedStyle(el);
         const family = cs.fontFamily.split(',')[0].replace(/"/g, '').trim();
-        if (family.startsWith('KaTeX_')) used.add(`${family} ${cs.fontStyle} ${Number(cs.fontWeight) >= 600 ? 700 : 400}`);
+        if (family.startsWith('KaTeX_')) {
+          const key = `${family} ${cs.fontStyle} ${Number(cs.fontWeight) >= 600 ? 700 : 400}`;
+          used[key] = (used[key] ?? '') + t;
+        }
       }
     const have = new Set([...document.fonts].map((f) => `${f.family.replace(/"/g, '')} ${f.style} ${f.weight === 'bold' ? 700 : f.weight === 'normal' ? 400 : f.weight}`));
-    return { used: [...used], missing: [...used].filter((u) => !have.has(u)) };
+    return { used, missing: Object.keys(used).filter((u) => !have.has(u)) };
   });
-  assert.ok(faces.used.length >= 2, `faces used: ${faces.used}`);
-  assert.deepEqual(faces.missing, [], 'a chapter uses a KaTeX face the widget does not carry: add it to WIDGET_FONTS');
+  assert.ok(Object.keys(drawn.used).length >= 2, `faces used: ${Object.keys(drawn.used)}`);
+  assert.deepEqual(drawn.missing, [], 'a chapter uses a KaTeX face the widget does not carry: add it to WIDGET_FONTS');
+  const faceOf = (key) => { // 'KaTeX_Main normal 700' -> 'Main-Bold'
+    const [family, style, weight] = key.split(' ');
+    const name = family.replace('KaTeX_', '');
+    return `${name}-${weight === '700' ? (style === 'italic' ? 'BoldItalic' : 'Bold') : style === 'italic' ? 'Italic' : 'Regular'}`;
+  };
+  for (const [key, text] of Object.entries(drawn.used)) {
+    const font = WIDGET_FONTS.find((f) => f.face === faceOf(key));
+    assert.ok(font, `${key}: no such face in WIDGET_FONTS`);
+    if (font.text === null) continue; // kept whole
+    // (Hangul in a \text{} is drawn from a Korean font: KaTeX's fonts have none)
+    const lost = [...new Set(text)].filter((c) => c.codePointAt(0) < 0x3000 && !font.text.includes(c));
+    assert.deepEqual(lost, [], `${key}: the maths draws characters the widget's ${font.face} does not keep: add them in web/scripts/widget-fonts.mjs`);
+  }
   assert.deepEqual(errors, []);
   assert.deepEqual(foreign, []);
+  await close();
+});
+
+// The one file: a basic chapter makes no request beyond the page and the script itself (its
+// core, KaTeX and fonts are inside); the file's gzip size is reported (make bench-page
+// measures a widget page against issue 13's 400 KB).
+test('the one-file widget: a basic chapter requests nothing but the script; its size', async (t) => {
+  const requests = [];
+  const { page, errors, close } = await open(browser, `${server.url}fixtures/two-widgets.html`, {
+    route: (ctx) => ctx.on('request', (r) => requests.push(new URL(r.url()).pathname)),
+  });
+  await widgetsReady(page);
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(300); // anything fetched late (fonts, a lazy import) would be seen by now
+  assert.deepEqual(requests.filter((p) => p !== '/favicon.ico'), ['/fixtures/two-widgets.html', '/fixtures/attention-explorer.js']);
+  assert.deepEqual(await widgetCells(page, '#b', 'P', 2), ['0.818', '0.182', '0.000']);
+  const file = await readFile(join(root, 'web', 'dist', 'attention-explorer.js'));
+  const gz = gzipSync(file, { level: 9 }).length;
+  t.diagnostic(`attention-explorer.js: ${(file.length / 1024).toFixed(0)} KB raw, ${(gz / 1024).toFixed(0)} KB gzip (issue 13: a widget page <= 400 KB gzip)`);
+  assert.deepEqual(errors, []);
   await close();
 });
 
@@ -301,9 +349,15 @@ test('anywidget: render({model, el}) from the same file, loaded from a blob: URL
   await page.waitForFunction(() => document.querySelector('attention-explorer').dataset.ready === 'true' &&
     !/Core attention/.test(document.querySelector('attention-explorer').shadowRoot.querySelector('h2')?.textContent ?? 'Core attention'));
   assert.equal(await page.inputValue('attention-explorer [data-grid="input-Q"] tbody tr:nth-child(3) td:nth-of-type(4) input'), '5');
+  // training and trained-heads live in attention-explorer-more.js next to the file: from a
+  // blob: URL there is no folder, and the widget says what it would need
+  await page.evaluate(() => window.model.set('chapter', 'trained-heads'));
+  await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('.boot-status.error'));
+  assert.match(await page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('.boot-status').textContent),
+    /attention-explorer-more\.js, next to the widget's script/);
   await page.evaluate(() => window.cleanup());
   assert.equal(await page.evaluate(() => document.querySelectorAll('attention-explorer').length), 0);
-  assert.deepEqual(errors, []);
+  assert.deepEqual(errors.filter((e) => !/is in attention-explorer-more\.js/.test(e)), []); // (the widget logs that failure too)
   await close();
 });
 

@@ -9,19 +9,24 @@
 //   attn-core-lite.wasm (the same without the trainer, which the page loads), plus
 //   attn-core-scalar.mjs + .wasm (the same core without SIMD, for engines lacking it),
 //   dist/attention-explorer.js: the <attention-explorer> widget in one file (the page's
-//   chapters and components, KaTeX's styles and the fonts they use, and the same
-//   attn-core.wasm, inlined), and attention-explorer-scalar.js (the scalar core for the
-//   widget on engines without SIMD, fetched only there),
+//   chapters and components, KaTeX's styles and the fonts they use subset to the characters
+//   the maths draws, and the same attn-core-lite.wasm as the page, inlined), and
+//   attention-explorer-scalar.js (the scalar core for the widget on engines without SIMD,
+//   fetched only there), attention-explorer-more.js (the training and trained-heads
+//   chapters, which the one file imports from next to itself when one is shown),
 //   dist/text-model.bin + text-model-results.json (the trained text model and its measured
 //   roles, from models/text-model/; fetched by the trained-heads chapter next to its script),
 //   and next to every text and wasm file its .gz and .br (precompressed, the last step).
 import { build } from 'esbuild';
 import { cp, mkdir, rm, access, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { execFileSync } from 'node:child_process';
 import zlib from 'node:zlib';
-import { chapterListPlugin, readChapters, LANGS, pageShell } from './chapters.mjs';
+import subsetFont from 'subset-font';
+import { chapterListPlugin, chapterListPluginWith, readChapters, LANGS, pageShell } from './chapters.mjs';
+import { WIDGET_FONTS } from './widget-fonts.mjs';
 
 const web = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(web, '..');
@@ -129,20 +134,15 @@ export function widgetCss(pageCss, katexCss, ownCss) {
   return `${katex}\n${css}\n${ownCss.replace(/(-?\d*\.?\d+)rem\b/g, 'calc($1 * var(--ae-rem))')}`;
 }
 
-// The KaTeX fonts the chapters use, measured: the fonts the page requests with every
-// chapter rendered, in both languages (Main regular and bold, Math italic, the Size1–3
-// delimiters); the other 14 (AMS, Caligraphic, Fraktur, SansSerif, Script, Typewriter,
-// Size4, italics of Main and Math bold) would add some 200 KB. tests/e2e/widget.test.mjs
-// fails when a chapter's maths asks for a face that is not here.
-const WIDGET_FONTS = ['Main-Regular', 'Main-Bold', 'Math-Italic', 'Size1-Regular', 'Size2-Regular', 'Size3-Regular'];
-
-// Those fonts (woff2) as {family, style, weight, data: base64}, from KaTeX's @font-face rules;
-// with inline false, {…, file: 'fonts/KaTeX_<face>.woff2'} (the light widget's).
+// The KaTeX fonts the widgets carry (scripts/widget-fonts.mjs), as {family, style, weight,
+// data: base64 of the woff2 subset to the characters kept} for the one-file widget; with
+// inline false, {…, file: 'fonts/KaTeX_<face>.woff2'} (the light widget's, whole fonts).
 async function katexFonts(katexCss, { inline = true } = {}) {
   const out = [];
   for (const [rule] of katexCss.matchAll(/@font-face\{[^}]*\}/g)) {
     const file = /url\(fonts\/KaTeX_([^)]+)\.woff2\)/.exec(rule)[1];
-    if (!WIDGET_FONTS.includes(file)) continue;
+    const keep = WIDGET_FONTS.find((f) => f.face === file);
+    if (!keep) continue;
     const family = /font-family:([^;]+)/.exec(rule)[1].trim();
     const style = /font-style:([^;]+)/.exec(rule)[1].trim();
     const weight = /font-weight:([^;]+)/.exec(rule)[1].trim();
@@ -150,8 +150,9 @@ async function katexFonts(katexCss, { inline = true } = {}) {
       out.push({ family, style, weight, file: `fonts/KaTeX_${file}.woff2` });
       continue;
     }
-    const bytes = await readFile(join(web, 'node_modules', 'katex', 'dist', 'fonts', `KaTeX_${file}.woff2`));
-    out.push({ family, style, weight, data: bytes.toString('base64') });
+    const whole = await readFile(join(web, 'node_modules', 'katex', 'dist', 'fonts', `KaTeX_${file}.woff2`));
+    const bytes = keep.text === null ? whole : await subsetFont(whole, keep.text, { targetFormat: 'woff2' });
+    out.push({ family, style, weight, data: Buffer.from(bytes).toString('base64') });
   }
   if (out.length !== WIDGET_FONTS.length) throw new Error(`KaTeX's stylesheet has ${out.length} of the widget's ${WIDGET_FONTS.length} fonts`);
   return out;
@@ -163,14 +164,25 @@ const ownCss = await readFile(join(web, 'src', 'widget.css'), 'utf8');
 const css = (await build({ stdin: { contents: widgetCss(pageCss, katexCss, ownCss), loader: 'css' }, write: false, minify: true, logLevel: 'warning' })).outputFiles[0].text;
 const fonts = await katexFonts(katexCss);
 
-// The SIMD core goes into the widget gzipped, then base64: a server's gzip of base64 text
-// gains back what base64 spends (6 bits a character), so this costs about what the .wasm
-// costs gzipped on its own, where base64 of the raw bytes costs ~40% more. The widget
-// unpacks it with DecompressionStream. The scalar core is not inlined: engines without
-// SIMD get it from attention-explorer-scalar.js (built below; web/src/widget-scalar.js).
-const wasmGzip = zlib.gzipSync(await readFile(join(wasmDir, 'attn-core.wasm')), { level: 9 }).toString('base64');
+// The SIMD core without the trainer (attn-core-lite.wasm, as the page loads) goes into the
+// widget compressed with Zstandard at its strongest level (the zstd command, Debian's
+// package), then base64: a server's gzip of base64 text gains back what base64 spends (6 bits
+// a character), so this costs about what the compressed bytes cost, and zstd's are 18% fewer
+// than gzip's (91 against 111 KB); the widget unpacks them with fzstd (3 KB gzip, ~10 ms).
+// The scalar core is not inlined: engines without SIMD get it from
+// attention-explorer-scalar.js (built below; web/src/widget-scalar.js); the whole core, for
+// the two chapters that need the trainer or the text model, is attn-core.wasm next to it.
+function zstd(file) {
+  try {
+    return execFileSync('zstd', ['-q', '--ultra', '-22', '-c', file], { maxBuffer: 64 << 20 });
+  } catch (e) {
+    throw new Error(`the widget's core is packed with the zstd command (Debian package zstd; make deps installs it): ${e.message}`);
+  }
+}
+const wasmZstd = zstd(join(wasmDir, 'attn-core-lite.wasm')).toString('base64');
 
-const widgetAssets = {
+// registry: the modules the one file lends to attention-explorer-more.js (above), by path.
+const widgetAssets = (registry) => ({
   name: 'widget-assets',
   setup(b) {
     // The wrapper's loader import resolves to the Emscripten build; the page's './attn.mjs'
@@ -182,12 +194,30 @@ const widgetAssets = {
     b.onResolve({ filter: /^widget-assets$/ }, () => ({ path: 'widget-assets', namespace: 'widget-assets' }));
     b.onLoad({ filter: /.*/, namespace: 'widget-assets' }, () => ({
       contents: `export const css = ${JSON.stringify(css)};\nexport const fonts = ${JSON.stringify(fonts)};\n` +
-        `export const wasmGzip = ${JSON.stringify(wasmGzip)};`,
+        `export const wasmZstd = ${JSON.stringify(wasmZstd)};\n` + lending(registry),
       resolveDir: web,
       loader: 'js',
     }));
   },
+});
+
+// The registry's source: each module lent as a CommonJS-shaped object (its exports as
+// getters, so live; __esModule, so a default import is its default export), put on globalThis
+// under Symbol.for(SHARED) when the one file runs.
+function lending(registry) {
+  if (!registry.length) return '';
+  const imports = registry.map((p, k) => `import * as m${k} from ${JSON.stringify(p)};`).join('\n');
+  const entries = registry.map((p, k) => `  ${JSON.stringify(relative(web, p))}: lend(m${k}),`).join('\n');
+  return `${imports}
+const lend = (ns) => Object.defineProperties({}, {
+  __esModule: { value: true },
+  ...Object.fromEntries(Object.keys(ns).map((k) => [k, { get: () => ns[k], enumerable: true }])),
+});
+globalThis[Symbol.for(${JSON.stringify(SHARED)})] ??= {
+${entries}
 };
+`;
+}
 
 const widgetOptions = {
   outdir: dist,
@@ -199,15 +229,59 @@ const widgetOptions = {
   charset: 'utf8', // Korean prose as UTF-8, not \uXXXX escapes (modules are always read as UTF-8)
   logLevel: 'warning',
 };
-await build({
+// The one file holds every chapter but the two that need files next to it anyway (the whole
+// core for training's in-page trainer and for trained-heads' text model, the model's weights,
+// the training worker): those two, their code and prose, are attention-explorer-more.js,
+// imported from next to the widget when one of them is shown. That file holds only what is
+// theirs: every module it imports that the one file has too (the kit, the components, KaTeX)
+// is the one file's own instance, which the one file lends it through a registry on
+// globalThis (SHARED). Three passes: the one file without the registry (what it holds), the
+// side file (which of those modules it imports), the one file with the registry.
+const SIDE = { ids: ['training', 'trained-heads'], file: 'attention-explorer-more.js' };
+const SHARED = 'attention-explorer.shared';
+const oneFile = (registry) => build({
   ...widgetOptions,
   entryPoints: { 'attention-explorer': join(web, 'src', 'widget.js') },
   external: ['node:*'],
-  plugins: [widgetAssets, chapterListPlugin],
+  write: registry !== null,
+  metafile: true,
+  plugins: [widgetAssets(registry ?? []), chapterListPluginWith({ side: SIDE })],
 });
+const held = new Set(Object.keys((await oneFile(null)).metafile.inputs).map((p) => resolve(web, p)));
+const lent = new Set();
+await build({
+  ...widgetOptions,
+  stdin: {
+    contents: SIDE.ids.map((id, k) => `import * as c${k} from ${JSON.stringify(join(web, 'src', 'chapters', id, 'index.js'))};\n` +
+      LANGS.map((l) => `import * as c${k}${l} from ${JSON.stringify(join(web, 'src', 'chapters', id, `${l}.js`))};\n`).join('')).join('') +
+      `export default {\n${SIDE.ids.map((id, k) => `  ${JSON.stringify(id)}: { module: c${k}, text: { ${LANGS.map((l) => `${l}: c${k}${l}`).join(', ')} } },`).join('\n')}\n};\n`,
+    resolveDir: web,
+    loader: 'js',
+  },
+  outfile: join(dist, SIDE.file),
+  outdir: undefined,
+  external: ['node:*'],
+  plugins: [{
+    name: 'lent-by-the-one-file',
+    setup(b) {
+      // an import of a module that the one file holds: that instance, from the registry
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData?.inner || args.kind === 'entry-point') return undefined;
+        const r = await b.resolve(args.path, { resolveDir: args.resolveDir, importer: args.importer, kind: args.kind, pluginData: { inner: true } });
+        if (r.errors.length || !held.has(r.path)) return undefined;
+        lent.add(r.path);
+        return { path: r.path, namespace: 'lent' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'lent' }, (args) => ({
+        contents: `module.exports = globalThis[Symbol.for(${JSON.stringify(SHARED)})][${JSON.stringify(relative(web, args.path))}];`,
+        loader: 'js',
+      }));
+    },
+  }, widgetAssets([])],
+});
+await oneFile([...lent]);
 // The scalar core for the widget: its Emscripten loader and the wasm (base64) in one module,
-// {default: loader factory, wasm: Uint8Array}. Engines without SIMD are old, so no
-// DecompressionStream here.
+// {default: loader factory, wasm: Uint8Array}, not packed (the server's gzip applies).
 await build({
   ...widgetOptions,
   stdin: {
@@ -244,7 +318,7 @@ await build({
       b.onResolve({ filter: /^\.\/attn\.mjs$/ }, () => ({ path: join(root, 'wasm', 'attn.mjs') }));
       b.onResolve({ filter: /^widget-assets$/ }, () => ({ path: 'widget-assets', namespace: 'widget-assets' }));
       b.onLoad({ filter: /.*/, namespace: 'widget-assets' }, () => ({
-        contents: `export const css = ${JSON.stringify(css)};\nexport const fonts = ${JSON.stringify(lightFonts)};\nexport const wasmGzip = null;`,
+        contents: `export const css = ${JSON.stringify(css)};\nexport const fonts = ${JSON.stringify(lightFonts)};\nexport const wasmZstd = null;`,
         resolveDir: web,
         loader: 'js',
       }));

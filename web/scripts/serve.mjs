@@ -3,8 +3,9 @@
 // Also imported by the browser tests: startServer({port: 0}) -> {url, close}.
 //
 // /examples/ serves docs/examples (the embedding examples of docs/embedding.md), with the
-// widget, dist/attention-explorer.js (and its scalar core, attention-explorer-scalar.js, and
-// the text model's text-model.bin and text-model-results.json), next to every example (as a teacher copies it) and reveal.js from web/node_modules for
+// widget, dist/attention-explorer.js (and its scalar core, attention-explorer-scalar.js, the
+// whole core attn-core.wasm, and the text model's text-model.bin and text-model-results.json),
+// next to every example (as a teacher copies it) and reveal.js from web/node_modules for
 // the slides example. startServer({mounts}) adds more folders: {'/prefix/': dir}.
 import http from 'node:http';
 import sirv from 'sirv';
@@ -78,8 +79,9 @@ export function startServer({ port = 8000, host = '127.0.0.1', dir = dist, mount
     }
     for (const [prefix, handler] of table) {
       if (!path.startsWith(prefix)) continue;
-      // the widget and the files it fetches next to itself (the text model's weights)
-      const widget = /\/(attention-explorer(-scalar)?\.js|text-model\.bin|text-model-results\.json)$/.exec(path);
+      // the widget and the files it fetches next to itself (the whole core and the text
+      // model's weights, for the chapters that need them)
+      const widget = /\/(attention-explorer(-scalar|-more)?\.js|attn-core\.wasm|text-model\.bin|text-model-results\.json)$/.exec(path);
       if (widget) {
         req.url = `/${widget[1]}`;
         return serve(req, res, notFound(res));

@@ -16,7 +16,8 @@
 //   const lazy = createLazyChapters({ main, list, i18n, mount: (c, section, module) => ... });
 //   await lazy.mount(id);          // load and mount one now (and what it needs)
 //   lazy.observe();                // from now on, mount what comes near the screen
-//   lazy.onScreen(id, fn);         // fn now if the chapter is near the screen, else when it comes
+//   lazy.onScreen(id, fn);         // fn now if the chapter is in view, at the next idle time if
+//                                  // it is near the screen, else when it comes near
 import { printing } from './kit/print.js';
 import { LANGS } from './kit/i18n.js';
 
@@ -34,6 +35,8 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
   const entries = new Map(); // id -> {c, section, state: 'placeholder' | 'mounted', module}
   const near = new Set(); // ids of sections near the screen
   const later = new Map(); // id -> fn to run when the chapter comes near the screen
+  const inView = new Set(); // ids of sections in the viewport itself
+  const soon = new Map(); // id -> fn to run when the main thread is next idle (near, not in view)
   const heights = readHeights();
 
   // The sections the page's HTML already holds (the build writes them: scripts/chapters.mjs
@@ -162,6 +165,34 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
       else done();
     }
   }, { rootMargin: NEAR }) : null;
+  // What is in the viewport itself: onScreen() runs these at once and the chapters that are
+  // only near it once the main thread is idle after that (a language switch at a fragment
+  // redraws the chapter being read in its own frame, then its neighbours).
+  const view = io ? new IntersectionObserver((records) => {
+    for (const r of records) {
+      const id = r.target.id;
+      if (r.isIntersecting) {
+        inView.add(id);
+        if (soon.has(id)) runSoon(id);
+      } else inView.delete(id);
+    }
+  }, { rootMargin: '-1px 0px' }) : null; // (a section that only touches the viewport's edge is not in it)
+  function runSoon(id) {
+    const fn = soon.get(id);
+    soon.delete(id);
+    fn?.();
+  }
+  let soonPending = false;
+  function scheduleSoon() {
+    if (soonPending) return;
+    soonPending = true;
+    // once the main thread is idle: after the frames that show the chapters in view (and
+    // their follow-ups, such as the scroll cues' check) have been painted
+    idle(() => {
+      soonPending = false;
+      for (const id of [...soon.keys()]) runSoon(id);
+    });
+  }
 
   // Every section's height: a section wholly above the viewport that changed height moves
   // the page by as much (the reader stays on the same line); a mounted chapter's height is
@@ -230,6 +261,7 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
       later.delete(id);
       fn();
     }
+    for (const id of [...soon.keys()]) runSoon(id);
   }
   addEventListener('beforeprint', mountAllLoaded);
   addEventListener('keydown', async (ev) => {
@@ -259,14 +291,22 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
         }
         // The observer reports every section once at first; resolve after that batch.
         firstBatch = resolve;
-        for (const e of entries.values()) io.observe(e.section);
+        for (const e of entries.values()) {
+          io.observe(e.section);
+          view.observe(e.section);
+        }
       });
     },
     load: (id) => (entries.has(id) ? load(id) : Promise.resolve()),
     onScreen(id, fn) {
-      if (!io || near.has(id) || printing.on) {
+      if (!io || inView.has(id) || printing.on) {
         later.delete(id);
+        soon.delete(id);
         fn();
+      } else if (near.has(id)) {
+        later.delete(id);
+        soon.set(id, fn);
+        scheduleSoon();
       } else later.set(id, fn);
     },
     prefetch,

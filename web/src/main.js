@@ -196,8 +196,9 @@ function renderChrome() {
   renderNotice();
 }
 
-// The prose of the mounted chapters in the other language, then the switch: chapters near
-// the screen are redrawn at once, the others when they come near it (ctx.onScreen).
+// The prose of the mounted chapters in the other language, then the switch: chapters in
+// view are redrawn at once, those near the screen when the page is next idle, the others
+// when they come near it (ctx.onScreen, lazy-chapters.js).
 $('lang-toggle').addEventListener('click', async () => {
   await i18n.switchTo(i18n.lang === 'ko' ? 'en' : 'ko', lazy.mounted);
   syncUrl({ now: true });

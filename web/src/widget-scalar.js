@@ -1,6 +1,6 @@
 // The widget's stand-in for attn-core-scalar.mjs (web/scripts/build.mjs points attn.mjs's
 // import of the scalar loader here). The widget inlines only the SIMD core; an engine
-// without WebAssembly SIMD (or without DecompressionStream to unpack it) loads the scalar
+// without WebAssembly SIMD loads the scalar
 // core from attention-explorer-scalar.js, a second file next to attention-explorer.js,
 // fetched only then. Without that file (or when the widget itself came from a blob: or
 // data: URL, as in a notebook) the widget shows this error instead of its chapter.

@@ -1,8 +1,10 @@
 // <attention-explorer>: any chapter of the page as a custom element for course notes,
-// in one script file (web/dist/attention-explorer.js) that carries the WebAssembly core,
-// KaTeX's styles and fonts, so it works wherever the file is copied and makes no request.
-// (An engine without WebAssembly SIMD fetches the scalar core from a second file,
-// attention-explorer-scalar.js, next to this one: see widget-scalar.js.)
+// in one script file (web/dist/attention-explorer.js) that carries the WebAssembly core
+// (without the trainer), KaTeX's styles and fonts, so it works wherever the file is copied
+// and makes no request. (An engine without WebAssembly SIMD fetches the scalar core from a
+// second file, attention-explorer-scalar.js, next to this one: see widget-scalar.js; the
+// two chapters that need the trainer or the trained text model, training's in-page trainer
+// and trained-heads, fetch the whole core, attn-core.wasm, from next to this one.)
 //
 //   <script type="module" src="attention-explorer.js"></script>
 //   <attention-explorer chapter="core-attention" step="softmax" lang="en"></attention-explorer>
@@ -25,46 +27,62 @@ import { createI18n } from './kit/i18n.js';
 import { createStore } from './kit/store.js';
 import { createHost } from './kit/host.js';
 import { problemText } from './kit/url-state.js';
-import { css, fonts, wasmGzip } from 'widget-assets';
+import { decompress as unzstd } from 'fzstd';
+import { css, fonts, wasmZstd } from 'widget-assets';
 
 export const CHAPTERS = chapters.map((c) => c.id);
 export const ATTRIBUTES = ['chapter', 'step', 'figure', 'tokens', 'd_model', 'heads', 'mask', 'seed', 'lang', 'editable', 'state', 'hide', 'tolerance', 'theme'];
 
 // ---- one core, one stylesheet, fonts on the document ----------------------------------------
 // Two builds of this file (web/scripts/build.mjs; docs/embedding.md): the one-file widget,
-// dist/attention-explorer.js, carries the SIMD core and KaTeX's fonts inside it; the light
-// widget, dist/widget/attention-explorer.js, is a folder: chapters in chunks loaded when
-// used, the core without the trainer and the fonts as files next to it (wasmGzip null,
-// fonts by file name). A file's folder, for the light widget's files.
+// dist/attention-explorer.js, carries the SIMD core without the trainer and KaTeX's fonts
+// inside it; the light widget, dist/widget/attention-explorer.js, is a folder: chapters in
+// chunks loaded when used, the core without the trainer and the fonts as files next to it
+// (wasmZstd null, fonts by file name). A file's folder, for the files next to this one.
 const here = (file) => new URL(file, import.meta.url).href;
 
-// The SIMD core is inlined gzipped (base64); the browser unpacks it.
-async function gunzip(base64) {
-  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer());
-}
+// The SIMD core is inlined packed with Zstandard (base64); fzstd unpacks it.
+const unpack = (base64) => unzstd(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
 
 let corePromise = null;
 export function loadCore() {
   // locateFile: the loader then never resolves a URL against import.meta.url, which fails
   // when this module itself comes from a blob: or data: URL (anywidget, notebooks).
-  // Only the SIMD build is inlined; an engine without WebAssembly SIMD (or without
-  // DecompressionStream) gets the scalar build from attention-explorer-scalar.js.
+  // Both builds load the core without the trainer (attn-core-lite.wasm): the one file has it
+  // inlined, the light widget fetches it. An engine without WebAssembly SIMD gets the scalar
+  // build, which has the trainer.
   corePromise ??= (async () => {
-    if (wasmGzip === null) { // light: attn-core-lite.wasm (or the scalar build) next to this file
+    if (wasmZstd === null) { // light: attn-core-lite.wasm (or the scalar build) next to this file
       const simd = simdSupported();
       return createAttention({ simd, training: false, locateFile: (path) => here(simd && path === 'attn-core.wasm' ? 'attn-core-lite.wasm' : path) });
     }
-    const simd = simdSupported() && typeof DecompressionStream === 'function';
-    return createAttention({ simd, ...(simd && { wasmBinary: await gunzip(wasmGzip) }), locateFile: (path) => path });
+    const simd = simdSupported();
+    return createAttention({ simd, training: false, ...(simd && { wasmBinary: unpack(wasmZstd) }), locateFile: (path) => path });
   })();
   return corePromise;
 }
-// The training chapter's in-page trainer (when Workers are missing): the light widget's core
-// has no trainer, so the whole one is loaded next to it on first use; the one-file widget's
-// own core has it.
+// The training chapter's in-page trainer (when Workers are missing) and the trained-heads
+// chapter's text model: the widget's own core has neither, so the whole core (attn-core.wasm;
+// the light widget also its loader, attn-core.mjs) is loaded from next to this file on first
+// use. The scalar core has both, so an engine without SIMD keeps the core it has.
+export const TRAINER_FILE = 'attn-core.wasm';
 let withTrainer = null;
-const coreWithTrainer = wasmGzip === null ? () => (withTrainer ??= createAttention({ locateFile: here })) : undefined;
+const coreWithTrainer = () => (withTrainer ??= loadCore().then(async (core) => {
+  if (core.simd === 'scalar') return core;
+  let url = null;
+  try {
+    url = here(TRAINER_FILE);
+  } catch {
+    // import.meta.url is a blob: or data: URL (a notebook): there is no folder to look in
+  }
+  try {
+    if (!url) throw new Error(`the widget was not loaded from a file (${import.meta.url.slice(0, 30)}…)`);
+    return await createAttention({ locateFile: here });
+  } catch (e) {
+    withTrainer = null; // a later mount may try again (the file copied meanwhile)
+    throw new Error(`this chapter needs the whole core, ${TRAINER_FILE}, next to attention-explorer.js${url ? ` (${url})` : ''}: ${e.message}`);
+  }
+}));
 
 let sheet = null;
 function stylesheet() {

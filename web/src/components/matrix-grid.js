@@ -211,6 +211,7 @@ export function createMatrixGrid(opts) {
     } else {
       node = document.createElement('span');
       node.className = 'v';
+      node.append(''); // its text node, whose data each update rewrites
     }
     td.append(node);
     if (onHover) {
@@ -484,7 +485,9 @@ export function createMatrixGrid(opts) {
   }
   if (color !== 'none') onSchemeChange(() => current && update(current));
 
-  let legendKey = null;
+  // The legend's two ends and its bar are made once and then rewritten in place (a new
+  // range changes two text nodes and one style, nothing comes or goes).
+  let legendKey = null, legendParts = null;
   function renderLegend(s) {
     const key = s ? `${s.domain()[0]}|${s.domain().at(-1)}|${color}` : '';
     if (key === legendKey) return;
@@ -496,15 +499,22 @@ export function createMatrixGrid(opts) {
     legend.hidden = false;
     const [lo, hi] = [s.domain()[0], s.domain().at(-1)];
     const stops = [0, 0.25, 0.5, 0.75, 1].map((t) => s(lo + t * (hi - lo)));
-    legend.textContent = '';
-    const a = document.createElement('span');
-    a.textContent = fmt(lo, { digits: 2 });
-    const bar = document.createElement('span');
-    bar.className = 'legend-bar';
+    if (!legendParts) {
+      const a = document.createTextNode(''), b = document.createTextNode('');
+      const bar = document.createElement('span');
+      bar.className = 'legend-bar';
+      const span = (t) => {
+        const n = document.createElement('span');
+        n.append(t);
+        return n;
+      };
+      legend.append(span(a), bar, span(b));
+      legendParts = { a, bar, b };
+    }
+    const { a, bar, b } = legendParts;
+    a.data = fmt(lo, { digits: 2 });
+    b.data = fmt(hi, { digits: 2 });
     bar.style.background = `linear-gradient(to right, ${stops.join(', ')})`;
-    const b = document.createElement('span');
-    b.textContent = fmt(hi, { digits: 2 });
-    legend.append(a, bar, b);
   }
 
   // Render only what changed: every write below is skipped when the DOM already shows it
@@ -567,7 +577,7 @@ export function createMatrixGrid(opts) {
           }
         } else {
           const t = cellText(x, { digits, fixed });
-          if (c.text !== t) node.textContent = c.text = t;
+          if (c.text !== t) node.firstChild.data = c.text = t; // the same text node: nothing comes or goes
         }
         const asked = !editable && hidden.has(`${i},${j}`);
         if (asked || c.answer) drawAnswer(i, j, asked && hide);

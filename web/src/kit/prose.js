@@ -50,7 +50,11 @@ export function proseToHtml(template, vars) {
 export function setText(el, text) {
   const t = String(text);
   if (el.textContent !== t) {
-    el.textContent = t;
+    // one text node already: rewrite its data (no node comes or goes, so the browser
+    // only lays out the changed text again); else replace the content
+    const only = el.firstChild;
+    if (only && only.nodeType === 3 && !only.nextSibling) only.data = t;
+    else el.textContent = t;
     el.__html = el.__parts = el.__filled = undefined;
   }
 }

@@ -10,12 +10,12 @@
 //     learner cannot miss, hidden once scrolled to the end (a fade alone went unnoticed);
 //     it is aria-hidden: a screen reader gets the box's name or its grid's cells instead;
 //   - a box that fits gets none of this back.
-// The checks read sizes in one animation frame (after the render's writes, once per frame).
+// The checks read sizes in one animation frame (after the render's writes, once per frame),
+// every watching chapter's reads before any of their writes: one layout per frame.
 export const SCROLLERS = '.grid-scroll, .table-scroll, .worked-math, .katex-display, .formula, pre';
 const FOCUSABLE = 'input, button, select, textarea, a[href], [tabindex]:not([tabindex="-1"])';
 
 export function watchScrollers(root, nameOf, hintOf) {
-  let frame = 0;
   const seen = new WeakSet();
   const hints = new Map(); // box -> its hint line
   function hint(n, show) {
@@ -36,14 +36,18 @@ export function watchScrollers(root, nameOf, hintOf) {
     if (h.textContent !== text) h.textContent = text;
     h.hidden = false;
   }
-  function mark(n) {
-    const over = n.scrollWidth > n.clientWidth + 1;
+  // Sizes are read for every box first and written after (classes, hints, tab stops), so
+  // that one check forces at most one layout: a write between two reads (a hint inserted, a
+  // class toggled) would make the browser lay the page out again at the next read.
+  const measure = (n) => ({ scroll: n.scrollWidth, client: n.clientWidth, left: n.scrollLeft });
+  function mark(n, m) {
+    const over = m.scroll > m.client + 1;
     if (n.classList.contains('scrolls') !== over) n.classList.toggle('scrolls', over);
     if (over && !seen.has(n)) {
       seen.add(n);
-      n.addEventListener('scroll', () => edges(n), { passive: true });
+      n.addEventListener('scroll', () => edges(n, measure(n)), { passive: true });
     }
-    if (over) edges(n);
+    if (over) edges(n, m);
     else hint(n, false);
     const own = n.dataset.scrollStop === 'true';
     const needsStop = over && !n.querySelector(FOCUSABLE);
@@ -62,29 +66,49 @@ export function watchScrollers(root, nameOf, hintOf) {
       if (n.getAttribute('aria-label') !== name) n.setAttribute('aria-label', name);
     }
   }
-  function edges(n) {
-    const scrolled = n.scrollLeft > 1;
-    const atEnd = n.scrollLeft + n.clientWidth >= n.scrollWidth - 1;
+  function edges(n, m) {
+    const scrolled = m.left > 1;
+    const atEnd = m.left + m.client >= m.scroll - 1;
     if (n.classList.contains('scrolled') !== scrolled) n.classList.toggle('scrolled', scrolled);
     if (n.classList.contains('at-end') !== atEnd) n.classList.toggle('at-end', atEnd);
     hint(n, !atEnd);
   }
-  function check() {
-    frame = 0;
-    // a box re-rendered away takes its hint with it
+  // a box re-rendered away takes its hint with it
+  function prune() {
     for (const [n, h] of hints) if (!n.isConnected || h.nextElementSibling !== n) {
       h.remove();
       hints.delete(n);
     }
-    for (const n of root.querySelectorAll(SCROLLERS)) {
-      if (n.getClientRects().length === 0) continue; // in a hidden panel: checked when shown
-      // a formula inside a worked box: only the box that actually overflows is marked
-      mark(n);
-    }
   }
+  // read (a box in a hidden panel is checked when shown); returns the writes to make
+  function read() {
+    const boxes = [];
+    for (const n of root.querySelectorAll(SCROLLERS)) if (n.getClientRects().length) boxes.push([n, measure(n)]);
+    // a formula inside a worked box: only the box that actually overflows is marked
+    return () => { for (const [n, m] of boxes) mark(n, m); };
+  }
+  const watcher = { prune, read };
+  const check = () => run([watcher]);
   const schedule = () => {
-    if (!frame) frame = requestAnimationFrame(check);
+    due.add(watcher);
+    if (!frame) frame = requestAnimationFrame(flush);
   };
   addEventListener('resize', schedule);
   return { schedule, check };
+}
+
+// Every chapter's watcher due in this frame is checked together: all prune, all read, all
+// write, so that chapters rendered in the same frame cost one forced layout, not one each.
+const due = new Set();
+let frame = 0;
+function flush() {
+  frame = 0;
+  const ws = [...due];
+  due.clear();
+  run(ws);
+}
+function run(ws) {
+  for (const w of ws) w.prune();
+  const writes = ws.map((w) => w.read());
+  for (const write of writes) write();
 }
