@@ -27,7 +27,7 @@ help:
 	@echo "make serve   build and serve the page on http://localhost:$(PORT)"
 	@echo "make test    build natively and run every test (ctest), then the core again under ASan+UBSan with short fuzz runs"
 	@echo "make fuzz    run each libFuzzer target for FUZZ_SECONDS (default $(FUZZ_SECONDS)) seconds"
-	@echo "make train-text-model   build the text corpus from Debian packages and train the text model (~20 min on 2 busy cores)"
+	@echo "make train-text-model   build the text corpus from Debian packages and train the text model (~10 min on 2 busy cores)"
 	@echo "make bench   native and WebAssembly benchmarks against Eigen, OpenBLAS, onnxruntime-node, plain JS, TF.js, onnxruntime-web; the small calls (see docs/benchmarks.md)"
 	@echo "make bench-page   the page in headless Chromium: edit to paint, boot, language switch, bytes (see docs/benchmarks.md)"
 

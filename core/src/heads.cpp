@@ -170,15 +170,21 @@ HeadReport head_report(const TinyTransformer& model, const Batch& batch, const R
     return report(model, batch, batch, o);
 }
 
+AblationResult ablate_head(const TinyTransformer& model, const text::Tokens& tokens, std::size_t layer, std::size_t head) {
+    const ModelConfig& c = model.config();
+    if (layer >= c.layers || head >= c.heads)
+        throw ValueError("ablate_head: layer " + std::to_string(layer) + " head " + std::to_string(head) +
+                         " is outside " + std::to_string(c.layers) + " layers x " + std::to_string(c.heads) + " heads");
+    std::vector<bool> zeroed(c.layers * c.heads, false);
+    zeroed[layer * c.heads + head] = true;
+    return {layer, head, text_loss(model, tokens, zeroed)};
+}
+
 std::vector<AblationResult> ablate_heads(const TinyTransformer& model, const text::Tokens& tokens) {
     const ModelConfig& c = model.config();
     std::vector<AblationResult> out;
     for (std::size_t l = 0; l < c.layers; ++l)
-        for (std::size_t h = 0; h < c.heads; ++h) {
-            std::vector<bool> zeroed(c.layers * c.heads, false);
-            zeroed[l * c.heads + h] = true;
-            out.push_back({l, h, text_loss(model, tokens, zeroed)});
-        }
+        for (std::size_t h = 0; h < c.heads; ++h) out.push_back(ablate_head(model, tokens, l, h));
     return out;
 }
 

@@ -39,19 +39,19 @@ std::vector<int> draw(Task task, std::uint64_t seed, std::uint64_t& n) {
     const TaskInfo info = task_info(task);
     std::vector<int> seq;
     if (task == Task::Induction) {
-        int pool[kLetters];
-        for (std::size_t d = 0; d < kLetters; ++d) pool[d] = int(d);
+        int letters[kInductionT];
         const std::size_t L =
             kMinRepeat + std::min(kMaxRepeat - kMinRepeat, std::size_t(uniform01(seed, n++) * double(kMaxRepeat - kMinRepeat + 1)));
         const std::size_t room = kInductionT - 2 * L;  // prefix length p uniform in 0..room
         const std::size_t p = std::min(room, std::size_t(uniform01(seed, n++) * double(room + 1)));
-        // p + L distinct letters (partial Fisher–Yates), the last L again, padding to T
+        // p + L letters drawn independently (a letter may occur more than once: that is
+        // what makes layer 1 learn a previous-token head rather than a duplicate-token head,
+        // docs/training.md), the last L again, padding to T
         for (std::size_t i = 0; i < p + L; ++i) {
-            const std::size_t j = i + std::size_t(uniform01(seed, n++) * double(kLetters - i));
-            std::swap(pool[i], pool[std::min(j, kLetters - 1)]);
-            seq.push_back(pool[i]);
+            letters[i] = std::min(int(uniform01(seed, n++) * double(kLetters)), int(kLetters) - 1);
+            seq.push_back(letters[i]);
         }
-        seq.insert(seq.end(), pool + p, pool + p + L);
+        seq.insert(seq.end(), letters + p, letters + p + L);
         seq.resize(kInductionT, kPad);
     } else if (task == Task::Sort) {
         int pool[kDigits];

@@ -150,3 +150,30 @@ test('groupByCharacter, normWeights, weightNormDistance: the page\'s views of a 
     m.dispose();
   }
 });
+
+test('the trained-heads chapter\'s measurer (its Web Worker\'s code) gives the figures heads(text) and evaluate(text) give', async () => {
+  const { createSentenceHeads } = await import('../../web/src/workers/sentence-heads.js');
+  const out = [];
+  let wake = null;
+  const measurer = createSentenceHeads({ ready: Promise.resolve(attn), post: (msg) => (out.push(msg), wake?.()) });
+  measurer.receive({ type: 'load', bytes });
+  const sentences = ['The cat sat on the mat.', '고양이가 매트에 앉았다.'];
+  sentences.forEach((text, id) => measurer.receive({ type: 'measure', id, text }));
+  while (out.length < 3) await new Promise((r) => (wake = r));
+  assert.deepEqual(out[0], { type: 'ready' });
+  const m = attn.loadModel(bytes);
+  try {
+    sentences.forEach((text, id) => {
+      const r = out.find((x) => x.id === id);
+      assert.equal(r.type, 'measured');
+      assert.deepEqual(r.heads, m.heads(text));
+      assert.deepEqual(r.base, m.evaluate(text));
+    });
+  } finally {
+    m.dispose();
+  }
+  measurer.receive({ type: 'load', bytes: bytes.slice(0, 100) }); // a damaged file: said, not thrown
+  while (out.length < 4) await new Promise((r) => (wake = r));
+  assert.equal(out[3].id, null);
+  assert.match(out[3].message, /model file/);
+});

@@ -2,17 +2,22 @@
 // tools/text-model/corpus.mjs, then this.
 //
 //   attn_train_text --corpus build/text-model/corpus --eval models/text-model/eval.txt
-//                   --out models/text-model [--steps N] [--threads 2] [--seed 1] ...
+//                   --out models/text-model [--steps N] [--threads 2] [--parts 2] [--seed 1] ...
 //
-// Data-parallel over --threads threads: each step's batch is cut into equal parts in a
-// fixed order, each thread computes the gradient of its part on its own copy of the
-// weights, and the gradients are added in thread order, weighted by their scored tokens:
-// the same bits for the same seed and thread count on one instruction set.
+// Data-parallel: each step's batch is cut into --parts equal parts in a fixed order, the
+// gradient of each part is computed on its own copy of the weights, and the parts'
+// gradients are added in part order, weighted by their scored tokens. --threads (1 up to
+// --parts) only says how many threads compute the parts: the partition and the order of
+// the sums are fixed, so the same seed and --parts give the same bits on one instruction
+// set whatever the thread count or the scheduling. The final evaluation (held-out loss,
+// roles, ablation) runs its independent measurements on the same threads, each one
+// computed whole by one thread, so its figures do not depend on the threads either.
 //
 // Writes into --out: model.bin (text_model.hpp's format, binary16), results.json (the run
 // and its measurements: held-out loss in nats per token and bits per character with the
 // weights as stored, per language, on the committed evaluation slice, head roles, ablation).
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -39,7 +44,7 @@ namespace {
 
 struct Options {
     std::string corpus = "build/text-model/corpus", eval = "models/text-model/eval.txt", out = "models/text-model";
-    std::size_t steps = 3000, batch = 32, seq = 64, d_model = 64, heads = 4, layers = 2, mlp = 256, threads = 2;
+    std::size_t steps = 3000, batch = 32, seq = 64, d_model = 64, heads = 4, layers = 2, mlp = 256, threads = 2, parts = 2;
     std::size_t warmup = 200, eval_every = 250, min_count = 10, eval_windows = 256;
     float lr = 3e-3f, lr_floor = 3e-4f, ko_share = 0.3f;
     std::uint64_t seed = 1;
@@ -60,6 +65,7 @@ Options parse(int argc, char** argv) {
         {"--layers", [&](const char* v) { o.layers = std::stoul(v); }},
         {"--mlp", [&](const char* v) { o.mlp = std::stoul(v); }},
         {"--threads", [&](const char* v) { o.threads = std::stoul(v); }},
+        {"--parts", [&](const char* v) { o.parts = std::stoul(v); }},
         {"--warmup", [&](const char* v) { o.warmup = std::stoul(v); }},
         {"--eval-every", [&](const char* v) { o.eval_every = std::stoul(v); }},
         {"--min-count", [&](const char* v) { o.min_count = std::stoul(v); }},
@@ -81,8 +87,12 @@ Options parse(int argc, char** argv) {
         }
         it->second(argv[++i]);
     }
-    if (o.threads < 1 || o.batch % o.threads != 0) {
-        std::cerr << "--batch must be a multiple of --threads\n";
+    if (o.parts < 1 || o.batch % o.parts != 0) {
+        std::cerr << "--batch must be a multiple of --parts\n";
+        std::exit(2);
+    }
+    if (o.threads < 1 || o.threads > o.parts) {
+        std::cerr << "--threads must be 1 up to --parts\n";
         std::exit(2);
     }
     return o;
@@ -133,6 +143,19 @@ void add(Pool& pool, const text::Tokens& t) {
     for (std::size_t k = 0; k < t.ids.size(); ++k)
         if (k == 0 || t.char_index[k] != t.char_index[k - 1]) pool.starts.push_back(base + k);
     pool.chars += t.chars.size();
+}
+
+// Runs jobs[0..n) on `threads` threads (the calling one included), each job whole on one
+// thread; a job writes only its own results, so they do not depend on which thread ran it.
+void run_jobs(const std::vector<std::function<void()>>& jobs, std::size_t threads) {
+    std::atomic<std::size_t> next{0};
+    const auto work = [&] {
+        for (std::size_t k; (k = next.fetch_add(1)) < jobs.size();) jobs[k]();
+    };
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
 }
 
 std::string json_number(double x) {
@@ -207,15 +230,15 @@ int main(int argc, char** argv) {
     mc.layer_norm = o.layer_norm;
     mc.seed = o.seed;
     TinyTransformer master(mc);
-    std::vector<TinyTransformer> replicas(o.threads - 1, master);
+    std::vector<TinyTransformer> replicas(o.parts - 1, master);
     Adam adam(AdamConfig{o.lr});
     const LrSchedule schedule{o.lr, o.lr_floor, o.warmup, o.steps};
     std::printf("model: d_model %zu, %zu layers x %zu heads (d_k %zu), MLP %zu, T %zu, LayerNorm %s: %zu parameters; "
-                "batch %zu, %zu steps, %zu threads\n",
+                "batch %zu in %zu parts, %zu steps, %zu threads\n",
                 mc.d_model, mc.layers, mc.heads, mc.d_k, mc.mlp_hidden, mc.max_len, mc.layer_norm ? "on" : "off",
-                master.parameter_count(), o.batch, o.steps, o.threads);
+                master.parameter_count(), o.batch, o.parts, o.steps, o.threads);
 
-    const std::size_t part = o.batch / o.threads;
+    const std::size_t part = o.batch / o.parts;
     double recent = 0;
     std::size_t recent_n = 0;
     std::string curve;
@@ -224,7 +247,7 @@ int main(int argc, char** argv) {
         // The batch: window b from the Korean pool with probability ko_share, at a character
         // start drawn uniformly among those from which a whole window fits.
         std::vector<Batch> parts;
-        for (std::size_t th = 0; th < o.threads; ++th) {
+        for (std::size_t th = 0; th < o.parts; ++th) {
             Batch b;
             b.seq_len = o.seq;
             for (std::size_t i = th * part; i < (th + 1) * part; ++i) {
@@ -240,13 +263,12 @@ int main(int argc, char** argv) {
             }
             parts.push_back(std::move(b));
         }
-        std::vector<LossStats> stats(o.threads);
-        std::vector<std::thread> pool;
-        for (std::size_t th = 1; th < o.threads; ++th)
-            pool.emplace_back([&, th] { stats[th] = replicas[th - 1].loss_and_grad(parts[th], false, 0); });
-        stats[0] = master.loss_and_grad(parts[0], false, 0);
-        for (auto& t : pool) t.join();
-        // gradient of the whole batch: Σ_th count_th · g_th / Σ count, added in thread order
+        std::vector<LossStats> stats(o.parts);
+        std::vector<std::function<void()>> grads;
+        for (std::size_t th = 0; th < o.parts; ++th)
+            grads.push_back([&, th] { stats[th] = (th ? replicas[th - 1] : master).loss_and_grad(parts[th], false, 0); });
+        run_jobs(grads, o.threads);
+        // gradient of the whole batch: Σ_th count_th · g_th / Σ count, added in part order
         double total = 0;
         for (const auto& s : stats) total += double(s.count);
         auto& mp = master.params();
@@ -254,7 +276,7 @@ int main(int argc, char** argv) {
             float* g = mp[k].grad.data();
             const float w0 = float(double(stats[0].count) / total);
             for (std::size_t i = 0; i < mp[k].grad.size(); ++i) g[i] *= w0;
-            for (std::size_t th = 1; th < o.threads; ++th) {
+            for (std::size_t th = 1; th < o.parts; ++th) {
                 const float w = float(double(stats[th].count) / total);
                 const float* r = replicas[th - 1].params()[k].grad.data();
                 for (std::size_t i = 0; i < mp[k].grad.size(); ++i) g[i] += w * r[i];
@@ -285,26 +307,36 @@ int main(int argc, char** argv) {
     // The weights as stored (binary16), read back through the loader the page uses.
     const std::vector<std::uint8_t> file = save_text_model(master, tok);
     const TextModel stored = load_text_model(file.data(), file.size());
-    const TextLoss held = text_loss(stored.model, test_tokens);
-    const TextLoss held_float = text_loss(master, test_tokens);
-    TextLoss by_lang[2];
-    for (int k = 0; k < 2; ++k) by_lang[k] = text_loss(stored.model, tok.encode(test_by_lang[k]));
-    std::printf("held-out: %.4f nats/token, %.4f bits/char (float weights: %.4f bits/char); en %.4f, ko %.4f bits/char\n",
-                held.loss(), held.bits_per_char(), held_float.bits_per_char(), by_lang[0].bits_per_char(),
-                by_lang[1].bits_per_char());
-
     std::string eval_text;
     try {
         eval_text = read_file(o.eval);
     } catch (const std::exception&) {
     }
     const text::Tokens eval_tokens = tok.encode(eval_text);
-    const TextLoss eval_loss = text_loss(stored.model, eval_tokens);
+    const text::Tokens test_lang_tokens[2] = {tok.encode(test_by_lang[0]), tok.encode(test_by_lang[1])};
+    // Every measurement below is independent of the others: one job each, on the training's threads.
+    TextLoss held, held_float, by_lang[2], eval_loss;
+    HeadReport report;
+    std::vector<AblationResult> ablation(mc.layers * mc.heads);
+    std::vector<std::function<void()>> jobs = {
+        [&] { held = text_loss(stored.model, test_tokens); },
+        [&] { held_float = text_loss(master, test_tokens); },
+        [&] { by_lang[0] = text_loss(stored.model, test_lang_tokens[0]); },
+        [&] { by_lang[1] = text_loss(stored.model, test_lang_tokens[1]); },
+        [&] { eval_loss = text_loss(stored.model, eval_tokens); },
+        [&] { report = head_report(stored.model, test_tokens.ids, RoleOptions{}); },
+    };
+    for (std::size_t k = 0; k < ablation.size(); ++k)
+        jobs.push_back([&, k] { ablation[k] = ablate_head(stored.model, test_tokens, k / mc.heads, k % mc.heads); });
+    const double eval_start = seconds();
+    run_jobs(jobs, o.threads);
+    std::printf("held-out: %.4f nats/token, %.4f bits/char (float weights: %.4f bits/char); en %.4f, ko %.4f bits/char\n",
+                held.loss(), held.bits_per_char(), held_float.bits_per_char(), by_lang[0].bits_per_char(),
+                by_lang[1].bits_per_char());
     std::printf("evaluation slice (%s): %.4f nats/token, %.4f bits/char\n", o.eval.c_str(), eval_loss.loss(),
                 eval_loss.bits_per_char());
+    std::printf("evaluation (losses, roles, ablation): %.1f s\n", seconds() - eval_start);
 
-    const HeadReport report = head_report(stored.model, test_tokens.ids, RoleOptions{});
-    const std::vector<AblationResult> ablation = ablate_heads(stored.model, test_tokens);
     std::string heads_json;
     for (std::size_t l = 0; l < report.layers.size(); ++l)
         for (std::size_t h = 0; h < report.layers[l].size(); ++h) {
@@ -345,7 +377,7 @@ int main(int argc, char** argv) {
       << ", \"heads\": " << mc.heads << ", \"dK\": " << mc.d_k << ", \"layers\": " << mc.layers
       << ", \"mlpHidden\": " << mc.mlp_hidden << ", \"layerNorm\": " << (mc.layer_norm ? "true" : "false") << "},\n"
       << "  \"training\": {\"seed\": " << o.seed << ", \"steps\": " << o.steps << ", \"batch\": " << o.batch
-      << ", \"threads\": " << o.threads << ", \"adam\": {\"peakLr\": " << json_number(o.lr) << ", \"floorLr\": "
+      << ", \"parts\": " << o.parts << ", \"threads\": " << o.threads << ", \"adam\": {\"peakLr\": " << json_number(o.lr) << ", \"floorLr\": "
       << json_number(o.lr_floor) << ", \"warmup\": " << o.warmup << ", \"schedule\": \"linear warm-up, cosine decay\"}"
       << ", \"koreanShare\": " << json_number(o.ko_share) << ", \"minCount\": " << o.min_count
       << ", \"seconds\": " << json_number(train_seconds) << ", \"simd\": \"" << simd_name() << "\"},\n"

@@ -104,11 +104,13 @@ await build({
 });
 // The workers, one file each (no shared chunks: the widget's documentation has a teacher
 // copy one worker file next to the widget): training-worker is the training chapter's,
-// cost-run the cost chapter's live run. Both are module workers importing ./attn.mjs.
+// cost-run the cost chapter's live run, sentence-heads the trained-heads chapter's
+// measurer. All are module workers importing ./attn.mjs.
 await build({
   entryPoints: {
     'training-worker': join(web, 'src', 'workers', 'training.js'),
     'cost-run': join(web, 'src', 'workers', 'cost-run.js'),
+    'sentence-heads': join(web, 'src', 'workers', 'sentence-heads-worker.js'),
   },
   outdir: dist,
   bundle: true,
@@ -330,7 +332,7 @@ await Promise.all([
   ...['attn-core.mjs', 'attn-core.wasm', 'attn-core-lite.wasm', 'attn-core-scalar.mjs', 'attn-core-scalar.wasm']
     .map((f) => cp(join(wasmDir, f), join(widgetDist, f))),
   // the workers import ./attn.mjs next to them
-  ...['attn.mjs', 'training-worker.js', 'cost-run.js'].map((f) => cp(join(dist, f), join(widgetDist, f))),
+  ...['attn.mjs', 'training-worker.js', 'cost-run.js', 'sentence-heads.js'].map((f) => cp(join(dist, f), join(widgetDist, f))),
   ...lightFonts.map((f) => cp(join(web, 'node_modules', 'katex', 'dist', f.file), join(widgetDist, f.file))),
 ]);
 

@@ -104,6 +104,8 @@ struct AblationResult {
     TextLoss loss;
 };
 std::vector<AblationResult> ablate_heads(const TinyTransformer& model, const text::Tokens& tokens);
+// One of them: head `head` of layer `layer` (from 0) zeroed. Throws ValueError out of range.
+AblationResult ablate_head(const TinyTransformer& model, const text::Tokens& tokens, std::size_t layer, std::size_t head);
 
 // P(i, j)·value_norm[j], T x T (Kobayashi et al. 2020).
 Matrix norm_weights(ConstMatrixView P, const std::vector<double>& value_norm);

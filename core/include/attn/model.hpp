@@ -60,15 +60,18 @@ enum class Task {
     Sort,           // 5 distinct digits, a separator, then the same digits sorted; at the
                     // separator and at each sorted digit the target is the next sorted digit
                     // (T = 11, vocabulary 10 digits + separator)
-    Induction,      // p + L distinct random letters of 26 (L uniform in 3..11, a prefix of p
-                    // uniform in 0..22 − 2L), the last L of them again, then padding "·"
-                    // (token 26, the `separator`) up to T = 22; the target at i is the token at
+    Induction,      // p + L random letters of 26, drawn independently (L uniform in 3..11, a
+                    // prefix of p uniform in 0..22 − 2L), the last L of them again, then padding
+                    // "·" (token 26, the `separator`) up to T = 22; the target at i is the token at
                     // i + 1, up to the padding. Only content finds the answer in the repeated
                     // half: where the repeat starts and its offset L change from sequence to
                     // sequence, so no fixed position does (a one-layer model cannot solve it;
-                    // two layers can, a first-layer head that finds where the current token
-                    // occurred before and a second-layer induction head that reads the token
-                    // after it: Olsson et al. 2022, Elhage et al. 2021). Parts: "first" and
+                    // two layers can: a first-layer previous-token head writes each token's
+                    // predecessor into its position, and a second-layer induction head whose
+                    // keys read it (K-composition) attends to the position after the current
+                    // token's earlier occurrence: Olsson et al. 2022, Elhage et al. 2021; with
+                    // distinct letters layer 1 learns a duplicate-token head instead, see
+                    // docs/training.md). Parts: "first" and
                     // "repeated" (task_parts).
 };
 

@@ -40,6 +40,7 @@ export default {
   sentenceRoles: 'On your sentence: {status}',
   sentenceRolesDone: '{local} of {total|head|heads} local, {none} with no nameable role.',
   measuring: 'measuring…',
+  measureFailed: 'could not be measured: {message}',
   role_none: 'no nameable role',
   'role_previous-token': 'previous token',
   'role_first-token': 'first token (sink)',

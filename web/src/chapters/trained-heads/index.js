@@ -11,6 +11,7 @@ import { chapterKit } from '../../kit/kit.js';
 import { setText, rebuild, escapeHtml } from '../../kit/prose.js';
 import { fmt } from '../../format.js';
 import { weightScale, textColorFor } from '../../components/colors.js';
+import { createSentenceHeads } from '../../workers/sentence-heads.js';
 
 const ID = 'trained-heads';
 const MAX_CHARS = 300; // longer text is refused at the field (the model reads 63 tokens anyway)
@@ -41,6 +42,72 @@ function fetchFiles() {
     files.catch(() => (files = null)); // a later mount tries again
   }
   return files;
+}
+
+// The sentence's own roles and ablation are measured off the page's thread: one measurer
+// per page (web/src/workers/sentence-heads.js in dist/sentence-heads.js, started on the first
+// request; it loads its own copy of the model). Where no worker can start (no module
+// workers, a widget loaded from a blob: URL, the file missing next to the script), the same
+// measurer runs on the page, on the page's core. measure(text) -> Promise<{heads, base}>.
+let measurerShared = null;
+function sentenceMeasurer(ctx) {
+  if (!measurerShared) {
+    measurerShared = fetchFiles().then(([bytes]) => startMeasurer(ctx, bytes));
+    measurerShared.catch(() => (measurerShared = null));
+  }
+  return measurerShared;
+}
+function startMeasurer(ctx, bytes) {
+  const waiting = new Map(); // id -> {msg, resolve, reject}
+  let nextId = 1, worker = null, inPage = null, up = false, failed = null;
+  const load = { type: 'load', bytes };
+  const onMessage = (m) => {
+    if (m.type === 'ready') up = true;
+    else if (m.type === 'error' && m.id == null) {
+      failed = m.message;
+      for (const w of waiting.values()) w.reject(new Error(failed));
+      waiting.clear();
+    } else if (m.type === 'measured' || m.type === 'error') {
+      const w = waiting.get(m.id);
+      waiting.delete(m.id);
+      if (m.type === 'measured') w?.resolve({ heads: m.heads, base: m.base });
+      else w?.reject(new Error(m.message));
+    }
+  };
+  const send = (msg) => (worker ? worker.postMessage(msg) : inPage.receive(msg));
+  function runInPage() {
+    worker?.terminate();
+    worker = null;
+    inPage = createSentenceHeads({
+      ready: Promise.resolve(ctx.coreWithTrainer?.() ?? ctx.attn),
+      post: (m) => setTimeout(() => onMessage(m), 0),
+    });
+    inPage.receive(load);
+    for (const w of waiting.values()) inPage.receive(w.msg);
+  }
+  try {
+    if (typeof Worker !== 'function') throw new Error('no Worker');
+    worker = new Worker(new URL('./sentence-heads.js', import.meta.url), { type: 'module' });
+    worker.onerror = (e) => {
+      e.preventDefault();
+      if (!up) runInPage(); // the worker never came up: measure on the page instead
+      else onMessage({ type: 'error', id: null, message: e.message ?? 'worker error' });
+    };
+    worker.onmessage = (e) => onMessage(e.data);
+    worker.postMessage(load);
+  } catch {
+    runInPage();
+  }
+  return {
+    measure(text) {
+      if (failed) return Promise.reject(new Error(failed));
+      return new Promise((resolve, reject) => {
+        const msg = { type: 'measure', id: nextId++, text };
+        waiting.set(msg.id, { msg, resolve, reject });
+        send(msg);
+      });
+    },
+  };
 }
 
 const rowOf = (M, i) => ({ rows: 1, cols: M.cols, data: M.data.slice(i * M.cols, (i + 1) * M.cols) });
@@ -113,7 +180,9 @@ export default {
     text('p', 'headsBody');
     const small = el('div', 'head-thumbs');
     small.dataset.heads = 'small';
-    Object.assign(small.style, { display: 'flex', flexWrap: 'wrap', gap: '.6rem', margin: '.4rem 0 1rem' });
+    // a grid of equal cards: a long role ("no nameable role") wraps under its head's name
+    // instead of widening its card
+    Object.assign(small.style, { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(7.5rem, 1fr))', gap: '.6rem', margin: '.4rem 0 1rem' });
     const thumbs = [];
 
     // ---- one head, enlarged, beside attention × value norm or rollout ------------------------
@@ -220,7 +289,7 @@ export default {
         c.setAttribute('aria-hidden', 'true');
         Object.assign(c.style, { width: '96px', height: '96px', imageRendering: 'pixelated' });
         const cap = el('span', '', b);
-        cap.style.fontSize = '.8rem';
+        Object.assign(cap.style, { fontSize: '.8rem', textAlign: 'center', lineHeight: '1.25' });
         b.addEventListener('click', () => patch({ head: h }));
         thumbs.push({ b, c, cap });
       }
@@ -249,22 +318,37 @@ export default {
     }
 
     // The sentence's own role scores and ablation: heads(text) takes a few hundred ms (the
-    // induction score runs its own sequences), so it runs after typing pauses.
-    const measured = new Map(); // text -> rows of heads(text)
-    let pending = null;
+    // induction score runs its own sequences), so it runs in the measurer's worker, after
+    // typing pauses, one sentence at a time (the latest one typed while another is measured
+    // goes next; the ones in between are skipped).
+    const measured = new Map(); // text -> {heads, base} or {error}
+    let pending = null; // {text, timer}: typing has not paused yet
+    let inFlight = null, next = null; // the text being measured, the one to measure after it
     function measureLater(t) {
-      if (measured.has(t) || pending?.text === t) return;
+      if (measured.has(t) || pending?.text === t || inFlight === t) return;
       clearTimeout(pending?.timer);
       pending = { text: t, timer: setTimeout(() => {
         pending = null;
-        try {
-          measured.clear();
-          measured.set(t, { heads: model.heads(t), base: model.evaluate(t) });
-        } catch (e) {
-          measured.set(t, { error: e.message });
-        }
-        k.render();
+        request(t);
       }, 350) };
+    }
+    function request(t) {
+      if (inFlight) {
+        next = t;
+        return;
+      }
+      inFlight = t;
+      sentenceMeasurer(ctx).then((m) => m.measure(t)).then(
+        (r) => measured.set(t, r),
+        (e) => measured.set(t, { error: e?.message ?? String(e) }),
+      ).then(() => {
+        for (const key of measured.keys()) if (key !== t) measured.delete(key);
+        inFlight = null;
+        const n = next;
+        next = null;
+        if (n != null && !measured.has(n)) request(n);
+        k.render();
+      });
     }
 
     const roleName = (role) => tr(`role_${role || 'none'}`);
@@ -379,7 +463,11 @@ export default {
       const roles = { none, total: results.heads.length, byRole, local: count('local'), induction: count('induction') };
       const sentenceRolesVars = m?.heads
         ? { status: tr('sentenceRolesDone', { none: m.heads.filter((x) => !x.role).length, total: m.heads.length, local: m.heads.filter((x) => x.role === 'local').length }) }
-        : { status: m?.error ?? tr('measuring') };
+        : { status: m?.error ? tr('measureFailed', { message: m.error }) : tr('measuring') };
+      const busy = !m;
+      sentenceRoles.dataset.state = m?.error ? 'error' : busy ? 'busy' : 'done';
+      sentenceRoles.setAttribute('aria-busy', String(busy));
+      table.setAttribute('aria-busy', String(busy));
 
       // ablation of the chosen head
       [...offSelect.options].forEach((o) => setText(o, o.value === '-1' ? tr('offNone') : headName(Number(o.value))));

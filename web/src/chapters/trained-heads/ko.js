@@ -40,6 +40,7 @@ export default {
   sentenceRoles: '내 문장에서: {status}',
   sentenceRolesDone: '헤드 {total}개 가운데 국소 {local}개, 이름 붙일 역할이 없는 것 {none}개.',
   measuring: '재는 중…',
+  measureFailed: '잴 수 없었습니다: {message}',
   role_none: '이름 붙일 역할 없음',
   'role_previous-token': '앞 토큰',
   'role_first-token': '첫 토큰(싱크)',

@@ -46,7 +46,17 @@ test('trained-heads: every head of the trained model on the Korean default and a
   const en = await rowLabels(page, 'th-P');
   assert.deepEqual(en.slice(0, 5), ['<s>', 'T', 'h', 'e', '␣']);
   assert.notEqual(await text(page, `${S} [data-check="difference"]`), diff);
+  // the sentence's roles are measured in a worker: busy (said and aria-busy) until they come
+  const roles = `${S} [data-check="sentence-roles"]`;
+  await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.state === 'busy', roles);
+  assert.equal(await page.getAttribute(roles, 'aria-busy'), 'true');
+  assert.equal(await page.getAttribute(`${S} [data-table="roles"]`, 'aria-busy'), 'true');
+  assert.match(await text(page, roles), /재는 중/);
   await measured(page);
+  assert.equal(await page.getAttribute(roles, 'data-state'), 'done');
+  assert.equal(await page.getAttribute(roles, 'aria-busy'), 'false');
+  assert.match(await text(page, roles), /헤드 8개 가운데/);
+  assert.ok(page.workers().some((w) => w.url().endsWith('/sentence-heads.js')), page.workers().map((w) => w.url()).join(' '));
   await assertAccessible(page, 'trained-heads');
   assert.deepEqual(errors, []);
   await page.close();

@@ -1,7 +1,7 @@
 export default {
   toc: 'Watch attention learn',
   title: 'Watch attention learn: a tiny Transformer trains in your browser',
-  lead: 'The earlier chapters used weights chosen by hand. Here a small Transformer ({params|parameter|parameters}: embeddings, sinusoidal positional encoding, {layers|layer|layers} of causal attention with {heads|head|heads} of $d_k = {dk}$, and a projection onto the vocabulary) learns its weights from examples, computed by the same C++ core in a Web Worker. Nobody tells a head where to look: the only signal is the loss.',
+  lead: 'The earlier chapters used weights chosen by hand. Here a small Transformer ({params|parameter|parameters}: embeddings of width $d_{\\text{model}} = {dModel}$, sinusoidal positional encoding, {layers|layer|layers} of causal attention with {heads|head|heads} of $d_k = {dk}$, and a projection onto the vocabulary) learns its weights from examples, computed by the same C++ core in a Web Worker. Nobody tells a head where to look: the only signal is the loss.',
   taskTitle: 'What the model has to learn',
   taskLegend: 'Task',
   task_previous: 'Previous token',
@@ -29,7 +29,7 @@ export default {
   status: 'Step {step} · {seconds} s of training · held-out accuracy {accOn} with $1/\\sqrt{d_k}$, {accOff} without',
   statusLimit: 'Stopped at step {step}, the limit of this page.',
   reached: 'Held-out accuracy reached {acc} at step {step}.',
-  desc_induction: 'Random letters in which a stretch of a few letters is followed by the same stretch again, then padding (·). The first copy cannot be predicted (every letter is new); the repeated copy can, by finding where the current letter occurred before and reading the letter after it. One layer cannot do that; two layers can, with a head in layer 1 that marks earlier occurrences and a head in layer 2 that reads the position after them (an induction head; Olsson et al. 2022). The page sets 2 layers, 2 heads and a learning rate of 0.003.',
+  desc_induction: 'Random letters in which a stretch of a few letters is followed by the same stretch again, then padding (·). The first copy cannot be predicted (every letter is drawn at random); the repeated copy can, by finding where the current letter occurred before and reading the letter after it. One layer cannot do that; two layers can: a head in layer 1 learns to look at the previous token, so each position also holds the letter before it, and a head in layer 2 compares the current letter with that letter held by every earlier position and reads the position where they match, the one right after the earlier occurrence (an induction head that reads the first head\'s output through its keys, K-composition; Olsson et al. 2022). The page sets 2 layers, 2 heads, $d_{\\text{model}} = 64$ and a learning rate of 0.003.',
   partsTitle: 'Held-out loss of the first and the repeated half',
   part_first: 'first half',
   part_repeated: 'repeated half',

@@ -14,14 +14,15 @@ const ID = 'training';
 // two-relations gives each head a value width of d_v = 2 (see the task's description) and
 // d_k = 16: with 64, Adam moves the scores twice as fast and on some seeds both heads lock
 // onto i−1 before either finds i−3 (docs/training.md).
-// induction needs two layers (one cannot solve it) and lr 3·10⁻³ (at 10⁻² the heads form
-// but the loss then oscillates; docs/training.md), set when the task is picked; leaving it
-// puts the page's defaults back.
+// induction needs two layers (one cannot solve it), d_model 64 (with 32 the heads form
+// later and on some seeds layer 1 learns a duplicate-token head instead of a previous-token
+// head) and lr 3·10⁻³ (at 10⁻² the heads form but the loss then oscillates;
+// docs/training.md), set when the task is picked; leaving it puts the page's defaults back.
 const TASKS = [
   { name: 'previous-token', key: 'previous', heads: 1, dV: 0, dK: 64 },
   { name: 'two-relations', key: 'two', heads: 2, dV: 2, dK: 16 },
   { name: 'sort', key: 'sort', heads: 1, dV: 0, dK: 64 },
-  { name: 'induction', key: 'induction', heads: 2, dV: 0, dK: 64, layers: 2, lr: 0.003 },
+  { name: 'induction', key: 'induction', heads: 2, dV: 0, dK: 64, dModel: 64, layers: 2, lr: 0.003 },
 ];
 // The phase change of the induction task: the first held-out evaluation at which the
 // repeated half's loss is below half of the first half's (which stays at chance, ~ln 26).
@@ -45,7 +46,7 @@ function configOf(s) {
   const t = TASKS.find((x) => x.name === s.task) ?? TASKS[0];
   return {
     task: t.name, seed: s.seed, lr: s.lr, heads: s.heads, layers: s.layers, dropout: s.dropout,
-    positional: s.positional, dK: t.dK, dV: t.dV, batch: 32, evalSize: EVAL_SIZE,
+    positional: s.positional, dModel: t.dModel ?? 32, dK: t.dK, dV: t.dV, batch: 32, evalSize: EVAL_SIZE,
   };
 }
 
@@ -91,6 +92,7 @@ export default {
       layers: last ? last.config.layers : state().layers,
       heads: last ? last.config.heads : state().heads,
       dk: last ? last.config.dK : '…',
+      dModel: last ? last.config.dModel : '…',
       dv: last ? last.config.dV : '…',
       minLen: last ? last.task.minLen : '…',
       maxLen: last ? last.task.maxLen : '…',
@@ -519,6 +521,7 @@ export default {
       status.dataset.accuracyOn = String(m.eval.on.accuracy);
       status.dataset.elapsedMs = String(Math.round(m.elapsedMs));
       status.dataset.running = String(m.running);
+      status.dataset.dModel = String(m.config.dModel);
 
       const names = [tr('withScale'), tr('withoutScale')];
       const curve = (arr, i) => ({ name: names[i], points: decimate(arr), dashed: i === 1 });

@@ -175,8 +175,9 @@ test('training: two relations, each of two heads takes one offset (read from the
 test('training: the induction task, two layers, the loss of each half plotted while it trains', async () => {
   const { page, errors } = await openChapter();
   await page.click('[data-control="task-induction"]');
-  // two layers, two heads and lr 0.003 are set with the task; 22-token probe, letters from the core
+  // two layers, two heads, d_model 64 and lr 0.003 are set with the task; 22-token probe, letters from the core
   await waitFor(page, () => document.querySelectorAll('[data-grid="probe-l2h2"] tbody td').length === 22 * 22, null, 30000);
+  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.dModel === '64', STATUS, 30000);
   assert.equal(await page.inputValue('select[data-control="layers"]'), '2');
   assert.equal(await page.inputValue('select[data-control="lr"]'), '0.003');
   assert.ok(await page.isVisible('[data-plot="training-parts"]'));
@@ -197,6 +198,7 @@ test('training: the induction task, two layers, the loss of each half plotted wh
   assert.equal(await page.inputValue('select[data-control="layers"]'), '1');
   assert.equal(await page.inputValue('select[data-control="lr"]'), '0.01');
   await waitFor(page, () => document.querySelector('[data-plot="training-parts"]').hidden, null, 30000);
+  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.dModel === '32', STATUS, 30000);
   assert.deepEqual(errors, []);
   await page.close();
 });
