@@ -1,12 +1,12 @@
 # Front door. README's two commands:
 #   make serve   install what is missing, build the wasm core and the page, serve on :8000
 #   make test    install what is missing, build natively, run every test with ctest
-# Other targets: make deps | wasm | web | native | debug | fuzz | bench | bench-page | screenshots | bench-training | clean
+# Other targets: make deps | wasm | web | native | debug | fuzz | bench | bench-page | bench-pool | screenshots | bench-training | clean
 #   make bench   native (Google Benchmark) and WebAssembly (Node) benchmarks against peers;
 #                tables on stdout, results in build/bench/, docs/benchmarks.md updated
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help deps apt-deps npm-deps wasm web native debug serve test fuzz bench bench-deps bench-page screenshots clean bench-training
+.PHONY: help deps apt-deps npm-deps wasm web native debug serve test fuzz bench bench-deps bench-page bench-pool screenshots clean bench-training
 
 APT_PACKAGES := cmake g++ make emscripten libxsimd-dev catch2 chromium fonts-nanum clang-14 libclang-rt-14-dev zstd
 # Only `make bench` needs these (the native benchmark and its peers).
@@ -30,6 +30,7 @@ help:
 	@echo "make train-text-model   build the text corpus from Debian packages and train the text model (~10 min on 2 busy cores)"
 	@echo "make bench   native and WebAssembly benchmarks against Eigen, OpenBLAS, onnxruntime-node, plain JS, TF.js, onnxruntime-web; the small calls (see docs/benchmarks.md)"
 	@echo "make bench-page   the page in headless Chromium: edit to paint, boot, language switch, bytes (see docs/benchmarks.md)"
+	@echo "make bench-pool   the cost chapter's live run with 1 and 2 workers in headless Chromium: the pool's speed-up (see docs/benchmarks.md)"
 
 # apt: install only what is missing (a fresh machine's package lists are empty,
 # so update them first). Node.js >= 18 is needed; Debian 12's (18.x) is installed if
@@ -112,6 +113,13 @@ bench-training: web
 # sample in build/bench/page.json; "before" is the run recorded in tests/bench/page-baseline.json.
 bench-page: web
 	node tests/bench/page.mjs --json build/bench/page.json --baseline tests/bench/page-baseline.json
+
+# The worker pool (web/src/workers/pool.js) in headless Chromium: the cost chapter's live
+# run (8 heads, n up to 4096) with 1 and 2 workers, alternating, REPEATS pairs; the
+# "Worker pool" section of docs/benchmarks.md rewritten, every sample in build/bench/pool.json.
+REPEATS ?= 5
+bench-pool: web
+	node tests/bench/pool.mjs --repeats $(REPEATS) --json build/bench/pool.json
 
 # Installs those of the packages $(1) that are missing (the lists updated first), for the
 # targets that need more than APT_PACKAGES.

@@ -1,12 +1,15 @@
 // The served page in headless Chromium: the "n² cost" chapter (seed 001).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { openPage } from '../../../scripts/browser.mjs';
 import { harness, shots } from '../../../../tests/e2e/harness.mjs';
 
 // The chapter alone (?embed=cost): the same chapter code and DOM, without the other chapters.
-const { server, browser } = await harness();
+// The worker pool's source is served too (/pool-src/), to drive it directly in the browser.
+const workersSrc = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'workers');
+const { server, browser } = await harness({ mounts: { '/pool-src/': workersSrc } });
 
 const figure = (page, key) => page.textContent(`#cost [data-figures="memory"] dd[data-figure="${key}"]`);
 const cell = (page, row) => page.textContent(`#cost [data-table="complexity"] tr[data-row="${row}"] td:last-child`);
@@ -80,12 +83,13 @@ test('complexity table and crossover follow n, d_model and h; bad combinations s
 
 test('live run: starts in a worker, reports progress, the page stays responsive, cancel stops it', async () => {
   const { page, errors } = await openPage(browser, `${server.url}?embed=cost&lang=en`);
+  await page.selectOption('#cost [data-control="liveWorkers"]', '1'); // a pool of one worker
   await page.click('#cost [data-action="run"]');
   assert.equal(await page.isDisabled('#cost [data-action="run"]'), true);
   // Progress: at least one kernel has reported (the small sizes take milliseconds).
   await page.waitForFunction(() => document.querySelector('#cost-progress').value > 0, null, { timeout: 60000 });
   await page.waitForFunction(() => document.querySelectorAll('#cost [data-table="live"] tbody tr').length > 0);
-  assert.match(await page.textContent('#cost .live-status'), /Running n = [\d,]+, (plain|tiled) kernel/);
+  assert.match(await page.textContent('#cost .live-status'), /Running n = [\d,]+, (plain|tiled) kernel \(heads: 8, workers: 1\)/);
   // The main thread is free while the worker computes: a timer fires promptly.
   const lag = await page.evaluate(() => new Promise((r) => {
     const t = performance.now();
@@ -112,8 +116,12 @@ test('a short live run finishes; screenshots at desktop and phone width; Korean 
   const { page, errors } = await openPage(browser, `${server.url}?embed=cost`, { width: 1280, height: 900 });
   assert.match(await page.textContent('#cost h2'), /어텐션/);
   await page.selectOption('#cost [data-control="liveMaxN"]', '4096');
+  await page.selectOption('#cost [data-control="liveHeads"]', '2');
+  await page.selectOption('#cost [data-control="liveWorkers"]', '2'); // the two heads on two workers
   await page.click('#cost [data-action="run"]');
   await page.waitForFunction(() => /끝났습니다/.test(document.querySelector('#cost .live-status').textContent), null, { timeout: 180000 });
+  assert.match(await page.textContent('#cost .live-status'), /head 2개, 워커 2개/);
+  assert.match(await page.textContent('#cost [data-table="live"] caption'), /워커 2개/);
   assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), 5); // 256 ... 4096
   assert.equal(await page.$eval('#cost-progress', (p) => p.value), 1);
   await (await page.$('#cost')).screenshot({ path: join(shots, 'cost-desktop.png') });
@@ -122,5 +130,69 @@ test('a short live run finishes; screenshots at desktop and phone width; Korean 
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than a 360px phone`);
   assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the pool in the browser: 1 and 2 real workers give the same bits; errors reach the caller and the pool keeps working', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=cost&lang=en`);
+  const r = await page.evaluate(async () => {
+    const { createPool } = await import('/pool-src/pool.js');
+    const attn = await (await import('/attn.mjs')).default({ training: false });
+    const url = new URL('/cost-run.js', location.href);
+    const inputs = () => ['Q', 'K', 'V'].map((_, j) => Array.from({ length: 5 }, (__, h) => attn.random({ rows: 300, cols: 64, seed: 1 + 3 * h + j })));
+    const outs = {};
+    const out = {};
+    for (const size of [1, 2]) {
+      const pool = createPool({ url, size });
+      const [Q, K, V] = inputs();
+      const res = await pool.attention({ Q, K, V, kernel: 'tiled', causal: true });
+      out[`detached${size}`] = Q[0].data.byteLength;
+      out[`workers${size}`] = res.workers;
+      outs[size] = res.heads.map((h) => Array.from(new Uint32Array(h.output.data.buffer)));
+      // an error in a worker: the core's message, then the pool still works
+      const [q, k, v] = inputs();
+      v[3] = { rows: 300, cols: 64, data: new Float32Array(5) };
+      out[`error${size}`] = await pool.attention({ Q: q, K: k, V: v }).then(() => 'no error', (e) => `${e.name}: ${e.message}`);
+      const again = await pool.attention({ ...Object.fromEntries(['Q', 'K', 'V'].map((n, i) => [n, inputs()[i]])), kernel: 'tiled', causal: true });
+      out[`again${size}`] = again.heads.every((h, i) => Array.from(new Uint32Array(h.output.data.buffer)).every((x, j) => x === outs[size][i][j]));
+      pool.terminate();
+    }
+    out.same = outs[1].every((o, i) => o.length === 300 * 64 && o.every((x, j) => x === outs[2][i][j]));
+    // what one core computes on this page, head by head
+    const [Q, K, V] = inputs();
+    out.asCore = Q.every((q, i) => Array.from(new Uint32Array(attn.flashAttention(q, K[i], V[i], { causal: true }).data.buffer)).every((x, j) => x === outs[2][i][j]));
+    // a worker that cannot start (its script is missing)
+    const broken = createPool({ url: new URL('/no-such-worker.js', location.href), size: 2 });
+    out.broken = await broken.ready().then(() => 'ready', (e) => e.message);
+    broken.terminate();
+    return out;
+  });
+  assert.equal(r.same, true, '1 and 2 workers differ');
+  assert.equal(r.asCore, true, 'the pool differs from the page\'s own core');
+  assert.deepEqual([r.workers1, r.workers2, r.detached1, r.detached2], [1, 2, 0, 0]);
+  for (const size of [1, 2]) {
+    assert.match(r[`error${size}`], /^RangeError: head 3: /);
+    assert.equal(r[`again${size}`], true);
+  }
+  assert.match(r.broken, /attention pool: worker \d could not start|attention pool: worker \d stopped/);
+  assert.deepEqual(errors.filter((e) => !/no-such-worker/.test(e)), []);
+  await page.close();
+});
+
+test('live run: a worker that fails reaches the chapter as a message; the next run works', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=cost&lang=en`);
+  await page.selectOption('#cost [data-control="liveMaxN"]', '4096');
+  await page.selectOption('#cost [data-control="liveHeads"]', '1');
+  await page.route('**/cost-run.js', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.click('#cost [data-action="run"]');
+  await page.waitForFunction(() => /The run stopped/.test(document.querySelector('#cost .live-status').textContent), null, { timeout: 60000 });
+  assert.match(await page.textContent('#cost .live-status'), /The run stopped: attention pool: worker 1 (stopped|could not start)/);
+  assert.equal(await page.isDisabled('#cost [data-action="run"]'), false);
+  await page.unroute('**/cost-run.js');
+  await page.click('#cost [data-action="run"]');
+  await page.waitForFunction(() => /^Done/.test(document.querySelector('#cost .live-status').textContent), null, { timeout: 180000 });
+  assert.match(await page.textContent('#cost .live-status'), /Done \(heads: 1, workers: 1\)/);
+  assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), 5);
+  assert.deepEqual(errors.filter((e) => !/cost-run\.js|404/.test(e)), []);
   await page.close();
 });

@@ -1,16 +1,21 @@
 // Chapter "The cost of n²" (source: seeds/001, section "n² 비용"): the complexity table
 // for the learner's n, d, h; the attention-matrix memory calculator; n²·d against n·d²
-// with the crossover at n = d; a live run of the plain and the tiled kernel in a Web
-// Worker (time and memory against n); the maximum path length.
+// with the crossover at n = d; a live run of the plain and the tiled kernel over h heads,
+// spread over a pool of Web Workers (time and memory against n); the maximum path length.
 // Every figure comes from the core: the cost model (attn.cost) or measurements of the
-// core's kernels (attn.profileAttention, run in web/src/workers/cost-run.js).
+// core's kernels (run in web/src/workers/cost-run.js, one core per worker of
+// web/src/workers/pool.js).
 import { chapterKit } from '../../kit/kit.js';
+import { createPool, defaultPoolSize } from '../../workers/pool.js';
 import { setText } from '../../kit/prose.js';
 import { fmt, fmtBytes, fmtCount, fmtSI } from '../../format.js';
 
 const ID = 'cost';
 const LIVE_D_HEAD = 64;
 const LIVE_MAX_N = [4096, 8192, 16384, 32768];
+const LIVE_HEADS = [1, 2, 4, 8, 16];
+// Workers offered: 1 up to the logical cores the browser reports (at most 16).
+const LIVE_WORKERS = Array.from({ length: defaultPoolSize() }, (_, i) => i + 1);
 const pow2 = (lo, hi) => {
   const out = [];
   for (let v = lo; v <= hi; v *= 2) out.push(v);
@@ -25,8 +30,9 @@ export default {
     const k = chapterKit(section, ctx, ID, () => ({
       n: 1024, dModel: 512, heads: 8, // the complexity table and the crossover
       memN: 8192, memHeads: 12, layers: 12, bytes: 2, // the memory calculator (the document's example)
-      liveMaxN: 32768, liveCausal: false, live: null, // the live run
-    }), { transient: ['live'] }); // a measurement belongs to this browser and this moment, not to a link
+      liveMaxN: 32768, liveHeads: 8, liveCausal: false, live: null, // the live run
+      liveWorkers: LIVE_WORKERS.length, // as many workers as the browser reports cores
+    }), { transient: ['live', 'liveWorkers'] }); // a measurement (and a core count) belongs to this browser and this moment, not to a link
     const { el, text, tr, state, patch } = k;
     const T = (tag, key, parent, cls) => text(tag, key, parent, (s, r) => r?.vars ?? {}, cls);
 
@@ -112,16 +118,22 @@ export default {
     T('h3', 'liveTitle');
     T('p', 'liveBody');
     const liveControls = el('div', 'controls live-controls');
-    const maxLabel = el('label', 'number', liveControls);
-    T('span', 'liveMaxLabel', maxLabel);
-    const maxSelect = el('select', '', maxLabel);
-    maxSelect.dataset.control = 'liveMaxN';
-    for (const v of LIVE_MAX_N) {
-      const o = el('option', '', maxSelect);
-      o.value = String(v);
-      setText(o, fmtCount(v));
-    }
-    maxSelect.addEventListener('change', () => patch({ liveMaxN: Number(maxSelect.value) }));
+    const select = (key, label, values) => {
+      const wrap = el('label', 'number', liveControls);
+      T('span', label, wrap);
+      const sel = el('select', '', wrap);
+      sel.dataset.control = key;
+      for (const v of values) {
+        const o = el('option', '', sel);
+        o.value = String(v);
+        setText(o, fmtCount(v));
+      }
+      sel.addEventListener('change', () => patch({ [key]: Number(sel.value) }));
+      return sel;
+    };
+    const maxSelect = select('liveMaxN', 'liveMaxLabel', LIVE_MAX_N);
+    const headsSelect = select('liveHeads', 'liveHeadsLabel', LIVE_HEADS);
+    const workersSelect = select('liveWorkers', 'liveWorkersLabel', LIVE_WORKERS);
     k.toggle('liveCausal', 'liveCausalLabel', liveControls);
     const runBtn = k.button('liveRun', () => startRun(), liveControls, 'run');
     runBtn.dataset.action = 'run';
@@ -164,66 +176,99 @@ export default {
     T('p', 'pathBody');
     T('p', 'summary', section, 'summary');
 
-    // ---- the worker ---------------------------------------------------------------------------
-    let worker = null;
+    // ---- the worker pool ---------------------------------------------------------------------
+    // Each size and kernel is one call of the pool: the h heads split over its workers, the
+    // inputs made here by the core (seeded per head) and transferred to them.
+    let run = null; // {pool} of the run in progress
     const live = () => state().live;
     const setLive = (p) => patch({ live: { ...live(), ...p } });
-    function plannedFlops(sizes) {
-      return sizes.map((n) => attn.cost({ n, dModel: LIVE_D_HEAD, heads: 1 }).flopsAttention);
+    function plannedFlops(sizes, heads) {
+      return sizes.map((n) => heads * attn.cost({ n, dModel: LIVE_D_HEAD, heads: 1 }).flopsAttention);
     }
-    function startRun() {
+    const inputs = (n, heads, seed) => ['Q', 'K', 'V'].map((_, j) =>
+      Array.from({ length: heads }, (__, h) => attn.random({ rows: n, cols: LIVE_D_HEAD, seed: seed + 3 * h + j })));
+    async function startRun() {
       cancelRun(true);
       const s = state();
       const sizes = pow2(256, s.liveMaxN);
-      const flops = plannedFlops(sizes);
+      const heads = LIVE_HEADS.includes(s.liveHeads) ? s.liveHeads : 8; // a link may carry anything
+      const flops = plannedFlops(sizes, heads);
+      const base = { sizes, flops, heads, workers: 0, results: [], current: null, failed: null, message: '', done: 0, total: 2 * flops.reduce((a, b) => a + b, 0) };
+      const me = {};
       try {
-        worker = new Worker(new URL('./cost-run.js', import.meta.url), { type: 'module' });
+        // no more workers than heads: a head is the unit of work
+        me.pool = createPool({ url: new URL('./cost-run.js', import.meta.url), size: Math.min(s.liveWorkers, heads) });
       } catch (e) {
-        patch({ live: { status: 'error', sizes, flops, results: [], current: null, failed: null, message: e.message, done: 0, total: 1 } });
+        patch({ live: { ...base, status: 'error', message: e.message || tr('liveWorkerFailed'), total: 1 } });
         return;
       }
-      worker.onmessage = ({ data }) => onMessage(data);
-      worker.onerror = (e) => {
-        e.preventDefault();
-        finish('error', e.message || tr('liveWorkerFailed'));
-      };
-      // The plain kernel runs as long as it fits, the tiled one at every n.
-      patch({ live: { status: 'loading', sizes, flops, results: [], current: null, failed: null, message: '', done: 0, total: 2 * flops.reduce((a, b) => a + b, 0) } });
-      worker.postMessage({ type: 'run', sizes, dHead: LIVE_D_HEAD, causal: s.liveCausal, seed: 1 });
+      run = me;
+      patch({ live: { ...base, status: 'loading', workers: Math.min(me.pool.size, heads) } });
+      const alive = () => run === me && (section.isConnected || (finish('cancelled'), false));
+      try {
+        await me.pool.ready();
+        if (!alive()) return;
+        setLive({ status: 'running' });
+        let plainFits = true;
+        for (const n of sizes) {
+          let [Q, K, V] = inputs(n, heads, 1);
+          for (const kernel of ['plain', 'tiled']) {
+            if (kernel === 'plain' && !plainFits) continue;
+            setLive({ current: { n, kernel } });
+            let best = null;
+            try {
+              // Best of up to 3 calls while they are short (< 30 ms in all), one otherwise.
+              for (let rep = 0, spent = 0; rep < 3 && (rep === 0 || spent < 30); rep++) {
+                const r = await me.pool.attention({ Q, K, V, kernel, causal: s.liveCausal });
+                if (!alive()) return;
+                ({ Q, K, V } = r); // the inputs come back with the outputs
+                spent += r.ms;
+                if (!best || r.ms < best.ms) best = r;
+              }
+            } catch (e) {
+              if (!alive()) return;
+              if (kernel !== 'plain' || e.kind !== 'SizeError') throw e;
+              // The plain kernel will not run again: drop its remaining work from the total.
+              plainFits = false;
+              const L = live();
+              const rest = L.sizes.filter((m) => m >= n).reduce((a, m) => a + L.flops[L.sizes.indexOf(m)], 0);
+              setLive({ failed: { n, message: e.message }, total: L.total - rest });
+              [Q, K, V] = inputs(n, heads, 1); // the failed call did not send them back
+              continue;
+            }
+            const L = live();
+            setLive({
+              results: [...L.results, { n, kernel, ms: best.ms, bytes: Math.max(...best.heads.map((x) => x.workBytes)), workers: best.workers }],
+              done: L.done + L.flops[L.sizes.indexOf(n)],
+            });
+          }
+        }
+        finish('done');
+      } catch (e) {
+        if (run === me) finish('error', e?.message || tr('liveWorkerFailed'));
+      }
     }
     function finish(statusName, message = '') {
-      worker?.terminate(); // frees the worker's wasm memory (the plain kernel's n x n buffers)
-      worker = null;
+      run?.pool.terminate(); // frees the workers' wasm memory (the plain kernel's n x n buffers)
+      run = null;
       setLive({ status: statusName, current: null, message });
     }
     function cancelRun(silent = false) {
-      if (!worker) return;
-      worker.terminate();
-      worker = null;
+      if (!run) return;
+      run.pool.terminate();
+      run = null;
       if (!silent) setLive({ status: 'cancelled', current: null });
     }
-    function onMessage(m) {
-      const L = live();
-      if (!L || !worker) return;
-      const flopsOf = (n) => L.flops[L.sizes.indexOf(n)];
-      if (m.type === 'ready') setLive({ status: 'running' });
-      else if (m.type === 'start') setLive({ status: 'running', current: { n: m.n, kernel: m.kernel } });
-      else if (m.type === 'result')
-        setLive({ results: [...L.results, { n: m.n, kernel: m.kernel, ms: m.ms, bytes: m.workBytes }], done: L.done + flopsOf(m.n) });
-      else if (m.type === 'fail') {
-        // The plain kernel will not run again: drop its remaining work from the total.
-        const rest = L.sizes.filter((n) => n >= m.n).reduce((a, n) => a + flopsOf(n), 0);
-        setLive({ failed: { n: m.n, message: m.message }, total: L.total - rest });
-      } else if (m.type === 'done') finish('done');
-      else if (m.type === 'error') finish('error', m.message);
-    }
+    addEventListener('pagehide', () => cancelRun(true));
 
     // ---- drawing ------------------------------------------------------------------------------
     function drawLive(s) {
       const L = s.live;
       maxSelect.value = String(s.liveMaxN);
-      runBtn.disabled = !!worker;
-      cancelBtn.disabled = !worker;
+      headsSelect.value = String(s.liveHeads);
+      workersSelect.value = String(Math.min(s.liveWorkers, LIVE_WORKERS.length));
+      runBtn.disabled = !!run;
+      cancelBtn.disabled = !run;
       progress.value = L ? Math.min(1, L.done / L.total) : 0;
       progress.setAttribute('aria-label', tr('liveProgress'));
       const results = L?.results ?? [];
@@ -262,16 +307,21 @@ export default {
         th.scope = 'row';
         setText(th, fmtCount(n));
         const ms = (r) => (r ? `${fmt(r.ms, { digits: r.ms < 10 ? 2 : 0 })} ms` : '');
+        const time = (r) => {
+          const td = el('td', 'num', row);
+          td.textContent = ms(r);
+          if (r) td.dataset.ms = String(r.ms); // the unrounded figure (tests/bench/pool.mjs reads it)
+        };
         if (L.failed && n >= L.failed.n) {
           const td = el('td', 'nofit', row);
           td.colSpan = 2;
           setText(td, n === L.failed.n ? tr('liveNoFit') : '—');
           if (n === L.failed.n) td.title = L.failed.message;
         } else {
-          el('td', 'num', row).textContent = ms(p);
+          time(p);
           el('td', 'num', row).textContent = p ? fmtBytes(p.bytes) : '';
         }
-        el('td', 'num', row).textContent = ms(t);
+        time(t);
         el('td', 'num', row).textContent = t ? fmtBytes(t.bytes) : '';
       }
       return {
@@ -281,6 +331,8 @@ export default {
         liveFailedN: L?.failed ? fmtCount(L.failed.n) : '',
         liveMessage: L?.message ?? '',
         liveFailedNote: L?.failed ? tr('liveFailedNote', { n: fmtCount(L.failed.n) }) : '',
+        liveHeads: fmtCount(L?.heads ?? s.liveHeads),
+        liveWorkersUsed: fmtCount(L?.workers || Math.min(s.liveWorkers, s.liveHeads)),
       };
     }
 

@@ -1,0 +1,188 @@
+// The attention pool (web/src/workers/pool.js) in Node: the heads split into blocks over
+// its workers, each block run by the workers' own handler (web/src/workers/heads-task.js)
+// on a core instance of its own, behind a stand-in for a Web Worker whose messages are
+// structured clones with transfer (as postMessage does, buffers detached on the sending
+// side). The browser's real workers are tested with the cost chapter (cost.test.mjs).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import createAttention from '../../web/dist/attn.mjs';
+import { createPool, defaultPoolSize, splitBlocks } from '../../web/src/workers/pool.js';
+import { serveHeads } from '../../web/src/workers/heads-task.js';
+
+const attn = await createAttention({ training: false });
+
+// A stand-in Worker: its own core; `crash(msg)` returning true makes it fail as a crashed
+// worker does (an error event, no reply).
+function workers({ crash = () => false, load = () => createAttention({ training: false }) } = {}) {
+  const made = [];
+  const create = () => {
+    const w = { received: [], dead: false };
+    const later = (f) => setTimeout(() => !w.dead && f(), 0);
+    const deliver = (m, transfer) => {
+      const data = structuredClone(m, { transfer });
+      later(() => w.onmessage?.({ data }));
+    };
+    const ready = load();
+    ready.then((a) => deliver({ type: 'ready', simd: a.simd }), (e) => deliver({ type: 'error', message: e.message }));
+    const handle = serveHeads(ready, deliver);
+    w.postMessage = (msg, transfer) => {
+      const data = structuredClone(msg, { transfer });
+      w.received.push(data);
+      later(() => (crash(data) ? w.onerror?.({ message: 'boom', preventDefault() {} }) : handle({ data })));
+    };
+    w.terminate = () => { w.dead = true; };
+    made.push(w);
+    return w;
+  };
+  return { create, made };
+}
+
+const heads = (h, n, d, seed) => ['Q', 'K', 'V'].map((_, j) =>
+  Array.from({ length: h }, (__, i) => attn.random({ rows: n, cols: d, seed: seed + 3 * i + j })));
+const copy = (list) => list.map((m) => ({ rows: m.rows, cols: m.cols, data: m.data.slice() }));
+const bits = (m) => Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength);
+
+test('splitBlocks: contiguous, balanced blocks covering every head, none empty', () => {
+  assert.deepEqual(splitBlocks(8, 2), [[0, 4], [4, 8]]);
+  assert.deepEqual(splitBlocks(8, 1), [[0, 8]]);
+  assert.deepEqual(splitBlocks(1, 4), [[0, 1]]);
+  for (let count = 1; count <= 17; count++)
+    for (let parts = 1; parts <= 6; parts++) {
+      const b = splitBlocks(count, parts);
+      assert.equal(b.length, Math.min(count, parts));
+      assert.equal(b[0][0], 0);
+      assert.equal(b.at(-1)[1], count);
+      b.forEach(([a, e], i) => i && assert.equal(a, b[i - 1][1]));
+      const sizes = b.map(([a, e]) => e - a);
+      assert.ok(Math.min(...sizes) >= 1 && Math.max(...sizes) - Math.min(...sizes) <= 1, `${count} over ${parts}: ${sizes}`);
+    }
+});
+
+test('defaultPoolSize follows navigator.hardwareConcurrency, at least 1, at most 16', (t) => {
+  const saved = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
+  t.after(() => (saved ? Object.defineProperty(globalThis, 'navigator', saved) : delete globalThis.navigator));
+  for (const [cores, want] of [[2, 2], [1, 1], [64, 16], [undefined, 1], [0, 1]]) {
+    Object.defineProperty(globalThis, 'navigator', { value: { hardwareConcurrency: cores }, configurable: true });
+    assert.equal(defaultPoolSize(), want, `${cores} cores`);
+  }
+  assert.throws(() => createPool({ size: 0, createWorker: workers().create }), /size must be a whole number from 1 to 256, got 0/);
+});
+
+test('2 and 3 workers give the same bits as 1, for both kernels, causal or not; inputs are transferred and come back', async () => {
+  const [Q, K, V] = heads(5, 70, 16, 11);
+  const want = (kernel, causal) => Q.map((q, i) => (kernel === 'tiled' ? attn.flashAttention : attn.attentionOutput)(q, K[i], V[i], { causal }));
+  for (const size of [1, 2, 3]) {
+    const w = workers();
+    const pool = createPool({ size, createWorker: w.create });
+    assert.equal((await pool.ready()).length, size);
+    for (const kernel of ['plain', 'tiled'])
+      for (const causal of [false, true]) {
+        const [q, k, v] = [copy(Q), copy(K), copy(V)];
+        const r = await pool.attention({ Q: q, K: k, V: v, kernel, causal });
+        // transferred: the caller's buffers are detached; the same values come back
+        assert.equal(q[0].data.byteLength, 0);
+        assert.equal(v[4].data.byteLength, 0);
+        r.Q.forEach((m, i) => assert.ok(bits(m).equals(bits(Q[i]))));
+        r.V.forEach((m, i) => assert.ok(bits(m).equals(bits(V[i]))));
+        assert.equal(r.workers, size);
+        assert.equal(r.heads.length, 5);
+        want(kernel, causal).forEach((o, i) => {
+          assert.deepEqual([r.heads[i].output.rows, r.heads[i].output.cols], [70, 16]);
+          assert.ok(bits(r.heads[i].output).equals(bits(o)), `${kernel}, causal ${causal}, ${size} workers: head ${i} differs`);
+          assert.ok(r.heads[i].ms >= 0 && r.heads[i].workBytes > 0);
+        });
+      }
+    // every worker got one contiguous block per call (size 1: all five heads)
+    const perCall = w.made.map((x) => x.received[0].heads.length);
+    assert.deepEqual(perCall, splitBlocks(5, size).map(([a, b]) => b - a));
+    pool.terminate();
+  }
+});
+
+test('the memory each head reports is what profileAttention measures for that kernel', async () => {
+  const pool = createPool({ size: 2, createWorker: workers().create });
+  const [Q, K, V] = heads(2, 300, 64, 5);
+  for (const kernel of ['plain', 'tiled']) {
+    const r = await pool.attention({ Q: copy(Q), K: copy(K), V: copy(V), kernel });
+    const p = attn.profileAttention(Q[1], K[1], V[1], { kernel });
+    assert.equal(r.heads[1].workBytes, p.workBytes, kernel);
+  }
+  pool.terminate();
+});
+
+test('a NaN in one head follows the core\'s rule (its row only), as with one worker', async () => {
+  const [Q, K, V] = heads(4, 8, 4, 3);
+  Q[3].data[2 * 4 + 1] = NaN;
+  const outs = [];
+  for (const size of [1, 2]) {
+    const pool = createPool({ size, createWorker: workers().create });
+    const r = await pool.attention({ Q: copy(Q), K: copy(K), V: copy(V) });
+    outs.push(r.heads.map((x) => x.output));
+    const o = r.heads[3].output.data;
+    for (let i = 0; i < 8; i++) for (let j = 0; j < 4; j++) assert.equal(Number.isNaN(o[i * 4 + j]), i === 2, `row ${i}`);
+    assert.ok(r.heads.slice(0, 3).every((x) => x.output.data.every(Number.isFinite)));
+    pool.terminate();
+  }
+  outs[0].forEach((o, i) => assert.ok(bits(o).equals(bits(outs[1][i]))));
+});
+
+test('bad calls reject with a clear error and the pool keeps working', async () => {
+  const pool = createPool({ size: 2, createWorker: workers().create });
+  const [Q, K, V] = heads(3, 6, 4, 1);
+  await assert.rejects(pool.attention({ Q: copy(Q), K: copy(K).slice(1), V: copy(V) }), { name: 'RangeError', message: /same number of heads .* got 3, 2 and 3/ });
+  const odd = copy(K);
+  odd[2] = attn.random({ rows: 6, cols: 5, seed: 1 });
+  await assert.rejects(pool.attention({ Q: copy(Q), K: odd, V: copy(V) }), { name: 'RangeError', message: /K\[2\] is 6x5; every head must be 6x4/ });
+  await assert.rejects(pool.attention({ Q: 'Q', K, V }), { name: 'TypeError' });
+  await assert.rejects(pool.attention({ Q: copy(Q), K: copy(K), V: copy(V), kernel: 'fast' }), { name: 'RangeError', message: /kernel must be 'plain' or 'tiled', got 'fast'/ });
+  // The core's own check, in the worker: a head whose data is too short.
+  const short = copy(V);
+  short[2] = { rows: 6, cols: 4, data: new Float32Array(7) };
+  await assert.rejects(pool.attention({ Q: copy(Q), K: copy(K), V: short }), (e) => e instanceof RangeError && /^head 2: /.test(e.message) && e.kind === 'ShapeError' || assert.fail(`${e.name} ${e.kind}: ${e.message}`));
+  const r = await pool.attention({ Q: copy(Q), K: copy(K), V: copy(V) });
+  assert.ok(bits(r.heads[2].output).equals(bits(attn.flashAttention(Q[2], K[2], V[2]))));
+  pool.terminate();
+});
+
+test('the same matrix given for several heads and for Q and K is sent to each worker once', async () => {
+  const pool = createPool({ size: 2, createWorker: workers().create });
+  const X = attn.random({ rows: 9, cols: 4, seed: 8 });
+  const want = bits(attn.flashAttention(X, X, X));
+  const r = await pool.attention({ Q: [X, X, X], K: [X, X, X], V: [X, X, X] });
+  r.heads.forEach((h) => assert.ok(bits(h.output).equals(want)));
+  pool.terminate();
+});
+
+test('a crashed worker fails its calls with a message naming it, is replaced, and the pool keeps working', async () => {
+  let crashes = 1;
+  const w = workers({ crash: (msg) => msg.first === 2 && crashes-- > 0 });
+  const pool = createPool({ size: 2, createWorker: w.create });
+  const [Q, K, V] = heads(4, 5, 3, 2);
+  await assert.rejects(pool.attention({ Q: copy(Q), K: copy(K), V: copy(V) }), /attention pool: worker 2 stopped: boom/);
+  assert.equal(w.made[1].dead, true, 'the crashed worker is terminated');
+  const r = await pool.attention({ Q: copy(Q), K: copy(K), V: copy(V) });
+  assert.equal(w.made.length, 3, 'one new worker took its place');
+  r.heads.forEach((h, i) => assert.ok(bits(h.output).equals(bits(attn.flashAttention(Q[i], K[i], V[i])))));
+  pool.terminate();
+});
+
+test('a worker whose core does not load: ready() and calls reject with its message', async () => {
+  const pool = createPool({ size: 1, createWorker: workers({ load: () => Promise.reject(new Error('no WebAssembly here')) }).create });
+  await assert.rejects(pool.ready(), /worker 1 could not start: no WebAssembly here/);
+  const [Q, K, V] = heads(1, 2, 2, 1);
+  await assert.rejects(pool.attention({ Q, K, V }), /no WebAssembly here/);
+  pool.terminate();
+});
+
+test('terminate(): pending calls reject, every worker stops, later calls throw', async () => {
+  const w = workers();
+  const pool = createPool({ size: 2, createWorker: w.create });
+  const [Q, K, V] = heads(2, 40, 8, 4);
+  const pending = pool.attention({ Q, K, V });
+  pool.terminate();
+  await assert.rejects(pending, /terminated/);
+  assert.ok(w.made.every((x) => x.dead));
+  const [Q2, K2, V2] = heads(2, 40, 8, 4);
+  await assert.rejects(pool.attention({ Q: Q2, K: K2, V: V2 }), /the pool was terminated/);
+  await assert.rejects(pool.ready(), /the pool was terminated/);
+});

@@ -1,0 +1,172 @@
+// A small pool of Web Workers for attention over several heads (the cost chapter's live
+// run): each worker holds its own instance of the core (cost-run.js), the heads of a call
+// are split into contiguous blocks, one block per worker, and the inputs and outputs
+// travel as transferred ArrayBuffers. Nothing is shared between workers, so the page
+// needs no SharedArrayBuffer and no cross-origin isolation (COOP/COEP): it works from
+// any static host. Heads are independent (Vaswani et al. 2017, §3.2.2), so each head's
+// output is the one a single worker computes, bit for bit.
+//
+//   const pool = createPool({ url: new URL('./cost-run.js', import.meta.url), size: 2 });
+//   const r = await pool.attention({ Q, K, V, kernel: 'tiled', causal: false });
+//   // r: {heads: [{output, ms, workBytes}], Q, K, V, workers, ms}
+//   pool.terminate();
+//
+// Errors: a call with bad arguments rejects with a TypeError/RangeError (the core's message
+// for shapes, prefixed with the head); a worker that fails (its script, its core, a
+// crash) rejects the calls it held with an Error naming it, and is replaced, so the pool
+// keeps working. After terminate() every pending call rejects and new calls throw.
+
+/** Workers a pool gets by default: one per logical core the browser reports, at least 1
+ * and at most `max`. */
+export function defaultPoolSize(max = 16) {
+  const n = globalThis.navigator?.hardwareConcurrency;
+  return Math.max(1, Math.min(max, Number.isInteger(n) && n > 0 ? n : 1));
+}
+
+/** Contiguous, balanced blocks of `count` items over at most `parts` workers:
+ * [[start, end), ...], no block empty (fewer blocks than parts when count < parts). */
+export function splitBlocks(count, parts) {
+  const used = Math.max(1, Math.min(parts, count));
+  const out = [];
+  for (let w = 0; w < used; w++) out.push([Math.floor((w * count) / used), Math.floor(((w + 1) * count) / used)]);
+  return out.filter(([a, b]) => b > a);
+}
+
+// A matrix's data as a Float32Array that owns its whole buffer (transferable as is);
+// anything else is copied once.
+function ownedFloat32(m, what) {
+  const d = m?.data;
+  const shared = typeof SharedArrayBuffer !== 'undefined' && d?.buffer instanceof SharedArrayBuffer;
+  if (d instanceof Float32Array && d.byteOffset === 0 && d.byteLength === d.buffer.byteLength && !shared) return d;
+  if (d instanceof Float32Array || d instanceof Float64Array || Array.isArray(d)) return Float32Array.from(d);
+  throw new TypeError(`attention pool: ${what}.data must be a Float32Array, Float64Array or array of numbers`);
+}
+
+export function createPool({ size = defaultPoolSize(), url, createWorker } = {}) {
+  if (!Number.isInteger(size) || size < 1 || size > 256) throw new RangeError(`attention pool: size must be a whole number from 1 to 256, got ${size}`);
+  const spawn = createWorker ?? (() => new Worker(url, { type: 'module' }));
+  let nextId = 1;
+  let closed = false;
+  const slots = []; // {worker, pending: Map(id -> {resolve, reject})}
+
+  function fail(slot, message) {
+    slot.loaded.reject(new Error(message));
+    for (const p of slot.pending.values()) p.reject(new Error(message));
+    slot.pending.clear();
+    slot.worker.terminate();
+    slot.worker = null; // replaced at its next call: the pool keeps its size
+  }
+  function start(slot) {
+    const w = spawn();
+    slot.loaded = {};
+    slot.loaded.promise = new Promise((resolve, reject) => Object.assign(slot.loaded, { resolve, reject }));
+    slot.loaded.promise.catch(() => {}); // seen by ready() or a call, not unhandled
+    w.onmessage = ({ data: m }) => {
+      if (slot.worker !== w) return;
+      if (m?.type === 'ready') return slot.loaded.resolve(m);
+      if (m?.type === 'error' && m.id == null) return fail(slot, `attention pool: worker ${slots.indexOf(slot) + 1} could not start: ${m.message}`);
+      const p = slot.pending.get(m?.id);
+      if (!p) return;
+      slot.pending.delete(m.id);
+      if (m.type === 'result') p.resolve(m);
+      else {
+        const E = m.name === 'TypeError' ? TypeError : m.name === 'RangeError' ? RangeError : Error;
+        const e = new E(m.message);
+        if (m.kind) e.kind = m.kind;
+        p.reject(e);
+      }
+    };
+    w.onerror = (e) => {
+      e?.preventDefault?.();
+      if (slot.worker === w) fail(slot, `attention pool: worker ${slots.indexOf(slot) + 1} stopped: ${e?.message || 'it crashed or its script failed to load'}`);
+    };
+    w.onmessageerror = () => slot.worker === w && fail(slot, `attention pool: worker ${slots.indexOf(slot) + 1} could not read a message`);
+    return w;
+  }
+  for (let i = 0; i < size; i++) {
+    const slot = { worker: null, pending: new Map() };
+    slots.push(slot);
+    slot.worker = start(slot);
+  }
+
+  function request(slot, msg, transfer) {
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      slot.worker ??= start(slot);
+      slot.pending.set(id, { resolve, reject });
+      slot.worker.postMessage({ ...msg, id }, transfer);
+    });
+  }
+
+  return {
+    get size() { return slots.length; },
+    /** Resolves when every worker has loaded its core (and warmed it up): [{simd}] per
+     * worker; rejects with the first worker's failure. Calls made before simply wait. */
+    ready() {
+      if (closed) return Promise.reject(new Error('attention pool: the pool was terminated'));
+      return Promise.all(slots.map((slot) => {
+        slot.worker ??= start(slot);
+        return slot.loaded.promise.then((m) => ({ simd: m.simd }));
+      }));
+    },
+    /**
+     * Attention of h independent heads (Vaswani et al. 2017, eq. 1; 'tiled' is Dao et al.
+     * 2022's kernel). Q, K, V: arrays of h matrices {rows, cols, data}, every head n x d_h
+     * with the same shapes. kernel: 'plain' or 'tiled'; causal: the causal mask.
+     * The inputs' buffers are transferred (detached here) and come back in the result:
+     * {heads: [{output, ms, workBytes}], Q, K, V, workers: how many were used, ms: wall time
+     * of the whole call, transfers included}.
+     */
+    async attention({ Q, K, V, kernel = 'tiled', causal = false }) {
+      if (closed) throw new Error('attention pool: the pool was terminated');
+      if (!Array.isArray(Q) || !Array.isArray(K) || !Array.isArray(V)) throw new TypeError('attention pool: Q, K and V must be arrays of matrices, one per head');
+      const h = Q.length;
+      if (h < 1 || K.length !== h || V.length !== h) throw new RangeError(`attention pool: Q, K and V must hold the same number of heads (≥ 1), got ${Q.length}, ${K.length} and ${V.length}`);
+      const { rows, cols } = Q[0];
+      for (const [name, list] of [['Q', Q], ['K', K], ['V', V]])
+        list.forEach((m, i) => {
+          if (m?.rows !== rows || m?.cols !== cols) throw new RangeError(`attention pool: ${name}[${i}] is ${m?.rows}x${m?.cols}; every head must be ${rows}x${cols} like Q[0]`);
+        });
+      const blocks = splitBlocks(h, slots.length);
+      // A buffer can be transferred to one worker only: one that another block already
+      // sends (the same matrix given twice) is copied.
+      const owner = new Map();
+      const blockOf = (i) => blocks.findIndex(([a, b]) => i >= a && i < b);
+      const data = [Q, K, V].map((list, j) => list.map((m, i) => {
+        const d = ownedFloat32(m, `${'QKV'[j]}[${i}]`);
+        if (!owner.has(d.buffer)) owner.set(d.buffer, blockOf(i));
+        return owner.get(d.buffer) === blockOf(i) ? d : d.slice();
+      }));
+      const t0 = performance.now();
+      const replies = await Promise.all(blocks.map(([a, b], w) => {
+        const heads = [];
+        const transfer = [];
+        for (let i = a; i < b; i++) {
+          heads.push({ q: data[0][i].buffer, k: data[1][i].buffer, v: data[2][i].buffer });
+          transfer.push(data[0][i].buffer, data[1][i].buffer, data[2][i].buffer);
+        }
+        // the same buffer twice (Q = K) is sent once
+        return request(slots[w], { type: 'heads', heads, rows, cols, kernel, causal, first: a }, [...new Set(transfer)]);
+      }));
+      const ms = performance.now() - t0;
+      const heads = replies.flatMap((r) => r.heads);
+      const back = (key) => heads.map((x) => ({ rows, cols, data: new Float32Array(x[key]) }));
+      return {
+        heads: heads.map((x) => ({ output: { rows, cols, data: new Float32Array(x.output) }, ms: x.ms, workBytes: x.workBytes })),
+        Q: back('q'), K: back('k'), V: back('v'),
+        workers: blocks.length,
+        ms,
+      };
+    },
+    /** Stops every worker (their memory is freed); pending calls reject. */
+    terminate() {
+      closed = true;
+      for (const slot of slots) {
+        for (const p of slot.pending.values()) p.reject(new Error('attention pool: terminated'));
+        slot.pending.clear();
+        slot.worker?.terminate();
+        slot.worker = null;
+      }
+    },
+  };
+}
