@@ -6,7 +6,7 @@
 // Every number shown is computed by the core; this module only lays them out.
 import { chapterKit } from '../../kit/kit.js';
 import { createTrainer } from '../../workers/trainer.js';
-import { fmt } from '../../format.js';
+import { fmt, fmtCount } from '../../format.js';
 import { setProse, setText } from '../../kit/prose.js';
 
 const ID = 'training';
@@ -88,7 +88,7 @@ export default {
     clearHistory();
     const shown = () => (state().scale ? 'on' : 'off');
     const info = () => ({
-      params: last ? last.parameters : '…',
+      params: last ? fmtCount(last.parameters) : '…',
       layers: last ? last.config.layers : state().layers,
       heads: last ? last.config.heads : state().heads,
       dk: last ? last.config.dK : '…',

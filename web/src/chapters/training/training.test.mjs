@@ -33,6 +33,11 @@ test('training: start, learn the previous-token task, heatmaps change, pause and
   await waitFor(page, (sel) => Number(document.querySelector(sel)?.dataset.accuracyOn) >= 0.95, STATUS);
   const step = Number(await status(page, 'step'));
   assert.ok(step > 0);
+  // the lead names the model's size as the core counts it, with thousands separators
+  const lead = await page.textContent('#training p.lead');
+  const count = lead.match(/파라미터 ([\d,]+)개/)?.[1];
+  assert.ok(count && Number(count.replace(/,/g, '')) > 999, lead);
+  assert.match(count, /^\d{1,3}(,\d{3})+$/, lead);
   const after = await cells(page, 'probe-l1h1');
   assert.notDeepEqual(after, before, 'the heatmap follows training');
   // the page thread stayed free: a click is handled while the worker trains
