@@ -38,7 +38,7 @@ export default {
   rolesBody: 'Studies of large trained models report heads that attend to the previous token, heads that link a verb to its object or a pronoun to its noun, and many heads with no readable pattern. Here no role is named by hand: each head gets scores, measured by the core when the model was trained, on text held out from training: the mean weight on the previous token, on the start token &lt;s&gt; (an "attention sink"), on the last four tokens (local), and an induction score (on random symbols repeated twice, the weight from a symbol\'s second copy to the token after its first copy; Olsson et al. 2022). A head whose score passes its threshold gets that role. The same scores are measured on your sentence when you stop typing.',
   rolesCount: 'On held-out text: {byRole}; {none} of {total|head|heads} have no nameable role.',
   sentenceRoles: 'On your sentence: {status}',
-  sentenceRolesDone: '{local} of {total|head|heads} local, {none} with no nameable role.',
+  sentenceRolesDone: '{byRole}; {none} of {total|head|heads} with no nameable role.',
   measuring: 'measuring…',
   measureFailed: 'could not be measured: {message}',
   role_none: 'no nameable role',
@@ -61,5 +61,5 @@ export default {
   offNone: 'none',
   ablationNone: 'Choose a head to switch off.',
   ablationLine: 'With {head} off: your sentence {sentence} → {sentenceOff} bits/char ({sentenceDelta}); held-out text {held} → {heldOff} ({heldDelta}).',
-  summary: 'In short: a real model\'s heads can be drawn on any sentence, and some have measurable roles. In this small model, on held-out text, {local} of {total|head|heads} read the last few characters, {none} has no nameable role and {induction} is an induction head. Where the weight goes and what the output depends on are different questions: the value norms, the rollout and the ablation each answer a little more of the second.',
+  summary: 'In short: a real model\'s heads can be drawn on any sentence, and some have measurable roles. In this small model, on held-out text, {local} of {total|head|heads} read the last few characters, {none|has|have} no nameable role and {induction|is an induction head|are induction heads}. Where the weight goes and what the output depends on are different questions: the value norms, the rollout and the ablation each answer a little more of the second.',
 };

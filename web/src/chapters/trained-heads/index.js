@@ -16,6 +16,7 @@ import { createSentenceHeads } from '../../workers/sentence-heads.js';
 const ID = 'trained-heads';
 const MAX_CHARS = 300; // longer text is refused at the field (the model reads 63 tokens anyway)
 const ROLE_ORDER = ['previous-token', 'first-token', 'local', 'induction', ''];
+const TYPING_PAUSE = 200; // ms without a key before the heads are redrawn for the new sentence
 
 // The files, fetched once per page, and the model loaded once per core: probe, evaluate
 // and heads leave it unchanged, so every mount (several widgets share one core) reads the
@@ -159,14 +160,19 @@ export default {
     input.setAttribute('aria-describedby', fieldMsg.id);
     const fieldNote = el('p', 'hint', field);
     fieldNote.dataset.check = 'reading';
+    // A burst of keystrokes redraws the heads once, when typing pauses (TYPING_PAUSE ms):
+    // every key is painted at once, and the maps, grids and table follow the sentence.
+    let typing = 0;
     input.addEventListener('input', () => {
       const t = input.value;
       const n = [...t].length;
+      const had = fieldProblem;
       if (!t.trim()) fieldProblem = ['emptyText', {}];
       else if (n > MAX_CHARS) fieldProblem = ['tooLong', { n, max: MAX_CHARS }];
       else fieldProblem = null;
-      if (fieldProblem) k.render();
-      else patch({ text: t, focus: -1 });
+      clearTimeout(typing);
+      if (fieldProblem || had) k.render(); // the message at the field comes and goes at once
+      if (!fieldProblem) typing = setTimeout(() => patch({ text: t, focus: -1 }), TYPING_PAUSE);
     });
     input.addEventListener('blur', () => {
       if (!fieldProblem) return;
@@ -457,12 +463,15 @@ export default {
           sh ? roleName(sh.role) : '…', sh ? signed(sh.ablated.bitsPerChar - m.base.bitsPerChar) : '…',
         ].forEach((v) => (el('td', '', row).textContent = v));
       }));
-      const none = results.heads.filter((x) => !x.role).length;
-      const byRole = ROLE_ORDER.slice(0, 4).map((r) => `${roleName(r)} ${results.heads.filter((x) => x.role === r).length}`).join(', ');
-      const count = (r) => results.heads.filter((x) => x.role === r).length;
-      const roles = { none, total: results.heads.length, byRole, local: count('local'), induction: count('induction') };
+      // every role counted, so that the counts add up to the heads (held out, and on the sentence)
+      const rolesOf = (heads) => {
+        const count = (r) => heads.filter((x) => (x.role || '') === r).length;
+        const byRole = ROLE_ORDER.slice(0, 4).map((r) => `${roleName(r)} ${count(r)}`).join(', ');
+        return { none: count(''), total: heads.length, byRole, local: count('local'), induction: count('induction') };
+      };
+      const roles = rolesOf(results.heads);
       const sentenceRolesVars = m?.heads
-        ? { status: tr('sentenceRolesDone', { none: m.heads.filter((x) => !x.role).length, total: m.heads.length, local: m.heads.filter((x) => x.role === 'local').length }) }
+        ? { status: tr('sentenceRolesDone', rolesOf(m.heads)) }
         : { status: m?.error ? tr('measureFailed', { message: m.error }) : tr('measuring') };
       const busy = !m;
       sentenceRoles.dataset.state = m?.error ? 'error' : busy ? 'busy' : 'done';

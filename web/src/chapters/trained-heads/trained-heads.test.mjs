@@ -56,6 +56,10 @@ test('trained-heads: every head of the trained model on the Korean default and a
   assert.equal(await page.getAttribute(roles, 'data-state'), 'done');
   assert.equal(await page.getAttribute(roles, 'aria-busy'), 'false');
   assert.match(await text(page, roles), /헤드 8개 가운데/);
+  // every role is counted: the counts by role and the heads with none add up to the 8 heads
+  const [prev, first, local, induction, total, none] = (await text(page, roles)).match(/\d+/g).map(Number);
+  assert.equal(total, 8);
+  assert.equal(prev + first + local + induction + none, total, await text(page, roles));
   assert.ok(page.workers().some((w) => w.url().endsWith('/sentence-heads.js')), page.workers().map((w) => w.url()).join(' '));
   await assertAccessible(page, 'trained-heads');
   assert.deepEqual(errors, []);
@@ -119,10 +123,13 @@ test('trained-heads: empty, too long and unknown text get a message at the field
   // a sentence longer than the model's window is read in part, and says so
   await page.fill(field, '고양이가 매트 위에 앉았다. 고양이는 곧 잠들었고 꿈을 꾸었다. 고양이는 다시 일어났다.');
   assert.equal(await page.isHidden(msg), true);
-  assert.match(await text(page, `${S} [data-check="reading"]`), /63개 토큰/);
+  // (the heads follow the sentence once typing pauses)
+  const reads = (re) => page.waitForFunction(([sel, src]) => new RegExp(src).test(document.querySelector(sel)?.textContent ?? ''),
+    [`${S} [data-check="reading"]`, re.source], { timeout: 10000 });
+  await reads(/63개 토큰/);
   // characters outside the vocabulary are named
   await page.fill(field, 'cat 🐱 sat');
-  assert.match(await text(page, `${S} [data-check="reading"]`), /🐱/);
+  await reads(/🐱/);
   assert.deepEqual(errors, []);
   await page.close();
 });
