@@ -354,7 +354,7 @@ test('anywidget: render({model, el}) from the same file, loaded from a blob: URL
   await page.evaluate(() => window.model.set('chapter', 'trained-heads'));
   await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('.boot-status.error'));
   assert.match(await page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('.boot-status').textContent),
-    /attention-explorer-more\.js, next to the widget's script/);
+    /^이 장을 불러오지 못했습니다\. 이 장은 위젯 스크립트 옆의 attention-explorer-more\.js에 있습니다/);
   await page.evaluate(() => window.cleanup());
   assert.equal(await page.evaluate(() => document.querySelectorAll('attention-explorer').length), 0);
   assert.deepEqual(errors.filter((e) => !/is in attention-explorer-more\.js/.test(e)), []); // (the widget logs that failure too)

@@ -92,7 +92,8 @@ async function sideFile() {
   }
   return (sidePromise ??= (url ? import(url) : Promise.reject(new Error('the widget was not loaded from a file'))).catch((e) => {
     sidePromise = null;
-    throw new Error(\`this chapter is in ${side.file}, next to the widget's script\${url ? \` (\${url})\` : ''}: \${e.message}\`);
+    throw Object.assign(new Error(\`this chapter is in ${side.file}, next to the widget's script\${url ? \` (\${url})\` : ''}: \${e.message}\`),
+      { sideFile: ${JSON.stringify(side.file)}, cause: e });
   }));
 }
 `;

@@ -248,7 +248,10 @@ class AttentionExplorer extends HTMLElement {
     try {
       [attn, module] = await Promise.all([loadCore(), ch.load().then((m) => m.default), i18n.load(lang, [ch.id])]);
     } catch (e) {
-      status.textContent = i18n.t('common.loadFailed', { message: e.message });
+      // a chapter kept in the side file (attention-explorer-more.js) is not the core
+      status.textContent = e.sideFile
+        ? i18n.t('common.chapterFileFailed', { file: e.sideFile, message: e.cause?.message ?? e.message })
+        : i18n.t('common.loadFailed', { message: e.message });
       status.classList.add('error');
       console.error(e);
       return;
