@@ -27,6 +27,7 @@ import zlib from 'node:zlib';
 import subsetFont from 'subset-font';
 import { chapterListPlugin, chapterListPluginWith, readChapters, LANGS, pageShell } from './chapters.mjs';
 import { WIDGET_FONTS } from './widget-fonts.mjs';
+import { chromaticPlugin } from './chromatic.mjs';
 
 const web = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(web, '..');
@@ -99,7 +100,7 @@ await build({
   charset: 'utf8', // Korean prose as UTF-8, not \uXXXX escapes
   sourcemap: true,
   external: ['./attn.mjs'],
-  plugins: [chapterListPlugin],
+  plugins: [chromaticPlugin, chapterListPlugin],
   logLevel: 'warning',
 });
 // The workers, one file each (no shared chunks: the widget's documentation has a teacher
@@ -247,7 +248,7 @@ const oneFile = (registry) => build({
   external: ['node:*'],
   write: registry !== null,
   metafile: true,
-  plugins: [widgetAssets(registry ?? []), chapterListPluginWith({ side: SIDE })],
+  plugins: [chromaticPlugin, widgetAssets(registry ?? []), chapterListPluginWith({ side: SIDE })],
 });
 const held = new Set(Object.keys((await oneFile(null)).metafile.inputs).map((p) => resolve(web, p)));
 const lent = new Set();
@@ -263,7 +264,7 @@ await build({
   outfile: join(dist, SIDE.file),
   outdir: undefined,
   external: ['node:*'],
-  plugins: [{
+  plugins: [chromaticPlugin, {
     name: 'lent-by-the-one-file',
     setup(b) {
       // an import of a module that the one file holds: that instance, from the registry
@@ -314,7 +315,7 @@ await build({
   splitting: true,
   chunkNames: 'chunk-[hash]',
   external: ['node:*', './attn-core.mjs', './attn-core-scalar.mjs'],
-  plugins: [{
+  plugins: [chromaticPlugin, {
     name: 'widget-assets-light',
     setup(b) {
       b.onResolve({ filter: /^\.\/attn\.mjs$/ }, () => ({ path: join(root, 'wasm', 'attn.mjs') }));
