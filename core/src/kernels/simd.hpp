@@ -21,7 +21,7 @@ inline constexpr std::size_t kLanes = batch::size;
 
 // a·b + c, lane by lane: the multiply-add of the matrix products' inner loops (the
 // micro-kernels of kernels/gemm.hpp, so the plain kernel's products and both products of
-// the tiled kernel; dot and axpy below). Natively xsimd::fma, one rounding on FMA
+// the tiled kernel; dot and axpy below; the softmax's exp_nonpositive). Natively xsimd::fma, one rounding on FMA
 // hardware. In WebAssembly SIMD128 there is no FMA and this is a multiply then an add
 // (two roundings), except in the relaxed-SIMD build (ATTN_RELAXED_SIMD, wasm/CMakeLists.txt:
 // attn-core-relaxed), where it is f32x4.relaxed_madd: fused or not as the engine's CPU
@@ -130,10 +130,10 @@ inline ExpConstants exp_constants() {
 inline batch exp_nonpositive(const batch& a, const ExpConstants& c) {
     using ibatch = xsimd::batch<std::int32_t>;
     const batch k = xsimd::nearbyint(a * c.invlog2);
-    batch r = xsimd::fma(k, c.neg_log2hi, a);
-    r = xsimd::fma(k, c.neg_log2lo, r);
-    batch y = xsimd::fma(xsimd::fma(xsimd::fma(xsimd::fma(c.p4, r, c.p3), r, c.p2), r, c.p1), r, c.p0);
-    y = xsimd::fma(y, r * r, r) + c.one;
+    batch r = madd(k, c.neg_log2hi, a);
+    r = madd(k, c.neg_log2lo, r);
+    batch y = madd(madd(madd(madd(c.p4, r, c.p3), r, c.p2), r, c.p1), r, c.p0);
+    y = madd(y, r * r, r) + c.one;
     const ibatch e = xsimd::bitwise_cast<ibatch>(k + c.magic) << 23;
     y *= xsimd::bitwise_cast<batch>(e);
     return xsimd::select(a <= c.minlog, batch(0.0f), y);
