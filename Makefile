@@ -160,11 +160,15 @@ bench: deps web bench-deps build/native-bench/CMakeCache.txt
 	em++ -O3 -msimd128 -msse4.2 -std=c++17 -Ibuild/wasm-release/xsimd-include tests/bench/wasm_peak.cpp \
 	  -sMODULARIZE=1 -sEXPORT_ES6=1 -sSINGLE_FILE=1 -sENVIRONMENT=web \
 	  -sEXPORTED_FUNCTIONS=_peak_steps,_peak_flops_per_step -o build/bench/wasm-peak.mjs
+	em++ -O3 -msimd128 -msse4.2 -mrelaxed-simd -std=c++17 -Ibuild/wasm-release/xsimd-include tests/bench/wasm_peak.cpp \
+	  -sMODULARIZE=1 -sEXPORT_ES6=1 -sENVIRONMENT=web \
+	  -sEXPORTED_FUNCTIONS=_peak_steps,_peak_madd_steps,_peak_flops_per_step -o build/bench/wasm-peak-relaxed.mjs
+	node tools/wasm-relaxed-madd.mjs build/bench/wasm-peak-relaxed.wasm
 	cat /proc/loadavg > build/bench/loadavg-start.txt
 	OPENBLAS_NUM_THREADS=1 build/native-bench/tests/bench/attn_bench \
 	  --benchmark_out=build/bench/native.json --benchmark_out_format=json
 	node tests/bench/ort_native.mjs --out build/bench/ort-native.json
-	node tests/bench/wasm_bench.mjs --out build/bench/wasm.json
+	node --experimental-wasm-relaxed-simd tests/bench/wasm_bench.mjs --out build/bench/wasm.json
 	cat /proc/loadavg > build/bench/loadavg-end.txt
 	node tests/bench/report.mjs
 

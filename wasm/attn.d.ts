@@ -760,8 +760,11 @@ export interface Attention {
 export const MODEL_DEFAULTS: Readonly<Required<ModelConfig>>;
 
 export interface CreateOptions {
-  /** 'auto' (default): SIMD128 when the engine has it, else the scalar build; true or false forces one. */
-  simd?: 'auto' | boolean;
+  /** 'auto' (default): SIMD128 when the engine has it, else the scalar build; with training: false the
+   *  relaxed-SIMD build first, where the engine has relaxed SIMD (Chromium). 'relaxed' (the matrix products
+   *  multiply-add with f32x4.relaxed_madd; fails without relaxed SIMD), true (SIMD128) or false (scalar)
+   *  forces one. */
+  simd?: 'auto' | 'relaxed' | boolean;
   /** true (default), or false: the SIMD core without the trainer (attn-core-lite.wasm, a quarter
    *  smaller); createModel() then throws, everything else is the same. No effect on the scalar build. */
   training?: boolean;
@@ -773,6 +776,8 @@ export interface CreateOptions {
 export default function createAttention(options?: CreateOptions): Promise<Attention>;
 /** True when this engine runs WebAssembly SIMD128 (what createAttention's 'auto' checks). */
 export function simdSupported(): boolean;
+/** True when this engine runs WebAssembly relaxed SIMD (Chromium; Node 20 with --experimental-wasm-relaxed-simd). */
+export function relaxedSimdSupported(): boolean;
 /** The largest matrix the core allocates, in elements (attn::kMaxElements = 2^28). */
 export const MAX_ELEMENTS: number;
 /** The most steps one model.train() call runs (100000). */

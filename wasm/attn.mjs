@@ -20,9 +20,11 @@
 //
 // Works unchanged in browsers, workers and Node >= 20: in Node the wasm bytes are read
 // from the file next to this module and handed to the Emscripten loader.
-// Two builds of the core sit next to this file: attn-core.{mjs,wasm} (WebAssembly SIMD128
-// kernels) and attn-core-scalar.{mjs,wasm} (plain loops, for engines without SIMD).
-// createAttention() probes for SIMD and loads the one that runs; attn.simd says which.
+// The builds of the core sit next to this file: attn-core.{mjs,wasm} (WebAssembly SIMD128
+// kernels), attn-core-relaxed.wasm (the same, its matrix products multiply-adding with
+// relaxed SIMD's f32x4.relaxed_madd), the -lite variants of both (no trainer), and
+// attn-core-scalar.{mjs,wasm} (plain loops, for engines without SIMD).
+// createAttention() probes for relaxed SIMD and SIMD and loads one that runs; attn.simd says which.
 
 const isNode = typeof process === 'object' && !!process.versions?.node && typeof window === 'undefined';
 
@@ -42,6 +44,20 @@ const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 
 export function simdSupported() {
   try {
     return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+// A tiny module using one relaxed-SIMD instruction (three i32x4.splat, f32x4.relaxed_madd,
+// standard opcode 0xFD 0x85 0x02): engines without relaxed SIMD reject it.
+const RELAXED_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 19, 1, 17, 0,
+  65, 0, 253, 17, 65, 0, 253, 17, 65, 0, 253, 17, 253, 133, 2, 11]);
+
+/** True when this engine runs WebAssembly relaxed SIMD (Chromium; Node 20 behind --experimental-wasm-relaxed-simd). */
+export function relaxedSimdSupported() {
+  try {
+    return typeof WebAssembly === 'object' && WebAssembly.validate(RELAXED_PROBE);
   } catch {
     return false;
   }
@@ -864,29 +880,40 @@ export const MODEL_DEFAULTS = Object.freeze({
 /**
  * Loads the WebAssembly core and returns the API.
  * @param {object} [options]
- *   simd: 'auto' (default: SIMD128 when the engine has it, else the scalar build),
- *         true (SIMD build; fails without SIMD) or false (scalar build);
+ *   simd: 'auto' (default: SIMD128 when the engine has it, else the scalar build; with
+ *         training: false, the relaxed-SIMD build first where the engine has relaxed SIMD),
+ *         'relaxed' (the relaxed-SIMD build: the matrix products multiply-add with
+ *         f32x4.relaxed_madd; fails without relaxed SIMD), true (SIMD128 build; fails
+ *         without SIMD) or false (scalar build);
  *   training: true (default) or false: false loads the SIMD core without the trainer
  *         (attn-core-lite.wasm, a quarter smaller; createModel() then throws; everything
  *         else, task() included, is the same). The scalar build always has the trainer.
+ *         'auto' keeps the whole core on SIMD128: the trainer's runs stay the same bits on
+ *         every engine with SIMD (a seed names one run).
  *   other keys go to the Emscripten loader (e.g. wasmBinary, locateFile).
  */
 export default async function createAttention(options = {}) {
   if (options === null || typeof options !== 'object' || Array.isArray(options))
     throw new TypeError(`createAttention: options must be an object, got ${describe(options)}`);
   const { simd = 'auto', training = true, ...moduleArgs } = options;
-  if (simd !== 'auto' && simd !== true && simd !== false)
-    throw new TypeError(`createAttention: simd must be 'auto', true or false, got ${describe(simd)}`);
+  if (simd !== 'auto' && simd !== 'relaxed' && simd !== true && simd !== false)
+    throw new TypeError(`createAttention: simd must be 'auto', 'relaxed', true or false, got ${describe(simd)}`);
   if (training !== true && training !== false)
     throw new TypeError(`createAttention: training must be true or false, got ${describe(training)}`);
-  const useSimd = simd === 'auto' ? simdSupported() : simd;
   if (simd === true && !simdSupported())
     throw new Error('createAttention: this engine has no WebAssembly SIMD; use {simd: false} or the default \'auto\'');
-  const file = useSimd ? (training ? 'attn-core' : 'attn-core-lite') : 'attn-core-scalar';
-  const { default: createAttnCore } = useSimd ? await import('./attn-core.mjs') : await import('./attn-core-scalar.mjs');
-  // attn-core-lite.wasm is loaded by attn-core.mjs (the two loaders differ only in the file name).
-  if (file === 'attn-core-lite' && !moduleArgs.wasmBinary && !moduleArgs.locateFile && !moduleArgs.instantiateWasm && !isNode)
-    moduleArgs.locateFile = () => new URL('./attn-core-lite.wasm', import.meta.url).href;
+  if (simd === 'relaxed' && !relaxedSimdSupported())
+    throw new Error('createAttention: this engine has no WebAssembly relaxed SIMD (Node 20: --experimental-wasm-relaxed-simd); use {simd: true} or the default \'auto\'');
+  const kind = simd === 'auto'
+    ? (!training && relaxedSimdSupported() ? 'relaxed' : simdSupported() ? 'simd' : 'scalar')
+    : simd === 'relaxed' ? 'relaxed' : simd ? 'simd' : 'scalar';
+  const file = kind === 'scalar' ? 'attn-core-scalar'
+    : `attn-core${training ? '' : '-lite'}${kind === 'relaxed' ? '-relaxed' : ''}`;
+  const { default: createAttnCore } = kind === 'scalar' ? await import('./attn-core-scalar.mjs') : await import('./attn-core.mjs');
+  // The lite and relaxed cores are loaded by attn-core.mjs (the loaders differ only in the file name).
+  if (file !== 'attn-core' && file !== 'attn-core-scalar' && !moduleArgs.wasmBinary && !moduleArgs.locateFile &&
+      !moduleArgs.instantiateWasm && !isNode)
+    moduleArgs.locateFile = () => new URL(`./${file}.wasm`, import.meta.url).href;
   if (isNode && !moduleArgs.wasmBinary && !moduleArgs.locateFile && !moduleArgs.instantiateWasm) {
     const { readFile } = await import('node:fs/promises');
     moduleArgs.wasmBinary = await readFile(new URL(`./${file}.wasm`, import.meta.url));

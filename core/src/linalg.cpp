@@ -32,7 +32,9 @@ Matrix transpose(ConstMatrixView A) {
 }
 
 std::string simd_name() {
-#if defined(__wasm_simd128__)
+#if defined(ATTN_RELAXED_SIMD)
+    return "wasm-relaxed-simd";
+#elif defined(__wasm_simd128__)
     return "wasm-simd128";
 #else
     return xsimd::default_arch::name();

@@ -36,9 +36,9 @@ const causalMask = (n) => {
   return m;
 };
 
-export function ours(attn, kind) {
+export function ours(attn, kind, prefix = 'ours') {
   return {
-    name: `ours/${kind}`,
+    name: `${prefix}/${kind}`,
     async setup({ n, heads, dh, Q, K, V }, causal) {
       const mat = (data) => ({ rows: n, cols: dh, data });
       const fn = kind === 'tiled' ? attn.flashAttention : attn.attentionOutput;

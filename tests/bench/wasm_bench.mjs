@@ -4,7 +4,12 @@
 // TensorFlow.js's wasm backend and onnxruntime-web's wasm backend (see peers.mjs).
 //
 //   node tests/bench/wasm_bench.mjs [--out build/bench/wasm.json] [--sizes 128,512] [--impls tfjs-wasm,onnxruntime]
-//                                   [--peak build/bench/wasm-peak.mjs]
+//                                   [--peak build/bench/wasm-peak.mjs] [--peak-relaxed build/bench/wasm-peak-relaxed.mjs]
+//
+// Run with --experimental-wasm-relaxed-simd (Node 20; `make bench` does) to time the
+// relaxed-SIMD core (ours-relaxed/tiled, ours-relaxed/plain: attn-core-relaxed.wasm, the
+// matrix products with f32x4.relaxed_madd) next to the SIMD128 core, and the relaxed
+// multiply-add peak next to the SIMD128 multiply+add peak; without the flag they are left out.
 //
 // Every implementation's output is checked against our plain path before it is timed
 // (max |a − b| / (1 + |b|) <= 1e-4). Plain JS at n >= 2048 times one head and reports
@@ -14,11 +19,11 @@
 // as process CPU time (the machine may be shared; wall time is recorded as well).
 // Prints one table: ms, GFLOP/s, and the ratio to ours/tiled. First, the page's small calls
 // (small_calls.mjs: T = 3, d = 4, µs per call), recorded as smallCalls.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import createAttention from '../../web/dist/attn.mjs';
+import createAttention, { relaxedSimdSupported } from '../../web/dist/attn.mjs';
 import { makeInputs, ours, plainJs, tfjs, onnxruntime } from './peers.mjs';
 import { measureSmallCalls, printSmallCalls } from './small_calls.mjs';
 
@@ -31,6 +36,7 @@ const arg = (name, dflt) => {
 const SIZES = arg('sizes', '128,512,1024,2048,4096').split(',').map(Number);
 const OUT = resolve(arg('out', join(root, 'build', 'bench', 'wasm.json')));
 const PEAK = resolve(arg('peak', join(root, 'build', 'bench', 'wasm-peak.mjs')));
+const PEAK_RELAXED = resolve(arg('peak-relaxed', join(root, 'build', 'bench', 'wasm-peak-relaxed.mjs')));
 const ONLY = arg('impls', '') ? arg('impls', '').split(',') : null;
 const HEADS = 8, DH = 64;
 const MIN_SECONDS = 0.6, MIN_REPS = 4, MAX_REPS = 30, SLOW_SECONDS = 3, WARMUP_SECONDS = 1;
@@ -50,16 +56,18 @@ function maxError(got, want) {
   return e;
 }
 
-async function measurePeak() {
-  const { default: create } = await import(pathToFileURL(PEAK).href);
-  const m = await create();
+// GFLOP/s of 12 independent chains of f32x4 multiply + add (peak_steps) or, in the
+// relaxed build of the peak module, of f32x4.relaxed_madd (peak_madd_steps).
+async function measurePeak(file = PEAK, fn = '_peak_steps') {
+  const { default: create } = await import(pathToFileURL(file).href);
+  const m = await create(file === PEAK ? {} : { wasmBinary: await readFile(file.replace(/\.mjs$/, '.wasm')) });
   const perStep = m._peak_flops_per_step();
-  m._peak_steps(100000, 0.9999999, 1e-7); // tier up
+  m[fn](100000, 0.9999999, 1e-7); // tier up
   let best = Infinity;
   const steps = 1 << 22;
   for (let r = 0; r < 7; r++) {
     const t0 = cpuMs();
-    m._peak_steps(steps, 0.9999999, 1e-7);
+    m[fn](steps, 0.9999999, 1e-7);
     best = Math.min(best, cpuMs() - t0);
   }
   return (perStep * steps) / best / 1e6;
@@ -71,8 +79,13 @@ async function main() {
   printSmallCalls(smallCalls);
   const peakGflops = await measurePeak();
   console.log(`WebAssembly SIMD128 multiply+add peak (one thread): ${peakGflops.toFixed(1)} GFLOP/s`);
+  const relaxed = relaxedSimdSupported() ? await createAttention({ simd: 'relaxed' }) : null;
+  const relaxedPeakGflops = relaxed ? await measurePeak(PEAK_RELAXED, '_peak_madd_steps') : null;
+  if (relaxed) console.log(`WebAssembly relaxed-SIMD multiply-add (f32x4.relaxed_madd) peak (one thread): ${relaxedPeakGflops.toFixed(1)} GFLOP/s`);
+  else console.log('No relaxed SIMD in this engine (Node 20: --experimental-wasm-relaxed-simd): ours-relaxed left out');
   const tf = await tfjs();
-  const impls = [ours(attn, 'tiled'), ours(attn, 'plain'), tf, await onnxruntime('ops'), plainJs()]
+  const impls = [ours(attn, 'tiled'), ...(relaxed ? [ours(relaxed, 'tiled', 'ours-relaxed')] : []), ours(attn, 'plain'),
+    ...(relaxed ? [ours(relaxed, 'plain', 'ours-relaxed')] : []), tf, await onnxruntime('ops'), plainJs()]
     .filter((impl) => !ONLY || impl.name === 'ours/tiled' || ONLY.includes(impl.name));
   // Warm-up: V8 runs new wasm code on its baseline compiler (Liftoff) and swaps in the
   // optimised code (TurboFan) once a function is hot, in the background. On this 2-core
@@ -127,6 +140,7 @@ async function main() {
           gflops: flops(n) / best / 1e6, maxErr: e.err,
         };
         r.ofPeak = r.gflops / peakGflops;
+        if (relaxedPeakGflops) r.ofRelaxedPeak = r.gflops / relaxedPeakGflops;
         results.push(r);
         process.stdout.write(`  ${causal ? 'causal' : 'full  '} n=${String(n).padStart(4)} ${r.impl.padEnd(12)} ${best.toFixed(1).padStart(9)} ms ${r.gflops.toFixed(1).padStart(6)} GFLOP/s  (${r.reps} runs, err ${e.err.toExponential(1)})\n`);
       }
@@ -141,6 +155,8 @@ async function main() {
     machine: { cpu: cpus()[0]?.model ?? '', logicalCpus: cpus().length, node: process.version, v8: process.versions.v8 },
     simd: attn.simd,
     peakGflops,
+    relaxedSimd: relaxed?.simd ?? null,
+    relaxedPeakGflops,
     smallCalls,
     tfjs: tf.info,
     heads: HEADS,

@@ -22,7 +22,7 @@ const sum = (files) => files.map(size).filter(Boolean).reduce((a, s) => ({ raw: 
 const html = readFileSync(join(dist, 'index.html'), 'utf8');
 const linked = [...html.matchAll(/<(?:link rel="(?:stylesheet|modulepreload)"|script type="module") (?:href|src)="([^"]+)"/g)].map((m) => m[1]);
 const fonts = [...html.matchAll(/<link rel="preload" href="([^"]+)" as="font"/g)].map((m) => m[1]);
-const core = ['attn.mjs', 'attn-core.mjs', 'attn-core-lite.wasm']; // the page's core has no trainer
+const core = ['attn.mjs', 'attn-core.mjs', 'attn-core-lite-relaxed.wasm']; // the page's core has no trainer (relaxed SIMD in Chromium)
 const modes = [
   ['page (and an `<iframe>` of it): JS + wasm + CSS at boot', ['index.html', ...linked, ...core]],
   ['  + the KaTeX fonts it preloads', fonts],

@@ -19,16 +19,20 @@ test.after(() => console.log(`bad inputs tried at the page: ${tried.typed + trie
 // Records CSP violations and every request the page makes.
 // At the Core Attention chapter, which most of these tests use (the page mounts chapters
 // as they come near the screen).
-async function open(url = `${server.url}#core-attention`, { noSimd = false } = {}) {
+async function open(url = `${server.url}#core-attention`, { noSimd = false, noRelaxed = false } = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const requests = [];
   context.on('request', (r) => requests.push(r.url()));
-  await context.addInitScript((noSimd) => {
+  await context.addInitScript(([noSimd, noRelaxed]) => {
     window.__csp = [];
     document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
     // A browser without WebAssembly SIMD: the probe module (and any SIMD module) fails to validate.
     if (noSimd) WebAssembly.validate = () => false;
-  }, noSimd);
+    // A browser with SIMD128 but without relaxed SIMD: a module holding f32x4.relaxed_madd
+    // (FD 85 02, attn.mjs's relaxed probe) fails to validate.
+    const validate = WebAssembly.validate;
+    if (noRelaxed) WebAssembly.validate = (b) => !new Uint8Array(b).some((x, i, a) => x === 253 && a[i + 1] === 133 && a[i + 2] === 2) && validate(b);
+  }, [noSimd, noRelaxed]);
   const { page, errors } = await openPage(context, url);
   return { page, errors, requests, close: () => context.close() };
 }
@@ -129,11 +133,22 @@ test('every slider dragged to its extremes and past them: no uncaught error, the
   await close();
 });
 
+test('without relaxed SIMD the page loads the SIMD128 core without the trainer and computes the same numbers', async () => {
+  const { page, errors, requests, close } = await open(undefined, { noRelaxed: true });
+  assert.match(await page.textContent('#simd-badge'), /wasm-simd128/);
+  assert.ok(requests.some((u) => u.endsWith('/attn-core-lite.wasm')), 'the SIMD128 lite module was fetched');
+  assert.ok(!requests.some((u) => /-relaxed\.wasm$/.test(u)), 'no relaxed module was fetched');
+  await page.click('[data-stepper="core-attention"] [role="tab"][data-step="softmax"]');
+  assert.deepEqual(await texts(page, 'P', 3), ['0.114', '0.042', '0.844']);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
 test('without WebAssembly SIMD the page loads the scalar core, says so, and computes the same numbers', async () => {
   const { page, errors, requests, close } = await open(undefined, { noSimd: true });
   assert.match(await page.textContent('#simd-badge'), /scalar/);
   assert.ok(requests.some((u) => u.endsWith('/attn-core-scalar.wasm')), 'the scalar module was fetched');
-  assert.ok(!requests.some((u) => /\/attn-core(-lite)?\.wasm$/.test(u)), 'no SIMD module was fetched');
+  assert.ok(!requests.some((u) => /\/attn-core(-lite)?(-relaxed)?\.wasm$/.test(u)), 'no SIMD module was fetched');
   await page.click('[data-stepper="core-attention"] [role="tab"][data-step="softmax"]');
   assert.deepEqual(await texts(page, 'P', 3), ['0.114', '0.042', '0.844']);
   const before = await texts(page, 'S', 3);

@@ -34,6 +34,7 @@ const FILES = [
   ['attn.mjs', 'attn.mjs', /^text\/javascript/],
   ['attn-core.wasm', 'attn-core.wasm', /^application\/wasm$/],
   ['attn-core-lite.wasm', 'attn-core-lite.wasm', /^application\/wasm$/],
+  ['attn-core-lite-relaxed.wasm', 'attn-core-lite-relaxed.wasm', /^application\/wasm$/],
   ['attn-core-scalar.wasm', 'attn-core-scalar.wasm', /^application\/wasm$/],
   ['katex/katex.min.css', 'katex/katex.min.css', /^text\/css/],
   ['attention-explorer.js', 'attention-explorer.js', /^text\/javascript/],
@@ -85,12 +86,12 @@ test('the page boots over compressed responses; preloaded fonts are fetched once
     const { page, errors } = await openPage(context, server.url + fragment);
     await page.evaluate(() => document.fonts.ready);
     const got = (name) => responses.filter((r) => new URL(r.url).pathname === `/${name}`);
-    // (the page's core is the one without the trainer: attn-core-lite.wasm)
-    for (const name of ['app.js', 'attn-core-lite.wasm', 'styles.css']) {
+    // (the page's core is the one without the trainer, relaxed SIMD in Chromium: attn-core-lite-relaxed.wasm)
+    for (const name of ['app.js', 'attn-core-lite-relaxed.wasm', 'styles.css']) {
       assert.equal(got(name).length, 1, name);
       assert.match(got(name)[0].encoding ?? '', /^(gzip|br)$/, `${name} came compressed`);
     }
-    assert.equal(got('attn-core-lite.wasm')[0].type, 'application/wasm');
+    assert.equal(got('attn-core-lite-relaxed.wasm')[0].type, 'application/wasm');
     assert.equal(got('attn-core.wasm').length, 0, 'the whole core (with the trainer) is not loaded by the page');
     // a font preloaded without the matching crossorigin mode would be fetched twice
     for (const href of fonts) assert.equal(got(href).length, 1, `${href} fetched once`);

@@ -6,7 +6,9 @@
 //   dist/katex/ (KaTeX's stylesheet and fonts, served locally: no CDN),
 //   dist/attn.mjs + attn.d.ts (the public JS API) and attn-core.mjs + attn-core.wasm
 //   (the Emscripten build of the core, from build/wasm-release/wasm by default),
-//   attn-core-lite.wasm (the same without the trainer, which the page loads), plus
+//   attn-core-lite.wasm (the same without the trainer, which the page loads),
+//   attn-core-relaxed.wasm and attn-core-lite-relaxed.wasm (the same two with relaxed SIMD's
+//   multiply-add in the matrix products; the page loads the lite one where the engine has it), plus
 //   attn-core-scalar.mjs + .wasm (the same core without SIMD, for engines lacking it),
 //   dist/attention-explorer.js: the <attention-explorer> widget in one file (the page's
 //   chapters and components, KaTeX's styles and the fonts they use subset to the characters
@@ -41,12 +43,16 @@ async function mustExist(path, hint) {
 await mustExist(join(wasmDir, 'attn-core.wasm'), 'build the WebAssembly core first: make wasm');
 await mustExist(join(wasmDir, 'attn-core-scalar.wasm'), 'build the WebAssembly core first: make wasm');
 await mustExist(join(wasmDir, 'attn-core-lite.wasm'), 'build the WebAssembly core first: make wasm');
+await mustExist(join(wasmDir, 'attn-core-relaxed.wasm'), 'build the WebAssembly core first: make wasm');
+await mustExist(join(wasmDir, 'attn-core-lite-relaxed.wasm'), 'build the WebAssembly core first: make wasm');
 // attn.mjs loads attn-core-lite.wasm (the core without the trainer) with attn-core.mjs, so
 // the two Emscripten loaders must be the same but for the wasm file's name.
 {
-  const [full, lite] = await Promise.all(['attn-core', 'attn-core-lite'].map((f) => readFile(join(wasmDir, `${f}.mjs`), 'utf8')));
-  if (full !== lite.replaceAll('attn-core-lite.wasm', 'attn-core.wasm'))
-    throw new Error('attn-core.mjs and attn-core-lite.mjs differ by more than the wasm file\'s name: attn.mjs cannot load the lite core with the full loader');
+  const [full, ...others] = await Promise.all(['attn-core', 'attn-core-lite', 'attn-core-relaxed', 'attn-core-lite-relaxed']
+    .map((f) => readFile(join(wasmDir, `${f}.mjs`), 'utf8')));
+  for (const [name, other] of [['attn-core-lite', others[0]], ['attn-core-relaxed', others[1]], ['attn-core-lite-relaxed', others[2]]])
+    if (full !== other.replaceAll(`${name}.wasm`, 'attn-core.wasm'))
+      throw new Error(`attn-core.mjs and ${name}.mjs differ by more than the wasm file's name: attn.mjs cannot load ${name}.wasm with the full loader`);
 }
 
 await rm(dist, { recursive: true, force: true });
@@ -56,6 +62,8 @@ await Promise.all([
   cp(join(wasmDir, 'attn-core.mjs'), join(dist, 'attn-core.mjs')),
   cp(join(wasmDir, 'attn-core.wasm'), join(dist, 'attn-core.wasm')),
   cp(join(wasmDir, 'attn-core-lite.wasm'), join(dist, 'attn-core-lite.wasm')),
+  cp(join(wasmDir, 'attn-core-relaxed.wasm'), join(dist, 'attn-core-relaxed.wasm')),
+  cp(join(wasmDir, 'attn-core-lite-relaxed.wasm'), join(dist, 'attn-core-lite-relaxed.wasm')),
   cp(join(wasmDir, 'attn-core-scalar.mjs'), join(dist, 'attn-core-scalar.mjs')),
   cp(join(wasmDir, 'attn-core-scalar.wasm'), join(dist, 'attn-core-scalar.wasm')),
   cp(join(root, 'wasm', 'attn.mjs'), join(dist, 'attn.mjs')),

@@ -6,8 +6,9 @@
 //   matmul_bt(A, B)  A: m x k, B: n x k  ->  m x n      C = A Bᵀ  (no transpose is stored)
 //   transpose(A)     A: m x n            ->  n x m
 //   simd_name()      e.g. "avx2+fma" natively, "wasm-simd128" under Emscripten (xsimd's SSE4.2
-//                    backend lowered to WebAssembly SIMD128 by -msimd128 -msse4.2), "scalar"
-//                    in the build for engines without SIMD
+//                    backend lowered to WebAssembly SIMD128 by -msimd128 -msse4.2),
+//                    "wasm-relaxed-simd" in the build whose products use relaxed SIMD's
+//                    multiply-add, "scalar" in the build for engines without SIMD
 //
 // Errors: ShapeError naming both shapes when the inner dimensions differ.
 // Non-finite inputs propagate by IEEE-754 rules (NaN in a row of A reaches that row of C).

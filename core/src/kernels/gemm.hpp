@@ -13,7 +13,8 @@
 //     xsimd::batch<float> accumulators and, for each k, loads kNB batches of B,
 //     broadcasts kMR scalars of A and issues kMR·kNB fused multiply-adds.
 // Written once on xsimd::batch<float>: AVX2+FMA natively (6 x 16), SSE4.2 lowered to
-// WebAssembly SIMD128 under Emscripten (2 x 16, multiply + add: SIMD128 has no FMA).
+// WebAssembly SIMD128 under Emscripten (2 x 16, multiply + add: SIMD128 has no FMA; the
+// relaxed-SIMD build multiply-adds with f32x4.relaxed_madd, kernels::madd).
 //
 // The micro-kernel is also used directly by the tiled attention kernel (flash.cpp),
 // with A read in place from row-major tiles (micro_rows) instead of packed panels.
@@ -125,7 +126,7 @@ inline void micro_packed(std::size_t kc, const float* a, const float* b, float* 
         for (std::size_t q = 0; q < kNB; ++q) bq[q] = batch::load_aligned(b + q * kLanes);
         for (std::size_t r = 0; r < kMR; ++r) {
             const batch ar(a[r]);
-            for (std::size_t q = 0; q < kNB; ++q) acc[r][q] = xsimd::fma(ar, bq[q], acc[r][q]);
+            for (std::size_t q = 0; q < kNB; ++q) acc[r][q] = madd(ar, bq[q], acc[r][q]);
         }
     }
     store_block(acc, c, ldc, mr, nr, alpha, accumulate);
@@ -145,7 +146,7 @@ inline void micro_rows(std::size_t kc, const float* a, std::size_t lda, const fl
         for (std::size_t q = 0; q < kNB; ++q) bq[q] = batch::load_aligned(b + q * kLanes);
         for (std::size_t r = 0; r < kMR; ++r) {
             const batch ar(rows[r][p]);
-            for (std::size_t q = 0; q < kNB; ++q) acc[r][q] = xsimd::fma(ar, bq[q], acc[r][q]);
+            for (std::size_t q = 0; q < kNB; ++q) acc[r][q] = madd(ar, bq[q], acc[r][q]);
         }
     }
     store_block(acc, c, ldc, mr, nr, alpha, accumulate);

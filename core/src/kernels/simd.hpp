@@ -19,17 +19,34 @@ namespace attn::kernels {
 using batch = xsimd::batch<float>;
 inline constexpr std::size_t kLanes = batch::size;
 
+// a·b + c, lane by lane: the multiply-add of the matrix products' inner loops (the
+// micro-kernels of kernels/gemm.hpp, so the plain kernel's products and both products of
+// the tiled kernel; dot and axpy below; the softmax's exp_nonpositive). Natively xsimd::fma, one rounding on FMA
+// hardware. In WebAssembly SIMD128 there is no FMA and this is a multiply then an add
+// (two roundings), except in the relaxed-SIMD build (ATTN_RELAXED_SIMD, wasm/CMakeLists.txt:
+// attn-core-relaxed), where it is f32x4.relaxed_madd: fused or not as the engine's CPU
+// does it (relaxed SIMD proposal, WebAssembly CG 2023), so results may differ from the
+// SIMD128 build in the last bits. Clang 14's builtin emits the proposal's pre-standard
+// opcode, rewritten to the standard one after linking (tools/wasm-relaxed-madd.mjs).
+inline batch madd(const batch& a, const batch& b, const batch& c) {
+#if defined(ATTN_RELAXED_SIMD)
+    static_assert(kLanes == 4, "the relaxed-SIMD build is WebAssembly SIMD128 (4 lanes)");
+    return batch(__builtin_wasm_fma_f32x4(a, b, c));
+#else
+    return xsimd::fma(a, b, c);
+#endif
+}
+
 // Σ a[i]·b[i]
 inline float dot(const float* a, const float* b, std::size_t n) {
     std::size_t i = 0;
     batch acc0(0.0f), acc1(0.0f);
     for (; i + 2 * kLanes <= n; i += 2 * kLanes) {
-        acc0 = xsimd::fma(batch::load_unaligned(a + i), batch::load_unaligned(b + i), acc0);
-        acc1 = xsimd::fma(batch::load_unaligned(a + i + kLanes),
-                          batch::load_unaligned(b + i + kLanes), acc1);
+        acc0 = madd(batch::load_unaligned(a + i), batch::load_unaligned(b + i), acc0);
+        acc1 = madd(batch::load_unaligned(a + i + kLanes), batch::load_unaligned(b + i + kLanes), acc1);
     }
     for (; i + kLanes <= n; i += kLanes)
-        acc0 = xsimd::fma(batch::load_unaligned(a + i), batch::load_unaligned(b + i), acc0);
+        acc0 = madd(batch::load_unaligned(a + i), batch::load_unaligned(b + i), acc0);
     float s = xsimd::hadd(acc0 + acc1);
     for (; i < n; ++i) s += a[i] * b[i];
     return s;
@@ -40,7 +57,7 @@ inline void axpy(float alpha, const float* x, float* y, std::size_t n) {
     const batch va(alpha);
     std::size_t i = 0;
     for (; i + kLanes <= n; i += kLanes)
-        xsimd::fma(va, batch::load_unaligned(x + i), batch::load_unaligned(y + i))
+        madd(va, batch::load_unaligned(x + i), batch::load_unaligned(y + i))
             .store_unaligned(y + i);
     for (; i < n; ++i) y[i] += alpha * x[i];
 }
@@ -113,10 +130,10 @@ inline ExpConstants exp_constants() {
 inline batch exp_nonpositive(const batch& a, const ExpConstants& c) {
     using ibatch = xsimd::batch<std::int32_t>;
     const batch k = xsimd::nearbyint(a * c.invlog2);
-    batch r = xsimd::fma(k, c.neg_log2hi, a);
-    r = xsimd::fma(k, c.neg_log2lo, r);
-    batch y = xsimd::fma(xsimd::fma(xsimd::fma(xsimd::fma(c.p4, r, c.p3), r, c.p2), r, c.p1), r, c.p0);
-    y = xsimd::fma(y, r * r, r) + c.one;
+    batch r = madd(k, c.neg_log2hi, a);
+    r = madd(k, c.neg_log2lo, r);
+    batch y = madd(madd(madd(madd(c.p4, r, c.p3), r, c.p2), r, c.p1), r, c.p0);
+    y = madd(y, r * r, r) + c.one;
     const ibatch e = xsimd::bitwise_cast<ibatch>(k + c.magic) << 23;
     y *= xsimd::bitwise_cast<batch>(e);
     return xsimd::select(a <= c.minlog, batch(0.0f), y);

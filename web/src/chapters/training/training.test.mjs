@@ -70,7 +70,7 @@ test('training: without Web Workers it trains on the page, with the whole core l
   await page.click('[data-control="step"]');
   await waitFor(page, (sel) => document.querySelector(sel)?.dataset.step === '1', STATUS, 30000);
   // the page's own core has no trainer; the trainer's core came on first use
-  assert.deepEqual(wasm.sort(), ['/attn-core-lite.wasm', '/attn-core.wasm']);
+  assert.deepEqual(wasm.sort(), ['/attn-core-lite-relaxed.wasm', '/attn-core.wasm']);
   assert.deepEqual(errors, []);
   await page.close();
 });
