@@ -6,20 +6,29 @@
 
 #include <xsimd/xsimd.hpp>
 
-extern "C" EMSCRIPTEN_KEEPALIVE float peak_steps(int steps, float a, float b) {
-    using batch = xsimd::batch<float>;
-    constexpr int kChains = 12;
+namespace {
+using batch = xsimd::batch<float>;
+constexpr int kChains = 12;
+
+// kChains independent chains acc = step(acc, a, b), `steps` times, summed at the end.
+template <class Step>
+float chains(int steps, float a, float b, Step step) {
     batch acc[kChains];
     for (int c = 0; c < kChains; ++c) acc[c] = batch(a + 0.001f * float(c));
     const batch va(a), vb(b);
     for (int s = 0; s < steps; ++s)
-        for (int c = 0; c < kChains; ++c) acc[c] = acc[c] * va + vb;
+        for (int c = 0; c < kChains; ++c) acc[c] = step(acc[c], va, vb);
     batch t(0.0f);
     for (int c = 0; c < kChains; ++c) t += acc[c];
     return xsimd::hadd(t);
 }
+}  // namespace
 
-extern "C" EMSCRIPTEN_KEEPALIVE int peak_flops_per_step() { return 12 * 2 * int(xsimd::batch<float>::size); }
+extern "C" EMSCRIPTEN_KEEPALIVE float peak_steps(int steps, float a, float b) {
+    return chains(steps, a, b, [](batch x, batch va, batch vb) { return x * va + vb; });
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE int peak_flops_per_step() { return kChains * 2 * int(batch::size); }
 
 // The same chains with relaxed SIMD's multiply-add (f32x4.relaxed_madd, one instruction,
 // fused where the CPU has FMA) when built with -mrelaxed-simd: the peak of the
@@ -27,15 +36,6 @@ extern "C" EMSCRIPTEN_KEEPALIVE int peak_flops_per_step() { return 12 * 2 * int(
 // tools/wasm-relaxed-madd.mjs rewrites after linking (the Makefile's bench target).
 #if defined(__wasm_relaxed_simd__)
 extern "C" EMSCRIPTEN_KEEPALIVE float peak_madd_steps(int steps, float a, float b) {
-    using batch = xsimd::batch<float>;
-    constexpr int kChains = 12;
-    batch acc[kChains];
-    for (int c = 0; c < kChains; ++c) acc[c] = batch(a + 0.001f * float(c));
-    const batch va(a), vb(b);
-    for (int s = 0; s < steps; ++s)
-        for (int c = 0; c < kChains; ++c) acc[c] = batch(__builtin_wasm_fma_f32x4(acc[c], va, vb));
-    batch t(0.0f);
-    for (int c = 0; c < kChains; ++c) t += acc[c];
-    return xsimd::hadd(t);
+    return chains(steps, a, b, [](batch x, batch va, batch vb) { return batch(__builtin_wasm_fma_f32x4(x, va, vb)); });
 }
 #endif
