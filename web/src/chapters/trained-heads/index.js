@@ -174,8 +174,10 @@ export default {
       if (fieldProblem || had) k.render(); // the message at the field comes and goes at once
       if (!fieldProblem) typing = setTimeout(() => patch({ text: t, focus: -1 }), TYPING_PAUSE);
     });
+    // Leaving an empty field puts the sentence of the figures back; a text too long stays in
+    // the field with its message, so that a long paste is not lost and can be cut down.
     input.addEventListener('blur', () => {
-      if (!fieldProblem) return;
+      if (!fieldProblem || fieldProblem[0] === 'tooLong') return;
       fieldProblem = null;
       input.value = sentenceOf(state());
       k.render();

@@ -120,6 +120,11 @@ test('trained-heads: empty, too long and unknown text get a message at the field
   assert.equal((await rowLabels(page, 'th-P')).length, rows); // the last sentence stays
   await page.fill(field, '가'.repeat(400));
   assert.match(await text(page, msg), /400자/);
+  // leaving the field keeps the long text (nothing pasted is lost) and its message
+  await page.$eval(field, (f) => f.blur());
+  assert.notEqual(await page.evaluate(() => document.activeElement?.tagName), 'TEXTAREA');
+  assert.equal([...await page.inputValue(field)].length, 400);
+  assert.match(await text(page, msg), /400자/);
   // a sentence longer than the model's window is read in part, and says so
   await page.fill(field, '고양이가 매트 위에 앉았다. 고양이는 곧 잠들었고 꿈을 꾸었다. 고양이는 다시 일어났다.');
   assert.equal(await page.isHidden(msg), true);
