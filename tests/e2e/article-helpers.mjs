@@ -3,7 +3,7 @@
 // Chromium, and readers for the numbers the core put on the page. Not a test file itself.
 import assert from 'node:assert/strict';
 import { openPage } from '../../web/scripts/browser.mjs';
-import { harness, shots } from './harness.mjs';
+import { harness, shots, paintedTop } from './harness.mjs';
 
 export { shots };
 
@@ -22,7 +22,7 @@ export const near = (got, want, decimals, what) =>
 export const cellInput = (grid, i, j) => `[data-grid="${grid}"] tbody tr:nth-child(${i}) td:nth-of-type(${j}) input`;
 // The chapter's section is scrolled to the top of the viewport by its fragment.
 export async function atFragment(page, id) {
-  const top = await page.$eval(`#${id}`, (n) => n.getBoundingClientRect().top);
+  const top = await paintedTop(page, `#${id}`);
   assert.ok(Math.abs(top) < 40, `#${id} is at the top of the viewport (top = ${top})`);
 }
 export const setRange = (page, control, value, nth = 0) =>

@@ -9,7 +9,7 @@ import createAttention from '../../web/dist/attn.mjs';
 import { fmt } from '../../web/src/format.js';
 
 export { fmt };
-import { harness, shots } from './harness.mjs';
+import { harness, shots, paintedTop } from './harness.mjs';
 
 export { shots };
 
@@ -46,7 +46,7 @@ export async function assertVisitedByFragment(page, id) {
     assert.deepEqual(await page.$$eval('section.chapter', (ns) => ns.map((n) => n.id)), [id]);
     return;
   }
-  const top = await page.$eval(`#${id}`, (n) => n.getBoundingClientRect().top);
+  const top = await paintedTop(page, `#${id}`);
   assert.ok(Math.abs(top) < 5, `#${id} is scrolled to the top (top = ${top})`);
 }
 

@@ -84,3 +84,19 @@ export function pasteInto(page, selector, text) {
     input.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
   }, text);
 }
+
+// An element's top as the reader sees it: read after a painted frame, until two frames
+// agree. (A chapter that mounts above the fragment moves the page back before the next
+// paint, from a ResizeObserver; a read between that mount and the next frame would see the
+// unpainted, uncorrected layout.)
+export const paintedTop = (page, selector) => page.$eval(selector, async (n) => {
+  const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
+  let prev = NaN;
+  for (let k = 0; k < 30; k++) {
+    await frame();
+    const top = n.getBoundingClientRect().top;
+    if (Math.abs(top - prev) < 0.5) return top;
+    prev = top;
+  }
+  return prev;
+});

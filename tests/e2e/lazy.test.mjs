@@ -4,7 +4,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage } from '../../web/scripts/browser.mjs';
-import { harness } from './harness.mjs';
+import { harness, paintedTop } from './harness.mjs';
 
 const { server, browser } = await harness();
 
@@ -55,7 +55,7 @@ test('every chapter is reached by its fragment, drawn, and stays where the fragm
     assertDrawn(await content(page, id), id);
     // Chapters above it mount too (they are near the screen): the reader is not moved.
     await page.waitForTimeout(600);
-    const top = await page.$eval(`#${id}`, (s) => s.getBoundingClientRect().top);
+    const top = await paintedTop(page, `#${id}`);
     assert.ok(Math.abs(top) < 5, `#${id} is at the top of the window after the chapters around it mounted (top = ${top})`);
     assert.deepEqual(errors, [], id);
     await page.close();
@@ -65,7 +65,7 @@ test('every chapter is reached by its fragment, drawn, and stays where the fragm
 test('an element inside a chapter not mounted yet is reached by its fragment, at load and by a link', async () => {
   const { page, errors } = await openPage(browser, `${server.url}#two-keys-exercise`);
   assert.ok(await page.isVisible('#two-keys-exercise'));
-  const top = await page.$eval('#two-keys-exercise', (n) => n.getBoundingClientRect().top);
+  const top = await paintedTop(page, '#two-keys-exercise');
   assert.ok(Math.abs(top) < 5, `the exercise is at the top (top = ${top})`);
   await page.evaluate(() => (location.hash = 'positional-encoding'));
   await page.waitForSelector('#positional-encoding[data-mounted="true"]');
@@ -113,11 +113,11 @@ test('a reload keeps the reading position inside a chapter far down the page', a
   await settle();
   await page.evaluate(() => scrollBy(0, 700));
   await settle();
-  const before = await page.$eval('#cost', (s) => s.getBoundingClientRect().top);
+  const before = await paintedTop(page, '#cost');
   await page.reload();
   await page.waitForSelector('body[data-ready="true"]');
   await settle();
-  const after = await page.$eval('#cost', (s) => s.getBoundingClientRect().top);
+  const after = await paintedTop(page, '#cost');
   assert.ok(Math.abs(after - before) < 5, `same place after reload: ${before} → ${after}`);
   assert.deepEqual(errors, []);
   await page.close();
