@@ -102,6 +102,16 @@ test('live run: starts in a worker, reports progress, the page stays responsive,
   const rows = await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length);
   await page.waitForTimeout(500);
   assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), rows, 'nothing arrives after cancel');
+  // The time plot keeps the run's axis after cancel: n from 256 to the largest n planned
+  // (32K), the same ticks as the memory plot beside it, not just the sizes measured so far.
+  const xTicks = (plot) => page.$$eval(`#cost [data-plot="${plot}"] .axis text[text-anchor="middle"]:not(.axis-label)`, (ts) => ts.map((t) => t.textContent));
+  const timeTicks = await xTicks('live-time');
+  assert.equal(timeTicks[0], '256');
+  assert.equal(timeTicks.at(-1), '32K', timeTicks.join(' '));
+  assert.deepEqual(timeTicks, await xTicks('live-memory'));
+  // every measured time is drawn, a lone point too (a dot: a line needs two)
+  const drawn = await page.$$eval('#cost [data-plot="live-time"] path, #cost [data-plot="live-time"] circle', (ns) => ns.length);
+  assert.ok(drawn >= 2, `${drawn} curves or dots`);
   // The measured memory: the plain kernel needs more than the tiled one at the same n.
   const first = await page.$$eval('#cost [data-table="live"] tbody tr:first-child td', (td) => td.map((t) => t.textContent));
   assert.match(first[1], /B/);
