@@ -189,6 +189,24 @@ test('the pool in the browser: 1 and 2 real workers give the same bits; errors r
   await page.close();
 });
 
+test('live run: a link whose largest n is not offered gets a message at the run, and no worker starts', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=cost&lang=en&cost=liveMaxN:524288;liveHeads:1`);
+  await page.click('#cost [data-action="run"]');
+  await page.waitForFunction(() => /The run stopped/.test(document.querySelector('#cost .live-status').textContent), null, { timeout: 10000 });
+  assert.match(await page.textContent('#cost .live-status'),
+    /The run stopped: the largest n must be one of 4,096, 8,192, 16,384, 32,768, and this link asks for n = 524,288/);
+  assert.equal(await page.isDisabled('#cost [data-action="run"]'), false);
+  assert.equal(page.workers().length, 0, 'no pool was made for it');
+  assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), 0);
+  // picking an offered n runs
+  await page.selectOption('#cost [data-control="liveMaxN"]', '4096');
+  await page.click('#cost [data-action="run"]');
+  await page.waitForFunction(() => /^Done/.test(document.querySelector('#cost .live-status').textContent), null, { timeout: 180000 });
+  assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), 5);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('live run: a worker that fails reaches the chapter as a message; the next run works', async () => {
   const { page, errors } = await openPage(browser, `${server.url}?embed=cost&lang=en`);
   await page.selectOption('#cost [data-control="liveMaxN"]', '4096');

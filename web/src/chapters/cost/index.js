@@ -191,14 +191,19 @@ export default {
     async function startRun() {
       cancelRun(true);
       const s = state();
-      const sizes = pow2(256, s.liveMaxN);
       const heads = LIVE_HEADS.includes(s.liveHeads) ? s.liveHeads : 8; // a link may carry anything
+      if (!LIVE_MAX_N.includes(s.liveMaxN)) { // so may its n: said here, before any n x n buffer is made
+        const message = tr('liveMaxNBad', { n: fmtCount(s.liveMaxN), list: LIVE_MAX_N.map(fmtCount).join(', ') });
+        patch({ live: { sizes: [], flops: [], heads, workers: 0, results: [], current: null, failed: null, done: 0, total: 1, status: 'error', message } });
+        return;
+      }
+      const sizes = pow2(256, s.liveMaxN);
       const flops = plannedFlops(sizes, heads);
       const base = { sizes, flops, heads, workers: 0, results: [], current: null, failed: null, message: '', done: 0, total: 2 * flops.reduce((a, b) => a + b, 0) };
       const me = {};
       try {
         // no more workers than heads: a head is the unit of work
-        me.pool = createPool({ url: new URL('./cost-run.js', import.meta.url), size: Math.min(s.liveWorkers, heads) });
+        me.pool = createPool({ url: new URL('./cost-run.js', import.meta.url), size: Math.min(s.liveWorkers, heads), maxRows: s.liveMaxN });
       } catch (e) {
         patch({ live: { ...base, status: 'error', message: e.message || tr('liveWorkerFailed'), total: 1 } });
         return;
