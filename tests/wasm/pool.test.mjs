@@ -144,6 +144,24 @@ test('bad calls reject with a clear error and the pool keeps working', async () 
   pool.terminate();
 });
 
+test('more tokens than maxRows: a SizeError before anything is sent; the pool keeps working', async () => {
+  assert.throws(() => createPool({ size: 1, maxRows: 0, createWorker: workers().create }), /maxRows must be a whole number ≥ 1, got 0/);
+  assert.throws(() => createPool({ size: 1, maxRows: 2.5, createWorker: workers().create }), RangeError);
+  assert.equal(createPool({ size: 1, createWorker: workers().create }).maxRows, 1 << 16); // the default
+  const w = workers();
+  const pool = createPool({ size: 2, maxRows: 8, createWorker: w.create });
+  assert.equal(pool.maxRows, 8);
+  const [Q, K, V] = heads(2, 9, 4, 3);
+  await assert.rejects(pool.attention({ Q, K, V }), (e) => e instanceof RangeError && e.kind === 'SizeError' &&
+    /n = 9 tokens is more than this pool takes \(maxRows = 8\)/.test(e.message) || assert.fail(`${e.name} ${e.kind}: ${e.message}`));
+  assert.equal(Q[0].data.byteLength, 9 * 4 * 4, 'the inputs stay here (nothing transferred)');
+  assert.deepEqual(w.made.map((x) => x.received.length), [0, 0], 'no worker was sent anything');
+  const [q, k, v] = heads(2, 8, 4, 3); // n = maxRows runs
+  const r = await pool.attention({ Q: copy(q), K: copy(k), V: copy(v) });
+  r.heads.forEach((h, i) => assert.ok(bits(h.output).equals(bits(attn.flashAttention(q[i], k[i], v[i])))));
+  pool.terminate();
+});
+
 test('the same matrix given for several heads and for Q and K is sent to each worker once', async () => {
   const pool = createPool({ size: 2, createWorker: workers().create });
   const X = attn.random({ rows: 9, cols: 4, seed: 8 });

@@ -7,7 +7,7 @@
 //   p.update({ series: [{ name: 'with √d_k', points: [[x, y], ...], kind: 'line' }],
 //              bars: [{ x0, x1, y }], marks: [{ x, y, label }] , polygons: [{ points, name }] });
 //
-// kinds: 'line' (default), 'points'; bars are drawn as a histogram; polygons filled.
+// kinds: 'line' (default; a line of one point is drawn as a dot), 'points'; bars are drawn as a histogram; polygons filled.
 // A series with dashed: true is drawn dashed, and so is its legend swatch.
 // x.type / y.type: 'linear' (default) or 'log'. domain: [lo, hi] to fix an axis;
 // x.ticks / y.ticks: explicit tick values (e.g. powers of two; those outside the domain are
@@ -145,7 +145,7 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
   let axisGroup = null, dataGroup = null, lastAxisKey = '', lastKey = '';
   function draw(args = {}) {
     // Render only what changed: the same data, size and words draw nothing.
-    const key = JSON.stringify([args, width, title(), x.label?.(), y.label?.(), toolText('menu')]);
+    const key = JSON.stringify([args, width, title(), x.label?.(), y.label?.(), x.domain, y.domain, x.ticks, y.ticks, toolText('menu')]);
     if (key === lastKey && scales) return scales;
     lastKey = key;
     const { series = [], bars = [], marks = [], polygons = [], handles = [], summary = '', message = '' } = args;
@@ -169,8 +169,15 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
     let left = m.left, right = width - m.right, top = m.top, bottom = height - m.bottom;
     // Room for the longest y tick label (about 6.5 px per character at 11 px) beside the
     // rotated axis label, so "100 MB" does not run into it.
-    const yTickValues = (s) => (y.ticks ? y.ticks.filter((v) => inDomain(s, v)) : s.ticks(5)
-      .filter((v) => y.type !== 'log' || Number.isInteger(Math.log10(v))));
+    // A log axis is labelled at powers of ten, or at 1, 2 and 5 times them when fewer than two
+    // powers of ten fall inside it (a short run's times, 6–44 ms, get 10 and 20 as well).
+    const yTickValues = (s) => {
+      if (y.ticks) return y.ticks.filter((v) => inDomain(s, v));
+      const all = s.ticks(5);
+      if (y.type !== 'log') return all;
+      const decades = all.filter((v) => Number.isInteger(Math.log10(v)));
+      return decades.length >= 2 ? decades : all.filter((v) => [1, 2, 5].includes(Math.round(v / 10 ** Math.floor(Math.log10(v) + 1e-9))));
+    };
     const yLabelChars = Math.max(0, ...yTickValues(scale(y, y0, y1, [bottom, top])).map((v) => (y.tickFormat ?? tickFmt)(v).length));
     left = Math.max(left, Math.ceil(26 + 6.5 * yLabelChars));
     if (square) {
@@ -228,7 +235,7 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
     series.forEach((s, k) => {
       const color = s.color ?? PALETTE[k % PALETTE.length];
       const pts = s.points.filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b) && (x.type !== 'log' || a > 0) && (y.type !== 'log' || b > 0));
-      if (s.kind === 'points') {
+      if (s.kind === 'points' || pts.length === 1) { // a line of one point (a run cut short) is a dot
         for (const [a, b] of pts) svgEl('circle', { cx: sx(a), cy: sy(b), r: 3.5, fill: color }, g);
       } else {
         svgEl('path', { d: line().x((p) => sx(p[0])).y((p) => sy(p[1]))(pts) ?? '', fill: 'none', stroke: color, 'stroke-width': 2, 'stroke-dasharray': s.dashed ? '6 4' : 'none' }, g);

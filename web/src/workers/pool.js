@@ -6,13 +6,14 @@
 // any static host. Heads are independent (Vaswani et al. 2017, §3.2.2), so each head's
 // output is the one a single worker computes, bit for bit.
 //
-//   const pool = createPool({ url: new URL('./cost-run.js', import.meta.url), size: 2 });
+//   const pool = createPool({ url: new URL('./cost-run.js', import.meta.url), size: 2, maxRows: 4096 });
 //   const r = await pool.attention({ Q, K, V, kernel: 'tiled', causal: false });
 //   // r: {heads: [{output, ms, workBytes}], Q, K, V, workers, ms}
 //   pool.terminate();
 //
 // Errors: a call with bad arguments rejects with a TypeError/RangeError (the core's message
-// for shapes, prefixed with the head); a worker that fails (its script, its core, a
+// for shapes, prefixed with the head); a call with more than maxRows tokens rejects with a
+// RangeError of kind 'SizeError' before anything is copied or sent; a worker that fails (its script, its core, a
 // crash) rejects the calls it held with an Error naming it, and is replaced, so the pool
 // keeps working. After terminate() every pending call rejects and new calls throw.
 
@@ -42,8 +43,11 @@ function ownedFloat32(m, what) {
   throw new TypeError(`attention pool: ${what}.data must be a Float32Array, Float64Array or array of numbers`);
 }
 
-export function createPool({ size = defaultPoolSize(), url, createWorker } = {}) {
+/** size: workers (1 to 256); maxRows: the most tokens n a call may have (its n x n buffers
+ * and inputs are made for it: the caller's own limit, e.g. the live run's largest n). */
+export function createPool({ size = defaultPoolSize(), url, createWorker, maxRows = 1 << 16 } = {}) {
   if (!Number.isInteger(size) || size < 1 || size > 256) throw new RangeError(`attention pool: size must be a whole number from 1 to 256, got ${size}`);
+  if (!Number.isInteger(maxRows) || maxRows < 1) throw new RangeError(`attention pool: maxRows must be a whole number ≥ 1, got ${maxRows}`);
   const spawn = createWorker ?? (() => new Worker(url, { type: 'module' }));
   let nextId = 1;
   let closed = false;
@@ -100,6 +104,8 @@ export function createPool({ size = defaultPoolSize(), url, createWorker } = {})
 
   return {
     get size() { return slots.length; },
+    /** The most tokens n a call may have. */
+    get maxRows() { return maxRows; },
     /** Resolves when every worker has loaded its core (and warmed it up): [{simd}] per
      * worker; rejects with the first worker's failure. Calls made before simply wait. */
     ready() {
@@ -123,6 +129,11 @@ export function createPool({ size = defaultPoolSize(), url, createWorker } = {})
       const h = Q.length;
       if (h < 1 || K.length !== h || V.length !== h) throw new RangeError(`attention pool: Q, K and V must hold the same number of heads (≥ 1), got ${Q.length}, ${K.length} and ${V.length}`);
       const { rows, cols } = Q[0];
+      if (rows > maxRows) {
+        const e = new RangeError(`attention pool: n = ${rows} tokens is more than this pool takes (maxRows = ${maxRows})`);
+        e.kind = 'SizeError';
+        throw e;
+      }
       for (const [name, list] of [['Q', Q], ['K', K], ['V', V]])
         list.forEach((m, i) => {
           if (m?.rows !== rows || m?.cols !== cols) throw new RangeError(`attention pool: ${name}[${i}] is ${m?.rows}x${m?.cols}; every head must be ${rows}x${cols} like Q[0]`);

@@ -102,6 +102,16 @@ test('live run: starts in a worker, reports progress, the page stays responsive,
   const rows = await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length);
   await page.waitForTimeout(500);
   assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), rows, 'nothing arrives after cancel');
+  // The time plot keeps the run's axis after cancel: n from 256 to the largest n planned
+  // (32K), the same ticks as the memory plot beside it, not just the sizes measured so far.
+  const xTicks = (plot) => page.$$eval(`#cost [data-plot="${plot}"] .axis text[text-anchor="middle"]:not(.axis-label)`, (ts) => ts.map((t) => t.textContent));
+  const timeTicks = await xTicks('live-time');
+  assert.equal(timeTicks[0], '256');
+  assert.equal(timeTicks.at(-1), '32K', timeTicks.join(' '));
+  assert.deepEqual(timeTicks, await xTicks('live-memory'));
+  // every measured time is drawn, a lone point too (a dot: a line needs two)
+  const drawn = await page.$$eval('#cost [data-plot="live-time"] path, #cost [data-plot="live-time"] circle', (ns) => ns.length);
+  assert.ok(drawn >= 2, `${drawn} curves or dots`);
   // The measured memory: the plain kernel needs more than the tiled one at the same n.
   const first = await page.$$eval('#cost [data-table="live"] tbody tr:first-child td', (td) => td.map((t) => t.textContent));
   assert.match(first[1], /B/);
@@ -176,6 +186,24 @@ test('the pool in the browser: 1 and 2 real workers give the same bits; errors r
   }
   assert.match(r.broken, /attention pool: worker \d could not start|attention pool: worker \d stopped/);
   assert.deepEqual(errors.filter((e) => !/no-such-worker/.test(e)), []);
+  await page.close();
+});
+
+test('live run: a link whose largest n is not offered gets a message at the run, and no worker starts', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=cost&lang=en&cost=liveMaxN:524288;liveHeads:1`);
+  await page.click('#cost [data-action="run"]');
+  await page.waitForFunction(() => /The run stopped/.test(document.querySelector('#cost .live-status').textContent), null, { timeout: 10000 });
+  assert.match(await page.textContent('#cost .live-status'),
+    /The run stopped: the largest n must be one of 4,096, 8,192, 16,384, 32,768, and this link asks for n = 524,288/);
+  assert.equal(await page.isDisabled('#cost [data-action="run"]'), false);
+  assert.equal(page.workers().length, 0, 'no pool was made for it');
+  assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), 0);
+  // picking an offered n runs
+  await page.selectOption('#cost [data-control="liveMaxN"]', '4096');
+  await page.click('#cost [data-action="run"]');
+  await page.waitForFunction(() => /^Done/.test(document.querySelector('#cost .live-status').textContent), null, { timeout: 180000 });
+  assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), 5);
+  assert.deepEqual(errors, []);
   await page.close();
 });
 

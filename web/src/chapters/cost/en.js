@@ -86,6 +86,7 @@ export default {
   liveStatus_error: 'The run stopped: {liveMessage}',
   liveFailedNote: 'The plain kernel no longer fit at n = {n}.',
   liveWorkerFailed: 'the worker could not start',
+  liveMaxNBad: 'the largest n must be one of {list}, and this link asks for n = {n}. Pick one in “largest n” and run again.',
   kernelPlain: 'plain',
   kernelTiled: 'tiled',
   timePlotTitle: 'Time against n (log-log)',

@@ -149,15 +149,16 @@ export default {
     status.setAttribute('aria-live', 'polite');
     const plots = el('div', 'plot-row');
     const liveXAxis = () => ({ label: () => tr('liveX'), type: 'log', tickFormat: nTick, ticks: pow2(256, 32768) });
+    const timeX = liveXAxis(), memX = liveXAxis(); // their domain: the run's sizes (drawLive)
     const timePlot = k.plot({
       title: () => tr('timePlotTitle'),
-      x: liveXAxis(),
+      x: timeX,
       y: { label: () => tr('timeY'), type: 'log', tickFormat: (v) => fmt(v, { digits: 3 }) },
       testId: 'live-time',
     });
     const memPlot = k.plot({
       title: () => tr('memPlotTitle'),
-      x: liveXAxis(),
+      x: memX,
       y: { label: () => tr('memY'), type: 'log', tickFormat: (v) => fmtBytes(v).replace(/ \(.*\)$/, '').replace(/\.0+ /, ' ') },
       testId: 'live-memory',
     });
@@ -190,14 +191,19 @@ export default {
     async function startRun() {
       cancelRun(true);
       const s = state();
-      const sizes = pow2(256, s.liveMaxN);
       const heads = LIVE_HEADS.includes(s.liveHeads) ? s.liveHeads : 8; // a link may carry anything
+      if (!LIVE_MAX_N.includes(s.liveMaxN)) { // so may its n: said here, before any n x n buffer is made
+        const message = tr('liveMaxNBad', { n: fmtCount(s.liveMaxN), list: LIVE_MAX_N.map(fmtCount).join(', ') });
+        patch({ live: { sizes: [], flops: [], heads, workers: 0, results: [], current: null, failed: null, done: 0, total: 1, status: 'error', message } });
+        return;
+      }
+      const sizes = pow2(256, s.liveMaxN);
       const flops = plannedFlops(sizes, heads);
       const base = { sizes, flops, heads, workers: 0, results: [], current: null, failed: null, message: '', done: 0, total: 2 * flops.reduce((a, b) => a + b, 0) };
       const me = {};
       try {
         // no more workers than heads: a head is the unit of work
-        me.pool = createPool({ url: new URL('./cost-run.js', import.meta.url), size: Math.min(s.liveWorkers, heads) });
+        me.pool = createPool({ url: new URL('./cost-run.js', import.meta.url), size: Math.min(s.liveWorkers, heads), maxRows: s.liveMaxN });
       } catch (e) {
         patch({ live: { ...base, status: 'error', message: e.message || tr('liveWorkerFailed'), total: 1 } });
         return;
@@ -277,6 +283,10 @@ export default {
       // Trend: 4x per doubling (slope 2 on log-log axes), through the largest tiled point.
       const last = tiled.at(-1);
       const trend = last && tiled.length > 1 ? [tiled[0].n, last.n].map((n) => [n, last.ms * (n / last.n) ** 2]) : [];
+      // Both plots span the sizes the run planned, not those measured so far: a run that
+      // was cancelled (or is under way) keeps the axis of the whole run, the same as the
+      // memory plot's beside it.
+      timeX.domain = memX.domain = L?.sizes.length ? [L.sizes[0], L.sizes.at(-1)] : undefined;
       timePlot.update({
         series: [
           { name: tr('seriesPlain'), points: plain.map((r) => [r.n, r.ms]), color: '#c2760c' },

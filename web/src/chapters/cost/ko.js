@@ -85,6 +85,7 @@ export default {
   liveStatus_error: '측정이 멈췄습니다: {liveMessage}',
   liveFailedNote: '기본 커널은 n = {n}에서 메모리에 더 들어가지 않았습니다.',
   liveWorkerFailed: '워커를 시작하지 못했습니다',
+  liveMaxNBad: '최대 n은 {list} 가운데 하나여야 하는데, 이 링크는 n = {n}을 요청합니다. ‘최대 n’에서 하나를 고르고 다시 실행하세요.',
   kernelPlain: '기본',
   kernelTiled: '타일',
   timePlotTitle: 'n에 따른 시간 (로그-로그)',

@@ -6,7 +6,9 @@
 // text come from text-model-results.json, measured by the core when the model was trained.
 //
 // Tokens are jamo; the page shows characters: a syllable's jamo columns are summed and its
-// row is read at its last jamo (attn.groupByCharacter, core/include/attn/heads.hpp).
+// row is read at its last jamo (attn.groupByCharacter, core/include/attn/heads.hpp). A
+// character is a grapheme (Intl.Segmenter): an emoji made of several code points (ZWJ, a
+// skin tone) is one, its code points' tokens grouped the same way.
 import { chapterKit } from '../../kit/kit.js';
 import { setText, rebuild, escapeHtml } from '../../kit/prose.js';
 import { fmt } from '../../format.js';
@@ -17,6 +19,20 @@ const ID = 'trained-heads';
 const MAX_CHARS = 300; // longer text is refused at the field (the model reads 63 tokens anyway)
 const ROLE_ORDER = ['previous-token', 'first-token', 'local', 'induction', ''];
 const TYPING_PAUSE = 200; // ms without a key before the heads are redrawn for the new sentence
+// Nothing to read: only white space and invisible characters (zero-width space and joiners, BOM).
+const blank = (t) => /^[\s\p{Default_Ignorable_Code_Point}]*$/u.test(t);
+
+// The characters as a reader sees them: chars (code points, as the core read them) grouped
+// into graphemes. -> {labels: one per grapheme, of: code point c -> its grapheme}.
+const segmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
+function graphemes(chars) {
+  const labels = [], of = [];
+  for (const g of segmenter ? Array.from(segmenter.segment(chars.join('')), (x) => x.segment) : chars) {
+    for (const _ of g) of.push(labels.length);
+    labels.push(g);
+  }
+  return { labels, of };
+}
 
 // The files, fetched once per page, and the model loaded once per core: probe, evaluate
 // and heads leave it unchanged, so every mount (several widgets share one core) reads the
@@ -167,7 +183,7 @@ export default {
       const t = input.value;
       const n = [...t].length;
       const had = fieldProblem;
-      if (!t.trim()) fieldProblem = ['emptyText', {}];
+      if (blank(t)) fieldProblem = ['emptyText', {}];
       else if (n > MAX_CHARS) fieldProblem = ['tooLong', { n, max: MAX_CHARS }];
       else fieldProblem = null;
       clearTimeout(typing);
@@ -201,6 +217,18 @@ export default {
     text('span', 'queryLabel', charBox, undefined, 'label');
     const chars = el('div', 'query-chars', charBox);
     chars.dataset.query = 'chars';
+    // One tab stop (roving tabindex): ←/→, Home and End move among the characters, and the
+    // row read follows the focus.
+    chars.addEventListener('keydown', (e) => {
+      const at = Number(e.target.dataset?.unit);
+      if (!Number.isInteger(at) || e.altKey || e.ctrlKey || e.metaKey) return;
+      const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: units.length - 1 }[e.key];
+      if (to === undefined) return;
+      e.preventDefault(); // and the page's ←/→ for steppers does not see it
+      const i = Math.max(0, Math.min(units.length - 1, to));
+      patch({ focus: i });
+      chars.querySelector(`[data-unit="${i}"]`)?.focus();
+    });
     Object.assign(chars.style, { display: 'flex', flexWrap: 'wrap', gap: '.25rem' });
     const viewBox = el('div', 'controls');
     viewBox.setAttribute('role', 'radiogroup');
@@ -370,15 +398,16 @@ export default {
       if (!model) return null;
 
       const p = model.probe(t);
-      const U = p.chars.length + 1;
-      units = ['<s>', ...p.chars.map((c) => (c === ' ' ? '␣' : c === '\n' ? '↵' : c))];
+      const g = graphemes(p.chars);
+      const U = g.labels.length + 1;
+      units = ['<s>', ...g.labels.map((c) => (c === ' ' ? '␣' : c === '\n' || c === '\r\n' ? '↵' : c))];
       const nh = model.config.layers * H();
       const head = Math.min(s.head, nh - 1);
       const focus = s.focus < 0 || s.focus >= U ? U - 1 : s.focus;
       const heads = [];
       p.layers.forEach((L) => L.heads.forEach((P, h) => heads.push({ P, norm: L.valueNorm[h] })));
-      // by character: unit 0 is <s>, unit c + 1 is character c (the core's grouping rule)
-      const units_ = p.charIndex.map((c) => c + 1);
+      // by character: unit 0 is <s>, unit g + 1 is grapheme g (the core's grouping rule)
+      const units_ = p.charIndex.map((c) => (c < 0 ? 0 : g.of[c] + 1));
       const grouped = heads.map(({ P }) => attn.groupByCharacter(P, units_));
       // attention × value norm (Kobayashi et al. 2020): P(i, j)·‖v_j W_O^h‖, by character
       const norms = heads.map(({ P, norm }) => attn.groupByCharacter(attn.normWeights(P, norm), units_));
@@ -387,10 +416,10 @@ export default {
       const other = s.view === 'norm' ? normed[head] : rollout;
 
       // unknown characters and truncation, said at the field
-      const unknown = [...new Set(p.tokens.map((id, q) => (id === 0 ? p.chars[p.charIndex[q]] : null)).filter((c) => c != null))];
+      const unknown = [...new Set(p.tokens.map((id, q) => (id === 0 ? g.labels[g.of[p.charIndex[q]]] : null)).filter((c) => c != null))];
       const notes = [];
       if (unknown.length) notes.push(tr('unknownChars', { chars: unknown.map((c) => `「${c}」`).join(' ') }));
-      if (p.truncated > 0) notes.push(tr('truncated', { kept: p.tokens.length - 1, left: p.truncated, chars: p.chars.length }));
+      if (p.truncated > 0) notes.push(tr('truncated', { kept: p.tokens.length - 1, left: p.truncated, chars: g.labels.length }));
       setText(fieldNote, notes.join(' '));
       fieldNote.hidden = !notes.length;
 
@@ -412,6 +441,7 @@ export default {
         b.dataset.unit = String(i);
         b.setAttribute('aria-pressed', String(i === focus));
         b.setAttribute('aria-label', tr('queryChar', { char: u, n: i }));
+        b.tabIndex = i === focus ? 0 : -1;
         if (i === focus) b.style.outline = '2px solid var(--accent, #c60)';
         b.addEventListener('click', () => patch({ focus: i }));
       }));

@@ -81,6 +81,35 @@ test('trained-heads: a click or the keyboard picks the row; a head map picks the
   await page.keyboard.press('Enter');
   assert.equal(await highlighted(page, 'th-P'), 4);
   assert.equal(await page.getAttribute(`${S} [data-query="chars"] button[data-unit="4"]`, 'aria-pressed'), 'true');
+  // one tab stop among the characters; ←/→, Home and End move it, and the row follows
+  const chip = (i) => `${S} [data-query="chars"] button[data-unit="${i}"]`;
+  const tabStops = () => page.$$eval(`${S} [data-query="chars"] button`, (bs) => bs.filter((b) => b.tabIndex === 0).map((b) => Number(b.dataset.unit)));
+  assert.deepEqual(await tabStops(), [4]);
+  const focused = () => page.evaluate(() => Number(document.activeElement?.dataset.unit));
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await focused(), 5);
+  assert.equal(await highlighted(page, 'th-P'), 5);
+  assert.equal(await page.getAttribute(chip(5), 'aria-pressed'), 'true');
+  assert.deepEqual(await tabStops(), [5]);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await focused(), 3);
+  assert.equal(await highlighted(page, 'th-view'), 3);
+  await page.keyboard.press('Home');
+  assert.equal(await focused(), 0);
+  await page.keyboard.press('ArrowLeft'); // stays at <s>
+  assert.equal(await focused(), 0);
+  assert.equal(await highlighted(page, 'th-P'), 0);
+  await page.keyboard.press('End');
+  assert.equal(await focused(), last);
+  assert.equal(await highlighted(page, 'th-P'), last);
+  // Tab leaves the characters at once (one tab stop), Shift+Tab comes back to the chosen one
+  await page.keyboard.press('Tab');
+  assert.ok(await page.evaluate(() => !document.activeElement?.closest('[data-query="chars"]')));
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await focused(), last);
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await highlighted(page, 'th-P'), last - 1);
   // another head: its map is pressed, the enlarged matrix and the every-head row follow
   const before = await cells(page, 'th-P', 5);
   await page.focus(`${S} [data-heads="small"] button[data-head="5"]`);
@@ -118,6 +147,14 @@ test('trained-heads: empty, too long and unknown text get a message at the field
   assert.match(await text(page, msg), /한 글자 이상/);
   assert.equal(await page.getAttribute(field, 'aria-invalid'), 'true');
   assert.equal((await rowLabels(page, 'th-P')).length, rows); // the last sentence stays
+  // invisible characters only (zero-width space, joiner, BOM) are no sentence either
+  await page.fill(field, 'x');
+  assert.equal(await page.isHidden(msg), true);
+  await page.fill(field, '\u200B\u200D\uFEFF \u200B');
+  assert.match(await text(page, msg), /한 글자 이상/);
+  assert.equal(await page.getAttribute(field, 'aria-invalid'), 'true');
+  await page.waitForTimeout(400); // past the typing pause: the heads did not take the invisible text
+  assert.equal((await rowLabels(page, 'th-P')).length, rows);
   await page.fill(field, '가'.repeat(400));
   assert.match(await text(page, msg), /400자/);
   // leaving the field keeps the long text (nothing pasted is lost) and its message
@@ -135,6 +172,19 @@ test('trained-heads: empty, too long and unknown text get a message at the field
   // characters outside the vocabulary are named
   await page.fill(field, 'cat 🐱 sat');
   await reads(/🐱/);
+  // one character per grapheme: an emoji joined with ZWJ or given a skin tone is one chip and
+  // one row, its code points' tokens grouped like a syllable's jamo (each row still sums to 1)
+  await page.fill(field, 'a👩‍💻b👍🏽 고');
+  const chipsFor = ['<s>', 'a', '👩‍💻', 'b', '👍🏽', '␣', '고'];
+  await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel).length === n,
+    [`${S} [data-query="chars"] button`, chipsFor.length], { timeout: 10000 });
+  assert.deepEqual(await page.$$eval(`${S} [data-query="chars"] button`, (bs) => bs.map((b) => b.textContent)), chipsFor);
+  assert.deepEqual(await rowLabels(page, 'th-P'), chipsFor);
+  for (const r of [3, 5, 7]) { // 1-based: the rows of 👩‍💻, 👍🏽 and 고
+    const row = (await cells(page, 'th-P', r)).map(num);
+    assert.ok(Math.abs(row.reduce((x, y) => x + y, 0) - 1) < 0.04, `row ${r} sums to 1: ${row}`);
+  }
+  await reads(/👩‍💻/);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -51,6 +51,7 @@ export default {
   headsTitle: 'Every head on a fixed probe sequence',
   headsBody: 'Rows are query positions, columns the positions they read from; the causal mask leaves everything right of the diagonal at exactly 0. The maps refresh while the model trains.',
   headCaption: 'layer {l} · head {h}',
+  headAxes: 'rows = query (position:token), columns = key positions 1, 2, … (their tokens)',
   headStats: 'std of Z: {std} · mean largest weight: {max}',
   headOffset: '<span class="nowrap">on $i-{o}$: {w}</span>',
   splitYes: 'Each relation has found its own head: {list}. Nobody told them where to look: every head started from random weights, and the loss alone sent one to read one place back and another three places back.',

@@ -420,7 +420,7 @@ export default {
           const fig = el('div', `training-head head-${h % 4}`, container);
           let toks = probe.tokens, names = labels;
           const grid = k.grid({
-            caption: () => '', ariaLabel: () => tr('headCaption', { l: l + 1, h: h + 1 }),
+            caption: () => '', ariaLabel: () => tr('headCaption', { l: l + 1, h: h + 1 }), note: () => tr('headAxes'),
             rowLabel: (i) => `${i + 1}:${names[toks[i]] ?? ''}`, colLabel: (j) => names[toks[j]] ?? '',
             color: 'weights', digits: 2, fixed: true, testId: `${container.dataset.heads}-l${l + 1}h${h + 1}`,
           });

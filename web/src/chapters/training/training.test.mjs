@@ -187,6 +187,12 @@ test('training: the induction task, two layers, the loss of each half plotted wh
   assert.equal(await page.inputValue('select[data-control="lr"]'), '0.003');
   assert.ok(await page.isVisible('[data-plot="training-parts"]'));
   assert.match(await page.textContent('[data-phase="induction"]'), /반복 구간/);
+  // every head map says what its rows and columns are (queries by position, keys), also to a screen reader
+  for (const g of ['probe-l1h1', 'probe-l2h2']) {
+    assert.match(await page.textContent(`[data-grid="${g}"] figcaption .note`), /^행 = Query \(위치:토큰\), 열 = Key 위치/);
+    assert.match(await page.textContent(`[data-grid="${g}"] table caption`), /행 = Query/);
+  }
+  assert.deepEqual((await page.$$eval('[data-grid="probe-l2h2"] tbody th', (ns) => ns.map((n) => n.textContent))).slice(0, 2).map((t) => t.split(':')[0]), ['1', '2']);
   await page.click('[data-control="start"]');
   await waitFor(page, (sel) => Number(document.querySelector(sel)?.dataset.step) >= 150, STATUS, 120000);
   await page.click('[data-control="start"]'); // pause
@@ -216,6 +222,7 @@ test('training: screenshots at desktop and phone width, in both languages', asyn
   await section.screenshot({ path: join(shots, 'training-desktop.png') });
   await toggleLang(page);
   assert.match(await page.textContent('#training h2'), /Watch attention learn/);
+  assert.match(await page.textContent('[data-grid="probe-l1h1"] figcaption .note'), /^rows = query \(position:token\), columns = key positions/);
   await section.screenshot({ path: join(shots, 'training-desktop-en.png') });
   await page.setViewportSize({ width: 360, height: 780 });
   await section.screenshot({ path: join(shots, 'training-phone-en.png') });
