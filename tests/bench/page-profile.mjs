@@ -4,7 +4,9 @@
 // and prints the functions with the most self time and the renderer's phases (script,
 // style, layout, paint) summed over the edits.
 //   node tests/bench/page-profile.mjs <chapter> [cell|toggle|slider|select|number] [--edits 20]
-//        [--full] (the chapter inside the full page) [--lang] (profile language switches instead)
+//        [--full] (the chapter inside the full page) [--all] (with --full: every chapter mounted
+//        first, scrolled through in order, as by the end of bench-page's full-page run)
+//        [--lang] (profile language switches instead)
 import { writeFile, mkdir } from 'node:fs/promises';
 import { startServer } from '../../web/scripts/serve.mjs';
 import { launchChromium } from '../../web/scripts/browser.mjs';
@@ -17,6 +19,7 @@ const arg = (name, dflt) => {
 };
 const EDITS = Number(arg('edits', 20));
 const FULL = process.argv.includes('--full');
+const ALL = FULL && process.argv.includes('--all');
 const LANG = process.argv.includes('--lang');
 
 const server = await startServer({ port: 0 });
@@ -30,6 +33,14 @@ try {
     const s = document.getElementById(i);
     return s && window.__boot.filled(s);
   }, id, { timeout: 60000 });
+  if (ALL) {
+    const all = await page.$$eval('#toc a[href^="#"]', (as) => as.map((a) => a.getAttribute('href').slice(1)));
+    for (const c of all) {
+      await page.evaluate((i) => document.getElementById(i).scrollIntoView(), c);
+      await page.waitForFunction((i) => window.__boot.filled(document.getElementById(i)), c, { timeout: 60000 });
+    }
+    await page.evaluate((i) => document.getElementById(i).scrollIntoView(), id);
+  }
   await page.waitForTimeout(1500);
   await page.evaluate(editProbe);
   const cdp = await context.newCDPSession(page);

@@ -130,6 +130,13 @@ test('seed 001: Var(q·k) grows like d_k and ÷√d_k brings it back to 1; deter
     const again = attn.sampleDotProducts({ dk, count: n, seed: 1 });
     assert.deepEqual(Array.from(again.dots.data), Array.from(r.dots.data), 'same seed, same samples');
     assert.notEqual(attn.sampleDotProducts({ dk, count: n, seed: 2 }).dots.data[0], r.dots.data[0]);
+    // A smaller count is the first rows of a larger draw, and their moments are the
+    // sample's own (the scaling chapter keeps one draw per d_k and takes its first rows).
+    const more = attn.sampleDotProducts({ dk, count: 2 * n + 1, seed: 1 });
+    const first = attn.matrix(n, 1, more.dots.data.subarray(0, n));
+    assert.deepEqual(Array.from(first.data), Array.from(r.dots.data), 'more samples extend fewer');
+    assert.deepEqual(attn.moments(first), r.raw);
+    assert.deepEqual(attn.moments(attn.scale(first, attn.scoreScale(dk).factor)), r.normalized);
   }
   const h = attn.histogram(attn.sampleDotProducts({ dk: 16, count: 500, seed: 3 }).dots, { bins: 10, lo: -16, hi: 16 });
   assert.equal(h.counts.length, 10);

@@ -5,7 +5,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { slottedHtml, texToHtml, assemble } from '../../web/src/kit/prose.js';
+import { slottedHtml, texToHtml, assemble, skeleton as slotsOf, escapeHtml } from '../../web/src/kit/prose.js';
 import { tex } from '../../web/src/format.js';
 
 const require = createRequire(new URL('../../web/package.json', import.meta.url));
@@ -77,6 +77,28 @@ test('writing new digits into the slots gives what typesetting the new numbers g
     assert.equal(html(withDigits(before, digitsOf(after))), html(after), `${a} → ${b}`);
   }), { numRuns: 400 });
   assert.ok(compared > 100, `${compared} pairs of the same structure compared`);
+});
+
+test('the MathML: where its <mn> are the slots\' digits in order, writing new digits and TeX gives KaTeX\'s MathML', () => {
+  const MN = /(<mn(?: [^>]*)?>)([^<]*)(<\/mn>)/g;
+  const ANNOTATION = /(<annotation encoding="application\/x-tex">)([^<]*)(<\/annotation>)/;
+  const mathml = (t, display) => katex.renderToString(t, { displayMode: display, output: 'mathml', throwOnError: false });
+  let compared = 0;
+  fc.assert(fc.property(fc.integer({ min: 0, max: FORMULAS.length - 1 }), fc.array(number, { minLength: 6, maxLength: 6 }), fc.boolean(), (k, xs, display) => {
+    const a = FORMULAS[k](xs[0], xs[1], xs[2]);
+    const b = FORMULAS[k](xs[3], xs[4], xs[5]);
+    const sa = slotsOf(a), sb = slotsOf(b);
+    if (sa.skel !== sb.skel) return; // a sign changed: the page typesets anew
+    const before = mathml(a, display);
+    const mns = [...before.matchAll(MN)].map((m) => m[2]);
+    if (mns.length !== sa.digits.length || mns.some((d, j) => d !== sa.digits[j])) return; // prose.js morphs these
+    compared++;
+    let j = 0;
+    const written = before.replace(MN, (m, open, d, close) => `${open}${sb.digits[j++]}${close}`)
+      .replace(ANNOTATION, (m, open, t, close) => `${open}${escapeHtml(b)}${close}`);
+    assert.equal(written, mathml(b, display), `${a} → ${b}`);
+  }), { numRuns: 400 });
+  assert.ok(compared > 100, `${compared} pairs with their numbers in <mn> compared`);
 });
 
 test('numbers that cannot be slots stay in the structure: unbraced scripts, units, NaN and ∞', () => {

@@ -207,7 +207,16 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
       last.set(r.target, h);
       // (1 px of slack: a fragment puts a section's top at a fraction of a pixel)
       if (before !== undefined && h !== before && !printing.on && r.target.getBoundingClientRect().bottom - (h - before) <= 1) shift += h - before;
-      if (h > 0 && r.target.dataset?.mounted === 'true') heights[key(r.target.id)] = Math.round(h);
+      if (h > 0 && r.target.dataset?.mounted === 'true') {
+        heights[key(r.target.id)] = Math.round(h);
+        // Once drawn, a chapter far from the screen is skipped by style, layout and paint
+        // (content-visibility: auto, styles.css) at the height it last had when drawn
+        // ("auto": the browser remembers it), so that an edit elsewhere does not walk it.
+        if (!r.target.classList.contains('skippable')) {
+          r.target.style.containIntrinsicBlockSize = `auto ${Math.round(h)}px`;
+          r.target.classList.add('skippable');
+        }
+      }
     }
     if (shift) scrollBy(0, shift);
     saveHeights();

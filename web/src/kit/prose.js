@@ -85,9 +85,11 @@ function morphInto(el, html) {
 // kind is its place in the skeleton; a digit string has the same height and depth
 // whatever its digits (KaTeX's struts stay right); the sign is part of the skeleton, and
 // −∞, ∞ and NaN are not numbers here, so a change of sign or to a non-finite value
-// typesets the formula anew. The formula's MathML (what screen readers read) is typeset
-// from the real TeX on every change (cached by string, cheap next to the HTML) and morphed
-// in, so only its changed <mn> text is laid out again.
+// typesets the formula anew. The formula's MathML (what screen readers read) gets the
+// same digits: when its <mn> elements are the slots' numbers, one each and in order, the
+// digits are written into them and the TeX into its <annotation> (KaTeX's MathML for the
+// new numbers, tests/web/prose.test.mjs); otherwise it is typeset from the real TeX
+// (cached by string) and morphed in, so only its changed <mn> text is laid out again.
 //
 // Numbers that stay in the skeleton: an unbraced sub- or superscript (x_1, whose argument
 // cannot be a command), a number followed by a letter (a unit such as 2pt, or 2x), and a
@@ -100,7 +102,7 @@ const SLOT_OPTIONS = {
   trust: (c) => c.command === '\\htmlClass',
   strict: (code) => (code === 'htmlExtension' ? 'ignore' : 'warn'),
 };
-function skeleton(tex) {
+export function skeleton(tex) {
   const digits = [];
   const skel = tex.replace(NUMBER, (m) => {
     digits.push(m);
@@ -156,9 +158,15 @@ export function setParts(el, parts) {
     for (let i = 0; i < now.length; i++) {
       const p = now[i], o = was[i];
       if (p.html !== undefined || o.tex === p.tex) continue;
-      for (let j = 0; j < p.digits.length; j++) if (o.digits[j] !== p.digits[j]) o.slots[j].data = p.digits[j];
-      const m = mathml(p.tex, p.display);
-      if (m !== null) morphInto(o.math, m); // only the changed <mn> text is laid out again
+      for (let j = 0; j < p.digits.length; j++) if (o.digits[j] !== p.digits[j]) {
+        o.slots[j].data = p.digits[j];
+        if (o.mslots) o.mslots[j].data = p.digits[j];
+      }
+      if (o.mslots) o.annotation.data = p.tex;
+      else {
+        const m = mathml(p.tex, p.display);
+        if (m !== null) morphInto(o.math, m); // only the changed <mn> text is laid out again
+      }
       o.tex = p.tex;
       o.digits = p.digits;
     }
@@ -195,6 +203,13 @@ function findSlots(el, parts) {
       return only && only.nodeType === 3 && only.data === p.digits[j] ? only : null;
     }) : null;
     if (p.slots?.some((t) => t === null)) p.slots = null;
+    // the MathML's numbers: its <mn> elements, if they are the slots' digits in order
+    const mns = p.slots ? p.math.querySelectorAll('mn') : [];
+    const annotation = p.slots ? p.math.querySelector('annotation')?.firstChild : null;
+    p.mslots = annotation?.nodeType === 3 && annotation.data === p.tex && mns.length === p.digits.length
+      && Array.from(mns).every((n, j) => n.childNodes.length === 1 && n.firstChild.nodeType === 3 && n.firstChild.data === p.digits[j])
+      ? Array.from(mns, (n) => n.firstChild) : null;
+    p.annotation = p.mslots ? annotation : null;
   });
   return parts;
 }

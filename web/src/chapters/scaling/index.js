@@ -145,20 +145,48 @@ export default {
     const push = text('p', (s) => (s.dkExp < SWEEP.at(-1) ? 'satPush' : null), section, (s, r) => (r ? r.pushVars : {}), 'summary');
     push.dataset.out = 'push';
 
-    // The sweep depends only on (count, seed). Each d_k is sampled once per pair and kept.
+    // The sweep depends only on (count, seed). The core draws a sample's rows in order from
+    // its seed, so the first n rows of a larger draw are the sample of n (what
+    // sample_dot_products(d_k, n, seed) returns: tests/wasm/analysis.test.mjs checks it).
+    // Each (seed, d_k) keeps its largest draw: a smaller count takes its first rows, and the
+    // core computes their moments; a larger one draws anew, twice as many (up to the
+    // slider's end), so that dragging the count up draws once for several steps. The last
+    // few seeds are kept, so going back to a seed draws nothing.
     // The chosen d_k is sampled at once; the others (512 x 2000 pairs alone is a million
     // normal draws) only when the sweep comes near the screen (or the page is printed), one
     // d_k per task so that the page stays responsive, drawn together at the end.
     // data-complete on the plot and the table marks the end.
+    const COUNT_MAX = 5000, SEEDS_KEPT = 4;
+    const draws = new Map(); // "seed/dk" -> the largest sample drawn (the core's result)
     const cache = new Map(); // "count/seed/dk" -> {dk, r, sqrt, byDk}
+    const drawOf = (s, dk) => {
+      const key = `${s.seed}/${dk}`;
+      let r = draws.get(key);
+      if (!r || r.count < s.count) {
+        const count = r ? Math.max(s.count, Math.min(COUNT_MAX, 2 * r.count)) : s.count;
+        r = attn.sampleDotProducts({ dk, count, seed: s.seed });
+      }
+      draws.delete(key); // most recently used last
+      draws.set(key, r);
+      const seeds = [...new Set([...draws.keys()].map((x) => x.split('/')[0]))];
+      for (const old of seeds.slice(0, -SEEDS_KEPT)) for (const x of draws.keys()) if (x.startsWith(`${old}/`)) draws.delete(x);
+      if (r.count === s.count) return r;
+      const dots = attn.matrix(s.count, 1, r.dots.data.subarray(0, s.count));
+      const scaled = attn.scale(dots, attn.scoreScale(dk).factor);
+      return { ...r, count: s.count, dots, scaled, raw: attn.moments(dots), normalized: attn.moments(scaled) };
+    };
     const entry = (s, dk) => {
       const key = `${s.count}/${s.seed}/${dk}`;
-      if (!cache.has(key)) {
-        const r = attn.sampleDotProducts({ dk, count: s.count, seed: s.seed });
-        const byDk = attn.moments(attn.scale(r.dots, 1 / dk));
-        cache.set(key, { dk, r, sqrt: attn.scoreScale(dk).sqrtDk, byDk });
+      let e = cache.get(key);
+      if (!e) {
+        const r = drawOf(s, dk);
+        e = { dk, r, sqrt: attn.scoreScale(dk).sqrtDk, byDk: attn.moments(attn.scale(r.dots, 1 / dk)) };
+        // what was computed for the last few (count, seed) pairs is kept
+        if (cache.size >= 16 * SWEEP.length) cache.delete(cache.keys().next().value);
       }
-      return cache.get(key);
+      cache.delete(key); // most recently used last
+      cache.set(key, e);
+      return e;
     };
     const have = (s) => SWEEP.map((e) => cache.get(`${s.count}/${s.seed}/${2 ** e}`)).filter(Boolean);
     const missingDk = (s) => SWEEP.map((e) => 2 ** e).find((dk) => !cache.has(`${s.count}/${s.seed}/${dk}`));
@@ -224,9 +252,9 @@ export default {
       };
 
       // the experiment at the chosen d_k
-      const prefix = `${s.count}/${s.seed}/`;
-      for (const key of cache.keys()) if (!key.startsWith(prefix)) cache.delete(key);
       const { r } = entry(s, dk);
+      // the d_k whose draws hold this many rows already: their first rows, now
+      for (const e of SWEEP) if (draws.get(`${s.seed}/${2 ** e}`)?.count >= s.count) entry(s, 2 ** e);
       const sw = have(s);
       const complete = sw.length === SWEEP.length;
       sweepComplete = complete;
