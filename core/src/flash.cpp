@@ -101,12 +101,18 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
             //     0 without an exponential, and only the visible prefix goes through update().
             //     A row that has seen no visible key before this tile (m = −∞) needs no
             //     rescale: its õ is still 0 (or NaN, with l NaN for good).
+            //     The exponentials run on whole batches (kLanes): the keys from n up to the
+            //     next multiple of kLanes become −∞ (weight exactly 0, the sum unchanged)
+            //     instead of going through a scalar std::exp; ldS is a multiple of kLanes.
             for (std::size_t r = 0; r < rows; ++r) {
                 const std::size_t seen = visible_keys(i0 + r, Tk, options.causal);
                 const std::size_t n = seen > j0 ? std::min(cols, seen - j0) : 0;
-                std::fill(S.data() + r * ldS + n, S.data() + r * ldS + cols, 0.0f);
+                const std::size_t nb = std::min(round_up(n, kLanes), ldS);
+                float* s = S.data() + r * ldS;
+                std::fill(s + n, s + nb, kNegInf);
+                if (nb < cols) std::fill(s + nb, s + cols, 0.0f);
                 const bool first = row[r].max == kNegInf;
-                const float c = row[r].update(S.data() + r * ldS, n);
+                const float c = row[r].update(s, nb);
                 if (c != 1.0f && !first) kernels::scale(Oacc.data() + r * ldO, c, Oacc.data() + r * ldO, dv);
             }
 
