@@ -97,8 +97,9 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
             //     tile's scores become p_j = e^(s_j − m_new) in place, and the unnormalised
             //     output row õ is rescaled by c = e^(m − m_new) before this tile's p · V is
             //     added (c = 1, no pass, when the maximum did not move). Under the causal
-            //     mask a row's scores past its diagonal are −∞ (step 2): their weights are
-            //     0 without an exponential, and only the visible prefix goes through update().
+            //     mask a row's keys past its diagonal get weight 0 without an exponential
+            //     (whatever the custom mask left there): only the visible prefix goes
+            //     through update().
             //     A row that has seen no visible key before this tile (m = −∞) needs no
             //     rescale: its õ is still 0 (or NaN, with l NaN for good).
             //     The exponentials run on whole batches (kLanes): the keys from n up to the
