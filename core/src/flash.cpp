@@ -53,10 +53,9 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
     // value columns [t·kNR, ...) over all Tk tokens. Both O(T·d).
     Scratch<float, 1024> kp(round_up(Tk, kNR) * dk), vp(round_up(dv, kNR) * Tk);
     pack_b(K.data(), K.stride(), true, 0, dk, 0, Tk, kp.data());
-    pack_b(V.data(), V.stride(), false, 0, Tk, 0, dv, vp.data());
     // A zero weight must take nothing from V: with a NaN or ∞ in V, the product P·V
-    // skips zero weights instead of multiplying them (0·∞ would be NaN).
-    const bool v_finite = all_finite(V);
+    // skips zero weights instead of multiplying them (0·∞ would be NaN). The pack checks.
+    const bool v_finite = pack_b(V.data(), V.stride(), false, 0, Tk, 0, dv, vp.data());
 
     // Per query block: one Br x Bc tile of scores/weights, the online-softmax state of
     // each row (running maximum and sum, kernels/softmax.hpp) and the unnormalised output rows.
@@ -86,24 +85,36 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
                                S.data() + ir * ldS + jr, ldS, mr, kNR, scale, false);
                 }
 
-            // (2) Masks (kernels/mask.hpp): a masked key's score is replaced by −∞, so its
-            //     weight is exactly 0; the custom mask first, then the causal one, as in attention().
-            for (std::size_t r = 0; r < rows; ++r)
-                mask_row(S.data() + r * ldS, options.mask ? options.mask->row(i0 + r) + j0 : nullptr, i0 + r, j0, cols,
-                         options.causal);
+            // (2) The custom mask (kernels/mask.hpp): a masked key's score is replaced by −∞, so
+            //     its weight is exactly 0. The causal mask comes after it, as in attention(),
+            //     in step 3: a row's keys past its diagonal get weight 0 there, whatever the
+            //     custom mask put in them.
+            if (options.mask)
+                for (std::size_t r = 0; r < rows; ++r)
+                    mask_row(S.data() + r * ldS, options.mask->row(i0 + r) + j0, i0 + r, j0, cols, false);
 
             // (3) Online softmax, row by row (OnlineSoftmax::update, kernels/softmax.hpp): the
             //     tile's scores become p_j = e^(s_j − m_new) in place, and the unnormalised
             //     output row õ is rescaled by c = e^(m − m_new) before this tile's p · V is
             //     added (c = 1, no pass, when the maximum did not move). Under the causal
-            //     mask a row's scores past its diagonal are −∞ (step 2): their weights are
-            //     0 without an exponential, and only the visible prefix goes through update().
+            //     mask a row's keys past its diagonal get weight 0 without an exponential
+            //     (whatever the custom mask left there): only the visible prefix goes
+            //     through update().
+            //     A row that has seen no visible key before this tile (m = −∞) needs no
+            //     rescale: its õ is still 0 (or NaN, with l NaN for good).
+            //     The exponentials run on whole batches (kLanes): the keys from n up to the
+            //     next multiple of kLanes become −∞ (weight exactly 0, the sum unchanged)
+            //     instead of going through a scalar std::exp; ldS is a multiple of kLanes.
             for (std::size_t r = 0; r < rows; ++r) {
                 const std::size_t seen = visible_keys(i0 + r, Tk, options.causal);
                 const std::size_t n = seen > j0 ? std::min(cols, seen - j0) : 0;
-                std::fill(S.data() + r * ldS + n, S.data() + r * ldS + cols, 0.0f);
-                const float c = row[r].update(S.data() + r * ldS, n);
-                if (c != 1.0f) kernels::scale(Oacc.data() + r * ldO, c, Oacc.data() + r * ldO, dv);
+                const std::size_t nb = std::min(round_up(n, kLanes), ldS);
+                float* s = S.data() + r * ldS;
+                std::fill(s + n, s + nb, kNegInf);
+                if (nb < cols) std::fill(s + nb, s + cols, 0.0f);
+                const bool first = row[r].max == kNegInf;
+                const float c = row[r].update(s, nb);
+                if (c != 1.0f && !first) kernels::scale(Oacc.data() + r * ldO, c, Oacc.data() + r * ldO, dv);
             }
 
             // (4) õ += P · V[j0 : j0+cols], register-blocked; P read in place from the tile.

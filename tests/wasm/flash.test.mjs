@@ -27,6 +27,25 @@ test('flashAttention equals attention().output (random inputs, causal or not, se
   }
 });
 
+test('flashAttention packs K and V right for any d_k and T_k, and a hidden ∞ in V stays hidden', () => {
+  // d_k a multiple of 4 and whole panels of keys: K is transposed 4 x 4 blocks at a time
+  // (WebAssembly); otherwise, or for the last partial panel, one value at a time.
+  for (const [Tq, Tk, d] of [[20, 48, 12], [20, 36, 5], [33, 17, 7], [16, 64, 64]]) {
+    const Q = rnd(Tq, d, 7), K = rnd(Tk, d, 8), V = rnd(Tk, 6, 9);
+    for (const causal of [false, true])
+      assertClose(attn.flashAttention(Q, K, V, { causal }), attn.attention(Q, K, V, { causal }).output, V, `${Tq}x${Tk}x${d} causal=${causal}`);
+  }
+  // V's last row holds ∞ and NaN: under the causal mask only the last query sees it, and
+  // every other row must not take 0·∞ from it (the pack of V reports it as not finite).
+  const T = 24, Q = rnd(T, 8, 1), K = rnd(T, 8, 2), V = rnd(T, 4, 3);
+  V.data[(T - 1) * 4] = Infinity;
+  V.data[(T - 1) * 4 + 1] = NaN;
+  const got = attn.flashAttention(Q, K, V, { causal: true });
+  const want = attn.attention(Q, K, V, { causal: true }).output;
+  for (let i = 0; i < (T - 1) * 4; i++) assert.ok(Math.abs(got.data[i] - want.data[i]) <= 1e-5, `entry ${i}: ${got.data[i]} vs ${want.data[i]}`);
+  assert.ok(Number.isNaN(got.data[(T - 1) * 4 + 1]) && !Number.isFinite(got.data[(T - 1) * 4]));
+});
+
 test('fully masked rows give zeros; rows whose first tiles are masked still match', () => {
   const T = 40, Q = rnd(T, 8, 4), K = rnd(T, 8, 5), V = rnd(T, 3, 6);
   const mask = attn.matrix(T, T);

@@ -2,10 +2,18 @@
 
 #include <cmath>
 
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
+
 namespace attn::kernels {
 
-void pack_b(const float* b, std::size_t ldb, bool trans, std::size_t p0, std::size_t kc, std::size_t j0,
+bool pack_b(const float* b, std::size_t ldb, bool trans, std::size_t p0, std::size_t kc, std::size_t j0,
             std::size_t nc, float* out) {
+    // trans = false: x − x is 0 for finite x and NaN for NaN and ±∞, so the sum stays 0
+    // only if every value is finite (one sum per batch of a row: independent chains).
+    batch bad[kNB] = {};
+    float bad_tail = 0.0f;
     for (std::size_t jp = 0; jp < nc; jp += kNR, out += kc * kNR) {
         const std::size_t nr = std::min(kNR, nc - jp);
         if (!trans) {
@@ -15,14 +23,40 @@ void pack_b(const float* b, std::size_t ldb, bool trans, std::size_t p0, std::si
                 if (p + 8 < kc) __builtin_prefetch(src + 8 * ldb);  // rows ldb apart: see below
                 float* dst = out + p * kNR;
                 if (nr == kNR) {
-                    for (std::size_t q = 0; q < kNB; ++q)
-                        batch::load_unaligned(src + q * kLanes).store_aligned(dst + q * kLanes);
+                    for (std::size_t q = 0; q < kNB; ++q) {
+                        const batch v = batch::load_unaligned(src + q * kLanes);
+                        bad[q] += v - v;
+                        v.store_aligned(dst + q * kLanes);
+                    }
                 } else {
+                    for (std::size_t j = 0; j < nr; ++j) bad_tail += src[j] - src[j];
                     std::copy_n(src, nr, dst);
                     std::fill(dst + nr, dst + kNR, 0.0f);
                 }
             }
-        } else {
+        }
+#if defined(__wasm_simd128__)
+        // WebAssembly: whole 4 x 4 blocks (4 keys x 4 depth steps) transposed with shuffles
+        // (two rounds of interleaves, as _MM_TRANSPOSE4_PS), four loads and four stores a
+        // block instead of sixteen scalar moves; the rest by the scalar loop below.
+        else if (nr == kNR && kc % 4 == 0) {
+            for (std::size_t q = 0; q < kNR; q += 4) {
+                const float* src = b + (j0 + jp + q) * ldb + p0;
+                for (std::size_t p = 0; p < kc; p += 4) {
+                    const v128_t r0 = wasm_v128_load(src + p), r1 = wasm_v128_load(src + ldb + p),
+                                 r2 = wasm_v128_load(src + 2 * ldb + p), r3 = wasm_v128_load(src + 3 * ldb + p);
+                    const v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7),
+                                 t2 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
+                    float* dst = out + p * kNR + q;
+                    wasm_v128_store(dst, wasm_i32x4_shuffle(t0, t2, 0, 1, 4, 5));
+                    wasm_v128_store(dst + kNR, wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7));
+                    wasm_v128_store(dst + 2 * kNR, wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5));
+                    wasm_v128_store(dst + 3 * kNR, wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7));
+                }
+            }
+        }
+#endif
+        else {
             // Bᵀ given row-major: column j of B is row j of the input; read it once,
             // write it with stride kNR. The rows are ldb apart (a head's columns of a
             // wider matrix), which the hardware prefetcher does not follow across pages:
@@ -37,6 +71,8 @@ void pack_b(const float* b, std::size_t ldb, bool trans, std::size_t p0, std::si
                 for (std::size_t p = 0; p < kc; ++p) out[p * kNR + j] = 0.0f;
         }
     }
+    for (std::size_t q = 1; q < kNB; ++q) bad[0] += bad[q];
+    return xsimd::hadd(bad[0]) + bad_tail == 0.0f;
 }
 
 void pack_a(const float* a, std::size_t lda, std::size_t i0, std::size_t mc, std::size_t p0, std::size_t kc,

@@ -155,7 +155,9 @@ inline void micro_rows(std::size_t kc, const float* a, std::size_t lda, const fl
 // Packs columns [j0, j0 + nc) and depth [p0, p0 + kc) of B into panels of kNR columns:
 // panel t holds B(p0 + p, j0 + t·kNR + j) at out[t·kc·kNR + p·kNR + j], zero-padded.
 // B(p, j) is b[p·ldb + j] (trans = false) or b[j·ldb + p] (trans = true: B given as Bᵀ).
-void pack_b(const float* b, std::size_t ldb, bool trans, std::size_t p0, std::size_t kc, std::size_t j0,
+// trans = false: returns whether every value packed is finite (no NaN, no ±∞): all_finite
+// of the block, checked while it is read anyway. trans = true: returns true (not checked).
+bool pack_b(const float* b, std::size_t ldb, bool trans, std::size_t p0, std::size_t kc, std::size_t j0,
             std::size_t nc, float* out);
 // Packs rows [i0, i0 + mc) and depth [p0, p0 + kc) of row-major A into panels of kMR
 // rows: panel t holds A(i0 + t·kMR + r, p0 + p) at out[t·kc·kMR + p·kMR + r], zero-padded.

@@ -80,11 +80,20 @@ inline void add(const float* x, const float* m, float* y, std::size_t n) {
 
 // max over x[0..n); −∞ for n = 0. NaN entries are ignored by the comparison (the NaN
 // still reaches the output through exp below).
+// Four running maxima over consecutive batches: one chain would wait for each max's
+// latency (a 128-key row of a tile took ~3x as long in WebAssembly).
 inline float max(const float* x, std::size_t n) {
     float m = -std::numeric_limits<float>::infinity();
     std::size_t i = 0;
     if (n >= kLanes) {
-        batch vm(m);
+        batch vm(m), v1(m), v2(m), v3(m);
+        for (; i + 4 * kLanes <= n; i += 4 * kLanes) {
+            vm = xsimd::max(vm, batch::load_unaligned(x + i));
+            v1 = xsimd::max(v1, batch::load_unaligned(x + i + kLanes));
+            v2 = xsimd::max(v2, batch::load_unaligned(x + i + 2 * kLanes));
+            v3 = xsimd::max(v3, batch::load_unaligned(x + i + 3 * kLanes));
+        }
+        vm = xsimd::max(xsimd::max(vm, v1), xsimd::max(v2, v3));
         for (; i + kLanes <= n; i += kLanes) vm = xsimd::max(vm, batch::load_unaligned(x + i));
         alignas(64) float lanes[kLanes];
         vm.store_unaligned(lanes);
@@ -129,14 +138,33 @@ inline ExpConstants exp_constants() {
 }
 inline batch exp_nonpositive(const batch& a, const ExpConstants& c) {
     using ibatch = xsimd::batch<std::int32_t>;
+#if defined(ATTN_RELAXED_SIMD)
+    // With a multiply-add (relaxed SIMD) two instructions fewer, same polynomial: the
+    // rounding to k happens in t = a·log2(e) + magic (k + 127 lands in t's low bits, as
+    // below), and e^r = 1 + r(1 + r(p0 + r(p1 + ...))) is one Horner chain of madds.
+    const batch t = madd(a, c.invlog2, c.magic);
+    const batch k = t - c.magic;
+    batch r = madd(k, c.neg_log2hi, a);
+    r = madd(k, c.neg_log2lo, r);
+    batch y = madd(madd(madd(madd(madd(madd(c.p4, r, c.p3), r, c.p2), r, c.p1), r, c.p0), r, c.one), r, c.one);
+    const ibatch e = xsimd::bitwise_cast<ibatch>(t) << 23;
+#else
     const batch k = xsimd::nearbyint(a * c.invlog2);
     batch r = madd(k, c.neg_log2hi, a);
     r = madd(k, c.neg_log2lo, r);
     batch y = madd(madd(madd(madd(c.p4, r, c.p3), r, c.p2), r, c.p1), r, c.p0);
     y = madd(y, r * r, r) + c.one;
     const ibatch e = xsimd::bitwise_cast<ibatch>(k + c.magic) << 23;
+#endif
     y *= xsimd::bitwise_cast<batch>(e);
+#if defined(__wasm_simd128__)
+    // ~(a <= minlog) & y (xsimd 8.1's bitwise_andnot(x, y) is ~x & y): one v128.andnot;
+    // select() is a blend that Emscripten's SSE layer builds from a shift and a bitselect.
+    // A NaN lane compares false and stays NaN.
+    return xsimd::bitwise_andnot(batch(static_cast<__m128>(a <= c.minlog)), y);
+#else
     return xsimd::select(a <= c.minlog, batch(0.0f), y);
+#endif
 }
 #endif
 

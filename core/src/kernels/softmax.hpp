@@ -109,7 +109,7 @@ struct OnlineSoftmax {
     // while nothing is visible: m_new = m = −∞). A NaN in s makes l NaN for good.
     T update(T* s, std::size_t n) {
         const T m_new = std::max(max, kernels::max(s, n));
-        const T c = m_new == max ? T(1) : T(std::exp(max - m_new));
+        const T c = m_new == max ? T(1) : max == kMinusInf<T> ? T(0) : T(std::exp(max - m_new));
         sum = c * sum + exp_shifted(s, m_new, n);
         max = m_new;
         return c;
