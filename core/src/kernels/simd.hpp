@@ -167,6 +167,67 @@ inline float exp_shift_sum(const float* x, float m, float* y, std::size_t n) {
     return s;
 }
 
+#if !defined(__wasm__) && !defined(ATTN_SCALAR)
+// ---- Native only: exponentials in base 2, for the tiled kernel (flash.cpp) --------------
+// The native tiled kernel folds log2(e) into the score scale (s·log2 e: the same softmax,
+// exp(x − m) = 2^(x·log2 e − m·log2 e)), as FlashAttention-2 does, so the exponential
+// needs no ln 2 split: 2^t = 2^k · 2^f with k = round(t) and f = t − k exact in [−½, ½];
+// 2^f by Cephes exp2f's degree-6 polynomial (1 + f·P(f), within ~1 ulp); 2^k placed by
+// AVX-512's scalef (one instruction) or, with AVX2, into the exponent field as in
+// exp_nonpositive. 12 vector instructions per batch on AVX-512 against exp_nonpositive's 16.
+// t < −125 gives 0 (never a subnormal), 2^−∞ = 0, a NaN stays NaN.
+struct Exp2Constants {
+    batch p0, p1, p2, p3, p4, p5, one, minexp, magic;
+};
+inline Exp2Constants exp2_constants() {
+    static const float k[] = {
+        1.535336188319500e-4f, 1.339887440266574e-3f, 9.618437357674640e-3f,  // P(f), Cephes exp2f
+        5.550332471162809e-2f, 2.402264791363012e-1f, 6.931472028550421e-1f,
+        1.0f,
+        -125.0f,               // below this 2^t is 0
+        12582912.0f + 127.0f,  // 1.5·2²³ + exponent bias (the AVX2 path)
+    };
+    const volatile float* v = k;  // opaque to the optimiser: splat once, keep in registers
+    return {batch(v[0]), batch(v[1]), batch(v[2]), batch(v[3]), batch(v[4]),
+            batch(v[5]), batch(v[6]), batch(v[7]), batch(v[8])};
+}
+inline batch exp2_nonpositive(const batch& t, const Exp2Constants& c) {
+    const batch k = xsimd::nearbyint(t);
+    const batch f = t - k;
+    batch p = madd(madd(madd(madd(madd(c.p0, f, c.p1), f, c.p2), f, c.p3), f, c.p4), f, c.p5);
+    p = madd(p, f, c.one);
+#if defined(__AVX512F__)
+    // Lanes with t >= −125 or NaN keep 2^k·p (NaN stays NaN); the others, −∞ among them, are 0.
+    const __mmask16 keep = _mm512_cmp_ps_mask(t, c.minexp, _CMP_NLT_UQ);
+    return batch(_mm512_maskz_scalef_ps(keep, p, k));
+#else
+    using ibatch = xsimd::batch<std::int32_t>;
+    const ibatch e = xsimd::bitwise_cast<ibatch>(k + c.magic) << 23;
+    return xsimd::select(t < c.minexp, batch(0.0f), p * xsimd::bitwise_cast<batch>(e));
+#endif
+}
+
+// y[i] = 2^(x[i] − m); returns Σ y[i]. As exp_shift_sum, in base 2 (x and y may alias;
+// m >= every x[i] that is not NaN).
+inline float exp2_shift_sum(const float* x, float m, float* y, std::size_t n) {
+    const batch vm(m);
+    const Exp2Constants c = exp2_constants();
+    batch acc(0.0f);
+    std::size_t i = 0;
+    for (; i + kLanes <= n; i += kLanes) {
+        const batch e = exp2_nonpositive(batch::load_unaligned(x + i) - vm, c);
+        e.store_unaligned(y + i);
+        acc += e;
+    }
+    float s = xsimd::hadd(acc);
+    for (; i < n; ++i) {
+        y[i] = std::exp2(x[i] - m);
+        s += y[i];
+    }
+    return s;
+}
+#endif
+
 // How exp_shift_sum computes and adds up a row's exponentials.
 //   Lanes    xsimd batches, then the scalar tail (above): every matrix stage.
 //   InOrder  std::exp and a running sum, one element after the other: the same bits for
