@@ -40,19 +40,19 @@ constexpr float kLog2e = 1.44269504088896341f;
 // the QKᵀ product's registers (micro_rows_max) instead of a pass over the tile.
 constexpr bool kBase2 = true;
 
-// micro_rows for a whole register block (kNR keys, stored, not accumulated) that also
-// folds each row's scores into rmax[r·kLanes, (r + 1)·kLanes), lane by lane.
+// micro_rows for a whole register block (kNR keys, stored as they are, not accumulated:
+// A holds the scaled queries) that also folds each row's scores into rmax[r·kLanes,
+// (r + 1)·kLanes), lane by lane.
 void micro_rows_max(std::size_t kc, const float* a, std::size_t lda, const float* b, float* c, std::size_t ldc,
-                    std::size_t mr, float alpha, float* rmax) {
+                    std::size_t mr, float* rmax) {
     using namespace kernels;
     batch acc[kMR][kNB];
     accumulate_rows(kc, a, lda, b, mr, acc);
-    const batch va(alpha);
     for (std::size_t r = 0; r < kMR; ++r) {
         if (r >= mr) continue;  // constant bounds keep acc in registers (store_block)
         batch m = batch::load_aligned(rmax + r * kLanes);
         for (std::size_t q = 0; q < kNB; ++q) {
-            const batch v = acc[r][q] * va;
+            const batch v = acc[r][q];
             v.store_unaligned(c + r * ldc + q * kLanes);
             m = xsimd::max(m, v);
         }
@@ -97,6 +97,9 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
     Scratch<float, 1024> S(Br * ldS), Oacc(Br * ldO);
     Scratch<OnlineSoftmax<float>, 16> row(Br);
     Scratch<float, 16 * kLanes> rmax(base2 ? Br * kLanes : 0);  // per row, lane-wise maxima of a tile
+    // In base 2 the block's queries are copied, scaled by alpha, into qs (rows dk apart):
+    // the products then need no scaling, and read contiguous rows.
+    Scratch<float, 1024> qs(base2 ? Br * dk : 0);
 
     for (std::size_t i0 = 0; i0 < Tq; i0 += Br) {
         const std::size_t rows = std::min(Br, Tq - i0);
@@ -105,6 +108,15 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
         // Causal: the block's last query sees keys up to itself, so every tile starting
         // after it is fully masked and skipped.
         const std::size_t kend = visible_keys(i0 + rows - 1, Tk, options.causal);
+        const float* qb = Q.row(i0);  // the block's queries, rows ldq apart, and their scale
+        std::size_t ldq = Q.stride();
+        float qscale = alpha;
+        if (base2) {
+            for (std::size_t r = 0; r < rows; ++r) kernels::scale(Q.row(i0 + r), alpha, qs.data() + r * dk, dk);
+            qb = qs.data();
+            ldq = dk;
+            qscale = 1.0f;
+        }
 
         for (std::size_t j0 = 0; j0 < kend; j0 += Bc) {
             const std::size_t cols = std::min(Bc, kend - j0);
@@ -117,8 +129,8 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
                 std::fill_n(rmax.data(), rows * kLanes, kNegInf);
                 for (std::size_t jr = 0; jr < cols; jr += kNR)
                     for (std::size_t ir = 0; ir < rows; ir += kMR)
-                        micro_rows_max(dk, Q.row(i0 + ir), Q.stride(), kp.data() + (j0 + jr) / kNR * dk * kNR,
-                                       S.data() + ir * ldS + jr, ldS, std::min(kMR, rows - ir), alpha,
+                        micro_rows_max(dk, qb + ir * ldq, ldq, kp.data() + (j0 + jr) / kNR * dk * kNR,
+                                       S.data() + ir * ldS + jr, ldS, std::min(kMR, rows - ir),
                                        rmax.data() + ir * kLanes);
             }
 #endif
@@ -130,8 +142,8 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
                 for (std::size_t ir = 0; ir < rows; ir += kMR) {
                     const std::size_t mr = std::min(kMR, rows - ir);
                     if (j0 + jr >= visible_keys(i0 + ir + mr - 1, Tk, options.causal)) continue;
-                    micro_rows(dk, Q.row(i0 + ir), Q.stride(), kp.data() + (j0 + jr) / kNR * dk * kNR,
-                               S.data() + ir * ldS + jr, ldS, mr, kNR, alpha, false);
+                    micro_rows(dk, qb + ir * ldq, ldq, kp.data() + (j0 + jr) / kNR * dk * kNR,
+                               S.data() + ir * ldS + jr, ldS, mr, kNR, qscale, false);
                 }
 
             // (2) Masks (kernels/mask.hpp): a masked key's score is replaced by −∞, so its
