@@ -134,7 +134,7 @@ TEST_CASE("flash_attention: each weight is accurate over 80 orders of e", "[flas
     for (std::size_t j = 0; j < Tk; ++j) {
         const double d = 3.0 - double(K(j, 0)), want = std::exp(-d) / l;
         CAPTURE(causal, j, d, want, got[j]);
-        if (d < 86.5) REQUIRE(std::abs(double(got[j]) - want) <= 2e-7 * want * (1 + d));
+        if (d < 86.5) REQUIRE(std::abs(double(got[j]) - want) <= 4e-7 * want * (1 + d));
         else REQUIRE(got[j] <= 1e-37f);
         REQUIRE(got[j] >= 0.0f);
     }

@@ -173,7 +173,7 @@ inline float exp_shift_sum(const float* x, float m, float* y, std::size_t n) {
 // exp(x − m) = 2^(x·log2 e − m·log2 e)), as FlashAttention-2 does, so the exponential
 // needs no ln 2 split: 2^t = 2^k · 2^f with k an integer and f = t − k exact, 2^f by a
 // degree-6 polynomial 1 + f·P(f) (within ~1.2 ulp). With AVX-512 (DQ): k = ⌊t⌋, f in [0, 1)
-// by one `vreduceps`, P fitted by Remez for [0, 1) (this file's author, relative error
+// by one `vreduceps`, P fitted here by Remez on [0, 1) (relative error
 // 3.4e-9 before rounding), and 2^⌊t⌋ placed by `vscalefps`: 11 vector instructions per
 // batch against exp_nonpositive's 16. Otherwise (AVX2): k = round(t), f in [−½, ½], Cephes
 // exp2f's P, and 2^k put into the exponent field as in exp_nonpositive.
