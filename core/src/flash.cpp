@@ -31,6 +31,37 @@ bool block_fully_masked(ConstMatrixView M, std::size_t i0, std::size_t rows, std
     }
     return true;
 }
+
+constexpr float kLog2e = 1.44269504088896341f;
+
+#if !defined(__wasm__) && !defined(ATTN_SCALAR)
+// Natively, without a custom mask, the scores are kept in base 2 (log2 e folded into the
+// scale, exp2 in the online softmax: kernels/simd.hpp) and a tile's row maxima come from
+// the QKᵀ product's registers (micro_rows_max) instead of a pass over the tile.
+constexpr bool kBase2 = true;
+
+// micro_rows for a whole register block (kNR keys, stored as they are, not accumulated:
+// A holds the scaled queries) that also folds each row's scores into rmax[r·kLanes,
+// (r + 1)·kLanes), lane by lane.
+void micro_rows_max(std::size_t kc, const float* a, std::size_t lda, const float* b, float* c, std::size_t ldc,
+                    std::size_t mr, float* rmax) {
+    using namespace kernels;
+    batch acc[kMR][kNB];
+    accumulate_rows(kc, a, lda, b, mr, acc);
+    for (std::size_t r = 0; r < kMR; ++r) {
+        if (r >= mr) continue;  // constant bounds keep acc in registers (store_block)
+        batch m = batch::load_aligned(rmax + r * kLanes);
+        for (std::size_t q = 0; q < kNB; ++q) {
+            const batch v = acc[r][q];
+            v.store_unaligned(c + r * ldc + q * kLanes);
+            m = xsimd::max(m, v);
+        }
+        m.store_aligned(rmax + r * kLanes);
+    }
+}
+#else
+constexpr bool kBase2 = false;
+#endif
 }  // namespace
 
 Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, const FlashOptions& options) {
@@ -56,11 +87,18 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
     // A zero weight must take nothing from V: with a NaN or ∞ in V, the product P·V
     // skips zero weights instead of multiplying them (0·∞ would be NaN). The pack checks.
     const bool v_finite = pack_b(V.data(), V.stride(), false, 0, Tk, 0, dv, vp.data());
+    // Scores in base 2 (above): natively, without a custom mask.
+    const bool base2 = kBase2 && !options.mask && std::isfinite(scale * kLog2e);
+    const float alpha = base2 ? scale * kLog2e : scale;
 
     // Per query block: one Br x Bc tile of scores/weights, the online-softmax state of
     // each row (running maximum and sum, kernels/softmax.hpp) and the unnormalised output rows.
     Scratch<float, 1024> S(Br * ldS), Oacc(Br * ldO);
     Scratch<OnlineSoftmax<float>, 16> row(Br);
+    Scratch<float, 16 * kLanes> rmax(base2 ? Br * kLanes : 0);  // per row, lane-wise maxima of a tile
+    // In base 2 the block's queries are copied, scaled by alpha, into qs (rows dk apart):
+    // the products then need no scaling, and read contiguous rows.
+    Scratch<float, 1024> qs(base2 ? Br * dk : 0);
 
     for (std::size_t i0 = 0; i0 < Tq; i0 += Br) {
         const std::size_t rows = std::min(Br, Tq - i0);
@@ -69,20 +107,42 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
         // Causal: the block's last query sees keys up to itself, so every tile starting
         // after it is fully masked and skipped.
         const std::size_t kend = visible_keys(i0 + rows - 1, Tk, options.causal);
+        const float* qb = Q.row(i0);  // the block's queries, rows ldq apart, and their scale
+        std::size_t ldq = Q.stride();
+        float qscale = alpha;
+        if (base2) {
+            for (std::size_t r = 0; r < rows; ++r) kernels::scale(Q.row(i0 + r), alpha, qs.data() + r * dk, dk);
+            qb = qs.data();
+            ldq = dk;
+            qscale = 1.0f;
+        }
 
         for (std::size_t j0 = 0; j0 < kend; j0 += Bc) {
             const std::size_t cols = std::min(Bc, kend - j0);
             if (options.mask && block_fully_masked(*options.mask, i0, rows, j0, cols)) continue;
+            // Row maxima from the product: whole panels only (a padded key's score is 0,
+            // not a score) and every key visible to every row of the block.
+            const bool fused = base2 && cols % kNR == 0 && visible_keys(i0, Tk, options.causal) >= j0 + cols;
+#if !defined(__wasm__) && !defined(ATTN_SCALAR)
+            if (fused) {
+                std::fill_n(rmax.data(), rows * kLanes, kNegInf);
+                for (std::size_t jr = 0; jr < cols; jr += kNR)
+                    for (std::size_t ir = 0; ir < rows; ir += kMR)
+                        micro_rows_max(dk, qb + ir * ldq, ldq, kp.data() + (j0 + jr) / kNR * dk * kNR,
+                                       S.data() + ir * ldS + jr, ldS, std::min(kMR, rows - ir),
+                                       rmax.data() + ir * kLanes);
+            }
+#endif
 
             // (1) S = scale · Q[i0 : i0+rows] · K[j0 : j0+cols]ᵀ, register-blocked; Q read in place.
             //     A register block whose first key its last query does not see is entirely
-            //     masked: it is not computed (step 2 writes −∞ there).
-            for (std::size_t jr = 0; jr < cols; jr += kNR)
+            //     masked: it is not computed (step 3 gives it weight 0).
+            for (std::size_t jr = 0; jr < (fused ? 0 : cols); jr += kNR)
                 for (std::size_t ir = 0; ir < rows; ir += kMR) {
                     const std::size_t mr = std::min(kMR, rows - ir);
                     if (j0 + jr >= visible_keys(i0 + ir + mr - 1, Tk, options.causal)) continue;
-                    micro_rows(dk, Q.row(i0 + ir), Q.stride(), kp.data() + (j0 + jr) / kNR * dk * kNR,
-                               S.data() + ir * ldS + jr, ldS, mr, kNR, scale, false);
+                    micro_rows(dk, qb + ir * ldq, ldq, kp.data() + (j0 + jr) / kNR * dk * kNR,
+                               S.data() + ir * ldS + jr, ldS, mr, kNR, qscale, false);
                 }
 
             // (2) The custom mask (kernels/mask.hpp): a masked key's score is replaced by −∞, so
@@ -113,7 +173,13 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
                 std::fill(s + n, s + nb, kNegInf);
                 if (nb < cols) std::fill(s + nb, s + cols, 0.0f);
                 const bool first = row[r].max == kNegInf;
+#if !defined(__wasm__) && !defined(ATTN_SCALAR)
+                const float c = !base2 ? row[r].update(s, nb)
+                                       : row[r].update_base2(s, nb, fused ? kernels::max(rmax.data() + r * kLanes, kLanes)
+                                                                          : kernels::max(s, n));
+#else
                 const float c = row[r].update(s, nb);
+#endif
                 if (c != 1.0f && !first) kernels::scale(Oacc.data() + r * ldO, c, Oacc.data() + r * ldO, dv);
             }
 

@@ -109,6 +109,37 @@ TEST_CASE("flash_attention: huge logits do not overflow, custom scale", "[flash]
     require_output(got, reference::attention(Q, K, V, ao).output, V, "scale 1");
 }
 
+TEST_CASE("flash_attention: each weight is accurate over 80 orders of e", "[flash]") {
+    // V = I (T_k x T_k): an output row is that query's weight row. Scores 0 .. −84 spread
+    // over two default tiles (the second holds the maximum, so the first tile's sum is
+    // rescaled); with the causal mask, the last of T_k equal queries (it sees every key).
+    // The exponential's error grows with |s − max| (the float rounding of s − max), so the
+    // bound is relative to each weight, scaled by that distance; weights below e^−86.5 may be 0.
+    const std::size_t Tk = kDefaultKeys + 88;
+    const bool causal = GENERATE(false, true);
+    const std::size_t Tq = causal ? Tk : 1;
+    Matrix Q(Tq, 1, 1.0f), K(Tk, 1), V(Tk, Tk);
+    for (std::size_t j = 0; j < Tk; ++j) {
+        K(j, 0) = -84.0f * float((j * 37) % Tk) / float(Tk);
+        V(j, j) = 1.0f;
+    }
+    K(Tk - 20, 0) = 3.0f;
+    double l = 0;
+    for (std::size_t j = 0; j < Tk; ++j) l += std::exp(double(K(j, 0)) - 3.0);
+    FlashOptions fo;
+    fo.scale = 1.0f;
+    fo.causal = causal;
+    const Matrix out = flash_attention(Q, K, V, fo);
+    const float* got = out.row(Tq - 1);
+    for (std::size_t j = 0; j < Tk; ++j) {
+        const double d = 3.0 - double(K(j, 0)), want = std::exp(-d) / l;
+        CAPTURE(causal, j, d, want, got[j]);
+        if (d < 86.5) REQUIRE(std::abs(double(got[j]) - want) <= 4e-7 * want * (1 + d));
+        else REQUIRE(got[j] <= 1e-37f);
+        REQUIRE(got[j] >= 0.0f);
+    }
+}
+
 TEST_CASE("flash_attention: NaN and ∞ reach only the outputs they should", "[flash]") {
     Matrix Q = random_matrix(40, 4, 13), K = random_matrix(40, 4, 14), V = random_matrix(40, 3, 15);
     FlashOptions fo;

@@ -44,17 +44,18 @@ namespace attn {
 
 // Default blocking (FlashOptions::tile = 0): kDefaultRows query rows per block and
 // kDefaultKeys keys per tile, measured for d_h = 64 (docs/benchmarks.md, "Issue 16,
-// kernels"). Natively 96 x 512 (a multiple of the 6-row register block; 192 KiB of scores,
+// kernels"). Natively 96 x 1024 (a multiple of the 6-row register block; 384 KiB of scores,
 // in L2): the online softmax's fixed cost per row and tile (maximum and sum reductions,
-// the rescale factor, the output row's rescale) is spread over 512 keys: 5-15% faster
-// than 128 x 128 with AVX-512, 3-4% with AVX2. In WebAssembly 128 x 128 (64 KiB), where
-// tiles of 64-256 measured alike. Fixed per build, not calibrated at start-up.
+// the rescale factor, the output row's rescale) is spread over 1024 keys: 96 x 512 was
+// 5-15% faster than 128 x 128 with AVX-512 (3-4% with AVX2), and 96 x 1024 another 2-5%
+// at n >= 1024 once the maximum came from the product (fourth pass). In WebAssembly
+// 128 x 128 (64 KiB), where tiles of 64-256 measured alike. Fixed per build, not calibrated at start-up.
 #if defined(__wasm__) || defined(ATTN_SCALAR)
 inline constexpr std::size_t kDefaultRows = 128;
 inline constexpr std::size_t kDefaultKeys = 128;
 #else
 inline constexpr std::size_t kDefaultRows = 96;
-inline constexpr std::size_t kDefaultKeys = 512;
+inline constexpr std::size_t kDefaultKeys = 1024;
 #endif
 inline constexpr std::size_t kMaxTile = 1024;
 

@@ -8,6 +8,37 @@
 
 namespace attn::kernels {
 
+#if defined(__AVX512F__) && !defined(__wasm__)
+namespace {
+// 16 rows of 16 floats (row i at src + i·ld) transposed: column j stored at dst + j·ldd.
+// Four rounds of 16 shuffles (within 128-bit lanes, then across them) instead of 256
+// scalar loads and stores.
+void transpose16(const float* src, std::size_t ld, float* dst, std::size_t ldd) {
+    __m512 r[16], t[16];
+    for (int i = 0; i < 16; ++i) r[i] = _mm512_loadu_ps(src + i * ld);
+    for (int i = 0; i < 16; i += 2) {  // rows i, i+1 interleaved, per 128-bit lane
+        t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
+        t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
+    }
+    for (int g = 0; g < 16; g += 4) {  // r[g + c], lane L: rows g..g+3 of column 4L + c
+        r[g] = _mm512_shuffle_ps(t[g], t[g + 2], 0x44);
+        r[g + 1] = _mm512_shuffle_ps(t[g], t[g + 2], 0xEE);
+        r[g + 2] = _mm512_shuffle_ps(t[g + 1], t[g + 3], 0x44);
+        r[g + 3] = _mm512_shuffle_ps(t[g + 1], t[g + 3], 0xEE);
+    }
+    for (int c = 0; c < 4; ++c) {  // gather lane L of r[c], r[4 + c], r[8 + c], r[12 + c]
+        const __m512 v0 = _mm512_shuffle_f32x4(r[c], r[4 + c], 0x88), v1 = _mm512_shuffle_f32x4(r[c], r[4 + c], 0xDD);
+        const __m512 w0 = _mm512_shuffle_f32x4(r[8 + c], r[12 + c], 0x88),
+                     w1 = _mm512_shuffle_f32x4(r[8 + c], r[12 + c], 0xDD);
+        _mm512_storeu_ps(dst + (c + 0) * ldd, _mm512_shuffle_f32x4(v0, w0, 0x88));
+        _mm512_storeu_ps(dst + (c + 8) * ldd, _mm512_shuffle_f32x4(v0, w0, 0xDD));
+        _mm512_storeu_ps(dst + (c + 4) * ldd, _mm512_shuffle_f32x4(v1, w1, 0x88));
+        _mm512_storeu_ps(dst + (c + 12) * ldd, _mm512_shuffle_f32x4(v1, w1, 0xDD));
+    }
+}
+}  // namespace
+#endif
+
 bool pack_b(const float* b, std::size_t ldb, bool trans, std::size_t p0, std::size_t kc, std::size_t j0,
             std::size_t nc, float* out) {
     // trans = false: x − x is 0 for finite x and NaN for NaN and ±∞, so the sum stays 0
@@ -61,6 +92,19 @@ bool pack_b(const float* b, std::size_t ldb, bool trans, std::size_t p0, std::si
             // write it with stride kNR. The rows are ldb apart (a head's columns of a
             // wider matrix), which the hardware prefetcher does not follow across pages:
             // the rows of the next panel are prefetched while this one is copied.
+#if defined(__AVX512F__) && !defined(__wasm__)
+            // AVX-512 (kNR = 32): whole panels by 16 x 16 transposes (transpose16).
+            if (kLanes == 16 && nr == kNR && kc % 16 == 0) {
+                if (jp + kNR < nc)
+                    for (std::size_t j = 0; j < kNR; ++j)
+                        for (std::size_t p = 0; p < kc; p += 64 / sizeof(float))
+                            __builtin_prefetch(b + (j0 + jp + kNR + j) * ldb + p0 + p);
+                for (std::size_t h = 0; h < kNR; h += 16)
+                    for (std::size_t p = 0; p < kc; p += 16)
+                        transpose16(b + (j0 + jp + h) * ldb + p0 + p, ldb, out + p * kNR + h, kNR);
+                continue;
+            }
+#endif
             for (std::size_t j = 0; j < nr; ++j) {
                 const float* src = b + (j0 + jp + j) * ldb + p0;
                 if (jp + j + kNR < nc)

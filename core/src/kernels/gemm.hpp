@@ -134,11 +134,11 @@ inline void micro_packed(std::size_t kc, const float* a, const float* b, float* 
 
 // Micro-kernel on A read in place: row r of A starts at a + r·lda (rows r >= mr are
 // never read: they alias row 0 and their results are dropped). B as in micro_packed.
-inline void micro_rows(std::size_t kc, const float* a, std::size_t lda, const float* b, float* c,
-                       std::size_t ldc, std::size_t mr, std::size_t nr, float alpha, bool accumulate) {
+// accumulate_rows computes the block into acc; micro_rows then stores it.
+inline void accumulate_rows(std::size_t kc, const float* a, std::size_t lda, const float* b, std::size_t mr,
+                            batch (&acc)[kMR][kNB]) {
     const float* rows[kMR];
     for (std::size_t r = 0; r < kMR; ++r) rows[r] = a + (r < mr ? r : 0) * lda;
-    batch acc[kMR][kNB];
     for (std::size_t r = 0; r < kMR; ++r)
         for (std::size_t q = 0; q < kNB; ++q) acc[r][q] = batch(0.0f);
     for (std::size_t p = 0; p < kc; ++p, b += kNR) {
@@ -149,6 +149,11 @@ inline void micro_rows(std::size_t kc, const float* a, std::size_t lda, const fl
             for (std::size_t q = 0; q < kNB; ++q) acc[r][q] = madd(ar, bq[q], acc[r][q]);
         }
     }
+}
+inline void micro_rows(std::size_t kc, const float* a, std::size_t lda, const float* b, float* c,
+                       std::size_t ldc, std::size_t mr, std::size_t nr, float alpha, bool accumulate) {
+    batch acc[kMR][kNB];
+    accumulate_rows(kc, a, lda, b, mr, acc);
     store_block(acc, c, ldc, mr, nr, alpha, accumulate);
 }
 

@@ -195,6 +195,78 @@ inline float exp_shift_sum(const float* x, float m, float* y, std::size_t n) {
     return s;
 }
 
+#if !defined(__wasm__) && !defined(ATTN_SCALAR)
+// ---- Native only: exponentials in base 2, for the tiled kernel (flash.cpp) --------------
+// The native tiled kernel folds log2(e) into the score scale (s·log2 e: the same softmax,
+// exp(x − m) = 2^(x·log2 e − m·log2 e)), as FlashAttention-2 does, so the exponential
+// needs no ln 2 split: 2^t = 2^k · 2^f with k an integer and f = t − k exact, 2^f by a
+// degree-6 polynomial 1 + f·P(f) (within ~1.2 ulp). With AVX-512 (DQ): k = ⌊t⌋, f in [0, 1)
+// by one `vreduceps`, P fitted here by Remez on [0, 1) (relative error
+// 3.4e-9 before rounding), and 2^⌊t⌋ placed by `vscalefps`: 11 vector instructions per
+// batch against exp_nonpositive's 16. Otherwise (AVX2): k = round(t), f in [−½, ½], Cephes
+// exp2f's P, and 2^k put into the exponent field as in exp_nonpositive.
+// t < −125 gives 0 (never a subnormal), 2^−∞ = 0, a NaN stays NaN.
+struct Exp2Constants {
+    batch p0, p1, p2, p3, p4, p5, one, minexp, magic;
+};
+inline Exp2Constants exp2_constants() {
+    static const float k[] = {
+#if defined(__AVX512DQ__)
+        2.147696359e-4f, 1.250571106e-03f, 9.671538137e-03f,  // P(f), f in [0, 1)
+        5.548711494e-2f, 2.402289212e-01f, 6.931470633e-01f,
+#else
+        1.535336188319500e-4f, 1.339887440266574e-3f, 9.618437357674640e-3f,  // P(f), Cephes exp2f
+        5.550332471162809e-2f, 2.402264791363012e-1f, 6.931472028550421e-1f,
+#endif
+        1.0f,
+        -125.0f,               // below this 2^t is 0
+        12582912.0f + 127.0f,  // 1.5·2²³ + exponent bias (the AVX2 path)
+    };
+    const volatile float* v = k;  // opaque to the optimiser: splat once, keep in registers
+    return {batch(v[0]), batch(v[1]), batch(v[2]), batch(v[3]), batch(v[4]),
+            batch(v[5]), batch(v[6]), batch(v[7]), batch(v[8])};
+}
+inline batch exp2_nonpositive(const batch& t, const Exp2Constants& c) {
+#if defined(__AVX512DQ__)
+    const batch f = _mm512_reduce_ps(t, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);  // t − ⌊t⌋
+#else
+    const batch k = xsimd::nearbyint(t);
+    const batch f = t - k;
+#endif
+    batch p = madd(madd(madd(madd(madd(c.p0, f, c.p1), f, c.p2), f, c.p3), f, c.p4), f, c.p5);
+    p = madd(p, f, c.one);
+#if defined(__AVX512DQ__)
+    // Lanes with t >= −125 or NaN keep 2^⌊t⌋·p (NaN stays NaN); the others, −∞ among them, are 0.
+    const __mmask16 keep = _mm512_cmp_ps_mask(t, c.minexp, _CMP_NLT_UQ);
+    return batch(_mm512_maskz_scalef_ps(keep, p, t));
+#else
+    using ibatch = xsimd::batch<std::int32_t>;
+    const ibatch e = xsimd::bitwise_cast<ibatch>(k + c.magic) << 23;
+    return xsimd::select(t < c.minexp, batch(0.0f), p * xsimd::bitwise_cast<batch>(e));
+#endif
+}
+
+// y[i] = 2^(x[i] − m); returns Σ y[i]. As exp_shift_sum, in base 2 (x and y may alias;
+// m >= every x[i] that is not NaN).
+inline float exp2_shift_sum(const float* x, float m, float* y, std::size_t n) {
+    const batch vm(m);
+    const Exp2Constants c = exp2_constants();
+    batch acc(0.0f);
+    std::size_t i = 0;
+    for (; i + kLanes <= n; i += kLanes) {
+        const batch e = exp2_nonpositive(batch::load_unaligned(x + i) - vm, c);
+        e.store_unaligned(y + i);
+        acc += e;
+    }
+    float s = xsimd::hadd(acc);
+    for (; i < n; ++i) {
+        y[i] = std::exp2(x[i] - m);
+        s += y[i];
+    }
+    return s;
+}
+#endif
+
 // How exp_shift_sum computes and adds up a row's exponentials.
 //   Lanes    xsimd batches, then the scalar tail (above): every matrix stage.
 //   InOrder  std::exp and a running sum, one element after the other: the same bits for

@@ -115,6 +115,20 @@ struct OnlineSoftmax {
         return c;
     }
 
+#if !defined(__wasm__) && !defined(ATTN_SCALAR)
+    // The same update with the scores in base 2 (s_j·log2 e: p_j = 2^(s_j − m_new), the
+    // same weights, by exp2_shift_sum in kernels/simd.hpp) and the tile's maximum max_j s_j
+    // given (the native tiled kernel takes it from the product's registers, flash.cpp).
+    // m is then kept in base 2 too; l is the same sum.
+    T update_base2(T* s, std::size_t n, T tile_max) {
+        const T m_new = std::max(max, tile_max);
+        const T c = m_new == max ? T(1) : T(std::exp2(max - m_new));
+        sum = c * sum + (m_new == kMinusInf<T> ? exp_shifted(s, m_new, n) : exp2_shift_sum(s, m_new, s, n));
+        max = m_new;
+        return c;
+    }
+#endif
+
     // The factor that turns õ into the output row o = õ / l: 0 for a row that saw no
     // visible key (l = 0: a zero output row), NaN when the row held a NaN or +∞.
     T finish() const { return sum == T(0) ? T(0) : T(1) / sum; }
