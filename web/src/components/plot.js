@@ -273,12 +273,7 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
     if (message) {
       // across the plot area, on a band of the page's colour so gridlines do not cross it
       const box = svgEl('g', { class: 'plot-message' }, g);
-      const words = message.split(/\s+/), lines = [];
-      const perLine = Math.max(12, Math.floor((right - left - 24) / 6.8));
-      for (const w of words) {
-        if (lines.length && (lines.at(-1) + ' ' + w).length <= perLine) lines[lines.length - 1] += ` ${w}`;
-        else lines.push(w);
-      }
+      const lines = wrapText(message, right - left - 24);
       const cy = (top + bottom) / 2 - ((lines.length - 1) * 16) / 2;
       svgEl('rect', { x: left + 6, y: cy - 18, width: right - left - 12, height: lines.length * 16 + 14, rx: 4 }, box);
       lines.forEach((l, k) => (svgEl('text', { x: (left + right) / 2, y: cy + k * 16, 'text-anchor': 'middle' }, box).textContent = l));
@@ -305,6 +300,20 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
   }
 
   return { el, update, svg };
+}
+
+// A message's lines for a box `room` px wide at 12 px: estimated widths, about 6.8 px for
+// a Latin letter or digit and 12 px for a Hangul syllable or another wide (CJK, full-width)
+// character, so Korean wraps as early as it needs to.
+const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
+const textWidth = (t) => [...t].reduce((a, c) => a + (WIDE.test(c) ? 12 : 6.8), 0);
+export function wrapText(message, room) {
+  const lines = [];
+  for (const w of message.split(/\s+/).filter(Boolean)) {
+    if (lines.length && textWidth(`${lines.at(-1)} ${w}`) <= room) lines[lines.length - 1] += ` ${w}`;
+    else lines.push(w);
+  }
+  return lines;
 }
 
 const tickFmt = (v) => (Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(0) : fmt(v, { digits: 3 }));
