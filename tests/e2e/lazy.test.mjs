@@ -164,3 +164,39 @@ test('switching the language while chapters are being mounted: every chapter spe
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('Tab and Shift+Tab reach a chapter not mounted yet: it mounts and takes the focus', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}#multi-head`);
+  await page.waitForSelector('body[data-ready="true"]');
+  // A mounted chapter followed by one still a placeholder, and one preceded by a placeholder.
+  const pair = (dir) => page.evaluate((d) => {
+    const ss = [...document.querySelectorAll('section.chapter')];
+    const k = ss.findIndex((s, i) => s.dataset.mounted === 'true' && ss[i + d] && ss[i + d].dataset.mounted !== 'true');
+    return k < 0 ? null : [ss[k].id, ss[k + d].id];
+  }, dir);
+  const focusable = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+  // (the first or last control that takes the focus, as Tab would)
+  for (const [dir, key, pick] of [[1, 'Tab', 'last'], [-1, 'Shift+Tab', 'first']]) {
+    const found = await pair(dir);
+    assert.ok(found, `a mounted chapter with a placeholder ${dir > 0 ? 'after' : 'before'} it`);
+    const [from, to] = found;
+    await page.$eval(`#${from}`, (s, [sel, p]) => {
+      const all = [...s.querySelectorAll(sel)].filter((n) => n.checkVisibility());
+      for (const n of p === 'last' ? all.reverse() : all) {
+        n.focus();
+        if (document.activeElement === n) break;
+      }
+    }, [focusable, pick]);
+    await page.keyboard.press(key);
+    await page.waitForFunction((id) => document.getElementById(id).dataset.mounted === 'true'
+      && document.activeElement?.closest('section.chapter')?.id === id && document.activeElement.id !== id, to, { timeout: 15000 });
+    // forward: near the new chapter's top; backward: near its end (a radio group is one stop)
+    const where = await page.$eval(`#${to}`, (s) => {
+      const r = s.getBoundingClientRect(), f = document.activeElement.getBoundingClientRect();
+      return (f.top - r.top) / r.height;
+    });
+    assert.ok(dir > 0 ? where < 0.5 : where > 0.5, `${key} from #${from} lands ${dir > 0 ? 'at the start' : 'at the end'} of #${to} (${where.toFixed(2)})`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});

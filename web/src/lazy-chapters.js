@@ -56,6 +56,42 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     }
     const h2 = section.querySelector('h2') ?? section.appendChild(document.createElement('h2'));
     entries.set(c.id, { c, section, h2, state: 'placeholder', module: null });
+    // Keyboard: a chapter not mounted yet is one tab stop, so that Tab from the chapter
+    // before it does not leave the page (focus went to <body>, then the skip link at the
+    // top); reaching it mounts the chapter and moves on to its first control (Shift+Tab:
+    // its last).
+    section.tabIndex = 0;
+    section.addEventListener('focus', () => enter(c.id));
+  }
+  const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+  let backwards = false; // the last Tab was Shift+Tab
+  let tabAt = -Infinity; // when it was pressed
+  addEventListener('keydown', (ev) => {
+    if (ev.key !== 'Tab') return;
+    backwards = ev.shiftKey;
+    tabAt = performance.now();
+  }, true);
+  async function enter(id) {
+    const e = entries.get(id);
+    // Only for Tab, once the page mounts chapters: a fragment link also focuses its
+    // section, before the core has loaded (main.js mounts that one itself).
+    if (e.state === 'mounted' || !observing || performance.now() - tabAt > 1000) return;
+    const back = backwards;
+    await mountNow(id);
+    // (mounting took the section out of the tab order, so the focus may have fallen to <body>)
+    const at = document.activeElement;
+    if (at && at !== e.section && at !== document.body) return; // the reader moved on meanwhile
+    // (a control in a closed <details> or otherwise not rendered takes no focus: the next one)
+    const all = [...e.section.querySelectorAll(FOCUSABLE)].filter((n) => (n.checkVisibility ? n.checkVisibility() : n.getClientRects().length));
+    for (const n of back ? all.reverse() : all) {
+      n.focus();
+      if (document.activeElement === n) return;
+    }
+    const title = e.section.querySelector('h2'); // nothing to focus: the chapter's title then
+    if (title) {
+      title.tabIndex = -1;
+      title.focus();
+    }
   }
   relabel();
   reserve();
@@ -97,6 +133,7 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     e.section.classList.remove('placeholder');
     e.section.style.minHeight = '';
     e.section.removeAttribute('aria-busy');
+    e.section.removeAttribute('tabindex');
     try {
       mount(e.c, e.section, e.module);
     } catch (err) {
@@ -142,6 +179,7 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
   }
 
   let firstBatch = null; // resolves observe() once the first report is handled
+  let observing = false; // observe() was called: the core is loaded, chapters may mount
   const io = typeof IntersectionObserver === 'function' ? new IntersectionObserver((records) => {
     for (const r of records) {
       const id = r.target.id;
@@ -290,6 +328,7 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     mount: mountNow,
     // From now on, mount what comes near the screen; resolves once the first batch is in.
     observe() {
+      observing = true;
       return new Promise((resolve) => {
         if (!io) {
           // No IntersectionObserver: everything, one chapter per task.
