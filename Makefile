@@ -49,7 +49,7 @@ apt-deps:
 	  echo "Installing:$$missing"; \
 	  $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	fi
-	@node -e 'const v = +process.versions.node.split(".")[0]; if (v < 18) { console.error("error: Node.js " + process.version + " is too old; 18 or newer is needed"); process.exit(1); }'
+	@node -e 'const v = +process.versions.node.split(".")[0]; if (v < 20) { console.error("error: Node.js " + process.version + " is too old; 20 or newer is needed (the wasm tests use its relaxed SIMD; Debian 12 ships 18, Debian 13 ships 20)"); process.exit(1); }'
 
 npm-deps: web/node_modules/.installed
 web/node_modules/.installed: web/package.json web/package-lock.json | apt-deps
