@@ -200,3 +200,21 @@ test('Tab and Shift+Tab reach a chapter not mounted yet: it mounts and takes the
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a language switch on a phone keeps the chapter being read in place', async () => {
+  // At 390 px the English header and table of contents are taller while a chapter just
+  // above the one being read gets shorter: both move the page, in one batch.
+  for (const id of ['multi-head', 'trained-heads']) {
+    const { page, errors } = await openPage(browser, `${server.url}#${id}`, { width: 390, height: 844 });
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForTimeout(1000);
+    const before = await paintedTop(page, `#${id}`);
+    await page.$eval('#lang-toggle', (b) => b.click()); // (the tucked tool bar: clicked as a tap would)
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
+    await page.waitForTimeout(1500);
+    const after = await paintedTop(page, `#${id}`);
+    assert.ok(Math.abs(after - before) < 5, `#${id} stays in place across the switch: ${before} → ${after}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});

@@ -239,12 +239,16 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
   const last = new Map(); // section -> last height
   const sizes = typeof ResizeObserver === 'function' ? new ResizeObserver((records) => {
     let shift = 0;
-    for (const r of records) {
+    // In page order: an element's bottom now includes what grew above it in this batch
+    // (subtracted: where its bottom was before any of them moved it), so that an element
+    // that shrank just above the viewport while the header above it grew still counts.
+    const order = [...records].sort((a, b) => (a.target.compareDocumentPosition(b.target) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    for (const r of order) {
       const h = r.borderBoxSize?.[0]?.blockSize ?? r.contentRect.height;
       const before = last.get(r.target);
       last.set(r.target, h);
       // (1 px of slack: a fragment puts a section's top at a fraction of a pixel)
-      if (before !== undefined && h !== before && !printing.on && r.target.getBoundingClientRect().bottom - (h - before) <= 1) shift += h - before;
+      if (before !== undefined && h !== before && !printing.on && r.target.getBoundingClientRect().bottom - shift - (h - before) <= 1) shift += h - before;
       if (h > 0 && r.target.dataset?.mounted === 'true') {
         heights[key(r.target.id)] = Math.round(h);
         // Once drawn, a chapter far from the screen is skipped by style, layout and paint
