@@ -2,6 +2,7 @@
 // the test host pages mounted, pages that record console errors and every request that
 // leaves the page's origin, and readers for numbers inside a widget's shadow root.
 import { dirname, join, resolve } from 'node:path';
+import { eagerFigures } from '../../web/scripts/browser.mjs';
 import { fileURLToPath } from 'node:url';
 import { harness, shots } from './harness.mjs';
 
@@ -21,6 +22,7 @@ export const setup = (extraMounts = {}) => harness({ mounts: { '/fixtures/': joi
 export async function open(browser, url, { width = 1280, height = 900, init, route, permissions = [] } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, acceptDownloads: true, permissions });
   if (route) await route(context);
+  await context.addInitScript(eagerFigures);
   const page = await context.newPage();
   const errors = [];
   const foreign = [];

@@ -10,6 +10,7 @@
 // Three passes per chapter: Korean at 390 px (light), English at 390 px (dark), English at
 // 1280 px (light); each pass is one page load and one axe run (about 1 s).
 import test from 'node:test';
+import { eagerFigures } from '../../web/scripts/browser.mjs';
 import assert from 'node:assert/strict';
 import { readdir, readFile, mkdtemp, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -76,6 +77,7 @@ test(`every chapter (${ids.length}) in both languages, at 390 and 1280 px, light
   const problems = [];
   for (const pass of PASSES) {
     const context = await browser.newContext({ viewport: { width: pass.width, height: pass.height }, colorScheme: pass.colorScheme });
+    await context.addInitScript(eagerFigures);
     const page = await context.newPage();
     const errors = [];
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
@@ -110,6 +112,7 @@ test('every chapter in the widget, in both languages: axe, grids, inputs, formul
         }
       </script></main></body></html>`);
     const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
+    await page.addInitScript(eagerFigures);
     const errors = [];
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     page.on('pageerror', (e) => errors.push(e.message));

@@ -4,6 +4,7 @@
 // inputs, keyboard and every-chapter tests; marks: positional-encoding's; the naive
 // overflow: softmax's; the widget's notices: widget's; plurals: tests/web/chapters.)
 import test from 'node:test';
+import { eagerFigures } from '../../web/scripts/browser.mjs';
 import assert from 'node:assert/strict';
 import { harness, shots } from './harness.mjs';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ const { server, browser } = await harness();
 
 async function open(query, { width = 1280, height = 900, colorScheme = 'light' } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, colorScheme });
+  await context.addInitScript(eagerFigures);
   const page = await context.newPage();
   const errors = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));

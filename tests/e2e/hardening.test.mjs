@@ -7,7 +7,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CSP } from '../../web/scripts/serve.mjs';
-import { openPage } from '../../web/scripts/browser.mjs';
+import { openPage, eagerFigures } from '../../web/scripts/browser.mjs';
 import { harness, mountAll, toggleLang } from './harness.mjs';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
@@ -21,6 +21,7 @@ test.after(() => console.log(`bad inputs tried at the page: ${tried.typed + trie
 // as they come near the screen).
 async function open(url = `${server.url}#core-attention`, { noSimd = false, noRelaxed = false } = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addInitScript(eagerFigures);
   const requests = [];
   context.on('request', (r) => requests.push(r.url()));
   await context.addInitScript(([noSimd, noRelaxed]) => {

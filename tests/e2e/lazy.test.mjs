@@ -3,7 +3,7 @@
 // holds (fragment, reload); the language and permalinks reach chapters mounted later.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage } from '../../web/scripts/browser.mjs';
+import { openPage, eagerFigures } from '../../web/scripts/browser.mjs';
 import { harness, paintedTop } from './harness.mjs';
 
 const { server, browser } = await harness();
@@ -217,4 +217,52 @@ test('a language switch on a phone keeps the chapter being read in place', async
     assert.deepEqual(errors, []);
     await page.close();
   }
+});
+
+// Grids far from the screen are written when they come near it, or at print
+// (web/src/components/nearby.js); until then they keep what they showed. The other browser
+// tests turn this off (eagerFigures) to read any grid right after an edit.
+test('a grid far below the screen is written when it comes near it, and before printing', async () => {
+  const open = async (eager) => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    if (eager) await page.addInitScript(eagerFigures);
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}?embed=why-qkv`);
+    await page.waitForSelector('#why-qkv [data-grid] td .v');
+    return { page, errors };
+  };
+  const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
+  const setT = (page, v) => page.$eval('#why-qkv [data-control="T"]', (el, t) => {
+    el.value = String(t);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, v);
+  // the last grid of the chapter, more than one and a half screens below its top
+  const lazy = await open(false), eager = await open(true);
+  const name = await lazy.page.$$eval('#why-qkv [data-grid]', (gs) => gs.filter((g) => g.querySelector('td .v')
+    && g.getBoundingClientRect().top > 1.6 * innerHeight).at(-1)?.dataset.grid);
+  assert.ok(name, 'the chapter has a grid far below the screen');
+  const read = (page) => page.$$eval(`[data-grid="${name}"] td .v`, (ns) => ns.map((n) => n.textContent).join(' '));
+  await frames(lazy.page);
+  const before = await read(lazy.page);
+  for (const [T, flush] of [[3, (p) => p.$eval(`[data-grid="${name}"]`, (g) => g.scrollIntoView())],
+    [5, (p) => p.evaluate(() => dispatchEvent(new Event('beforeprint')))]]) {
+    const shown = await read(lazy.page);
+    await setT(lazy.page, T);
+    await setT(eager.page, T);
+    await frames(lazy.page);
+    await frames(eager.page);
+    const want = await read(eager.page);
+    assert.notEqual(want, shown, `T = ${T} changes ${name}`);
+    assert.equal(await read(lazy.page), shown, `${name}, far from the screen, is not written yet`);
+    await flush(lazy.page);
+    await lazy.page.waitForFunction(([n, w]) => [...document.querySelectorAll(`[data-grid="${n}"] td .v`)]
+      .map((v) => v.textContent).join(' ') === w, [name, want], { timeout: 5000 });
+    await lazy.page.evaluate(() => scrollTo(0, 0));
+    await frames(lazy.page);
+  }
+  assert.notEqual(await read(lazy.page), before);
+  assert.deepEqual([...lazy.errors, ...eager.errors], []);
+  await lazy.page.close();
+  await eager.page.close();
 });

@@ -22,6 +22,7 @@ import { weightScale, divergingScale, maxAbsFinite, textColorFor, isDark, onSche
 import { texToHtml, escapeHtml, fill, setText, setHtml } from '../kit/prose.js';
 import { matrixToText, matrixToLatex, matrixToMarkdown, matrixToCsv, parseMatrixText, MatrixTextError } from '../matrix-text.js';
 import { gridSvg, themeOf, svgToPng, download, copyText } from './figure-export.js';
+import { whenNear } from './nearby.js';
 
 // English defaults; the chapter kit passes the page's language (kit/<lang>.js, tools.*).
 export const TOOL_TEXT = {
@@ -528,7 +529,20 @@ export function createMatrixGrid(opts) {
       c.td.classList.toggle(name, on);
     }
   };
+  // A grid far from the screen keeps the new matrix (value, exports and edits use it) and
+  // writes its cells when it comes near (nearby.js); one on screen writes them now.
+  let unwritten = null;
+  const later = whenNear(el, () => {
+    const m = unwritten;
+    unwritten = null;
+    if (m) write(m);
+  });
   function update(m) {
+    current = m;
+    unwritten = m;
+    later();
+  }
+  function write(m) {
     if (m.rows !== shape.rows || m.cols !== shape.cols) {
       bad.clear();
       const first = shape.rows === -1;
@@ -785,6 +799,7 @@ export function createMatrixGrid(opts) {
   }, true);
   // Compares every answer with the grid's current value (computed by the core).
   function check() {
+    later.flush();
     let right = 0;
     const results = [];
     for (const k of hidden) {
@@ -809,6 +824,7 @@ export function createMatrixGrid(opts) {
     return { right, total: results.length, results };
   }
   function reveal() {
+    later.flush();
     for (const k of hidden) {
       const [i, j] = k.split(',').map(Number);
       const c = cells[i]?.[j];
@@ -823,6 +839,7 @@ export function createMatrixGrid(opts) {
   // Marks rows, columns or single cells, e.g. the operands of a hovered result.
   let highlighted = '[]';
   function highlight({ rows = [], cols = [], cells: list = [] } = {}) {
+    later.flush();
     const key = JSON.stringify([rows, cols, list, shape]);
     if (key === highlighted) return; // the same cells: nothing to do
     highlighted = key;
@@ -834,6 +851,7 @@ export function createMatrixGrid(opts) {
 
   let selected = '';
   function select(i, j) {
+    later.flush();
     const key = JSON.stringify([i, j, shape]);
     if (key === selected) return;
     selected = key;
@@ -848,7 +866,7 @@ export function createMatrixGrid(opts) {
   }
 
   return {
-    el, update, highlight, select, refreshErrors: showErrors, get value() { return current; },
+    el, update, flush: () => later.flush(), highlight, select, refreshErrors: showErrors, get value() { return current; },
     // additive: tools and exercise
     exportText: (format) => (current ? textOf(format) : ''), svg: () => (current ? svgOf().svg : ''),
     paste: (text, at = null) => {

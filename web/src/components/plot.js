@@ -30,6 +30,7 @@ import { line } from 'd3-shape';
 import { fmt } from '../format.js';
 import { setText } from '../kit/prose.js';
 import { svgToString, svgToPng, download } from './figure-export.js';
+import { whenNear } from './nearby.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const PALETTE = ['#1f5fbf', '#c2760c', '#2e8b6e', '#b3416b', '#5b4fb3', '#555b66']; // distinguishable, CB-safe order
@@ -76,6 +77,7 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
       b.dataset.act = kind;
       b.addEventListener('click', async () => {
         menu.open = false;
+        later.flush();
         const out = svgToString(svg);
         download(kind === 'svg' ? new Blob([out.svg], { type: 'image/svg+xml' }) : await svgToPng(out.svg, out.width, out.height), `${fileName}.${kind}`, el);
       });
@@ -283,8 +285,14 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
 
   // Narrow screens: the plot is redrawn at its rendered width (down to 260 units), so one
   // unit stays one CSS pixel and the 11 px labels stay 11 px instead of shrinking with it.
+  // A plot far from the screen keeps the new arguments and draws them when it comes near
+  // (nearby.js); one on screen draws now.
   let lastArgs;
-  const update = (args) => draw((lastArgs = args));
+  const later = whenNear(el, () => lastArgs && draw(lastArgs));
+  const update = (args) => {
+    lastArgs = args;
+    later();
+  };
   if (empty) queueMicrotask(() => lastArgs || update({ message: empty() }));
   if (typeof ResizeObserver === 'function') {
     const base = width;
@@ -294,12 +302,12 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
       const w = Math.round(Math.min(base, Math.max(260, rendered)));
       if (Math.abs(w - width) < 4) return;
       width = w;
-      if (lastArgs) draw(lastArgs); // sets the viewBox
+      if (lastArgs) later(); // sets the viewBox
       else svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
     }).observe(svg);
   }
 
-  return { el, update, svg };
+  return { el, update, svg, flush: () => later.flush() };
 }
 
 // A message's lines for a box `room` px wide at 12 px: estimated widths, about 6.8 px for
