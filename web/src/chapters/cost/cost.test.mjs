@@ -198,11 +198,13 @@ test('live run: a link whose largest n is not offered gets a message at the run,
   assert.equal(await page.isDisabled('#cost [data-action="run"]'), false);
   assert.equal(page.workers().length, 0, 'no pool was made for it');
   assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), 0);
+  assert.equal(await page.isVisible('#cost [data-table="live"]'), false, 'no table of headers only');
   // picking an offered n runs
   await page.selectOption('#cost [data-control="liveMaxN"]', '4096');
   await page.click('#cost [data-action="run"]');
   await page.waitForFunction(() => /^Done/.test(document.querySelector('#cost .live-status').textContent), null, { timeout: 180000 });
   assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), 5);
+  assert.equal(await page.isVisible('#cost [data-table="live"]'), true);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -334,6 +334,7 @@ export default {
         time(t);
         el('td', 'num', row).textContent = t ? fmtBytes(t.bytes) : '';
       }
+      liveWrap.hidden = !liveBody.rows.length; // (a table of headers only says nothing)
       return {
         liveN: L?.current ? fmtCount(L.current.n) : '',
         liveKernel: L?.current ? tr(L.current.kernel === 'plain' ? 'kernelPlain' : 'kernelTiled') : '',
