@@ -230,6 +230,25 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
     syncs.push(() => input.value !== String(state()[name]) && (input.value = String(state()[name])));
     return { label, input, span };
   }
+  // A labelled <select> of numbers bound to state()[name]: `values` its options, shown
+  // through `format`; `current(state)` the option it shows (default state()[name]).
+  function select(name, key, values, { parent = section, cls = 'field', format = String, current = (s) => s[name] } = {}) {
+    const label = el('label', cls, parent);
+    const span = text('span', key, label);
+    const input = el('select', '', label);
+    input.dataset.control = name;
+    for (const v of values) {
+      const o = el('option', '', input);
+      o.value = String(v);
+      setText(o, format(v));
+    }
+    input.addEventListener('change', () => patch({ [name]: Number(input.value) }));
+    syncs.push(() => {
+      const v = String(current(state()));
+      if (input.value !== v) input.value = v;
+    });
+    return { label, input, span };
+  }
   // A labelled whole-number input bound to state()[name] (every chapter's number field).
   // The rule is the grid cells' (matrix-grid.js, wireInput): text that is a whole number in
   // [min, max] (and passes `check`) is used at once; anything else is not used, the field
@@ -410,5 +429,5 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
   // Keep the error box near the top of the chapter, after its heading.
   queueMicrotask(() => section.querySelector('h2')?.after(errorBox));
 
-  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, number, button, stepper, start, render, name, host, readOnly, plot, shown };
+  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, select, number, button, stepper, start, render, name, host, readOnly, plot, shown };
 }

@@ -118,22 +118,11 @@ export default {
     T('h3', 'liveTitle');
     T('p', 'liveBody');
     const liveControls = el('div', 'controls live-controls');
-    const select = (key, label, values) => {
-      const wrap = el('label', 'number', liveControls);
-      T('span', label, wrap);
-      const sel = el('select', '', wrap);
-      sel.dataset.control = key;
-      for (const v of values) {
-        const o = el('option', '', sel);
-        o.value = String(v);
-        setText(o, fmtCount(v));
-      }
-      sel.addEventListener('change', () => patch({ [key]: Number(sel.value) }));
-      return sel;
-    };
-    const maxSelect = select('liveMaxN', 'liveMaxLabel', LIVE_MAX_N);
-    const headsSelect = select('liveHeads', 'liveHeadsLabel', LIVE_HEADS);
-    const workersSelect = select('liveWorkers', 'liveWorkersLabel', LIVE_WORKERS);
+    for (const [key, label, values, current] of [
+      ['liveMaxN', 'liveMaxLabel', LIVE_MAX_N],
+      ['liveHeads', 'liveHeadsLabel', LIVE_HEADS],
+      ['liveWorkers', 'liveWorkersLabel', LIVE_WORKERS, (s) => Math.min(s.liveWorkers, LIVE_WORKERS.length)],
+    ]) k.select(key, label, values, { parent: liveControls, cls: 'number', format: fmtCount, current });
     k.toggle('liveCausal', 'liveCausalLabel', liveControls);
     const runBtn = k.button('liveRun', () => startRun(), liveControls, 'run');
     runBtn.dataset.action = 'run';
@@ -270,9 +259,6 @@ export default {
     // ---- drawing ------------------------------------------------------------------------------
     function drawLive(s) {
       const L = s.live;
-      maxSelect.value = String(s.liveMaxN);
-      headsSelect.value = String(s.liveHeads);
-      workersSelect.value = String(Math.min(s.liveWorkers, LIVE_WORKERS.length));
       runBtn.disabled = !!run;
       cancelBtn.disabled = !run;
       progress.value = L ? Math.min(1, L.done / L.total) : 0;

@@ -135,22 +135,7 @@ export default {
     // seed: the page's number field (a whole number; anything else is said beside it and
     // the old seed stays)
     k.number('seed', 'seed', { min: 0, max: MAX_SEED, parent: knobs });
-    const select = (name, key, values, format = String) => {
-      const lab = el('label', 'field', knobs);
-      text('span', key, lab);
-      const sel = el('select', '', lab);
-      sel.dataset.control = name;
-      for (const v of values) {
-        const o = el('option', '', sel);
-        o.value = String(v);
-        setText(o, format(v));
-      }
-      sel.addEventListener('change', () => patch({ [name]: Number(sel.value) }));
-      return sel;
-    };
-    const lrSel = select('lr', 'lr', LRS);
-    const headsSel = select('heads', 'heads', HEADS);
-    const layersSel = select('layers', 'layers', LAYERS);
+    for (const [name, values] of [['lr', LRS], ['heads', HEADS], ['layers', LAYERS]]) k.select(name, name, values, { parent: knobs });
     k.slider('dropout', 'dropout', { min: 0, max: 0.5, step: 0.05, parent: knobs });
     const toggles = el('div', 'controls');
     k.toggle('positional', 'positional', toggles);
@@ -611,9 +596,6 @@ export default {
     // ---- state -> configuration; the kit re-renders the prose ------------------------------
     k.start((s) => {
       taskRadios.forEach((r) => (r.checked = r.value === s.task));
-      lrSel.value = String(s.lr);
-      headsSel.value = String(s.heads);
-      layersSel.value = String(s.layers);
       setText(yourBtn, tr('yourRun'));
       sayYourProblem(); // in the page's current language
       configure();
