@@ -33,8 +33,8 @@ help:
 	@echo "make bench-pool   the cost chapter's live run with 1 and 2 workers in headless Chromium: the pool's speed-up (see docs/benchmarks.md)"
 
 # apt: install only what is missing (a fresh machine's package lists are empty,
-# so update them first). Node.js >= 18 is needed; Debian 12's (18.x) is installed if
-# there is none.
+# so update them first). Node.js >= 20 is needed (checked below); Debian's nodejs is
+# installed if there is none, which is new enough from Debian 13 on.
 apt-deps:
 	@if [ -n "$(SUDO)" ] && ! command -v sudo >/dev/null; then \
 	  echo "error: not root and no sudo: run 'make deps' as root once, or install sudo" >&2; exit 1; \
@@ -143,9 +143,13 @@ text-deps: apt-deps
 # The text model (docs/text-model.md): the corpus from the Debian packages above and the
 # page's prose, then training natively on 2 threads (deterministic under --seed 1). Rewrites
 # models/text-model/{model.bin,results.json,eval.txt}; build/text-model/corpus/manifest.json
-# is copied beside them.
+# is copied beside them. The page's prose is read from the git revision the committed
+# manifest names (so the committed weights come out again, bit for bit); PAGE_REV=HEAD
+# trains on the page as committed now, PAGE_REV=worktree on the files as they are on disk.
+PAGE_REV ?=
 train-text-model: text-deps npm-deps native
-	node tools/text-model/corpus.mjs --out build/text-model/corpus --eval models/text-model/eval.txt
+	node tools/text-model/corpus.mjs --out build/text-model/corpus --eval models/text-model/eval.txt \
+	  $(if $(PAGE_REV),--page-rev $(PAGE_REV))
 	build/native-release/tools/text-model/attn_train_text --corpus build/text-model/corpus \
 	  --eval models/text-model/eval.txt --out models/text-model
 	cp build/text-model/corpus/manifest.json models/text-model/manifest.json

@@ -4,6 +4,14 @@
 // deduplicated, split into training and held-out text, with a manifest.
 //
 //   node tools/text-model/corpus.mjs [--out build/text-model/corpus] [--eval models/text-model/eval.txt]
+//                                    [--page-rev <git revision> | --page-rev worktree]
+//                                    [--sources id,id,...]   (a subset, for tests: tests/web/text-corpus.test.mjs)
+//
+// The page's prose changes with every chapter edit, so the page sources are read from a git
+// revision: by default the one the committed manifest names (models/text-model/manifest.json,
+// `pageRevision`), so that a fresh clone rebuilds the corpus of the committed weights and
+// `make train-text-model` reproduces them bit for bit; `--page-rev HEAD` (or any revision)
+// takes the page as committed there, `--page-rev worktree` the files as they are on disk.
 //
 // Writes, into --out: train.txt and test.txt (one paragraph per line, NFC, whitespace
 // runs collapsed to one space), and manifest.json (package names and versions from dpkg,
@@ -17,7 +25,7 @@
 // appears twice is deduplicated before it can land on both sides.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -83,12 +91,13 @@ function listFiles(dir, keep) {
 }
 
 // The page's prose: one module per chapter and language, wherever the page keeps them
-// (web/content/<lang>/<chapter>.js, or web/src/chapters/<chapter>/<lang>.js).
+// (web/content/<lang>/<chapter>.js, or web/src/chapters/<chapter>/<lang>.js), under
+// pageRoot: the repository itself, or web/ as a git revision had it (pageTree below).
 function proseFiles(lang) {
   const out = [];
-  const content = join(root, 'web', 'content', lang);
+  const content = join(pageRoot, 'web', 'content', lang);
   if (existsSync(content)) out.push(...listFiles(content, (f) => f.endsWith('.js') && f !== 'index.js'));
-  const chapters = join(root, 'web', 'src', 'chapters');
+  const chapters = join(pageRoot, 'web', 'src', 'chapters');
   if (existsSync(chapters))
     for (const d of readdirSync(chapters).sort()) {
       const f = join(chapters, d, `${lang}.js`);
@@ -192,12 +201,47 @@ function args() {
   return {
     out: resolve(get('--out', join(root, 'build', 'text-model', 'corpus'))),
     eval: resolve(get('--eval', join(root, 'models', 'text-model', 'eval.txt'))),
+    pageRev: get('--page-rev', null),
+    sources: get('--sources', null)?.split(','),
   };
+}
+
+// Where the page's prose is read from: `worktree` → the files on disk; otherwise web/ as the
+// git revision had it, extracted into a scratch directory. Returns [directory, revision or null].
+function pageTree(rev) {
+  if (rev === 'worktree') return [root, null];
+  if (rev === null) {
+    const committed = join(root, 'models', 'text-model', 'manifest.json');
+    rev = existsSync(committed) ? JSON.parse(readFileSync(committed, 'utf8')).pageRevision : undefined;
+    if (!rev) throw new Error(`${relative(root, committed)} names no pageRevision: pass --page-rev <revision> or --page-rev worktree`);
+  }
+  let sha;
+  try {
+    sha = execFileSync('git', ['-C', root, 'rev-parse', '--verify', '--quiet', `${rev}^{commit}`], { encoding: 'utf8' }).trim();
+  } catch {
+    throw new Error(`the page revision ${rev} is not in this repository's history (a clone with its history ` +
+      'is needed, or pass --page-rev worktree to read the page as it is on disk)');
+  }
+  const dir = join(root, 'build', 'text-model', `page-${sha.slice(0, 12)}`);
+  if (!existsSync(join(dir, 'web'))) {
+    mkdirSync(dir, { recursive: true });
+    const tar = execFileSync('git', ['-C', root, 'archive', '--format=tar', sha, 'web'], { maxBuffer: 1 << 30 });
+    execFileSync('tar', ['-x', '-C', dir], { input: tar });
+  }
+  return [dir, sha];
 }
 
 // ---- main ----------------------------------------------------------------------------------
 
 const opt = args();
+let pageRoot, pageRevision;
+try {
+  [pageRoot, pageRevision] = pageTree(opt.pageRev);
+} catch (e) {
+  console.error(`corpus.mjs: ${e.message}`);
+  process.exit(2);
+}
+if (pageRevision) console.log(`page prose from revision ${pageRevision}`);
 const seen = new Set();
 const train = [], test = [];
 const evalBySource = new Map();
@@ -208,17 +252,26 @@ const manifest = {
     'string values of each chapter module without TeX, placeholders and markup. Then NFC, white space runs ' +
     `to one space, paragraphs shorter than ${MIN_CHARS} characters dropped, exact duplicates dropped (first kept).`,
   split: `a paragraph is held out when the first 32 bits (big-endian) of sha256(paragraph, UTF-8) are 0 modulo ${HOLD_OUT_MODULUS}`,
+  // The revision whose web/ gave the page's prose (null: the files on disk). corpus.mjs
+  // reads the page from it by default, so the committed corpus can be rebuilt.
+  pageRevision,
   sources: [],
 };
 
-for (const src of SOURCES) {
+for (const id of opt.sources ?? []) {
+  if (!SOURCES.some((s) => s.id === id)) {
+    console.error(`corpus.mjs: no source ${id} (sources: ${SOURCES.map((s) => s.id).join(', ')})`);
+    process.exit(2);
+  }
+}
+for (const src of SOURCES.filter((s) => !opt.sources || opt.sources.includes(s.id))) {
   const files = src.files();
   const listing = [];
   const stats = { paragraphs: 0, duplicates: 0, short: 0, train: 0, test: 0, chars: 0, hangulShare: 0 };
   let hangulChars = 0;
   for (const file of files) {
     const bytes = readFileSync(file);
-    listing.push(`${src.package ? file : relative(root, file)}\t${sha256(bytes)}\n`);
+    listing.push(`${src.package ? file : relative(pageRoot, file)}\t${sha256(bytes)}\n`);
     let paragraphs;
     if (src.kind === 'html') paragraphs = htmlParagraphs(bytes.toString('utf8'));
     else if (src.kind === 'fortune') paragraphs = fortuneParagraphs(bytes.toString('utf8'));
@@ -263,7 +316,7 @@ for (const src of SOURCES) {
     bytes: files.reduce((n, f) => n + statSync(f).size, 0),
     // sha256 of the lines "<path>\t<sha256 of the file>\n", in file-name order
     filesSha256: sha256(listing.join('')),
-    ...(src.package ? {} : { fileList: files.map((f) => relative(root, f)) }),
+    ...(src.package ? {} : { fileList: files.map((f) => relative(pageRoot, f)) }),
     ...stats,
   });
   console.log(`${src.id}: ${files.length} files, ${stats.paragraphs} paragraphs (${stats.train} train, ${stats.test} held out), ` +
