@@ -464,8 +464,11 @@ export interface TextModelHandle {
   readonly parameters: number;
   /** Display label of each id: <unk>, <s>, then the symbols (jamo as compatibility jamo, ␣, ⏎). */
   readonly symbols: readonly string[];
-  /** TypeError for a non-string, SizeError past 1 MiB of UTF-8, RangeError for an empty text. */
-  probe(text: string): TextProbe;
+  /** TypeError for a non-string, SizeError past 1 MiB of UTF-8, RangeError for an empty text.
+   *  options.off: a head (layer·heads + head, 0-based) whose output is zeroed before W_O, as in
+   *  heads()'s ablation, so later layers' weights show the model without it (the head's own
+   *  weights are unchanged); -1 (the default) for none; RangeError outside -1..layers·heads − 1. */
+  probe(text: string, options?: { off?: number }): TextProbe;
   evaluate(text: string): TextEvaluation;
   heads(text: string): TextHead[];
   dispose(): void;

@@ -848,8 +848,16 @@ function makeApi(raw) {
       layers: r.layers, mlpHidden: r.mlpHidden, layerNorm: r.layerNorm,
     });
     return moduleHandle(r.id, { config, parameters: r.parameters, symbols: Object.freeze(r.symbols) }, {
-      /** Every head's weights on [<s>, the text's first maxLen − 1 tokens], with each token's character. */
-      probe: [1, (text) => raw.textModelProbe(r.id, checkText(text, 'text'))],
+      /** Every head's weights on [<s>, the text's first maxLen − 1 tokens], with each token's
+       *  character; {off: h} zeroes head h's output (layer·heads + head), as heads() does. */
+      probe: [1, (text, options) => {
+        const t = checkText(text, 'text');
+        if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options)))
+          throw fail('TypeError', `options must be an object, got ${describe(options)}`);
+        const off = options?.off ?? -1;
+        if (typeof off !== 'number') throw fail('TypeError', `off must be a number, got ${describe(off)}`);
+        return raw.textModelProbe(r.id, t, off);
+      }],
       /** Loss on the whole text: nats per token and bits per character. */
       evaluate: [1, (text) => raw.textModelEvaluate(r.id, checkText(text, 'text'))],
       /** Each head's role scores on the text and the loss with that head zeroed. */

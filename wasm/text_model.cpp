@@ -5,6 +5,7 @@
 // As in model.cpp, models live in a registry inside the module and JS holds their id.
 #include <cmath>
 #include <map>
+#include <cstdio>
 #include <memory>
 
 #include "bind.hpp"
@@ -95,9 +96,22 @@ struct TextProbe {
     double truncated = 0;                      // tokens of the text left out (past max_len − 1)
 };
 
-// The model on the start of a text: [<s>, its first max_len − 1 tokens].
-TextProbe text_model_probe(double id, const std::string& text) {
+// The model on the start of a text: [<s>, its first max_len − 1 tokens]. off: a head
+// (layer·heads + head) whose output is zeroed before W_O, as in the ablation; −1 for none.
+TextProbe text_model_probe(double id, const std::string& text, double off) {
     const attn::TextModel& m = get(id);
+    const std::size_t n_heads = m.model.config().layers * m.model.config().heads;
+    if (!(off == -1 || (off >= 0 && off < double(n_heads) && off == std::floor(off)))) {
+        char got[32];  // (snprintf, not a stream: iostreams would pull libc's locale and env into the module)
+        std::snprintf(got, sizeof got, "%g", off);
+        throw attn::ValueError("probe: off must be -1 (no head off) or a head from 0 to " + std::to_string(n_heads - 1) +
+                               ", got " + got);
+    }
+    std::vector<bool> zeroed;
+    if (off >= 0) {
+        zeroed.assign(n_heads, false);
+        zeroed[std::size_t(off)] = true;
+    }
     const attn::text::Tokens t = m.tokenizer.encode(checked_text(text));
     if (t.ids.empty()) throw attn::ValueError("probe: the text is empty");
     const std::size_t keep = std::min(t.ids.size(), m.model.config().max_len - 1);
@@ -111,7 +125,7 @@ TextProbe text_model_probe(double id, const std::string& text) {
     const std::size_t last_char = t.char_index[keep - 1];
     out.chars.assign(t.chars.begin(), t.chars.begin() + std::ptrdiff_t(last_char + 1));
     out.truncated = double(t.ids.size() - keep);
-    const attn::Probe p = m.model.probe(out.tokens);
+    const attn::Probe p = m.model.probe(out.tokens, 0, zeroed);
     for (std::size_t l = 0; l < p.weights.size(); ++l) out.layers.push_back({p.weights[l], p.value_norm[l]});
     out.predictions = p.predictions;
     out.rollout = attn::attention_rollout(p);

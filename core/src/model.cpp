@@ -426,8 +426,9 @@ LossStats TinyTransformerT<T>::loss_and_grad(const Batch& batch, bool training, 
 }
 
 template <class T>
-ProbeT<T> TinyTransformerT<T>::probe(const std::vector<int>& tokens, std::size_t first_row) const {
-    const Forward f = forward(tokens, 1, tokens.size(), false, 0);
+ProbeT<T> TinyTransformerT<T>::probe(const std::vector<int>& tokens, std::size_t first_row,
+                                     const std::vector<bool>& zeroed) const {
+    const Forward f = forward(tokens, 1, tokens.size(), false, 0, zeroed);
     const std::size_t Tn = tokens.size();
     ProbeT<T> p;
     p.tokens = tokens;

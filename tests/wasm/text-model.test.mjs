@@ -177,3 +177,32 @@ test('the trained-heads chapter\'s measurer (its Web Worker\'s code) gives the f
   assert.equal(out[3].id, null);
   assert.match(out[3].message, /model file/);
 });
+
+test('probe {off}: a zeroed head leaves its own layer alone and changes what later layers read', () => {
+  const m = attn.loadModel(bytes);
+  try {
+    const H = m.config.heads, n = m.config.layers * H;
+    const text = 'The cat sat on the mat. 고양이가 앉았다.';
+    const base = m.probe(text);
+    const same = (a, b) => a.data.every((x, k) => x === b.data[k]);
+    // the default is no head off: {off: -1}, {} and null give the same weights
+    for (const o of [{ off: -1 }, {}, null]) assert.ok(same(m.probe(text, o).layers[1].heads[0], base.layers[1].heads[0]));
+    for (const off of [0, H - 1]) {  // heads of layer 1
+      const p = m.probe(text, { off });
+      p.layers[0].heads.forEach((P, h) => assert.ok(same(P, base.layers[0].heads[h]), `layer 1 head ${h + 1} unchanged with ${off} off`));
+      const moved = p.layers[1].heads.map((P, h) => Math.max(...P.data.map((x, k) => Math.abs(x - base.layers[1].heads[h].data[k]))));
+      assert.ok(moved.every((d) => d > 1e-4), `every layer-2 head moves with layer 1 head ${off + 1} off: ${moved}`);
+      assert.ok(!same(p.rollout, base.rollout));
+    }
+    // a head of the last layer: nothing after it, every map as before
+    const last = m.probe(text, { off: n - 1 });
+    last.layers.forEach((L, l) => L.heads.forEach((P, h) => assert.ok(same(P, base.layers[l].heads[h]))));
+    for (const off of [n, -2, 1.5, NaN, Infinity])
+      assert.throws(() => m.probe(text, { off }), (e) => e instanceof RangeError && /off must be -1 \(no head off\) or a head from 0 to 7/.test(e.message), String(off));
+    assert.throws(() => m.probe(text, { off: '2' }), TypeError);
+    assert.throws(() => m.probe(text, 3), TypeError);
+    assert.ok(same(m.probe(text).layers[1].heads[0], base.layers[1].heads[0]), 'the module keeps working');
+  } finally {
+    m.dispose();
+  }
+});

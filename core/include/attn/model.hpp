@@ -228,8 +228,11 @@ public:
     LossStats loss_and_grad(const Batch& batch, bool training, std::uint64_t dropout_seed);
     // The loss alone, in the same mode (used by the finite-difference checks).
     double loss(const Batch& batch, bool training, std::uint64_t dropout_seed) const;
-    // One sequence in evaluation mode (first_row: see ProbeT::offset_weight).
-    ProbeT<T> probe(const std::vector<int>& tokens, std::size_t first_row = 0) const;
+    // One sequence in evaluation mode (first_row: see ProbeT::offset_weight). zeroed: as for
+    // evaluate, heads whose output is replaced by zeros before W_O; the weights of later
+    // layers then show the model without them (a zeroed head's own weights are unchanged).
+    ProbeT<T> probe(const std::vector<int>& tokens, std::size_t first_row = 0,
+                    const std::vector<bool>& zeroed = {}) const;
     // Runs the batch once in evaluation mode and hands every head's weights to visit(b, l, h, P):
     // sequence b, layer l, head h, P the T x T weights row-major (rows = queries; 0 above
     // the diagonal). What heads.hpp measures head roles with.
