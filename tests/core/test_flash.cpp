@@ -60,17 +60,19 @@ TEST_CASE("flash_attention with the default tile on larger shapes", "[flash]") {
 
 TEST_CASE("flash_attention: fully masked rows, masked first tiles, moving maxima", "[flash]") {
     const std::size_t tile = GENERATE(8, 16);
-    const std::size_t T = 50, d = 8;
+    // Keys come in tiles of `tile` rounded up to whole register blocks (up to 64 keys with
+    // AVX-512): T = 150 is at least three key tiles on every build.
+    const std::size_t T = 150, d = 8;
     CAPTURE(tile);
     Matrix Q = random_matrix(T, d, 7), K = random_matrix(T, d, 8), V = random_matrix(T, 5, 9, -4, 4);
-    // Keys grow with their index for the first half of the queries' directions and shrink
+    // Keys grow with their index for the first 3/5 of the queries' directions and shrink
     // for later keys, so a row's maximum moves up across tiles and later tiles are smaller.
     for (std::size_t j = 0; j < T; ++j)
-        for (std::size_t c = 0; c < d; ++c) K(j, c) *= float(1 + (j < 30 ? j : 60 - j)) / 4.0f;
+        for (std::size_t c = 0; c < d; ++c) K(j, c) *= float(1 + (j < 90 ? j : 180 - j)) / 16.0f;
     Matrix M(T, T, 0.0f);
     for (std::size_t j = 0; j < T; ++j) M(3, j) = -kInf;                        // fully masked row
     for (std::size_t j = 0; j < T; ++j) M(17, j) = -kInf;                       // another one
-    for (std::size_t j = 0; j < 2 * tile + 3; ++j) M(20, j) = -kInf;            // first tiles masked
+    for (std::size_t j = 0; j < 2 * 64 + 3; ++j) M(20, j) = -kInf;              // first tiles masked
     for (std::size_t j = 0; j + 1 < T; ++j) M(40, j) = -kInf;                   // only the last key
     for (std::size_t j = 0; j < T; j += 3) M(25, j) = -1.5f;                    // finite mask values
     const bool causal = GENERATE(false, true);

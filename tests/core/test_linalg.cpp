@@ -14,7 +14,7 @@ TEST_CASE("matmul and matmul_bt match the reference", "[linalg]") {
 }
 
 // The packed GEMM (core/src/kernels/gemm.hpp) blocks C into kMR x kNR register tiles
-// (6 x 16 with AVX2, 2 x 16 in WebAssembly) and A, B into kMC = 120 rows, kKC = 256 depth
+// (6 x 16 with AVX2, 6 x 64 with AVX-512, 2 x 16 in WebAssembly) and A, B into kMC = 120 rows, kKC = 256 depth
 // steps and kNC = 3072 columns. These shapes sit on each edge: one below, on, one above,
 // and a second block with a remainder.
 TEST_CASE("matmul and matmul_bt across the GEMM's blocking edges", "[linalg]") {
@@ -25,7 +25,8 @@ TEST_CASE("matmul and matmul_bt across the GEMM's blocking edges", "[linalg]") {
                                  Shape{13, 33, 33}, Shape{119, 31, 40}, Shape{120, 9, 48}, Shape{121, 12, 47},
                                  Shape{241, 5, 3}, Shape{9, 255, 20}, Shape{9, 256, 20}, Shape{9, 257, 20},
                                  Shape{14, 513, 19}, Shape{3, 6, 3071}, Shape{3, 6, 3072}, Shape{2, 3, 3073},
-                                 Shape{125, 260, 35});
+                                 Shape{125, 260, 35}, Shape{5, 9, 63}, Shape{7, 9, 64}, Shape{13, 9, 65},
+                                 Shape{8, 70, 129});
     CAPTURE(shape.m, shape.k, shape.n);
     const Matrix A = random_matrix(shape.m, shape.k, 50), B = random_matrix(shape.k, shape.n, 51),
                  Bt = random_matrix(shape.n, shape.k, 52);

@@ -93,7 +93,7 @@ bool pack_b(const float* b, std::size_t ldb, bool trans, std::size_t p0, std::si
             // wider matrix), which the hardware prefetcher does not follow across pages:
             // the rows of the next panel are prefetched while this one is copied.
 #if defined(__AVX512F__) && !defined(__wasm__)
-            // AVX-512 (kNR = 32): whole panels by 16 x 16 transposes (transpose16).
+            // AVX-512 (kNR = 64): whole panels by 16 x 16 transposes (transpose16).
             if (kLanes == 16 && nr == kNR && kc % 16 == 0) {
                 if (jp + kNR < nc)
                     for (std::size_t j = 0; j < kNR; ++j)

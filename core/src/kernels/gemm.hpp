@@ -12,7 +12,7 @@
 //   * a register-blocked micro-kernel keeps a kMR x kNR block of C in kMR·kNB
 //     xsimd::batch<float> accumulators and, for each k, loads kNB batches of B,
 //     broadcasts kMR scalars of A and issues kMR·kNB fused multiply-adds.
-// Written once on xsimd::batch<float>: AVX2+FMA natively (6 x 16), SSE4.2 lowered to
+// Written once on xsimd::batch<float>: natively AVX2+FMA (6 x 16) or AVX-512 (6 x 64), SSE4.2 lowered to
 // WebAssembly SIMD128 under Emscripten (2 x 16, multiply + add: SIMD128 has no FMA; the
 // relaxed-SIMD build multiply-adds with f32x4.relaxed_madd, kernels::madd).
 //
@@ -34,7 +34,10 @@
 namespace attn::kernels {
 
 // Register block: kMR rows x kNB batches of accumulators. Natively 6 x 2 (x 8 lanes):
-// 12 accumulators + 2 loads of B + 1 broadcast of A fill AVX2's 16 registers. In
+// 12 accumulators + 2 loads of B + 1 broadcast of A fill AVX2's 16 registers. With
+// AVX-512, 6 x 4 (x 16 lanes): 24 accumulators + 4 + 1 of its 32 registers, half the
+// broadcasts of A per multiply-add of 6 x 2; a d_h = 64 head is one panel of V, and the
+// tiled kernel ran 1-5% faster than with 6 x 2 (docs/benchmarks.md, issue 16, fifth pass). In
 // WebAssembly 2 x 4 (x 4 lanes): without FMA every step needs a temporary for each
 // product, V8 spilled the 6 x 2 block (it ran at ~60% of 2 x 4 and 4 x 2), and of the
 // 8-accumulator shapes 2 x 4 was the steadiest in the tiled kernel. Both reach about
@@ -49,7 +52,7 @@ namespace attn::kernels {
 #endif
 #endif
 #ifndef ATTN_GEMM_NB
-#if defined(__wasm_simd128__)
+#if defined(__wasm_simd128__) || defined(__AVX512F__)
 #define ATTN_GEMM_NB 4
 #else
 #define ATTN_GEMM_NB 2

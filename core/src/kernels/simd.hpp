@@ -168,31 +168,45 @@ inline batch exp_nonpositive(const batch& a, const ExpConstants& c) {
 }
 #endif
 
-// y[i] = exp(x[i] − m); returns Σ y[i]. exp(−∞) is exactly 0. (x and y may alias.)
+// y[i] = e(x[i] − m) for the exponential e; returns Σ y[i]. (x and y may alias.)
 // Precondition: m >= every x[i] that is not NaN (m is the row maximum), so x[i] − m <= 0.
-// One pass: exp, store and sum fused (exp_nonpositive; xsimd::exp in the scalar build).
-inline float exp_shift_sum(const float* x, float m, float* y, std::size_t n) {
+// One pass: exponential, store and sum fused; whole batches, then the scalar tail.
+// Exp holds its constants (splatted once per call) and gives e of a batch and of a float:
+// NaturalExp below (e^a) and, natively, Exp2 (2^a, the tiled kernel's base 2).
+template <class Exp>
+inline float exp_shift_sum_with(const float* x, float m, float* y, std::size_t n, const Exp& e) {
     const batch vm(m);
     batch acc(0.0f);
     std::size_t i = 0;
-#if !defined(ATTN_SCALAR)
-    const ExpConstants c = exp_constants();
-#endif
     for (; i + kLanes <= n; i += kLanes) {
-#if !defined(ATTN_SCALAR)
-        const batch e = exp_nonpositive(batch::load_unaligned(x + i) - vm, c);
-#else
-        const batch e = xsimd::exp(batch::load_unaligned(x + i) - vm);
-#endif
-        e.store_unaligned(y + i);
-        acc += e;
+        const batch v = e(batch::load_unaligned(x + i) - vm);
+        v.store_unaligned(y + i);
+        acc += v;
     }
     float s = xsimd::hadd(acc);
     for (; i < n; ++i) {
-        y[i] = std::exp(x[i] - m);
+        y[i] = e(x[i] - m);
         s += y[i];
     }
     return s;
+}
+
+// e^a: exp_nonpositive on batches (xsimd::exp in the one-lane scalar build), std::exp on
+// the tail. exp(−∞) is exactly 0.
+struct NaturalExp {
+#if !defined(ATTN_SCALAR)
+    ExpConstants c = exp_constants();
+    batch operator()(const batch& a) const { return exp_nonpositive(a, c); }
+#else
+    batch operator()(const batch& a) const { return xsimd::exp(a); }
+#endif
+    float operator()(float a) const { return std::exp(a); }
+};
+
+// y[i] = exp(x[i] − m); returns Σ y[i]. exp(−∞) is exactly 0. (x and y may alias.)
+// Precondition: m >= every x[i] that is not NaN (m is the row maximum), so x[i] − m <= 0.
+inline float exp_shift_sum(const float* x, float m, float* y, std::size_t n) {
+    return exp_shift_sum_with(x, m, y, n, NaturalExp{});
 }
 
 #if !defined(__wasm__) && !defined(ATTN_SCALAR)
@@ -246,24 +260,17 @@ inline batch exp2_nonpositive(const batch& t, const Exp2Constants& c) {
 #endif
 }
 
+// 2^a: exp2_nonpositive on batches, std::exp2 on the tail.
+struct Exp2 {
+    Exp2Constants c = exp2_constants();
+    batch operator()(const batch& a) const { return exp2_nonpositive(a, c); }
+    float operator()(float a) const { return std::exp2(a); }
+};
+
 // y[i] = 2^(x[i] − m); returns Σ y[i]. As exp_shift_sum, in base 2 (x and y may alias;
 // m >= every x[i] that is not NaN).
 inline float exp2_shift_sum(const float* x, float m, float* y, std::size_t n) {
-    const batch vm(m);
-    const Exp2Constants c = exp2_constants();
-    batch acc(0.0f);
-    std::size_t i = 0;
-    for (; i + kLanes <= n; i += kLanes) {
-        const batch e = exp2_nonpositive(batch::load_unaligned(x + i) - vm, c);
-        e.store_unaligned(y + i);
-        acc += e;
-    }
-    float s = xsimd::hadd(acc);
-    for (; i < n; ++i) {
-        y[i] = std::exp2(x[i] - m);
-        s += y[i];
-    }
-    return s;
+    return exp_shift_sum_with(x, m, y, n, Exp2{});
 }
 #endif
 
