@@ -109,7 +109,7 @@ export default {
     const taskRadios = TASKS.map((t) => {
       const lab = el('label', 'toggle', taskSet);
       const r = el('input', '', lab);
-      Object.assign(r, { type: 'radio', name: `${ID}-task`, value: t.name });
+      Object.assign(r, { type: 'radio', name: `${ID}-task`, value: t.name, disabled: k.readOnly });
       r.dataset.control = `task-${t.name}`;
       r.addEventListener('change', () => patch((s) => ({
         task: t.name, heads: t.heads,
@@ -201,7 +201,7 @@ export default {
     const yourLab = el('label', 'field', yourForm);
     text('span', 'yourLabel', yourLab);
     const yourIn = el('input', '', yourLab);
-    Object.assign(yourIn, { type: 'text', autocomplete: 'off', spellcheck: false, size: 16 });
+    Object.assign(yourIn, { type: 'text', autocomplete: 'off', spellcheck: false, size: 16, readOnly: k.readOnly });
     yourIn.dataset.control = 'your-sequence';
     const yourBtn = el('button', '', yourForm);
     yourBtn.type = 'submit';
