@@ -319,6 +319,18 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
         timer = setTimeout(show, 800);
       } else show();
     });
+    // Escape while the text is not used: the value in use comes back at once, no message.
+    input.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape' || typed === null) return;
+      e.preventDefault();
+      clearTimeout(timer);
+      typed = null;
+      message = null;
+      input.setAttribute('aria-invalid', 'false');
+      show();
+      input.value = String(state()[name]);
+      input.select();
+    });
     input.addEventListener('blur', () => {
       clearTimeout(timer);
       if (typed !== null) {
