@@ -235,18 +235,25 @@ test('the pool in the browser: 1 and 2 real workers give the same bits; errors r
   await page.close();
 });
 
-test('live run: a link whose largest n is not offered gets a message at the run, and no worker starts', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}?embed=cost&lang=en&cost=liveMaxN:524288;liveHeads:1`);
-  await page.click('#cost [data-action="run"]');
-  await page.waitForFunction(() => /The run stopped/.test(document.querySelector('#cost .live-status').textContent), null, { timeout: 10000 });
-  assert.match(await page.textContent('#cost .live-status'),
-    /The run stopped: the largest n must be one of 4,096, 8,192, 16,384, 32,768, and this link asks for n = 524,288/);
-  assert.equal(await page.isDisabled('#cost [data-action="run"]'), false);
-  assert.equal(page.workers().length, 0, 'no pool was made for it');
-  assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), 0);
-  assert.equal(await page.isVisible('#cost [data-table="live"]'), false, 'no table of headers only');
-  // picking an offered n runs
+test('live run: a link whose largest n or heads is not offered selects the nearest offered value and says so', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=cost&lang=en&cost=liveMaxN:524288;liveHeads:3`);
+  const status = () => page.textContent('#cost .live-status');
+  // the selects show what Run will do, not a blank (nearest on a log scale: 3 heads -> 4)
+  assert.equal(await page.inputValue('#cost [data-control="liveMaxN"]'), '32768');
+  assert.equal(await page.inputValue('#cost [data-control="liveHeads"]'), '4');
+  assert.match(await status(), /This link asks for largest n = 524,288, heads h = 3, which is not offered here, so the nearest offered value is selected: largest n = 32,768, heads h = 4\. Press Run/);
+  // the link now carries what is selected
+  await page.waitForFunction(() => !/524288/.test(location.href), null, { timeout: 5000 });
+  // in Korean too
+  await page.click('#lang-toggle');
+  await page.waitForFunction(() => document.documentElement.lang === 'ko');
+  assert.match(await status(), /이 링크는 최대 n = 524,288, head 수 h = 3을\(를\) 요청하지만.*최대 n = 32,768, head 수 h = 4/);
+  await page.click('#lang-toggle');
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  // a pick ends the note; the run uses what the selects show
   await page.selectOption('#cost [data-control="liveMaxN"]', '4096');
+  assert.match(await status(), /^Not started yet\./);
+  await page.selectOption('#cost [data-control="liveHeads"]', '1');
   await page.click('#cost [data-action="run"]');
   await page.waitForFunction(() => /^Done/.test(document.querySelector('#cost .live-status').textContent), null, { timeout: 180000 });
   assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), 5);
