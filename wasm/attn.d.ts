@@ -388,9 +388,24 @@ export interface ModelHandle {
    *  task.maxLen of them, each 0..task.vocabIn-1; RangeError "probe: ..." otherwise,
    *  TypeError for a non-number). */
   probe(tokens: ArrayLike<number>): ModelProbe;
+  /** Every head's role scores (heads.hpp: the same scores and thresholds as the text
+   *  model's heads()) on the first `sequences` (default 64, 1..4096) held-out sequences of
+   *  the task; the induction score counts the rows whose token occurred before (the
+   *  induction task's repeated half). RangeError "heads: ..." outside the range. */
+  heads(sequences?: number): ModelHeads;
   /** Frees the model; later calls throw. Safe to call twice. */
   dispose(): void;
   readonly disposed: boolean;
+}
+
+/** A task model's heads, measured on its held-out sequences. */
+export interface ModelHeads {
+  /** Layer-major, as TextHead without the ablation. */
+  heads: Omit<TextHead, 'ablated'>[];
+  /** Query rows the pattern scores average over, and those the induction score averages over (0: none). */
+  rows: number;
+  inductionRows: number;
+  sequences: number;
 }
 
 /** A loaded text model's configuration (the file's header). */

@@ -780,7 +780,7 @@ function makeApi(raw) {
     },
     /**
      * A tiny Transformer and its Adam optimiser, living inside the module. Returns a plain
-     * object: train(steps), evaluate(), probe(tokens), dispose(). No object of the module
+     * object: train(steps), evaluate(), probe(tokens), heads(sequences), dispose(). No object of the module
      * is handed out; the handle holds only the model's id.
      */
     createModel(config = {}) {
@@ -823,6 +823,11 @@ function makeApi(raw) {
           }
           return raw.modelProbe(r.id, Array.from(tokens));
         }],
+        /** Every head's role scores (heads.hpp; Olsson et al. 2022 for induction) on the first
+         *  `sequences` held-out sequences of the task: {heads: [{layer, head, previousToken,
+         *  firstToken, local, induction, role}] (layer-major, from 0; role '' for none), rows,
+         *  inductionRows, sequences}. */
+        heads: [1, (sequences = 64) => raw.modelHeads(r.id, checkCount(sequences, 'sequences', { min: 1, max: L.modelRanges.find((x) => x[0] === 'evalSize')[2] }))],
       }, raw.modelDispose, finalizer, 'model', 'create a new one with createModel()');
     },
   };

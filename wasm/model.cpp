@@ -8,9 +8,11 @@
 // JS holds a plain number (the model id). Every function takes that id and returns plain
 // objects with fresh Float32Array copies; modelDispose(id) frees the model. JS wraps the
 // id in a plain-object handle (and a FinalizationRegistry frees forgotten models).
+#include <cmath>
 #include <map>
 #include <memory>
 
+#include "attn/heads.hpp"
 #include "bind.hpp"
 
 namespace {
@@ -151,6 +153,35 @@ Probed model_probe(double id, const std::vector<int>& tokens) {
     return out;
 }
 
+// Every head's role scores (heads.hpp: head_report on one batch of the task, default
+// RoleOptions) on the first `sequences` held-out sequences of the task, layer-major.
+struct TaskHead {
+    double layer = 0, head = 0;  // from 0
+    double previous_token = 0, first_token = 0, local = 0, induction = 0;
+    std::string role;  // "" when no score reaches its threshold
+};
+struct TaskHeads {
+    std::vector<TaskHead> heads;
+    double rows = 0, induction_rows = 0, sequences = 0;  // what the scores average over
+};
+TaskHeads model_heads(double id, double sequences) {
+    const attn::Trainer& t = get(id);
+    if (!(sequences >= 1 && sequences <= double(attn::limits::eval_size.max)) || sequences != std::floor(sequences))
+        throw attn::ValueError("heads: sequences must be an integer in 1.." + std::to_string(attn::limits::eval_size.max));
+    const attn::Batch batch = attn::held_out_batch(t.config().task, std::size_t(sequences));
+    const attn::HeadReport r = attn::head_report(t.model(), batch);
+    TaskHeads out;
+    for (std::size_t l = 0; l < r.layers.size(); ++l)
+        for (std::size_t h = 0; h < r.layers[l].size(); ++h) {
+            const attn::HeadRoles& s = r.layers[l][h];
+            out.heads.push_back({double(l), double(h), s.previous_token, s.first_token, s.local, s.induction, s.role});
+        }
+    out.rows = double(r.rows);
+    out.induction_rows = double(r.induction_rows);
+    out.sequences = sequences;
+    return out;
+}
+
 bool model_dispose(double id) { return models().erase(int(id)) > 0; }
 double model_count() { return double(models().size()); }
 #else
@@ -239,6 +270,19 @@ ATTN_BINDINGS(attn_model) {
         .field("probabilities", &Probed::probabilities)
         .field("layers", &Probed::layers)
         .field("step", &Probed::step);
+    object<TaskHead>()
+        .field("layer", &TaskHead::layer)
+        .field("head", &TaskHead::head)
+        .field("previousToken", &TaskHead::previous_token)
+        .field("firstToken", &TaskHead::first_token)
+        .field("local", &TaskHead::local)
+        .field("induction", &TaskHead::induction)
+        .field("role", &TaskHead::role);
+    object<TaskHeads>()
+        .field("heads", &TaskHeads::heads)
+        .field("rows", &TaskHeads::rows)
+        .field("inductionRows", &TaskHeads::induction_rows)
+        .field("sequences", &TaskHeads::sequences);
 #endif
     bind<&task>("task");
     bind<&model_count>("liveModels");
@@ -247,6 +291,7 @@ ATTN_BINDINGS(attn_model) {
     bind<&model_train>("modelTrain");
     bind<&model_evaluate>("modelEvaluate");
     bind<&model_probe>("modelProbe");
+    bind<&model_heads>("modelHeads");
     bind<&model_dispose>("modelDispose");
 #endif
 }

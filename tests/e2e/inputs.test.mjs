@@ -128,6 +128,57 @@ test('number fields, typed key by key: the same rule and the same kind of messag
   await page.close();
 });
 
+test('Escape in a cell or a number field whose text is not used: the value in use comes back at once, no message', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=softmax&lang=en#softmax`);
+  const P0 = await rowP(page);
+  const focused = (sel) => page.$eval(sel, (n) => document.activeElement === n);
+  // emptied, and the message about it shown after the pause
+  await typeInto(page, S11, '');
+  await page.waitForTimeout(900);
+  assert.match(await message(page, sError), /the cell is empty/);
+  await page.keyboard.press('Escape');
+  assert.equal(await page.inputValue(S11), '2');
+  assert.equal(await message(page, sError), null);
+  assert.equal(await page.getAttribute(S11, 'aria-invalid'), null);
+  assert.ok(await focused(S11), 'the cell keeps the focus');
+  assert.equal(await rowP(page), P0);
+  // not a number, and Escape before the pause is over: no late message either
+  await typeInto(page, S11, '1,5');
+  await page.keyboard.press('Escape');
+  await typeInto(page, S11, '-');
+  await page.keyboard.press('Escape');
+  await page.waitForTimeout(900);
+  assert.equal(await page.inputValue(S11), '2');
+  assert.equal(await message(page, sError), null, 'no message after the pause');
+  // Escape selects the restored text, so the next key replaces it; a valid edit is not
+  // undone by Escape, and leaving the cell then says nothing
+  await page.keyboard.type('3');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.inputValue(S11), '3');
+  await page.keyboard.press('Tab');
+  assert.equal(await message(page, sError), null);
+  // the kit's number fields: the same
+  await page.goto(`${server.url}?embed=cost&lang=en#cost`);
+  const field = '#cost [data-control="n"]';
+  const error = '#cost label:has([data-control="n"]) .number-error';
+  await typeInto(page, field, '2000000');
+  assert.match(await message(page, error), /“2000000”/);
+  await page.keyboard.press('Escape');
+  assert.equal(await page.inputValue(field), '1024');
+  assert.equal(await message(page, error), null);
+  assert.equal(await page.getAttribute(field, 'aria-invalid'), 'false');
+  assert.ok(await focused(field));
+  await typeInto(page, field, '');
+  await page.keyboard.press('Escape');
+  await page.waitForTimeout(900);
+  assert.equal(await page.inputValue(field), '1024');
+  assert.equal(await message(page, error), null);
+  await page.keyboard.press('Tab');
+  assert.equal(await message(page, error), null);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('stored inputs show the shortest text of their float32, after a paste and after a reload; no cell cuts its number', async () => {
   const long = '-1000000 123456.789 1000000 0.000001 1e-7 1.23456789 -0.5 3';
   const want = ['-1000000', '123456.79', '1000000', '0.000001', '1e-7', '1.2345679', '-0.5', '3'];

@@ -5,7 +5,8 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage } from '../../web/scripts/browser.mjs';
-import { harness } from './harness.mjs';
+import { join } from 'node:path';
+import { harness, shots } from './harness.mjs';
 
 const { server, browser } = await harness();
 const focused = (page) => page.evaluate(() => {
@@ -107,6 +108,46 @@ test('softmax: the worked row is read out while the arrow keys pick it in P, qui
   assert.equal(await live(), 'polite');
   await page.keyboard.press('Tab');
   assert.equal(await live(), null);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// A tab stop reached by Tab while it sits at the bottom edge of the window (or under the
+// top edge) is scrolled fully into view with its 3 px focus ring and 2 px offset (the
+// scroll-margin in styles.css), at phone and desktop width.
+test('Tab scrolls a cell or a control at the window\'s edge fully into view, focus ring included (390 and 1280 px)', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=softmax&lang=en#softmax`);
+  const targets = ['[data-grid="softmax-S"] td[data-i] input[tabindex="0"]', '#softmax [data-control]', '#softmax button'];
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 700 });
+    for (const sel of targets) {
+      for (const edge of ['bottom', 'top']) {
+        // the tab stop before the target gets the focus without scrolling; the target is
+        // put across the window's edge; then Tab
+        const ok = await page.$eval(sel, (t, where) => {
+          const stops = [...document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')]
+            .filter((n) => n.tabIndex >= 0 && !n.disabled && n.checkVisibility({ checkVisibilityCSS: true }));
+          const prev = stops[stops.indexOf(t) - 1];
+          if (!prev) return false;
+          const r = t.getBoundingClientRect();
+          scrollBy(0, where === 'bottom' ? r.top - (innerHeight - r.height / 2) : r.top + r.height / 2);
+          prev.focus({ preventScroll: true });
+          return true;
+        }, edge);
+        assert.ok(ok, sel);
+        await page.keyboard.press('Tab');
+        const r = await page.$eval(sel, (t) => {
+          const b = t.getBoundingClientRect();
+          const bar = document.querySelector('body.docked:not(.tucked) .tool-row')?.getBoundingClientRect().bottom ?? 0;
+          return { focused: document.activeElement === t, top: b.top, bottom: b.bottom, h: innerHeight, bar };
+        });
+        assert.ok(r.focused, `${sel} takes the focus`);
+        assert.ok(r.bottom + 5 <= r.h, `${width} px, ${sel} from the ${edge} edge: its ring ends at ${r.bottom + 5} of ${r.h}`);
+        assert.ok(r.top - 5 >= r.bar, `${width} px, ${sel} from the ${edge} edge: its ring starts at ${r.top - 5}, under ${r.bar}`);
+      }
+    }
+    await page.screenshot({ path: join(shots, `focus-edge-${width}.png`) });
+  }
   assert.deepEqual(errors, []);
   await page.close();
 });

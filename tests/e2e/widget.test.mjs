@@ -163,6 +163,27 @@ test('attributes: figure, editable, state, hide, bad values give a notice and de
   await close();
 });
 
+test('editable="false": every control that changes the state is disabled (selects, number fields, radios, toggles, sliders) or read-only (text)', async () => {
+  const ids = ['cost', 'training', 'multi-head', 'causal-dropout'];
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>read-only</title>
+    <script type="module" src="attention-explorer.js"></script></head><body>
+    ${ids.map((c) => `<attention-explorer id="ro-${c}" chapter="${c}" editable="false"></attention-explorer>`).join('\n')}
+    </body></html>`;
+  await writeFile(join(gen, 'read-only.html'), html);
+  const { page, errors, close } = await open(browser, `${server.url}generated/read-only.html`);
+  await widgetsReady(page);
+  for (const c of ids) {
+    const controls = await inWidget(page, `#ro-${c}`, (w) => [...w.shadowRoot.querySelectorAll('select[data-control], input[data-control], [data-choice] input[type="radio"]')]
+      .map((n) => ({ what: `${n.tagName.toLowerCase()}[${n.type}] ${n.dataset.control ?? n.closest('[data-choice]').dataset.choice}`, disabled: n.disabled || (n.type === 'text' && n.readOnly) })));
+    assert.ok(controls.length > 0, c);
+    assert.deepEqual(controls.filter((x) => !x.disabled).map((x) => x.what), [], `${c}: controls a read-only widget leaves enabled`);
+  }
+  // the cost chapter's selects are among them
+  assert.ok(await inWidget(page, '#ro-cost', (w) => w.shadowRoot.querySelectorAll('select[data-control]').length) >= 2);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
 test('hidden cells past a figure\'s edge and bad attributes: one notice, all in the widget\'s language (en, ko)', async () => {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>hide</title>
     <script type="module" src="attention-explorer.js"></script></head><body>

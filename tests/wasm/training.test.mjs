@@ -124,7 +124,19 @@ test('previous token, seed 1, default settings: learned within 200 steps; the he
   }
   assert.ok(mean > 0.5, `mean weight on i-1: ${mean}`);
   assert.deepEqual(p.predictions.slice(1), m.task.probe.slice(0, -1));
+  // the core's role scores on held-out sequences name it (heads.hpp, the text model's thresholds)
+  const h = m.heads();
+  assert.equal(h.sequences, 64);
+  assert.ok(h.rows > 0);
+  assert.deepEqual(h.heads.map((x) => [x.layer, x.head]), [[0, 0]]);
+  assert.ok(h.heads[0].previousToken > 0.5, `previous-token score ${h.heads[0].previousToken}`);
+  assert.equal(h.heads[0].role, 'previous-token');
+  assert.ok(h.heads[0].previousToken + h.heads[0].firstToken <= 1 + 1e-6);
+  assert.ok(m.heads(8).rows < h.rows, 'fewer sequences, fewer rows');
+  for (const bad of [0, 4097, 1.5]) assert.throws(() => m.heads(bad), RangeError, String(bad));
+  assert.throws(() => m.heads('8'), TypeError);
   m.dispose();
+  assert.throws(() => m.heads(), /disposed/);
 });
 
 test('two relations, seed 1, as on the page (d_v = 2, d_k = 16): each of two heads takes one offset; one head cannot', () => {
@@ -180,6 +192,12 @@ test('induction: the task, its parts, and per-part held-out losses through WebAs
     assert.equal(e.parts[0].positions + e.parts[1].positions, e.positions);
     const mean = (e.parts[0].loss * e.parts[0].positions + e.parts[1].loss * e.parts[1].positions) / e.positions;
     assert.ok(Math.abs(mean - e.loss) < 1e-4 * e.loss);
+    // every head of both layers scored; the held-out sequences repeat, so the induction
+    // score has rows to average (an untrained model: no role above its threshold yet)
+    const h = m.heads(16);
+    assert.deepEqual(h.heads.map((x) => `${x.layer}.${x.head}`), ['0.0', '0.1', '1.0', '1.1']);
+    assert.ok(h.inductionRows > 0 && h.rows > 0);
+    for (const x of h.heads) for (const k of ['previousToken', 'firstToken', 'local', 'induction']) assert.ok(x[k] >= 0 && x[k] <= 1, `${k} ${x[k]}`);
     const p = m.probe(t.probe);
     // Q W E R T Y U I O P twice: the second copy's first nine letters are "repeated"
     assert.deepEqual(p.parts, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1]);

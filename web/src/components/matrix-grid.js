@@ -412,6 +412,7 @@ export function createMatrixGrid(opts) {
     let before = null; // the value when the learner entered the cell, or after their last ↑/↓
     let timer = 0;
     const key = `${i},${j}`;
+    const cellKey = key;
     input.addEventListener('focus', () => {
       before = current ? current.data[i * current.cols + j] : null;
     });
@@ -463,9 +464,23 @@ export function createMatrixGrid(opts) {
       if (input.value !== t) input.value = t;
       fitWidth(input);
     });
-    // ↑/↓ nudge the value (the table's keydown handler moves between cells).
+    // ↑/↓ nudge the value (the table's keydown handler moves between cells). Escape in a
+    // cell whose text is not used puts back the value in use at once and clears the
+    // message (leaving the cell does the same, with a message saying so).
     input.addEventListener('keydown', (e) => {
       const { key } = e;
+      if (key === 'Escape' && bad.has(cellKey) && current) {
+        e.preventDefault();
+        clearTimeout(timer);
+        bad.delete(cellKey);
+        input.removeAttribute('aria-invalid');
+        message = null;
+        showErrors();
+        input.value = editText(current.data[i * current.cols + j]);
+        fitWidth(input);
+        input.select();
+        return;
+      }
       if ((key === 'ArrowUp' || key === 'ArrowDown') && !e.altKey && current) {
         e.preventDefault();
         const step = (e.shiftKey ? 0.1 : 1) * (key === 'ArrowUp' ? 1 : -1);

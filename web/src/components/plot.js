@@ -234,20 +234,33 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
       const bx0 = sx(b.x0), bx1 = sx(b.x1), by = sy(Math.max(b.y, y.type === 'log' ? y0 : 0));
       svgEl('rect', { x: Math.min(bx0, bx1) + 0.5, width: Math.max(0, Math.abs(bx1 - bx0) - 1), y: by, height: Math.max(0, sy(y.type === 'log' ? y0 : 0) - by), class: 'bar', fill: b.color ?? PALETTE[0] }, g);
     }
+    const drawn = []; // what a mark's label must not cross: [x, y] polylines and dots, in px
     series.forEach((s, k) => {
       const color = s.color ?? PALETTE[k % PALETTE.length];
       const pts = s.points.filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b) && (x.type !== 'log' || a > 0) && (y.type !== 'log' || b > 0));
       if (s.kind === 'points' || pts.length === 1) { // a line of one point (a run cut short) is a dot
         for (const [a, b] of pts) svgEl('circle', { cx: sx(a), cy: sy(b), r: 3.5, fill: color }, g);
+        for (const [a, b] of pts) drawn.push([[sx(a), sy(b)]]);
       } else {
         svgEl('path', { d: line().x((p) => sx(p[0])).y((p) => sy(p[1]))(pts) ?? '', fill: 'none', stroke: color, 'stroke-width': 2, 'stroke-dasharray': s.dashed ? '6 4' : 'none' }, g);
+        drawn.push(pts.map(([a, b]) => [sx(a), sy(b)]));
       }
     });
     for (const mk of marks) {
       svgEl('circle', { cx: sx(mk.x), cy: sy(mk.y), r: mk.r ?? 5, class: 'mark', fill: mk.color ?? PALETTE[1] }, g);
-      // Labels near the right edge go to the left of their point, so they are not cut off.
-      const toLeft = sx(mk.x) > right - 7 * (mk.label?.length ?? 0) - 8;
-      if (mk.label) svgEl('text', { x: sx(mk.x) + (toLeft ? -8 : 8), y: sy(mk.y) - 8, 'text-anchor': toLeft ? 'end' : 'start', class: 'mark-label' }, g).textContent = mk.label;
+      drawn.push([[sx(mk.x), sy(mk.y)]]);
+    }
+    // Each label goes where it crosses no line, dot or earlier label and stays inside the
+    // plot area (placeLabel), at its drawn width.
+    const placed = [];
+    for (const mk of marks) {
+      if (!mk.label) continue;
+      const node = svgEl('text', { class: 'mark-label' }, g);
+      node.textContent = mk.label;
+      const w = node.getComputedTextLength?.() || textWidth(mk.label);
+      const p = placeLabel([sx(mk.x), sy(mk.y)], w, drawn, placed, [left, top, right, bottom]);
+      for (const [a, v] of Object.entries({ x: p.x, y: p.y, 'text-anchor': p.anchor })) node.setAttribute(a, v);
+      placed.push(p.box);
     }
     for (const hd of handles) {
       const node = svgEl('g', { class: 'handle', tabindex: 0, role: 'button', 'data-handle': hd.id, 'data-x': hd.x, 'data-y': hd.y,
@@ -322,6 +335,52 @@ export function wrapText(message, room) {
     else lines.push(w);
   }
   return lines;
+}
+
+// Where a mark's label goes: beside its point [px, py] (above right first, then the other
+// corners, then straight above or below, each at 8 then 20 px), the first place whose box
+// (w px wide, 12 px text) crosses none of the `lines` (polylines of [x, y]; one point is a
+// dot), none of the `boxes` already placed, and stays inside `area` [left, top, right,
+// bottom]; if none is free, the place with the fewest crossings. Returns {x, y, anchor,
+// box: [x0, y0, x1, y1]} (x, y: the text's anchor point and baseline).
+export function placeLabel([px, py], w, lines, boxes, [left, top, right, bottom]) {
+  const asc = 11, desc = 3, pad = 2;
+  const tries = [];
+  for (const d of [8, 20]) tries.push([1, -1, d], [-1, -1, d], [1, 1, d], [-1, 1, d], [0, -1, d], [0, 1, d]);
+  let best = null;
+  for (const [hx, vy, d] of tries) {
+    const x0 = hx > 0 ? px + d : hx < 0 ? px - d - w : px - w / 2;
+    const base = vy < 0 ? py - d : py + d + asc;
+    const box = [x0, base - asc, x0 + w, base + desc];
+    const grown = [box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad];
+    let cost = 0;
+    if (box[0] < left || box[2] > right || box[1] < top - 2 || box[3] > bottom) cost += 100;
+    for (const l of lines) {
+      if (l.length === 1) cost += dotIn(l[0], grown, 4) ? 1 : 0;
+      else for (let k = 1; k < l.length; k++) cost += segmentHits(l[k - 1], l[k], grown) ? 1 : 0;
+    }
+    for (const b of boxes) cost += b[0] < grown[2] && grown[0] < b[2] && b[1] < grown[3] && grown[1] < b[3] ? 10 : 0;
+    if (!best || cost < best.cost) best = { cost, x: hx > 0 ? box[0] : hx < 0 ? box[2] : px, y: base, anchor: hx > 0 ? 'start' : hx < 0 ? 'end' : 'middle', box };
+    if (cost === 0) break;
+  }
+  return best;
+}
+const dotIn = ([x, y], [x0, y0, x1, y1], r) => x + r > x0 && x - r < x1 && y + r > y0 && y - r < y1;
+// Whether the segment a-b meets the box [x0, y0, x1, y1] (Liang–Barsky clipping).
+function segmentHits([ax, ay], [bx, by], [x0, y0, x1, y1]) {
+  const dx = bx - ax, dy = by - ay;
+  let t0 = 0, t1 = 1;
+  for (const [p, q] of [[-dx, ax - x0], [dx, x1 - ax], [-dy, ay - y0], [dy, y1 - ay]]) {
+    if (p === 0) {
+      if (q < 0) return false;
+    } else {
+      const r = q / p;
+      if (p < 0) t0 = Math.max(t0, r);
+      else t1 = Math.min(t1, r);
+      if (t0 > t1) return false;
+    }
+  }
+  return true;
 }
 
 const tickFmt = (v) => (Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(0) : fmt(v, { digits: 3 }));

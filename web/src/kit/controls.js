@@ -29,7 +29,7 @@ export function choice(k, name, { labelKey, options, parent, testId = name, cls 
     inputs = opts.map((o) => {
       const lab = el('label', `toggle ${o.cls ?? ''}`.trim(), box);
       const r = el('input', '', lab);
-      Object.assign(r, { type: 'radio', name: groupName, value: String(o.value) });
+      Object.assign(r, { type: 'radio', name: groupName, value: String(o.value), disabled: k.readOnly });
       r.dataset.value = String(o.value);
       r.addEventListener('change', () => r.checked && patch(patchFor ? patchFor(o.value) : { [name]: o.value }));
       const span = el('span', '', lab);

@@ -237,6 +237,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
     const span = text('span', key, label);
     const input = el('select', '', label);
     input.dataset.control = name;
+    input.disabled = readOnly;
     for (const v of values) {
       const o = el('option', '', input);
       o.value = String(v);
@@ -265,6 +266,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
     const input = el('input', '', label);
     Object.assign(input, { type: 'text', inputMode: 'numeric', autocomplete: 'off', spellcheck: false });
     input.dataset.control = testId;
+    input.disabled = readOnly;
     names.set(span, input);
     const msg = el('span', 'number-error', label);
     msg.setAttribute('role', 'alert');
@@ -316,6 +318,18 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
         setText(msg, '');
         timer = setTimeout(show, 800);
       } else show();
+    });
+    // Escape while the text is not used: the value in use comes back at once, no message.
+    input.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape' || typed === null) return;
+      e.preventDefault();
+      clearTimeout(timer);
+      typed = null;
+      message = null;
+      input.setAttribute('aria-invalid', 'false');
+      show();
+      input.value = String(state()[name]);
+      input.select();
     });
     input.addEventListener('blur', () => {
       clearTimeout(timer);

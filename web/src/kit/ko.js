@@ -19,7 +19,7 @@ export default {
   component: '성분',
   illustrative: '설명용 예시 값입니다. 학습된 모델에서 가져온 숫자가 아닙니다.',
   reset: '예시 값으로 되돌리기',
-  editHint: '칸에 숫자를 입력해 보세요. ↑/↓는 1씩(Shift와 함께 0.1씩) 바꾸고, 글자 끝에서 ←/→, Enter, Alt+↑/↓는 칸을 옮기며, Tab은 다음 그림으로 갑니다.',
+  editHint: '칸에 숫자를 입력해 보세요. ↑/↓는 1씩(Shift와 함께 0.1씩) 바꾸고, 글자 끝에서 ←/→, Enter, Alt+↑/↓는 칸을 옮기며, Esc는 쓰이지 않는 값을 원래대로 되돌리고, Tab은 다음 그림으로 갑니다.',
   numberTyping: '“{text}”: {why}. 그래서 이 값은 쓰지 않고, 이 칸을 고치기 전의 값으로 계산합니다: {value}.',
   numberLeft: '“{text}”은(는) 쓰지 않았습니다({why}). 칸은 고치기 전의 값으로 돌아갔습니다: {value}.',
   whyWhole: '{min}에서 {max} 사이의 정수가 아닙니다',

@@ -17,6 +17,9 @@ export function createTrainer({ ready, post }) {
   const CHUNK_MS = 40; // training time between two snapshots
   const EVAL_MS = 100; // the held-out evaluation runs at most this often while training
   const MAX_STEPS = 3000; // stops by itself here, so a forgotten tab does not burn a core
+  // Held-out sequences the heads' role scores average over: about 8 induction rows each;
+  // 32 of them cost about half of one evaluation of the page's 128 (docs/training.md).
+  const ROLE_SEQUENCES = 32;
 
   let models = null; // {on, off}: the same configuration with and without 1/√d_k
   let probeTokens = [];
@@ -77,11 +80,15 @@ export function createTrainer({ ready, post }) {
   }
 
   // Loss and accuracy on the held-out sequences, recomputed when stale (at most every
-  // EVAL_MS while training, always when paused, stepped or reconfigured).
+  // EVAL_MS while training, always when paused, stepped or reconfigured). For induction
+  // also every head's role scores (previous token, induction) on ROLE_SEQUENCES of them,
+  // at the same ticks: about as costly as one evaluation of that many sequences.
   function evaluation(force) {
     const now = performance.now();
     if (force || !lastEval || lastEval.step !== stepCount && now - lastEvalAt >= EVAL_MS) {
       lastEval = { on: models.on.evaluate(), off: models.off.evaluate(), step: stepCount };
+      if (models.on.config.task === 'induction')
+        lastEval.heads = { on: models.on.heads(ROLE_SEQUENCES), off: models.off.heads(ROLE_SEQUENCES) };
       lastEvalAt = performance.now();
     }
     return lastEval;

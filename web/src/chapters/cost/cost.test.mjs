@@ -81,6 +81,52 @@ test('complexity table and crossover follow n, d_model and h; bad combinations s
   await page.close();
 });
 
+// Every mark label of a plot against its drawn lines and the other labels, in the svg's own
+// units: points every 0.5 px along each path, none inside a label's box; no two labels overlap.
+const labelClashes = (page, plot) => page.$eval(`#cost [data-plot="${plot}"] svg`, (svg) => {
+  const boxes = [...svg.querySelectorAll('.mark-label')].map((t) => ({ text: t.textContent, b: t.getBBox() }));
+  const out = [];
+  const inside = (p, b) => p.x > b.x && p.x < b.x + b.width && p.y > b.y && p.y < b.y + b.height;
+  const vb = svg.viewBox.baseVal;
+  for (const { text, b } of boxes) {
+    if (b.x < 0 || b.y < 0 || b.x + b.width > vb.width || b.y + b.height > vb.height) out.push(`${text}: outside the figure`);
+    for (const path of svg.querySelectorAll('path')) {
+      const n = path.getTotalLength();
+      for (let s = 0; s <= n; s += 0.5) if (inside(path.getPointAtLength(s), b)) { out.push(`${text}: crossed by a line`); break; }
+    }
+  }
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const a = boxes[i].b, c = boxes[j].b;
+    if (a.x < c.x + c.width && c.x < a.x + a.width && a.y < c.y + c.height && c.y < a.y + a.height) out.push(`${boxes[i].text} / ${boxes[j].text}: overlap`);
+  }
+  return { labels: boxes.map((x) => x.text), out };
+});
+
+test('the crossover plot: its mark labels cross no line and no other label, at 390 and 1280 px, for several n and d', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=cost&lang=en`, { width: 390, height: 800 });
+  const plot = '#cost [data-plot="crossover"]';
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    for (const [n, d] of [[1024, 512], [512, 512], [2048, 512], [200, 64], [4096, 1024]]) {
+      await setNumber(page, 'dModel', d);
+      await setNumber(page, 'n', n);
+      await page.$eval(plot, (p) => p.scrollIntoView());
+      // drawn at the rendered width (one unit one CSS pixel, down to 260), with this n's mark
+      await page.waitForFunction(([sel, w, label]) => {
+        const svg = document.querySelector(`${sel} svg`);
+        return Math.abs(svg.viewBox.baseVal.width - Math.min(520, Math.max(260, svg.getBoundingClientRect().width))) < 4 && w > 0
+          && svg.textContent.includes(label);
+      }, [plot, width, `n = d = ${d.toLocaleString('en')}`]);
+      const r = await labelClashes(page, 'crossover');
+      assert.ok(r.labels.length >= 1, `${width} px, n = ${n}, d = ${d}`);
+      assert.deepEqual(r.out, [], `${width} px, n = ${n}, d = ${d}: ${r.labels.join(', ')}`);
+    }
+    await (await page.$(plot)).screenshot({ path: join(shots, `cost-crossover-${width}.png`) });
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('live run: starts in a worker, reports progress, the page stays responsive, cancel stops it', async () => {
   const { page, errors } = await openPage(browser, `${server.url}?embed=cost&lang=en`);
   await page.selectOption('#cost [data-control="liveWorkers"]', '1'); // a pool of one worker
@@ -189,18 +235,25 @@ test('the pool in the browser: 1 and 2 real workers give the same bits; errors r
   await page.close();
 });
 
-test('live run: a link whose largest n is not offered gets a message at the run, and no worker starts', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}?embed=cost&lang=en&cost=liveMaxN:524288;liveHeads:1`);
-  await page.click('#cost [data-action="run"]');
-  await page.waitForFunction(() => /The run stopped/.test(document.querySelector('#cost .live-status').textContent), null, { timeout: 10000 });
-  assert.match(await page.textContent('#cost .live-status'),
-    /The run stopped: the largest n must be one of 4,096, 8,192, 16,384, 32,768, and this link asks for n = 524,288/);
-  assert.equal(await page.isDisabled('#cost [data-action="run"]'), false);
-  assert.equal(page.workers().length, 0, 'no pool was made for it');
-  assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), 0);
-  assert.equal(await page.isVisible('#cost [data-table="live"]'), false, 'no table of headers only');
-  // picking an offered n runs
+test('live run: a link whose largest n or heads is not offered selects the nearest offered value and says so', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=cost&lang=en&cost=liveMaxN:524288;liveHeads:3`);
+  const status = () => page.textContent('#cost .live-status');
+  // the selects show what Run will do, not a blank (nearest on a log scale: 3 heads -> 4)
+  assert.equal(await page.inputValue('#cost [data-control="liveMaxN"]'), '32768');
+  assert.equal(await page.inputValue('#cost [data-control="liveHeads"]'), '4');
+  assert.match(await status(), /This link asks for largest n = 524,288, heads h = 3, which is not offered here, so the nearest offered value is selected: largest n = 32,768, heads h = 4\. Press Run/);
+  // the link now carries what is selected
+  await page.waitForFunction(() => !/524288/.test(location.href), null, { timeout: 5000 });
+  // in Korean too
+  await page.click('#lang-toggle');
+  await page.waitForFunction(() => document.documentElement.lang === 'ko');
+  assert.match(await status(), /이 링크는 최대 n = 524,288, head 수 h = 3을\(를\) 요청하지만.*최대 n = 32,768, head 수 h = 4/);
+  await page.click('#lang-toggle');
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  // a pick ends the note; the run uses what the selects show
   await page.selectOption('#cost [data-control="liveMaxN"]', '4096');
+  assert.match(await status(), /^Not started yet\./);
+  await page.selectOption('#cost [data-control="liveHeads"]', '1');
   await page.click('#cost [data-action="run"]');
   await page.waitForFunction(() => /^Done/.test(document.querySelector('#cost .live-status').textContent), null, { timeout: 180000 });
   assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), 5);

@@ -133,7 +133,21 @@ export default {
     progress.max = 1;
     progress.value = 0;
     progress.id = `${ID}-progress`;
-    const status = T('p', (s) => `liveStatus_${s.live?.status ?? 'idle'}`, progressRow, 'live-status');
+    // A link may ask for a largest n or a number of heads the selects do not offer: the
+    // nearest offered value (on a log scale) is selected at once, so the select shows what
+    // Run will do, and the status line says what the link asked for until a run or a pick.
+    const nearest = (values, v) => values.reduce((a, b) => (Math.abs(Math.log2(b / v)) < Math.abs(Math.log2(a / v)) ? b : a));
+    let linkAsked = null; // [[key, asked, used], ...]
+    {
+      const s = state();
+      const fixes = [['liveMaxN', LIVE_MAX_N], ['liveHeads', LIVE_HEADS]].filter(([key, values]) => !values.includes(s[key]))
+        .map(([key, values]) => [key, s[key], Number(s[key]) > 0 ? nearest(values, Number(s[key])) : values[0]]);
+      if (fixes.length) {
+        linkAsked = fixes;
+        patch(Object.fromEntries(fixes.map(([key, , used]) => [key, used])));
+      }
+    }
+    const status = T('p', (s) => (s.live || !linkAsked ? `liveStatus_${s.live?.status ?? 'idle'}` : 'liveLinkAdjusted'), progressRow, 'live-status');
     status.setAttribute('role', 'status');
     status.setAttribute('aria-live', 'polite');
     const plots = el('div', 'plot-row');
@@ -321,7 +335,11 @@ export default {
         el('td', 'num', row).textContent = t ? fmtBytes(t.bytes) : '';
       }
       liveWrap.hidden = !liveBody.rows.length; // (a table of headers only says nothing)
+      if (linkAsked?.some(([key, , used]) => s[key] !== used)) linkAsked = null; // the learner picked
+      const asked = (i) => (linkAsked ?? []).map((f) => `${tr(f[0] === 'liveMaxN' ? 'liveMaxLabel' : 'liveHeadsLabel')} = ${fmtCount(f[i])}`).join(', ');
       return {
+        liveAsked: asked(1),
+        liveUsed: asked(2),
         liveN: L?.current ? fmtCount(L.current.n) : '',
         liveKernel: L?.current ? tr(L.current.kernel === 'plain' ? 'kernelPlain' : 'kernelTiled') : '',
         livePercent: L ? Math.round(100 * Math.min(1, L.done / L.total)) : 0,

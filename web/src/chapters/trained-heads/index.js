@@ -176,20 +176,31 @@ export default {
     input.setAttribute('aria-describedby', fieldMsg.id);
     const fieldNote = el('p', 'hint', field);
     fieldNote.dataset.check = 'reading';
+    // Why the field's text is not used ([key, vars] of the message), or null.
+    const refused = (t) => {
+      const n = [...t].length;
+      return blank(t) ? ['emptyText', {}] : n > MAX_CHARS ? ['tooLong', { n, max: MAX_CHARS }] : null;
+    };
     // A burst of keystrokes redraws the heads once, when typing pauses (TYPING_PAUSE ms):
     // every key is painted at once, and the maps, grids and table follow the sentence.
     let typing = 0;
     input.addEventListener('input', () => {
       const t = input.value;
-      const n = [...t].length;
       const had = fieldProblem;
-      if (blank(t)) fieldProblem = ['emptyText', {}];
-      else if (n > MAX_CHARS) fieldProblem = ['tooLong', { n, max: MAX_CHARS }];
-      else fieldProblem = null;
+      fieldProblem = refused(t);
       clearTimeout(typing);
       if (fieldProblem || had) k.render(); // the message at the field comes and goes at once
       if (!fieldProblem) typing = setTimeout(() => patch({ text: t, focus: -1 }), TYPING_PAUSE);
     });
+    // A link (or a widget's state attribute) whose sentence the field would refuse: the
+    // field shows it with the same message as when it is typed, and the heads are drawn for
+    // the sentence of the figures (the state forgets the link's text, so the link does too).
+    const linked = state().text;
+    fieldProblem = linked == null ? null : refused(linked);
+    if (fieldProblem) {
+      input.value = linked;
+      patch({ text: null });
+    }
     // Leaving an empty field puts the sentence of the figures back; a text too long stays in
     // the field with its message, so that a long paste is not lost and can be cut down.
     input.addEventListener('blur', () => {

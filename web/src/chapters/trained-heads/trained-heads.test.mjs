@@ -138,6 +138,27 @@ test('trained-heads: switching a head off changes the loss on the sentence and o
   await page.close();
 });
 
+test('trained-heads: a link whose sentence is only invisible characters gets the field\'s message, and the default sentence is drawn', async () => {
+  const { page: plain } = await ready();
+  const rows = await rowLabels(plain, 'th-P');
+  await plain.close();
+  // "text:$…" is the link's form of a string (kit/url-state.js): zero-width space, joiner, BOM
+  const { page, errors } = await ready('trained-heads=text:$*E2*80*8B*E2*80*8D*EF*BB*BF');
+  const field = `${S} textarea[data-control="text"]`;
+  const msg = `${S} #trained-heads-text-error`;
+  assert.match(await text(page, msg), /한 글자 이상/);
+  assert.equal(await page.getAttribute(field, 'aria-invalid'), 'true');
+  assert.equal(await page.inputValue(field), '\u200B\u200D\uFEFF');
+  assert.deepEqual(await rowLabels(page, 'th-P'), rows, 'the heads are those of the default sentence');
+  // leaving the field puts the default sentence back, as after typing
+  await page.focus(field);
+  await page.$eval(field, (f) => f.blur());
+  assert.ok((await page.inputValue(field)).length > 3);
+  assert.equal(await page.isHidden(msg), true);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('trained-heads: empty, too long and unknown text get a message at the field', async () => {
   const { page, errors } = await ready();
   const field = `${S} textarea[data-control="text"]`;

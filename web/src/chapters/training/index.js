@@ -109,7 +109,7 @@ export default {
     const taskRadios = TASKS.map((t) => {
       const lab = el('label', 'toggle', taskSet);
       const r = el('input', '', lab);
-      Object.assign(r, { type: 'radio', name: `${ID}-task`, value: t.name });
+      Object.assign(r, { type: 'radio', name: `${ID}-task`, value: t.name, disabled: k.readOnly });
       r.dataset.control = `task-${t.name}`;
       r.addEventListener('change', () => patch((s) => ({
         task: t.name, heads: t.heads,
@@ -178,6 +178,8 @@ export default {
     // ---- heads ---------------------------------------------------------------------------
     text('h3', 'headsTitle');
     text('p', 'headsBody');
+    // induction: what the role line under each map means (the trained-heads chapter's words)
+    text('p', (st) => (st.task === 'induction' ? 'headRolesBody' : null)).dataset.check = 'head-roles';
     const splitLine = el('p', 'training-split');
     splitLine.dataset.split = 'probe';
     const headsWrap = el('div', 'training-heads-wrap');
@@ -201,7 +203,7 @@ export default {
     const yourLab = el('label', 'field', yourForm);
     text('span', 'yourLabel', yourLab);
     const yourIn = el('input', '', yourLab);
-    Object.assign(yourIn, { type: 'text', autocomplete: 'off', spellcheck: false, size: 16 });
+    Object.assign(yourIn, { type: 'text', autocomplete: 'off', spellcheck: false, size: 16, readOnly: k.readOnly });
     yourIn.dataset.control = 'your-sequence';
     const yourBtn = el('button', '', yourForm);
     yourBtn.type = 'submit';
@@ -394,7 +396,9 @@ export default {
     }
 
     const headGrids = new Map(); // container -> [{grid, stats}]
-    function drawHeads(container, probe, labels, offsets) {
+    // scores: the model's measured heads (trainer: model.heads() at evaluation ticks, for
+    // induction only), or undefined: no role line.
+    function drawHeads(container, probe, labels, offsets, scores) {
       const layers = probe.layers;
       const count = layers.reduce((a, l) => a + l.heads.length, 0);
       let cells = headGrids.get(container);
@@ -412,7 +416,9 @@ export default {
           const cap = el('p', 'training-head-title', fig);
           fig.append(grid.el);
           const stats = el('p', 'training-head-stats', fig);
-          cells.push({ grid, cap, stats, l, h, setTokens: (t, n) => ((toks = t), (names = n)) });
+          const roles = el('p', 'training-head-roles', fig);
+          roles.dataset.roles = `l${l + 1}h${h + 1}`;
+          cells.push({ grid, cap, stats, roles, l, h, setTokens: (t, n) => ((toks = t), (names = n)) });
         }));
         headGrids.set(container, cells);
       }
@@ -424,6 +430,9 @@ export default {
         c.grid.update(W);
         const offs = offsets.map((o) => tr('headOffset', { o, w: fmt(layer.offsetWeight[h][o], { digits: 2, fixed: true }) }));
         setProse(c.stats, [tr('headStats'), ...offs].join(' · '), { std: fmt(layer.logitStd[h], { digits: 2 }), max: fmt(layer.meanMaxWeight[h], { digits: 2, fixed: true }) });
+        const r = scores?.heads.find((x) => x.layer === l && x.head === h);
+        c.roles.hidden = !r;
+        if (r) setProse(c.roles, tr('headRoles'), { prev: fmt(r.previousToken, { digits: 2, fixed: true }), ind: fmt(r.induction, { digits: 2, fixed: true }), role: tr(`role_${r.role || 'none'}`) });
       }));
     }
 
@@ -565,7 +574,7 @@ export default {
     function finishLive(m, s, which) {
 
       const probe = m.probe[which];
-      drawHeads(headsBox, probe, m.task.tokenLabels, m.task.offsets);
+      drawHeads(headsBox, probe, m.task.tokenLabels, m.task.offsets, m.eval.heads?.[which]);
       drawSplit(probe, m.task, m.config.dV, m.config.positional);
       drawPredictions(predBox, probe, probe.targets, m.task);
 

@@ -193,10 +193,28 @@ test('training: the induction task, two layers, the loss of each half plotted wh
     assert.match(await page.textContent(`[data-grid="${g}"] table caption`), /행 = Query/);
   }
   assert.deepEqual((await page.$$eval('[data-grid="probe-l2h2"] tbody th', (ns) => ns.map((n) => n.textContent))).slice(0, 2).map((t) => t.split(':')[0]), ['1', '2']);
+  // each head's measured role under its map (model.heads() on held-out sequences), in the
+  // trained-heads chapter's words
+  const roles = () => page.$$eval('[data-roles]', (ns) => ns.filter((n) => !n.hidden).map((n) => `${n.dataset.roles} ${n.textContent}`));
+  const ROLE_KO = /^l\dh\d 앞 토큰 (\d\.\d\d) · 귀납 (\d\.\d\d) · 역할: (이름 붙일 역할 없음|앞 토큰|귀납|국소|첫 토큰\(싱크\))$/;
+  await waitFor(page, () => document.querySelectorAll('[data-roles]:not([hidden])').length === 4, null, 30000);
+  const at0 = await roles();
+  assert.deepEqual(at0.map((x) => x.split(' ')[0]), ['l1h1', 'l1h2', 'l2h1', 'l2h2']);
+  for (const x of at0) assert.match(x, ROLE_KO);
+  assert.match(await page.textContent('[data-check="head-roles"]'), /^귀납 과제에서는 지도마다 그 헤드의 역할/);
+  assert.ok(await page.isVisible('[data-check="head-roles"]'));
   await page.click('[data-control="start"]');
   await waitFor(page, (sel) => Number(document.querySelector(sel)?.dataset.step) >= 150, STATUS, 120000);
   await page.click('[data-control="start"]'); // pause
   await waitFor(page, (sel) => document.querySelector(sel)?.dataset.running === 'false', STATUS, 30000);
+  // measured again as the model trains
+  const at150 = await roles();
+  for (const x of at150) assert.match(x, ROLE_KO);
+  assert.notDeepEqual(at150, at0);
+  await toggleLang(page);
+  for (const x of await roles()) assert.match(x, /^l\dh\d previous token \d\.\d\d · induction \d\.\d\d · role: (no nameable role|previous token|induction|local|first token \(sink\))$/);
+  assert.match(await page.textContent('[data-check="head-roles"]'), /^For induction each map also gives its head's role/);
+  await toggleLang(page);
   // both halves' held-out losses are plotted (two curves with points) and said in the line
   const legend = await page.$$eval('[data-plot="training-parts"] .plot-legend > *', (ns) => ns.map((n) => n.textContent));
   assert.ok(legend.some((x) => /첫 구간/.test(x)) && legend.some((x) => /반복 구간/.test(x)), legend.join(' | '));
@@ -210,6 +228,8 @@ test('training: the induction task, two layers, the loss of each half plotted wh
   assert.equal(await page.inputValue('select[data-control="lr"]'), '0.01');
   await waitFor(page, () => document.querySelector('[data-plot="training-parts"]').hidden, null, 30000);
   await waitFor(page, (sel) => document.querySelector(sel)?.dataset.dModel === '32', STATUS, 30000);
+  assert.deepEqual(await roles(), [], 'no role line for the other tasks');
+  assert.ok(await page.isHidden('[data-check="head-roles"]'));
   assert.deepEqual(errors, []);
   await page.close();
 });
