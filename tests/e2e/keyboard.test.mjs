@@ -151,3 +151,18 @@ test('Tab scrolls a cell or a control at the window\'s edge fully into view, foc
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a figure\'s ⋯ tools menu: Enter opens it, Escape closes it and gives the focus back to ⋯', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=core-attention#core-attention`, { width: 390, height: 800 });
+  const menu = page.locator('[data-grid] details[data-tools]').first();
+  await menu.locator('summary').focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await menu.evaluate((d) => d.open), true);
+  await page.keyboard.press('Tab'); // into the menu's first button
+  assert.equal(await page.evaluate(() => document.activeElement.tagName), 'BUTTON');
+  await page.keyboard.press('Escape');
+  assert.equal(await menu.evaluate((d) => d.open), false, 'Escape closes the menu');
+  assert.equal(await page.evaluate(() => document.activeElement.tagName), 'SUMMARY', 'the focus is back on ⋯');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -119,3 +119,16 @@ export async function copyText(text) {
     return false;
   }
 }
+
+// A figure's "⋯" tools menu (a <details>): Escape closes it and gives the focus back to
+// its "⋯", as a menu does (a <details> alone ignores Escape).
+export function closeOnEscape(menu) {
+  menu.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape' || !menu.open) return;
+    e.preventDefault();
+    e.stopPropagation();
+    menu.open = false;
+    menu.querySelector('summary')?.focus();
+  });
+  return menu;
+}

@@ -21,7 +21,7 @@ import { fmt, cellText, editText, inputText, parseCell, isIncomplete, LIMIT } fr
 import { weightScale, divergingScale, maxAbsFinite, textColorFor, isDark, onSchemeChange } from './colors.js';
 import { texToHtml, escapeHtml, fill, setText, setHtml } from '../kit/prose.js';
 import { matrixToText, matrixToLatex, matrixToMarkdown, matrixToCsv, parseMatrixText, MatrixTextError } from '../matrix-text.js';
-import { gridSvg, themeOf, svgToPng, download, copyText } from './figure-export.js';
+import { gridSvg, themeOf, svgToPng, download, copyText, closeOnEscape } from './figure-export.js';
 import { whenNear } from './nearby.js';
 
 // English defaults; the chapter kit passes the page's language (kit/<lang>.js, tools.*).
@@ -123,7 +123,7 @@ export function createMatrixGrid(opts) {
   const toolButtons = {};
   let menu = null, io = null;
   if (tools) {
-    menu = mk('details', 'grid-tools', el);
+    menu = closeOnEscape(mk('details', 'grid-tools', el));
     menu.dataset.tools = '';
     mk('summary', '', menu).textContent = '⋯';
     const list = mk('div', 'grid-tools-menu', menu);

@@ -29,7 +29,7 @@ import { scaleLinear, scaleLog } from 'd3-scale';
 import { line } from 'd3-shape';
 import { fmt } from '../format.js';
 import { setText } from '../kit/prose.js';
-import { svgToString, svgToPng, download } from './figure-export.js';
+import { svgToString, svgToPng, download, closeOnEscape } from './figure-export.js';
 import { whenNear } from './nearby.js';
 
 const NS = 'http://www.w3.org/2000/svg';
@@ -63,7 +63,7 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
   let menu = null;
   const menuButtons = {};
   if (tools) {
-    menu = document.createElement('details');
+    menu = closeOnEscape(document.createElement('details'));
     menu.className = 'grid-tools';
     menu.dataset.tools = '';
     const summary = document.createElement('summary');

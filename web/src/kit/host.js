@@ -55,10 +55,14 @@ export function createHost({ store, options = {}, readOnly = false, restore = {}
     onChange: (fn) => changeListeners.add(fn),
     notice,
 
-    registerChapter(id, { defaults, transient = [] }) {
+    registerChapter(id, { defaults, transient = [], implied = null }) {
       const c = chapter(id);
       c.defaults = () => (c.cache ??= defaults());
       c.transient = transient;
+      // Settings that follow from others (the training chapter's task sets its heads,
+      // layers and learning rate): a link leaves them out when they are what the others
+      // imply, and a link that leaves them out gets what the others imply.
+      c.linkDefaults = (s) => (implied ? { ...c.defaults(), ...implied(s) } : c.defaults());
     },
 
     // The slice a chapter starts from: its defaults with the restored entries over them.
@@ -73,7 +77,7 @@ export function createHost({ store, options = {}, readOnly = false, restore = {}
       if (problems.length) notice(id, problems);
       if (meta.step !== undefined) pendingSteps.set(id, meta.step);
       if (meta.hide !== undefined) addHidden(id, meta.hide);
-      return { ...base, ...slice };
+      return { ...chapter(id).linkDefaults({ ...base, ...slice }), ...slice };
     },
 
     // The chapter could not compute from the restored slice: back to the defaults.
@@ -153,10 +157,13 @@ export function createHost({ store, options = {}, readOnly = false, restore = {}
       if (c.steppers.some((st) => st.index !== 0)) meta.step = steps.length === 1 ? steps[0] : steps;
       const hidden = withHidden ? host.hiddenRefs(id) : [];
       if (hidden.length) meta.hide = hidden;
-      return encodeSlice(s, c.defaults(), { transient: c.transient, meta });
+      return encodeSlice(s, c.linkDefaults(s), { transient: c.transient, meta });
     },
     // The slice only (for the widget's `state` attribute) and the hidden cells apart.
-    encodeState: (id) => encodeSlice(store.get()[id] ?? {}, chapter(id).defaults(), { transient: chapter(id).transient }),
+    encodeState: (id) => {
+      const s = store.get()[id] ?? {};
+      return encodeSlice(s, chapter(id).linkDefaults(s), { transient: chapter(id).transient });
+    },
   };
   return host;
 }

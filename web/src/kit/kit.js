@@ -29,15 +29,17 @@ import { printing, onPrint } from './print.js';
 // (web/src/kit/host.js). initialState(options) receives the host's options {tokens, dModel,
 // heads, mask, seed} (each undefined unless the embedder set it; use what applies to your
 // chapter) and must return the same state for the same options. The fifth argument
-// {transient: ['hover']} names state keys that a permalink should not carry.
-export function chapterKit(section, ctx, id, initialState, { transient = [] } = {}) {
+// {transient: ['hover']} names state keys that a permalink should not carry;
+// {implied: (state) => ({...})} the settings that follow from others (a permalink leaves
+// them out when they are what the others imply, and gets them when it leaves them out).
+export function chapterKit(section, ctx, id, initialState, { transient = [], implied = null } = {}) {
   const { attn, i18n, store } = ctx;
   const host = ctx.host ?? null;
   const readOnly = !!host?.readOnly;
   const tr = (key, vars) => i18n.t(`${id}.${key}`, vars);
   const common = (key, vars) => i18n.t(`common.${key}`, vars);
   const init = () => initialState(host?.options ?? {});
-  host?.registerChapter(id, { defaults: init, transient });
+  host?.registerChapter(id, { defaults: init, transient, implied });
   if (!store.get()[id]) store.set({ [id]: host ? host.initialSlice(id, init) : init() });
   const state = () => store.get()[id];
   const patch = (p) => store.set({ [id]: { ...state(), ...(typeof p === 'function' ? p(state()) : p) } });

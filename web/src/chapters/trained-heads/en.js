@@ -19,6 +19,7 @@ export default {
   headsBody: 'One small map per head, layer by layer; rows are the characters asking, columns the characters read, darker means more weight. The label under each map is its role, measured on held-out text (below). Pick a map to enlarge it.',
   thumbLabel: '{head} · {role}. Enlarge',
   headName: 'L{layer} H{head}',
+  headOff: '{head} (off)',
   oneTitle: 'One head: {head}',
   oneBody: 'Pick the character whose row you want to read (the buttons, where ←/→, Home and End move from character to character, or a cell of the matrix with Enter). Beside the weights: either the weights multiplied by the size of what each character hands on, $\\lVert v_j W_O^h\\rVert$ (rows rescaled to add up to 1), or the rollout, which follows the mixing through both layers with the residual connection counted as half of each layer.',
   queryLabel: 'Row of',
@@ -60,6 +61,6 @@ export default {
   offLabel: 'Head switched off',
   offNone: 'none',
   ablationNone: 'Choose a head to switch off.',
-  ablationLine: 'With {head} off: your sentence {sentence} → {sentenceOff} bits/char ({sentenceDelta}); held-out text {held} → {heldOff} ({heldDelta}).',
+  ablationLine: 'With {head} off: your sentence {sentence} → {sentenceOff} bits/char ({sentenceDelta}); held-out text {held} → {heldOff} ({heldDelta}). The maps above are now drawn without it: its own map is unchanged (dashed), and the heads of later layers read a different input, so theirs move.',
   summary: 'In short: a real model\'s heads can be drawn on any sentence, and some have measurable roles. In this small model, on held-out text, {local} of {total|head|heads} read the last few characters, {none|has|have} no nameable role and {induction|is an induction head|are induction heads}. Where the weight goes and what the output depends on are different questions: the value norms, the rollout and the ablation each answer a little more of the second.',
 };

@@ -10,6 +10,7 @@
 // character is a grapheme (Intl.Segmenter): an emoji made of several code points (ZWJ, a
 // skin tone) is one, its code points' tokens grouped the same way.
 import { chapterKit } from '../../kit/kit.js';
+import { problem } from '../../kit/url-state.js';
 import { setText, rebuild, escapeHtml } from '../../kit/prose.js';
 import { fmt } from '../../format.js';
 import { weightScale, textColorFor } from '../../components/colors.js';
@@ -24,6 +25,17 @@ const blank = (t) => /^[\s\p{Default_Ignorable_Code_Point}]*$/u.test(t);
 
 // The characters as a reader sees them: chars (code points, as the core read them) grouped
 // into graphemes. -> {labels: one per grapheme, of: code point c -> its grapheme}.
+// A character's label on its button and in the prose: white space and characters that draw
+// nothing get a visible sign (the tab ⇥, a line break ↵, the space ␣), and a character
+// made only of invisible code points (zero-width space, word joiner, BOM, ...) its code.
+function shown(c) {
+  if (c === ' ') return '␣';
+  if (c === '\t') return '⇥';
+  if (c === '\n' || c === '\r\n' || c === '\r') return '↵';
+  if (/^[\p{Cc}\p{Default_Ignorable_Code_Point}\s]+$/u.test(c))
+    return [...c].map((x) => `U+${x.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
+  return c;
+}
 const segmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
 function graphemes(chars) {
   const labels = [], of = [];
@@ -142,6 +154,9 @@ export default {
     const f2 = (x) => fmt(x, { digits: 2, fixed: true });
     const f3 = (x) => fmt(x, { digits: 3, fixed: true });
     const signed = (x) => (x >= 0 ? `+${f2(x)}` : f2(x));
+    // a change shown beside its two numbers is their difference as shown (2.76 → 2.95: +0.19)
+    const r2 = (x) => Math.round(x * 100) / 100;
+    const change = (from, to) => signed(r2(to) - r2(from));
 
     let model = null, results = null, loadError = null;
     let units = ['<s>']; // labels of the current sentence's units
@@ -319,11 +334,26 @@ export default {
       model = m;
       results = res;
       buildHeadControls();
+      checkLink();
       k.render();
     }, (e) => {
       loadError = e.message;
       k.render();
     });
+
+    // A link or a widget's state may name a head the model does not have, or a view the
+    // chapter does not offer: back to the default, said in the notice (as the kit does for
+    // settings of the wrong kind), once the model says how many heads there are.
+    function checkLink() {
+      const s = state(), n = model.config.layers * H();
+      const index = (v, lo) => Number.isInteger(v) && v >= lo && v < n;
+      const bad = [['head', index(s.head, 0), 0], ['off', index(s.off, -1), -1],
+        ['view', s.view === 'norm' || s.view === 'rollout', 'norm'], ['focus', Number.isInteger(s.focus) && s.focus >= -1, -1]]
+        .filter(([, ok]) => !ok);
+      if (!bad.length) return;
+      ctx.host?.notice(ID, bad.map(([key]) => problem('outOfRange', { value: String(s[key]), name: key })));
+      patch(Object.fromEntries(bad.map(([key, , dflt]) => [key, dflt])));
+    }
 
     function buildHeadControls() {
       const n = model.config.layers * H();
@@ -408,10 +438,11 @@ export default {
       if (fieldProblem) setText(fieldMsg, tr(fieldProblem[0], fieldProblem[1]));
       if (!model) return null;
 
-      const p = model.probe(t);
+      // with a head switched off, every map shows the model without it (later layers change)
+      const p = model.probe(t, { off: s.off });
       const g = graphemes(p.chars);
       const U = g.labels.length + 1;
-      units = ['<s>', ...g.labels.map((c) => (c === ' ' ? '␣' : c === '\n' || c === '\r\n' ? '↵' : c))];
+      units = ['<s>', ...g.labels.map(shown)];
       const nh = model.config.layers * H();
       const head = Math.min(s.head, nh - 1);
       const focus = s.focus < 0 || s.focus >= U ? U - 1 : s.focus;
@@ -437,12 +468,16 @@ export default {
       // the small heatmaps
       thumbs.forEach(({ b, c, cap }, h) => {
         paint(c, grouped[h]);
-        const on = h === head;
+        const on = h === head, off = h === s.off;
         b.setAttribute('aria-pressed', String(on));
         b.style.borderColor = on ? 'var(--accent, #c60)' : 'var(--line)';
+        b.style.borderStyle = off ? 'dashed' : 'solid';
+        c.style.opacity = off ? '0.35' : '';
+        b.dataset.off = String(off);
         const role = results?.heads[h]?.role ?? '';
-        setText(cap, `${headName(h)} · ${roleName(role)}`);
-        b.setAttribute('aria-label', tr('thumbLabel', { head: headName(h), role: roleName(role) }));
+        const name = off ? tr('headOff', { head: headName(h) }) : headName(h);
+        setText(cap, `${name} · ${roleName(role)}`);
+        b.setAttribute('aria-label', tr('thumbLabel', { head: name, role: roleName(role) }));
       });
       // the query characters
       rebuild(chars, (into) => units.forEach((u, i) => {
@@ -502,8 +537,8 @@ export default {
         th.textContent = headName(x.h);
         const sh = m?.heads?.[x.h];
         [roleName(x.role), f2(x.previousToken), f2(x.firstToken), f2(x.local), f3(x.induction),
-          signed(x.ablatedBitsPerChar - results.heldOut.bitsPerChar),
-          sh ? roleName(sh.role) : '…', sh ? signed(sh.ablated.bitsPerChar - m.base.bitsPerChar) : '…',
+          change(results.heldOut.bitsPerChar, x.ablatedBitsPerChar),
+          sh ? roleName(sh.role) : '…', sh ? change(m.base.bitsPerChar, sh.ablated.bitsPerChar) : '…',
         ].forEach((v) => (el('td', '', row).textContent = v));
       }));
       // every role counted, so that the counts add up to the heads (held out, and on the sentence)
@@ -531,9 +566,9 @@ export default {
         ablation = {
           head: headName(s.off),
           sentence: m?.base ? f2(m.base.bitsPerChar) : '…', sentenceOff: sh ? f2(sh.ablated.bitsPerChar) : '…',
-          sentenceDelta: sh ? signed(sh.ablated.bitsPerChar - m.base.bitsPerChar) : '…',
+          sentenceDelta: sh ? change(m.base.bitsPerChar, sh.ablated.bitsPerChar) : '…',
           held: f2(results.heldOut.bitsPerChar), heldOff: f2(heldRow.ablatedBitsPerChar),
-          heldDelta: signed(heldRow.ablatedBitsPerChar - results.heldOut.bitsPerChar),
+          heldDelta: change(results.heldOut.bitsPerChar, heldRow.ablatedBitsPerChar),
         };
       }
       return { diff, roles, focusLabel: safe(label(focus)), sentenceRoles: sentenceRolesVars, ablation };

@@ -19,6 +19,7 @@ export default {
   headsBody: '헤드마다 작은 지도 하나, 층 순서대로입니다. 행은 묻는 글자, 열은 읽히는 글자이고 진할수록 가중치가 큽니다. 지도 아래 이름은 학습에 쓰지 않은 글에서 잰 역할입니다(아래 표). 지도를 누르면 크게 보입니다.',
   thumbLabel: '{head} · {role}. 크게 보기',
   headName: '{layer}층 {head}번',
+  headOff: '{head} (꺼짐)',
   oneTitle: '헤드 하나: {head}',
   oneBody: '행을 읽을 글자를 고르세요(단추를 누르거나 단추 사이를 ←/→, Home, End로 옮겨 가며, 또는 행렬 칸에서 Enter). 가중치 옆에는 둘 중 하나가 나옵니다. 가중치에 각 글자가 넘겨주는 값의 크기 $\\lVert v_j W_O^h\\rVert$를 곱한 것(행의 합이 1이 되게 다시 맞춤), 또는 롤아웃입니다. 롤아웃은 두 층을 거치는 섞임을 따라가며 잔차 연결을 층마다 절반으로 셉니다.',
   queryLabel: '행을 읽을 글자',
@@ -60,6 +61,6 @@ export default {
   offLabel: '끌 헤드',
   offNone: '없음',
   ablationNone: '끌 헤드를 고르세요.',
-  ablationLine: '{head} 헤드를 끄면: 내 문장 {sentence} → {sentenceOff} 비트/글자 ({sentenceDelta}), 학습 밖 글 {held} → {heldOff} ({heldDelta}).',
+  ablationLine: '{head} 헤드를 끄면: 내 문장 {sentence} → {sentenceOff} 비트/글자 ({sentenceDelta}), 학습 밖 글 {held} → {heldOff} ({heldDelta}). 위의 지도들도 이제 이 헤드 없이 그린 것입니다. 꺼진 헤드 자신의 지도(점선 테두리)는 그대로이고, 뒤층 헤드들은 달라진 입력을 읽으므로 지도가 바뀝니다.',
   summary: '정리하면, 실제 모델의 헤드도 어떤 문장에서든 그려 볼 수 있고 일부는 잴 수 있는 역할을 보입니다. 이 작은 모델에서는 학습 밖 글에서 헤드 {total}개 가운데 {local}개가 마지막 몇 글자를 읽고, {none}개는 이름 붙일 역할이 없으며, 귀납 헤드는 {induction}개입니다. 가중치가 어디로 가는가와 출력이 무엇에 달렸는가는 다른 질문입니다. 값 노름, 롤아웃, 제거 실험이 두 번째 질문에 조금씩 더 답합니다.',
 };

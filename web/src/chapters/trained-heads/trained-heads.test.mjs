@@ -132,8 +132,37 @@ test('trained-heads: switching a head off changes the loss on the sentence and o
   const [sentence, sentenceOff, , held, heldOff] = line.match(/[+−-]?\d+\.\d+/g).map(num);
   assert.ok(sentence > 0 && sentenceOff > 0 && sentenceOff !== sentence, line);
   assert.ok(heldOff > held, `held-out loss rises with the head off: ${line}`);
+  // the change shown is the difference of the two numbers shown beside it
+  for (const off of ['0', '3', '5']) {
+    await page.selectOption(`${S} select[data-control="off"]`, off);
+    const l = await text(page, `${S} [data-check="ablation"]`);
+    const [a, b, d, c, e, f] = l.match(/[+−-]?\d+\.\d+/g).map(num);
+    assert.ok(Math.abs(b - a - d) < 1e-9 && Math.abs(e - c - f) < 1e-9, l);
+  }
   await page.selectOption(`${S} select[data-control="off"]`, '6');
   assert.notEqual(await text(page, `${S} [data-check="ablation"]`), line);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('trained-heads: with a layer-1 head off the layer-2 maps change, and the head off is marked', async () => {
+  const { page, errors } = await ready();
+  const pixels = () => page.$$eval(`${S} [data-heads="small"] canvas`, (cs) => cs.map((c) => Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data).join(',')));
+  const P = () => page.$$eval('[data-grid="th-P"] tbody td', (ts) => ts.map((t) => t.textContent).join(' '));
+  const before = await pixels();
+  await page.click(`${S} [data-heads="small"] button[data-head="4"]`); // layer 2 head 1 enlarged
+  const enlarged = await P();
+  await page.selectOption(`${S} select[data-control="off"]`, '1'); // layer 1 head 2 off
+  await page.waitForFunction((s) => document.querySelector(`${s} [data-heads="small"] button[data-head="1"]`)?.dataset.off === 'true', S);
+  const after = await pixels();
+  for (let h = 0; h < 4; h++) assert.equal(after[h], before[h], `layer 1 head ${h + 1}: its map is unchanged`);
+  for (let h = 4; h < 8; h++) assert.notEqual(after[h], before[h], `layer 2 head ${h - 3}: its map moves`);
+  assert.notEqual(await P(), enlarged, 'the enlarged layer-2 head moves too');
+  assert.match(await page.getAttribute(`${S} [data-heads="small"] button[data-head="1"]`, 'aria-label'), /꺼짐/);
+  assert.match(await text(page, `${S} [data-check="ablation"]`), /점선/);
+  await page.selectOption(`${S} select[data-control="off"]`, '-1');
+  await page.waitForFunction((s) => document.querySelector(`${s} [data-heads="small"] button[data-head="1"]`)?.dataset.off === 'false', S);
+  assert.deepEqual(await pixels(), before, 'switched back on: the maps as before');
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -155,6 +184,41 @@ test('trained-heads: a link whose sentence is only invisible characters gets the
   await page.$eval(field, (f) => f.blur());
   assert.ok((await page.inputValue(field)).length > 3);
   assert.equal(await page.isHidden(msg), true);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('trained-heads: a link naming a head, a switched-off head or a view the model lacks falls back, with a notice', async () => {
+  for (const [query, want] of [
+    ['head:42', /42.*head/], ['head:-1', /-1.*head/], ['head:1.5', /1\.5.*head/],
+    ['off:8', /8.*off/], ['off:99', /99.*off/], ['view:sideways', /sideways.*view/], ['focus:2.5', /2\.5.*focus/],
+  ]) {
+    const { page, errors } = await ready(`trained-heads=${query}`);
+    assert.equal(await page.isVisible('#notice'), true, query);
+    assert.match(await page.textContent('#notice'), want, query);
+    // the defaults: layer 1 head 1 enlarged, no head off, the value-norm view; nothing unfilled
+    assert.ok((await page.$$eval(`${S} h3`, (hs) => hs.map((h) => h.textContent))).some((t) => /헤드 하나: 1층 1번/.test(t)), query);
+    assert.equal(await page.getAttribute(`${S} [data-heads="small"] button[data-head="0"]`, 'aria-pressed'), 'true', query);
+    assert.equal(await page.inputValue(`${S} select[data-control="off"]`), '-1', query);
+    assert.equal(await page.isChecked(`${S} input[data-control="view-norm"]`), true, query);
+    const all = await text(page, S);
+    assert.doesNotMatch(all, /(?<![\\\w])\{[a-zA-Z]+\}/, `${query}: no placeholder left unfilled`);
+    assert.doesNotMatch(all, /Cannot|undefined|missing text|계산할 수 없습니다/, query);
+    assert.deepEqual(errors, [], query);
+    await page.close();
+  }
+});
+
+test('trained-heads: tabs and invisible characters get a visible chip with a name', async () => {
+  const { page, errors } = await ready();
+  await page.fill(`${S} textarea[data-control="text"]`, 'a\tb\u200Bc\u2060d');
+  await page.waitForFunction((s) => document.querySelectorAll(`${s} [data-query="chars"] button`).length === 8, S);
+  const chips = await page.$$eval(`${S} [data-query="chars"] button`, (bs) => bs.map((b) => [b.textContent, b.getAttribute('aria-label')]));
+  assert.deepEqual(chips.map(([t]) => t), ['<s>', 'a', '⇥', 'b', 'U+200B', 'c', 'U+2060', 'd']);
+  for (const [t, label] of chips) {
+    assert.ok(t.trim().length > 0, 'no blank chip');
+    assert.doesNotMatch(label, /[\t\u200B\u2060]/, `the name has no invisible character: ${JSON.stringify(label)}`);
+  }
   assert.deepEqual(errors, []);
   await page.close();
 });

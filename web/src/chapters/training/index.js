@@ -42,6 +42,14 @@ const initialState = () => ({
   task: 'previous-token', seed: 1, lr: 0.01, heads: 1, layers: 1, dropout: 0, scale: true, positional: true,
 });
 
+// What picking a task sets (the radios below): a link that names the task and leaves these
+// out gets them, so `task:induction` trains the two-layer model the task needs.
+function taskSettings(s) {
+  const t = TASKS.find((x) => x.name === s.task) ?? TASKS[0];
+  const d = initialState();
+  return { heads: t.heads, layers: t.layers ?? d.layers, lr: t.lr ?? d.lr };
+}
+
 function configOf(s) {
   const t = TASKS.find((x) => x.name === s.task) ?? TASKS[0];
   return {
@@ -74,7 +82,7 @@ function decimate(arr) {
 export default {
   id: ID,
   mount(section, ctx) {
-    const k = chapterKit(section, ctx, ID, initialState);
+    const k = chapterKit(section, ctx, ID, initialState, { implied: taskSettings });
     const { el, text, tr, state, patch } = k;
 
     // ---- what the worker last reported ----------------------------------------------------

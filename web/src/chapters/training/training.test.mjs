@@ -234,6 +234,31 @@ test('training: the induction task, two layers, the loss of each half plotted wh
   await page.close();
 });
 
+test('training: a link naming a task gets what picking the task sets; a link writes only what differs from it', async () => {
+  const knobs = (page) => Promise.all(['layers', 'heads', 'lr'].map((k) => page.inputValue(`select[data-control="${k}"]`)));
+  for (const [query, want] of [
+    ['task:induction', ['2', '2', '0.003']],
+    ['task:induction;layers:1', ['1', '2', '0.003']],   // one layer, asked for: kept (the chapter shows it failing)
+    ['task:two-relations', ['1', '2', '0.01']],
+  ]) {
+    const { page, errors } = await openPage(browser, `${server.url}?embed=training&training=${query}#training`, { width: 1280, height: 900 });
+    await page.waitForSelector(`${STATUS}[data-step="0"]`, { timeout: 60000 });
+    assert.deepEqual(await knobs(page), want, query);
+    if (query === 'task:induction') await waitFor(page, (sel) => document.querySelector(sel)?.dataset.dModel === '64', STATUS, 30000);
+    assert.equal(await page.isHidden('#notice'), true, query);
+    assert.deepEqual(errors, [], query);
+    await page.close();
+  }
+  const { page, errors } = await openChapter();
+  await page.click('[data-control="task-induction"]');
+  await waitFor(page, () => location.search.includes('task:induction'), null, 30000);
+  assert.doesNotMatch(page.url(), /layers|heads|lr/, 'the task implies them');
+  await page.selectOption('select[data-control="layers"]', '1');
+  await waitFor(page, () => location.search.includes('layers:1'), null, 30000);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('training: screenshots at desktop and phone width, in both languages', async () => {
   const { page, errors } = await openChapter();
   await page.click('[data-control="step"]');
