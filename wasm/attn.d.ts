@@ -160,8 +160,15 @@ export interface FlashOptions {
   scale?: number;
   /** Additive T_q x T_k mask (0 keeps, -Infinity hides); fully masked tiles are skipped. */
   mask?: MatrixLike;
-  /** Query rows per block and keys per tile, 1..1024 (default 128). */
+  /** Query rows per block and keys per tile, 1..1024 (default: 128 rows x 512 keys in the SIMD cores, 128 x 128 in the scalar one). */
   tile?: number;
+  /**
+   * Where to write the T_q x d_v output (row-major): a Float32Array of exactly T_q·d_v
+   * values, returned as the result's `data` (no fresh array per call). It may share memory
+   * with Q, K or V (they are copied in first). TypeError if not a Float32Array, RangeError
+   * (ShapeError) on a wrong length.
+   */
+  out?: Float32Array;
 }
 
 export interface MemoryStats {

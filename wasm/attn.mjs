@@ -122,6 +122,10 @@ class Mat {
 
 const utf8 = typeof TextDecoder === 'function' ? new TextDecoder() : null;
 
+// raw[INTO](array): the next call's result matrix is copied into this Float32Array (its
+// length checked by the caller) instead of a fresh one (flashAttention's `out` option).
+const INTO = Symbol('attn.into');
+
 // Connects to a loaded module: returns {name: function} for every function the module
 // binds (each takes the raw arguments in order and returns the decoded result, or throws
 // a RangeError with the core's `kind`) and {NAME: number} for its constants.
@@ -131,6 +135,8 @@ function connect(module) {
   let floats = 0; // floats of matrix data so far (each matrix 64-byte aligned)
   const copies = []; // data, offset, data, offset...
   let busy = false;
+  let pending = null; // raw[INTO]'s array, until the next call starts
+  let target = null; // where this call's result matrix goes (null: a fresh Float32Array)
 
   const room = (k) => {
     if (n + k <= W.length) return;
@@ -214,6 +220,12 @@ function connect(module) {
       case WIRE.number: return H[i++];
       case WIRE.matrix: {
         const rows = H[i++], cols = H[i++], at = H[i++] / 4;
+        if (target !== null && target.length === rows * cols) {
+          const data = target;
+          target = null;
+          data.set(F.subarray(at, at + rows * cols));
+          return { rows, cols, data };
+        }
         return { rows, cols, data: F.slice(at, at + rows * cols) };
       }
       case WIRE.object: {
@@ -259,8 +271,11 @@ function connect(module) {
 
   // Runs function id on the arguments put() has encoded since start().
   function start(count) {
+    const into = pending;
+    pending = null;
     if (busy) throw new Error('attn: a call into the core started while another was reading its arguments (from a getter?)');
     busy = true;
+    target = into;
     n = 3;
     floats = 0;
     W[0] = WIRE.array;
@@ -285,12 +300,14 @@ function connect(module) {
     } finally {
       copies.length = 0;
       busy = false;
+      target = null;
     }
   }
   // A put() that throws (a getter in the input) leaves nothing half-done behind.
   function abandon(e) {
     copies.length = 0;
     busy = false;
+    target = null;
     throw e;
   }
   // One function per arity, so a call builds no argument array (the page calls attention()
@@ -332,6 +349,7 @@ function connect(module) {
   const raw = {};
   functions.forEach(([name, arity], id) => (raw[name] = caller(id, arity)));
   for (const [name, v] of constants) raw[name] = v;
+  raw[INTO] = (array) => (pending = array);
   return raw;
 }
 
@@ -873,6 +891,23 @@ function makeApi(raw) {
   api.matrix = named('matrix', api.matrix, 3);
   api.createModel = named('createModel', api.createModel, 1);
   for (const [name, params] of Object.entries(SIGNATURES)) api[name] = binding(raw, name, params, kinds);
+  // flashAttention(Q, K, V, {out}): the output written into the caller's Float32Array of
+  // T_q·d_v values (no fresh array per call; a benchmark's or worker's loop reuses one).
+  const flash = api.flashAttention;
+  api.flashAttention = named('flashAttention', (Q, K, V, options) => {
+    const out = options !== null && typeof options === 'object' ? options.out : undefined;
+    if (out === undefined || out === null) return flash(Q, K, V, options);
+    if (!(out instanceof Float32Array)) throw fail('TypeError', `out must be a Float32Array, got ${describe(out)}`);
+    const q = checkMatrix(Q, 'Q'), v = checkMatrix(V, 'V');
+    if (out.length !== q.rows * v.cols)
+      throw fail('ShapeError', `out has ${out.length} values but the ${q.rows}x${v.cols} output needs ${q.rows * v.cols}`);
+    raw[INTO](out);
+    try {
+      return flash(Q, K, V, options);
+    } finally {
+      raw[INTO](null);
+    }
+  }, 4);
   return Object.freeze(api);
 }
 

@@ -62,6 +62,47 @@ void micro_rows_max(std::size_t kc, const float* a, std::size_t lda, const float
 #else
 constexpr bool kBase2 = false;
 #endif
+
+#if defined(__wasm_simd128__)
+// In WebAssembly, the causal diagonal's register blocks: the block's last query sees only
+// the first `keys` (< kNR) of its kNR keys, so only ceil(keys / kLanes) batches of them are
+// computed (the rest would get weight 0 in step 3; their scores are left unwritten).
+template <std::size_t NB>
+void micro_rows_part(std::size_t kc, const float* a, std::size_t lda, const float* b, float* c, std::size_t ldc,
+                     std::size_t mr, float alpha) {
+    using namespace kernels;
+    const float* rows[kMR];
+    for (std::size_t r = 0; r < kMR; ++r) rows[r] = a + (r < mr ? r : 0) * lda;
+    batch acc[kMR][NB];
+    for (std::size_t r = 0; r < kMR; ++r)
+        for (std::size_t q = 0; q < NB; ++q) acc[r][q] = batch(0.0f);
+    for (std::size_t p = 0; p < kc; ++p, b += kNR) {
+        batch bq[NB];
+        for (std::size_t q = 0; q < NB; ++q) bq[q] = batch::load_aligned(b + q * kLanes);
+        for (std::size_t r = 0; r < kMR; ++r) {
+            const batch ar(rows[r][p]);
+            for (std::size_t q = 0; q < NB; ++q) acc[r][q] = madd(ar, bq[q], acc[r][q]);
+        }
+    }
+    const batch va(alpha);
+    for (std::size_t r = 0; r < kMR; ++r)
+        for (std::size_t q = 0; q < NB; ++q) {
+            if (r >= mr) continue;
+            (acc[r][q] * va).store_unaligned(c + r * ldc + q * kLanes);
+        }
+}
+
+// Scores of keys [0, keys) of a register block (their batches), keys < kNR.
+void micro_rows_diagonal(std::size_t keys, std::size_t kc, const float* a, std::size_t lda, const float* b, float* c,
+                         std::size_t ldc, std::size_t mr, float alpha) {
+    static_assert(kernels::kNB == 4, "the diagonal blocks are written for 2 x 4 register blocks");
+    switch ((keys + kernels::kLanes - 1) / kernels::kLanes) {
+        case 1: return micro_rows_part<1>(kc, a, lda, b, c, ldc, mr, alpha);
+        case 2: return micro_rows_part<2>(kc, a, lda, b, c, ldc, mr, alpha);
+        default: return micro_rows_part<3>(kc, a, lda, b, c, ldc, mr, alpha);
+    }
+}
+#endif
 }  // namespace
 
 Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, const FlashOptions& options) {
@@ -103,7 +144,10 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
     for (std::size_t i0 = 0; i0 < Tq; i0 += Br) {
         const std::size_t rows = std::min(Br, Tq - i0);
         std::fill_n(row.data(), rows, OnlineSoftmax<float>{});
-        std::fill_n(Oacc.data(), rows * ldO, 0.0f);
+        // Without a custom mask the first tile (j0 = 0) is never skipped, every row sees its
+        // key 0, and step 4 stores õ there instead of adding to it: no zeroing first.
+        const bool store_first = !options.mask && v_finite;
+        if (!store_first) std::fill_n(Oacc.data(), rows * ldO, 0.0f);
         // Causal: the block's last query sees keys up to itself, so every tile starting
         // after it is fully masked and skipped.
         const std::size_t kend = visible_keys(i0 + rows - 1, Tk, options.causal);
@@ -140,7 +184,16 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
             for (std::size_t jr = 0; jr < (fused ? 0 : cols); jr += kNR)
                 for (std::size_t ir = 0; ir < rows; ir += kMR) {
                     const std::size_t mr = std::min(kMR, rows - ir);
-                    if (j0 + jr >= visible_keys(i0 + ir + mr - 1, Tk, options.causal)) continue;
+                    const std::size_t seen = visible_keys(i0 + ir + mr - 1, Tk, options.causal);
+                    if (j0 + jr >= seen) continue;
+#if defined(__wasm_simd128__)
+                    if (seen - (j0 + jr) <= kNR - kLanes) {
+                        micro_rows_diagonal(seen - (j0 + jr), dk, qb + ir * ldq, ldq,
+                                            kp.data() + (j0 + jr) / kNR * dk * kNR, S.data() + ir * ldS + jr, ldS, mr,
+                                            qscale);
+                        continue;
+                    }
+#endif
                     micro_rows(dk, qb + ir * ldq, ldq, kp.data() + (j0 + jr) / kNR * dk * kNR,
                                S.data() + ir * ldS + jr, ldS, mr, kNR, qscale, false);
                 }
@@ -171,7 +224,11 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
                 const std::size_t nb = std::min(round_up(n, kLanes), ldS);
                 float* s = S.data() + r * ldS;
                 std::fill(s + n, s + nb, kNegInf);
-                if (nb < cols) std::fill(s + nb, s + cols, 0.0f);
+                // Weights past nb that step 4 reads are 0: the register block's product reads
+                // up to what its last query sees (at most n + kMR − 1 keys); the scalar
+                // path (V not finite) reads the whole tile.
+                const std::size_t read = v_finite ? std::min(cols, n + kMR - 1) : cols;
+                if (nb < read) std::fill(s + nb, s + read, 0.0f);
                 const bool first = row[r].max == kNegInf;
 #if !defined(__wasm__) && !defined(ATTN_SCALAR)
                 const float c = !base2 ? row[r].update(s, nb)
@@ -194,7 +251,7 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
                     if (depth == 0) continue;
                     for (std::size_t jr = 0; jr < dv; jr += kNR)
                         micro_rows(depth, S.data() + ir * ldS, ldS, vp.data() + jr / kNR * Tk * kNR + j0 * kNR,
-                                   Oacc.data() + ir * ldO + jr, ldO, mr, kNR, 1.0f, true);
+                                   Oacc.data() + ir * ldO + jr, ldO, mr, kNR, 1.0f, !(store_first && j0 == 0));
                 }
             } else {
                 for (std::size_t r = 0; r < rows; ++r)

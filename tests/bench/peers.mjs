@@ -2,7 +2,9 @@
 // formulation, all single-threaded. Every one is set up once per shape and then called
 // as run() -> Float32Array output in head-major layout [h][n][d_h]:
 //
-//   ours/tiled   attn.flashAttention per head (online softmax, causal tiles skipped)
+//   ours/tiled   attn.flashAttention per head (online softmax, causal tiles skipped), each
+//                head's output copied out of wasm memory into its part of run()'s array
+//                (the {out} option: no fresh array per head)
 //   ours/plain   attn.attentionOutput per head (one n x n buffer)
 //   plain-js     straightforward loops over Float32Array (a causal row stops at its diagonal)
 //   tfjs-wasm    TensorFlow.js 4.22, wasm backend (XNNPACK, SIMD, 1 thread): per head
@@ -42,9 +44,15 @@ export function ours(attn, kind, prefix = 'ours') {
     async setup({ n, heads, dh, Q, K, V }, causal) {
       const mat = (data) => ({ rows: n, cols: dh, data });
       const fn = kind === 'tiled' ? attn.flashAttention : attn.attentionOutput;
+      // flashAttention writes each head's output into its part of out ({out}); a core
+      // without that option returns a fresh array, copied in as attentionOutput's is.
       return () => {
         const out = new Float32Array(heads * n * dh);
-        for (let h = 0; h < heads; h++) out.set(fn(mat(Q[h]), mat(K[h]), mat(V[h]), { causal }).data, h * n * dh);
+        for (let h = 0; h < heads; h++) {
+          const part = out.subarray(h * n * dh, (h + 1) * n * dh);
+          const r = fn(mat(Q[h]), mat(K[h]), mat(V[h]), kind === 'tiled' ? { causal, out: part } : { causal });
+          if (r.data !== part) part.set(r.data);
+        }
         return out;
       };
     },

@@ -1,7 +1,8 @@
 // Before/after comparison of wasm core builds (never a test): each .wasm file given is
-// loaded through web/dist/attn.mjs (relaxed SIMD unless its name contains "simd128") and
-// its flashAttention timed per head as wasm_bench.mjs times ours/tiled (peers.mjs: h = 8,
-// d_h = 64, inputs copied in and the output out), next to TensorFlow.js and onnxruntime-web
+// loaded through web/dist/attn.mjs, or through the attn.mjs saved next to it (with its
+// attn-core.mjs), relaxed SIMD unless its name contains "simd128", and its flashAttention
+// timed per head as wasm_bench.mjs times ours/tiled (peers.mjs: h = 8, d_h = 64, inputs
+// copied in and the output out), next to TensorFlow.js and onnxruntime-web
 // with --peers, in interleaved rounds (one run of each per round, best process CPU time),
 // so that builds compared on this shared machine see the same load.
 //
@@ -10,7 +11,10 @@
 //
 // Prints ms and GFLOP/s (4·h·n²·d_h) per build and, with --peers, the faster peer's time
 // divided by each build's. Every output is checked against the first build's first.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import createAttention from '../../web/dist/attn.mjs';
 import { makeInputs, ours, tfjs, onnxruntime } from './peers.mjs';
 
@@ -31,7 +35,11 @@ const load = async () => (await readFile('/proc/loadavg', 'utf8').catch(() => '?
 
 const impls = [];
 for (const f of files) {
-  const attn = await createAttention({ simd: f.includes('simd128') || 'relaxed', wasmBinary: await readFile(f) });
+  // A build saved with its own JS API (attn.mjs and attn-core.mjs next to the .wasm) is
+  // loaded through it, so that changes on the JS side of the wire are compared too.
+  const api = join(dirname(resolve(f)), 'attn.mjs');
+  const create = existsSync(api) ? (await import(pathToFileURL(api).href)).default : createAttention;
+  const attn = await create({ simd: f.includes('simd128') || 'relaxed', wasmBinary: await readFile(f) });
   impls.push({ ...ours(attn, 'tiled', f.split('/').pop().replace(/\.wasm$/, '')), attn });
 }
 const peers = args.includes('--peers') ? [await tfjs(), await onnxruntime('ops')] : [];

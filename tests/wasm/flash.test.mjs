@@ -69,6 +69,35 @@ test('bad arguments throw typed errors; the module keeps working', () => {
   assert.equal(attn.flashAttention(Q, K, V).rows, 3);
 });
 
+test('flashAttention {out}: the output goes into the caller\'s array, checked, and nothing else changes', () => {
+  const Q = rnd(37, 16, 21), K = rnd(50, 16, 22), V = rnd(50, 5, 23);
+  for (const causal of [false, true]) {
+    const want = attn.flashAttention(Q, K, V, { causal });
+    const buf = new Float32Array(3 + 37 * 5 + 2).fill(7);
+    const out = buf.subarray(3, 3 + 37 * 5);
+    const got = attn.flashAttention(Q, K, V, { causal, out });
+    assert.equal(got.data, out, 'the result is the caller\'s array');
+    assert.deepEqual([got.rows, got.cols], [37, 5]);
+    assert.deepEqual(Array.from(out), Array.from(want.data), `causal=${causal}: same bits as a fresh result`);
+    assert.deepEqual([...buf.subarray(0, 3), ...buf.subarray(3 + 37 * 5)], [7, 7, 7, 7, 7], 'nothing written outside out');
+  }
+  // out may be Q's own storage: the inputs are copied in before the output is written.
+  const X = rnd(6, 6, 24);
+  const want = attn.flashAttention(X, X, X).data;
+  const same = { rows: 6, cols: 6, data: Float32Array.from(X.data) };
+  attn.flashAttention(same, same, same, { out: same.data });
+  assert.deepEqual(Array.from(same.data), Array.from(want));
+  assert.throws(() => attn.flashAttention(Q, K, V, { out: new Float32Array(37 * 5 - 1) }),
+    (e) => e instanceof RangeError && e.kind === 'ShapeError' && /^flashAttention: out has 184 values/.test(e.message) && /37x5/.test(e.message));
+  assert.throws(() => attn.flashAttention(Q, K, V, { out: new Float64Array(37 * 5) }),
+    (e) => e instanceof TypeError && /out must be a Float32Array, got Float64Array/.test(e.message));
+  // A failed call leaves no target behind: the next call returns a fresh array.
+  const spare = new Float32Array(37 * 5);
+  assert.throws(() => attn.flashAttention(Q, rnd(50, 3, 1), V, { out: spare }), RangeError);
+  assert.notEqual(attn.flashAttention(Q, K, V).data, spare);
+  assert.deepEqual(Array.from(spare), new Array(37 * 5).fill(0));
+});
+
 test('memory: the plain path holds n² floats, the tiled kernel stays O(n·d)', () => {
   const n = 1024, d = 64;
   const Q = rnd(n, d, 10), K = rnd(n, d, 11), V = rnd(n, d, 12);

@@ -48,9 +48,14 @@ namespace attn {
 // in L2): the online softmax's fixed cost per row and tile (maximum and sum reductions,
 // the rescale factor, the output row's rescale) is spread over 1024 keys: 96 x 512 was
 // 5-15% faster than 128 x 128 with AVX-512 (3-4% with AVX2), and 96 x 1024 another 2-5%
-// at n >= 1024 once the maximum came from the product (fourth pass). In WebAssembly
-// 128 x 128 (64 KiB), where tiles of 64-256 measured alike. Fixed per build, not calibrated at start-up.
-#if defined(__wasm__) || defined(ATTN_SCALAR)
+// at n >= 1024 once the maximum came from the product (fourth pass). In WebAssembly with
+// SIMD 128 x 512 (256 KiB): 1.5-3.5% faster than 128 x 128 from n = 512 up (64 x 512,
+// 96 x 512, 192 x 512 and 128 x 1024 alike; fifth pass); the scalar builds 128 x 128.
+// Fixed per build, not calibrated at start-up.
+#if defined(__wasm_simd128__)
+inline constexpr std::size_t kDefaultRows = 128;
+inline constexpr std::size_t kDefaultKeys = 512;
+#elif defined(__wasm__) || defined(ATTN_SCALAR)
 inline constexpr std::size_t kDefaultRows = 128;
 inline constexpr std::size_t kDefaultKeys = 128;
 #else
