@@ -10,8 +10,11 @@
 //     learner cannot miss, hidden once scrolled to the end (a fade alone went unnoticed);
 //     it is aria-hidden: a screen reader gets the box's name or its grid's cells instead;
 //   - a box that fits gets none of this back.
-// The checks read sizes in one animation frame (after the render's writes, once per frame),
-// every watching chapter's reads before any of their writes: one layout per frame.
+// The checks read sizes just after the frame that shows the render (a task posted from its
+// animation frame runs once that frame is laid out and painted), every watching chapter's
+// reads before any of their writes: the reads find the layout done and force none, so an
+// edit's frame lays the chapter out once and the check costs no layout of its own; a box
+// whose cue changes gets it one frame later (issue 13, edit → paint).
 export const SCROLLERS = '.grid-scroll, .table-scroll, .worked-math, .katex-display, .formula, pre';
 const FOCUSABLE = 'input, button, select, textarea, a[href], [tabindex]:not([tabindex="-1"])';
 
@@ -91,7 +94,7 @@ export function watchScrollers(root, nameOf, hintOf) {
   const check = () => run([watcher]);
   const schedule = () => {
     due.add(watcher);
-    if (!frame) frame = requestAnimationFrame(flush);
+    if (!frame) frame = requestAnimationFrame(afterFrame);
   };
   addEventListener('resize', schedule);
   return { schedule, check };
@@ -101,6 +104,15 @@ export function watchScrollers(root, nameOf, hintOf) {
 // write, so that chapters rendered in the same frame cost one forced layout, not one each.
 const due = new Set();
 let frame = 0;
+let channel = null;
+function afterFrame() {
+  if (typeof MessageChannel !== 'function') return flush();
+  if (!channel) {
+    channel = new MessageChannel();
+    channel.port1.onmessage = flush;
+  }
+  channel.port2.postMessage(0);
+}
 function flush() {
   frame = 0;
   const ws = [...due];
