@@ -97,6 +97,9 @@ export function watchScrollers(root, nameOf, hintOf) {
     if (!frame) frame = requestAnimationFrame(afterFrame);
   };
   addEventListener('resize', schedule);
+  // A figure skipped while far from the screen (content-visibility: auto, styles.css) is
+  // laid out for these reads (after the frame, not in it), and checked again when drawn.
+  root.addEventListener('contentvisibilityautostatechange', (e) => e.skipped || schedule(), { capture: true });
   return { schedule, check };
 }
 
