@@ -412,7 +412,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
       }
     }
     if (relabel) for (const [n, key] of commons) setText(n, common(key));
-    scrollers.schedule();
+    scrollers.schedule(relabel); // (the first render is a relabel too)
     if (grids.some((g) => g.hidden.length)) scheduleLeaks();
   }
   // Registers the chapter's draw function (state -> result, may throw) and renders now
