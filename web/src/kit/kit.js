@@ -404,7 +404,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [] } = 
       if (n.hidden !== (k == null)) n.hidden = k == null; // a key function may return null: no text in this state
       if (k == null) continue;
       const v = vars(s, result);
-      setProse(n, tr(k), v);
+      setProse(n, tr(k), v, { keep: !relabel });
       const control = names.get(n);
       if (control) {
         const name = plainText(fill(tr(k), v));

@@ -227,14 +227,16 @@ export function setMath(el, tex, { display = false } = {}) {
 // A paragraph that changes its words (a switch between two texts, a sign that flips) keeps
 // the nodes of the text it showed, a few per element: switching back puts those nodes back
 // in place, without typesetting, parsing or morphing (a toggle flipped to and fro, a
-// select stepped through its options). Nodes once kept are never written to again.
+// select stepped through its options). Nodes once kept are never written to again. Only
+// with { keep: true } (the kit's renders, but not a language switch: there every word
+// changes and every formula stays, so the morph keeps the formulas' nodes instead).
 const KEPT = 2;
-export function setProse(el, template, vars) {
+export function setProse(el, template, vars, { keep: keeping = false } = {}) {
   const filled = fill(template, vars);
   if (el.__filled === filled) return;
   const kept = el.__kept?.get(filled);
   if (kept) {
-    keep(el);
+    if (keeping) keep(el);
     el.__kept.delete(filled);
     el.replaceChildren(...kept.nodes.filter((n) => !n.classList?.contains('scroll-hint')));
     el.__parts = kept.parts;
@@ -243,7 +245,7 @@ export function setProse(el, template, vars) {
     return;
   }
   const parts = proseParts(filled);
-  if (el.__filled !== undefined && el.__parts && !sameParts(el.__parts, parts)) {
+  if (keeping && el.__filled !== undefined && el.__parts && !sameParts(el.__parts, parts)) {
     keep(el);
     el.__parts = []; // typeset with slots (its numbers may change next), into an empty element
   }
