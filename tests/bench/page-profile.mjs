@@ -6,7 +6,8 @@
 //   node tests/bench/page-profile.mjs <chapter> [cell|toggle|slider|select|number] [--edits 20]
 //        [--full] (the chapter inside the full page) [--all] (with --full: every chapter mounted
 //        first, scrolled through in order, as by the end of bench-page's full-page run)
-//        [--lang] (profile language switches instead)
+//        [--lang] (profile language switches instead) [--timeline] (the first edits step by step)
+//        [--css '<rules>'] (a style sheet added first: try a CSS change without a build)
 import { writeFile, mkdir } from 'node:fs/promises';
 import { startServer } from '../../web/scripts/serve.mjs';
 import { launchChromium } from '../../web/scripts/browser.mjs';
@@ -41,6 +42,8 @@ try {
     }
     await page.evaluate((i) => document.getElementById(i).scrollIntoView(), id);
   }
+  // --css '<rules>': a style sheet added to the page first (to try a CSS change without a build)
+  if (arg('css', null)) await page.addStyleTag({ content: arg('css') });
   await page.waitForTimeout(1500);
   await page.evaluate(editProbe);
   const cdp = await context.newCDPSession(page);
@@ -115,6 +118,17 @@ try {
       byNode.set(k, (byNode.get(k) ?? 0) + 1);
     }
     console.log([...byNode].sort((a, b) => b[1] - a[1]).slice(0, 12));
+  }
+  if (process.argv.includes('--timeline')) {
+    // Each of the first edits, step by step: the main thread's script, style, layout and
+    // paint from the input event on (ms from the event; > 0.3 ms).
+    const SHOW = ['FunctionCall', 'EventDispatch', 'FireAnimationFrame', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Commit', 'MinorGC', 'MajorGC'];
+    for (const [a, b] of windows.slice(0, 4)) {
+      const rows = events.filter((e) => e.ph === 'X' && SHOW.includes(e.name) && e.ts >= a && e.ts <= b && (!main || (e.pid === main.pid && e.tid === main.tid)) && e.dur > 300)
+        .sort((x, y) => x.ts - y.ts)
+        .map((e) => `${((e.ts - a) / 1000).toFixed(1)}+${(e.dur / 1000).toFixed(1)} ${e.name}${e.args?.data?.url ? ` ${e.args.data.url.split('/').pop()}:${e.args.data.lineNumber}` : ''}${e.args?.data?.type ? ` ${e.args.data.type}` : ''}`);
+      console.log(`\nedit of ${((b - a) / 1000).toFixed(1)} ms:\n  ${rows.join('\n  ')}`);
+    }
   }
   const lays = events.filter((e) => e.name === 'Layout' && e.ph === 'X' && inside(e) && e.args?.beginData);
   const avg = (f) => (lays.length ? (lays.reduce((a, e) => a + (f(e) ?? 0), 0) / lays.length).toFixed(0) : '–');

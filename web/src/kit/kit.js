@@ -420,7 +420,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
       if (n.hidden !== (k == null)) n.hidden = k == null; // a key function may return null: no text in this state
       if (k == null) continue;
       const v = vars(s, result);
-      setProse(n, tr(k), v);
+      setProse(n, tr(k), v, { keep: !relabel });
       const control = names.get(n);
       if (control) {
         const name = plainText(fill(tr(k), v));
@@ -428,7 +428,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
       }
     }
     if (relabel) for (const [n, key] of commons) setText(n, common(key));
-    scrollers.schedule();
+    scrollers.schedule(relabel); // (the first render is a relabel too)
     if (grids.some((g) => g.hidden.length)) scheduleLeaks();
   }
   // Registers the chapter's draw function (state -> result, may throw) and renders now

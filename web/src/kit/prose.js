@@ -63,7 +63,7 @@ export function setText(el, text) {
 // digits are styled and laid out again, not the whole typeset formula.
 export function setHtml(el, html) {
   if (el.__html === html) return;
-  el.__parts = undefined; // what setParts knew about the element's formulas is gone
+  el.__parts = el.__filled = undefined; // what setParts knew about the element's formulas is gone
   morphInto(el, html);
   el.__html = html;
 }
@@ -152,6 +152,7 @@ function remember(key, value) {
 // time, formulas are typeset as KaTeX does (no slots: prose whose numbers never change
 // costs nothing more); from the second time on, with slots.
 export function setParts(el, parts) {
+  el.__filled = undefined; // (setProse sets it after)
   const now = parts.map((p) => (typeof p === 'string' ? { html: p } : { ...p, ...skeleton(p.tex) }));
   const was = el.__parts;
   if (was && was.length === now.length && now.every((p, i) => sameShape(was[i], p))) {
@@ -222,11 +223,49 @@ export function setMath(el, tex, { display = false } = {}) {
 // Sets an element's content from a template; cheap enough to call on every update: the
 // TeX is typeset once per structure (setParts), and when the filled template is the one
 // the element already shows nothing else is done.
-export function setProse(el, template, vars) {
+//
+// A paragraph that changes its words (a switch between two texts, a sign that flips) keeps
+// the nodes of the text it showed, a few per element: switching back puts those nodes back
+// in place, without typesetting, parsing or morphing (a toggle flipped to and fro, a
+// select stepped through its options). Nodes once kept are never written to again. Only
+// with { keep: true } (the kit's renders, but not a language switch: there every word
+// changes and every formula stays, so the morph keeps the formulas' nodes instead).
+const KEPT = 2;
+export function setProse(el, template, vars, { keep: keeping = false } = {}) {
   const filled = fill(template, vars);
   if (el.__filled === filled) return;
+  const kept = el.__kept?.get(filled);
+  if (kept) {
+    if (keeping) keep(el);
+    el.__kept.delete(filled);
+    el.replaceChildren(...kept.nodes.filter((n) => !n.classList?.contains('scroll-hint')));
+    el.__parts = kept.parts;
+    el.__html = kept.html;
+    el.__filled = filled;
+    return;
+  }
+  const parts = proseParts(filled);
+  if (keeping && el.__filled !== undefined && el.__parts && !sameParts(el.__parts, parts)) {
+    keep(el);
+    el.__parts = []; // typeset with slots (its numbers may change next), into an empty element
+  }
+  setParts(el, parts);
   el.__filled = filled;
-  setParts(el, proseParts(filled));
+}
+function keep(el) {
+  if (el.__filled === undefined || !el.firstChild) return;
+  if (!el.__kept) el.__kept = new Map();
+  el.__kept.delete(el.__filled);
+  if (el.__kept.size >= KEPT) el.__kept.delete(el.__kept.keys().next().value); // oldest first
+  el.__kept.set(el.__filled, { nodes: [...el.childNodes], parts: el.__parts, html: el.__html });
+  el.replaceChildren();
+  el.__html = undefined;
+}
+// Would setParts write these parts into the element in place (only digits changed)?
+function sameParts(was, parts) {
+  if (was.length !== parts.length) return false;
+  return parts.every((p, i) => (typeof p === 'string' ? was[i].html === p
+    : sameShape(was[i], { tex: p.tex, display: p.display, ...skeleton(p.tex) })));
 }
 
 // Rebuilds an element's children with build(into), where `into` is a detached copy of the

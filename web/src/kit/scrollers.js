@@ -10,8 +10,12 @@
 //     learner cannot miss, hidden once scrolled to the end (a fade alone went unnoticed);
 //     it is aria-hidden: a screen reader gets the box's name or its grid's cells instead;
 //   - a box that fits gets none of this back.
-// The checks read sizes in one animation frame (after the render's writes, once per frame),
-// every watching chapter's reads before any of their writes: one layout per frame.
+// After an edit, the checks read sizes just after the frame that shows the render (a task
+// posted from its animation frame runs once that frame is laid out and painted); after a
+// chapter's first render and a language switch, in that frame. Every watching chapter's
+// reads before any of their writes: the reads find the layout done and force none, so an
+// edit's frame lays the chapter out once and the check costs no layout of its own; a box
+// whose cue changes gets it one frame later (issue 13, edit → paint).
 export const SCROLLERS = '.grid-scroll, .table-scroll, .worked-math, .katex-display, .formula, pre';
 const FOCUSABLE = 'input, button, select, textarea, a[href], [tabindex]:not([tabindex="-1"])';
 
@@ -89,9 +93,12 @@ export function watchScrollers(root, nameOf, hintOf) {
   }
   const watcher = { prune, read };
   const check = () => run([watcher]);
-  const schedule = () => {
+  // inFrame: read in the animation frame itself, before it is painted (a chapter's first
+  // render, a language switch: a cue inserted a frame later would shift what is shown)
+  const schedule = (inFrame = false) => {
     due.add(watcher);
-    if (!frame) frame = requestAnimationFrame(flush);
+    if (inFrame) urgent = true;
+    if (!frame) frame = requestAnimationFrame(afterFrame);
   };
   addEventListener('resize', schedule);
   return { schedule, check };
@@ -101,8 +108,19 @@ export function watchScrollers(root, nameOf, hintOf) {
 // write, so that chapters rendered in the same frame cost one forced layout, not one each.
 const due = new Set();
 let frame = 0;
+let urgent = false;
+let channel = null;
+function afterFrame() {
+  if (urgent || typeof MessageChannel !== 'function') return flush();
+  if (!channel) {
+    channel = new MessageChannel();
+    channel.port1.onmessage = flush;
+  }
+  channel.port2.postMessage(0);
+}
 function flush() {
   frame = 0;
+  urgent = false;
   const ws = [...due];
   due.clear();
   run(ws);

@@ -23,9 +23,23 @@ test('the mask is 0 / −∞, masked weights are exactly 0, and the numbers are 
   assert.deepEqual((await cellTexts(page, 'cd-P', 1)).slice(1), ['0.000', '0.000', '0.000', '0.000', '0.000']);
   assert.deepEqual(await cellTexts(page, 'cd-Pd', 3), shown(t.dropped, 2, w3));
   // Switching the mask off: no −∞ left, every weight positive.
+  const check = '[data-check="first-token"]';
+  const before = await page.$eval(check, (p) => p.innerHTML);
   await page.uncheck('[data-control="cd-causal"]');
   assert.deepEqual(await cellTexts(page, 'cd-M', 2), ['0', '0', '0', '0', '0', '0']);
   assert.ok((await cellTexts(page, 'cd-P', 1)).every((x) => Number(x) > 0));
+  assert.notEqual(await page.$eval(check, (p) => p.innerHTML), before);
+  // ... and on again: the sentence it showed comes back, its nodes put back in place as
+  // they were (kit/prose.js keeps them: nothing inside the paragraph is written to).
+  await page.$eval(check, (p) => {
+    window.__inside = [];
+    window.__mo = new MutationObserver((rs) => window.__inside.push(...rs.filter((r) => r.target !== p).map((r) => r.type)));
+    window.__mo.observe(p, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+  await page.check('[data-control="cd-causal"]');
+  assert.deepEqual(await page.$eval(check, (p) => [p.innerHTML, window.__mo.takeRecords().length, window.__inside]), [before, 0, []]);
+  assert.deepEqual(await cellTexts(page, 'cd-P', 2), shown(t.weights, 1, w3));
+  await page.uncheck('[data-control="cd-causal"]');
   assert.deepEqual(errors, []);
   await page.close();
 });

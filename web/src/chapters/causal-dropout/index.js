@@ -158,7 +158,11 @@ export default {
       parent.append(n);
       return n;
     };
+    // The table holds only words: built again when the language changes, not on every edit.
+    let compareLang = null;
     function drawCompare() {
+      if (compareLang === ctx.i18n.lang) return;
+      compareLang = ctx.i18n.lang;
       setText(cmpCap, tr('compareCaption'));
       rebuild(cmpHead, (into) => {
         cell('td', '', into, 'corner');
