@@ -77,11 +77,15 @@ test('scrolling down the whole page mounts every chapter, each drawn', async () 
   const { page, errors } = await openPage(browser, server.url, { width: 1280, height: 900 });
   const all = await ids(page);
   for (let k = 0; k < 400; k++) {
-    const done = await page.evaluate(() => {
+    // a reader's scroll: each position is painted (two frames, so its intersection
+    // observations are delivered) before the next; a fixed pause let a loaded machine skip
+    // past chapters without ever rendering the page where they were on screen
+    const done = await page.evaluate(() => new Promise((resolve) => {
       scrollBy(0, innerHeight * 0.9);
-      return innerHeight + scrollY >= document.documentElement.scrollHeight - 2;
-    });
-    await page.waitForTimeout(60);
+      const end = innerHeight + scrollY >= document.documentElement.scrollHeight - 2;
+      requestAnimationFrame(() => requestAnimationFrame(() => resolve(end)));
+    }));
+    await page.waitForTimeout(30);
     if (done && (await mountedIds(page)).length === all.length) break;
   }
   await page.waitForFunction((n) => document.querySelectorAll('section.chapter[data-mounted="true"]').length === n, all.length, { timeout: 20000 });

@@ -178,6 +178,25 @@ test('editable="false": every control that changes the state is disabled (select
     assert.ok(controls.length > 0, c);
     assert.deepEqual(controls.filter((x) => !x.disabled).map((x) => x.what), [], `${c}: controls a read-only widget leaves enabled`);
   }
+  // no cell takes an edit, and no button that redraws or resets the numbers is enabled,
+  // also in the chapters that build their own grids or draw new random values
+  for (const c of ['weighted-sum', 'reading-matrix', 'projections', 'causal-dropout', 'positional-encoding', 'core-attention']) {
+    await page.evaluate((c) => {
+      const w = document.createElement('attention-explorer');
+      Object.assign(w, { id: `ro2-${c}` });
+      w.setAttribute('chapter', c);
+      w.setAttribute('editable', 'false');
+      document.body.append(w);
+    }, c);
+    await page.waitForFunction((c) => document.querySelector(`#ro2-${c}`)?.shadowRoot?.querySelector('[data-grid] td'), c, { timeout: 60000 });
+    const open = await inWidget(page, `#ro2-${c}`, (w) => [
+      ...[...w.shadowRoot.querySelectorAll('[data-grid] td input')].filter((n) => !n.readOnly && !n.disabled).map((n) => `cell of ${n.closest('[data-grid]').dataset.grid}`),
+      ...[...w.shadowRoot.querySelectorAll('button.reset, button[data-control="cd-redraw"], button[data-control="pe-another-order"], button[data-control="pj-draw"], button[data-control="ws-reseed"], [data-grid] [data-act="paste"]')]
+        .filter((b) => !b.disabled).map((b) => b.textContent),
+    ]);
+    assert.deepEqual(open, [], `${c}: what a read-only widget leaves open to edits`);
+  }
+  assert.equal(await inWidget(page, '#ro2-weighted-sum', (w) => w.shadowRoot.querySelectorAll('[data-grid] td').length) > 0, true);
   // the cost chapter's selects are among them
   assert.ok(await inWidget(page, '#ro-cost', (w) => w.shadowRoot.querySelectorAll('select[data-control]').length) >= 2);
   assert.deepEqual(errors, []);

@@ -102,6 +102,7 @@ export default {
     inSetting: '{name}: {problem}',
     noSetting: 'there is no setting "{name}"',
     outOfRange: '{value} is outside the allowed range for {name}',
+    notOneOf: '{name} takes {allowed}, not {value}',
     wrongKind: 'expected {want}, the link has {have}',
     numberList: 'expected a list of numbers',
     kind_null: 'a null', kind_matrix: 'a matrix', kind_list: 'a list', kind_number: 'a number',

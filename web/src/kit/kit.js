@@ -128,6 +128,8 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
         scheduleLeaks();
       },
       ...opts,
+      // a read-only widget: no grid takes edits, whichever way the chapter built it
+      editable: !!opts.editable && !readOnly,
     });
     host?.registerGrid(id, key, g);
     grids.push(g);
@@ -352,9 +354,12 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     });
     return { label, input, span, msg };
   }
-  function button(key, onClick, parent = section, cls = '') {
+  // edits: the button changes the numbers (a reset, new random values), so a read-only
+  // widget disables it; a reset always does.
+  function button(key, onClick, parent = section, cls = '', { edits = key === 'common.reset' } = {}) {
     const b = el('button', cls, parent);
     b.type = 'button';
+    if (edits && readOnly) b.disabled = true;
     b.addEventListener('click', onClick);
     relabelers.push(() => setText(b, key.startsWith('common.') ? common(key.slice(7)) : tr(key)));
     return b;

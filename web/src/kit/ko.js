@@ -101,6 +101,7 @@ export default {
     inSetting: '{name}: {problem}',
     noSetting: '“{name}”이라는 설정이 없습니다',
     outOfRange: '{value}은(는) {name}에 허용되는 범위를 벗어납니다',
+    notOneOf: '{name}에는 {allowed}만 쓸 수 있습니다({value}은(는) 안 됩니다)',
     wrongKind: '{want} 값이어야 하는데 링크에는 {have} 값이 있습니다',
     numberList: '숫자 목록이 와야 합니다',
     kind_null: '빈 값', kind_matrix: '행렬', kind_list: '목록', kind_number: '숫자',

@@ -97,7 +97,7 @@ export default {
     const redraw = k.button('redraw', () => {
       const probeSeed = state().probeSeed + 1;
       patch({ probeSeed, newRow: drawRow(probeSeed) });
-    }, probeRow);
+    }, probeRow, '', { edits: true });
     redraw.dataset.control = 'cd-redraw';
     const rowZ = el('div', 'grid-row');
     const gZ = k.grid({ caption: () => 'Z', ariaLabel: () => tr('gridZ'), rowLabel: tok, colLabel: comp, testId: 'cd-Z' });

@@ -66,7 +66,7 @@ export default {
       let next = ORDERS[(at0 + 1) % ORDERS.length];
       if (JSON.stringify(next) === JSON.stringify(orderA())) next = ORDERS[(at0 + 2) % ORDERS.length];
       return { orderB: next };
-    }), permControls);
+    }), permControls, '', { edits: true }).dataset.control = 'pe-another-order';
     k.button('common.reset', k.reset, permControls, 'reset');
     const eRow = el('div', 'grid-row');
     const gridE = k.editable('E', { caption: () => '\\text{embedding}', ariaLabel: () => tr('gridE'), rowLabel: word, colLabel: (j) => String(j + 1), testId: 'pe-E' });

@@ -45,7 +45,7 @@ export default {
       const round = (m) => ({ rows: m.rows, cols: m.cols, data: Float32Array.from(m.data, (x) => Math.round(x * 100) / 100) });
       const [Wq, Wk, Wv] = attn.splitHeads(R, 3).map(round);
       patch({ Wq, Wk, Wv });
-    }, controls);
+    }, controls, '', { edits: true });
     draw.dataset.control = 'pj-draw';
     k.button('common.reset', k.reset, controls, 'reset');
     k.commonText('p', 'editHint', section, 'hint');

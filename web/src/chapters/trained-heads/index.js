@@ -347,11 +347,13 @@ export default {
     function checkLink() {
       const s = state(), n = model.config.layers * H();
       const index = (v, lo) => Number.isInteger(v) && v >= lo && v < n;
-      const bad = [['head', index(s.head, 0), 0], ['off', index(s.off, -1), -1],
-        ['view', s.view === 'norm' || s.view === 'rollout', 'norm'], ['focus', Number.isInteger(s.focus) && s.focus >= -1, -1]]
+      // [key, fits, default, what it takes: whole numbers in a range, or names]
+      const bad = [['head', index(s.head, 0), 0, `0–${n - 1}`], ['off', index(s.off, -1), -1, `-1–${n - 1}`],
+        ['view', s.view === 'norm' || s.view === 'rollout', 'norm', 'norm, rollout'],
+        ['focus', Number.isInteger(s.focus) && s.focus >= -1, -1, '-1, 0, 1, …']]
         .filter(([, ok]) => !ok);
       if (!bad.length) return;
-      ctx.host?.notice(ID, bad.map(([key]) => problem('outOfRange', { value: String(s[key]), name: key })));
+      ctx.host?.notice(ID, bad.map(([key, , , allowed]) => problem('notOneOf', { value: String(s[key]), name: key, allowed })));
       patch(Object.fromEntries(bad.map(([key, , dflt]) => [key, dflt])));
     }
 

@@ -190,8 +190,9 @@ test('trained-heads: a link whose sentence is only invisible characters gets the
 
 test('trained-heads: a link naming a head, a switched-off head or a view the model lacks falls back, with a notice', async () => {
   for (const [query, want] of [
-    ['head:42', /42.*head/], ['head:-1', /-1.*head/], ['head:1.5', /1\.5.*head/],
-    ['off:8', /8.*off/], ['off:99', /99.*off/], ['view:sideways', /sideways.*view/], ['focus:2.5', /2\.5.*focus/],
+    ['head:42', /head에는 0–7만 쓸 수 있습니다\(42은\(는\) 안 됩니다\)/], ['head:-1', /head에는 0–7만.*-1/], ['head:1.5', /head에는 0–7만.*1\.5/],
+    ['off:8', /off에는 -1–7만.*8/], ['off:99', /off에는 -1–7만.*99/], ['view:sideways', /view에는 norm, rollout만.*sideways/],
+    ['focus:2.5', /focus에는 -1, 0, 1, …만.*2\.5/],
   ]) {
     const { page, errors } = await ready(`trained-heads=${query}`);
     assert.equal(await page.isVisible('#notice'), true, query);

@@ -101,7 +101,8 @@ export default {
     const dropControls = el('div', 'controls');
     k.toggle('dropout', 'dropoutToggle', dropControls);
     const rateSlider = k.slider('rate', 'rate', { min: 0.1, max: 0.9, step: 0.1, parent: dropControls });
-    const reseed = k.button('reseed', () => patch({ seed: state().seed + 1 }), dropControls);
+    const reseed = k.button('reseed', () => patch({ seed: state().seed + 1 }), dropControls, '', { edits: true });
+    reseed.dataset.control = 'ws-reseed';
     const dropRow = el('div', 'grid-row');
     const gridDrop = k.grid({ caption: () => '\\mathrm{dropout}(\\alpha)', ariaLabel: () => tr('gridDrop'), rowLabel: () => token(2), colLabel: token, color: 'none', digits: 3, fixed: true, testId: 'ws-dropped' });
     const gridDropSum = k.grid({ caption: () => '\\textstyle\\sum_j', ariaLabel: () => tr('rowSum'), rowLabel: () => token(2), colLabel: () => 'Σ', color: 'none', digits: 3, fixed: true, testId: 'ws-dropped-sum' });
