@@ -118,6 +118,12 @@ test('every chapter in the widget, in both languages: axe, grids, inputs, formul
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${server.url}generated/all-${lang}.html`);
     await page.waitForFunction((n) => document.querySelectorAll('attention-explorer[data-ready="true"]').length === n, ids.length, { timeout: 60000 });
+    // trained-heads draws its grids once its model has loaded (the whole core and the
+    // weights, seconds on a loaded machine), and a box's scroll cue follows one frame after
+    // a render: wait for the maps, then two frames
+    await page.waitForFunction(() => [...document.querySelectorAll('attention-explorer[chapter="trained-heads"]')]
+      .every((w) => w.shadowRoot?.querySelector('[data-heads="small"] canvas')), null, { timeout: 90000 });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
     for (const p of await axe(page)) problems.push(`widget (${lang}): axe ${p}`);
     const layout = await page.evaluate(`[...document.querySelectorAll('attention-explorer')].flatMap((w) => (${layoutProblems.toString()})(w.shadowRoot).map((p) => w.getAttribute('chapter') + ': ' + p))`);
     for (const p of layout) problems.push(`widget (${lang}) ${p}`);
