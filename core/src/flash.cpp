@@ -71,19 +71,8 @@ template <std::size_t NB>
 void micro_rows_part(std::size_t kc, const float* a, std::size_t lda, const float* b, float* c, std::size_t ldc,
                      std::size_t mr, float alpha) {
     using namespace kernels;
-    const float* rows[kMR];
-    for (std::size_t r = 0; r < kMR; ++r) rows[r] = a + (r < mr ? r : 0) * lda;
     batch acc[kMR][NB];
-    for (std::size_t r = 0; r < kMR; ++r)
-        for (std::size_t q = 0; q < NB; ++q) acc[r][q] = batch(0.0f);
-    for (std::size_t p = 0; p < kc; ++p, b += kNR) {
-        batch bq[NB];
-        for (std::size_t q = 0; q < NB; ++q) bq[q] = batch::load_aligned(b + q * kLanes);
-        for (std::size_t r = 0; r < kMR; ++r) {
-            const batch ar(rows[r][p]);
-            for (std::size_t q = 0; q < NB; ++q) acc[r][q] = madd(ar, bq[q], acc[r][q]);
-        }
-    }
+    accumulate_rows<NB>(kc, a, lda, b, mr, acc);
     const batch va(alpha);
     for (std::size_t r = 0; r < kMR; ++r)
         for (std::size_t q = 0; q < NB; ++q) {

@@ -137,19 +137,21 @@ inline void micro_packed(std::size_t kc, const float* a, const float* b, float* 
 
 // Micro-kernel on A read in place: row r of A starts at a + r·lda (rows r >= mr are
 // never read: they alias row 0 and their results are dropped). B as in micro_packed.
-// accumulate_rows computes the block into acc; micro_rows then stores it.
+// accumulate_rows computes the block into acc; micro_rows then stores it. NB < kNB computes
+// only the block's first NB batches of columns (a causal diagonal block, flash.cpp).
+template <std::size_t NB = kNB>
 inline void accumulate_rows(std::size_t kc, const float* a, std::size_t lda, const float* b, std::size_t mr,
-                            batch (&acc)[kMR][kNB]) {
+                            batch (&acc)[kMR][NB]) {
     const float* rows[kMR];
     for (std::size_t r = 0; r < kMR; ++r) rows[r] = a + (r < mr ? r : 0) * lda;
     for (std::size_t r = 0; r < kMR; ++r)
-        for (std::size_t q = 0; q < kNB; ++q) acc[r][q] = batch(0.0f);
+        for (std::size_t q = 0; q < NB; ++q) acc[r][q] = batch(0.0f);
     for (std::size_t p = 0; p < kc; ++p, b += kNR) {
-        batch bq[kNB];
-        for (std::size_t q = 0; q < kNB; ++q) bq[q] = batch::load_aligned(b + q * kLanes);
+        batch bq[NB];
+        for (std::size_t q = 0; q < NB; ++q) bq[q] = batch::load_aligned(b + q * kLanes);
         for (std::size_t r = 0; r < kMR; ++r) {
             const batch ar(rows[r][p]);
-            for (std::size_t q = 0; q < kNB; ++q) acc[r][q] = madd(ar, bq[q], acc[r][q]);
+            for (std::size_t q = 0; q < NB; ++q) acc[r][q] = madd(ar, bq[q], acc[r][q]);
         }
     }
 }
