@@ -21,7 +21,9 @@ export async function harness({ mounts } = {}) {
 }
 
 // The page mounts chapters as they come near the screen (web/src/lazy-chapters.js): this
-// scrolls through the whole page until every chapter is mounted, then back to the top.
+// scrolls through the whole page, then brings each chapter still not mounted into view
+// (on a loaded machine two scroll steps can fall in one frame, and a chapter passed over
+// between two frames was never near the screen) and waits for it, then goes back to the top.
 export async function mountAll(page) {
   const n = await page.$$eval('section.chapter', (s) => s.length);
   await page.evaluate(() => scrollTo(0, 0));
@@ -31,7 +33,15 @@ export async function mountAll(page) {
       return innerHeight + scrollY >= document.documentElement.scrollHeight - 2;
     });
     await page.waitForTimeout(40);
-    if (done && await page.evaluate((count) => document.querySelectorAll('section.chapter[data-mounted="true"]').length === count, n)) break;
+    if (done) break;
+  }
+  for (let pass = 0; pass < 3; pass++) {
+    const left = await page.$$eval('section.chapter:not([data-mounted="true"])', (s) => s.map((x) => x.id));
+    if (!left.length) break;
+    for (const id of left) {
+      await page.evaluate((i) => document.getElementById(i).scrollIntoView(), id);
+      await page.waitForFunction((i) => document.getElementById(i).dataset.mounted === 'true', id, { timeout: 30000 });
+    }
   }
   await page.waitForFunction((count) => document.querySelectorAll('section.chapter[data-mounted="true"]').length === count, n, { timeout: 30000 });
   await page.evaluate(() => scrollTo(0, 0));
