@@ -301,6 +301,7 @@ export default {
     const tableBox = el('div', 'table-scroll');
     tableBox.style.overflowX = 'auto';
     const table = el('table', 'compare-table', tableBox);
+    text('caption', 'rolesOrder', table, undefined, 'table-order');
     table.dataset.table = 'roles';
     table.style.minWidth = '42rem'; // scrolls sideways on a phone instead of squeezing the words
     const thead = el('thead', '', table);
@@ -437,7 +438,9 @@ export default {
       if (document.activeElement !== input && input.value !== t && !fieldProblem) input.value = t;
       fieldMsg.hidden = !fieldProblem;
       input.setAttribute('aria-invalid', fieldProblem ? 'true' : 'false');
-      if (fieldProblem) setText(fieldMsg, tr(fieldProblem[0], fieldProblem[1]));
+      // (the sentence the heads are drawn for: the last one typed, or a link's fallback)
+      const drawnFor = [...t].length > 40 ? `${[...t].slice(0, 40).join('')}…` : t;
+      if (fieldProblem) setText(fieldMsg, tr(fieldProblem[0], { ...fieldProblem[1], sentence: drawnFor }));
       if (!model) return null;
 
       // with a head switched off, every map shows the model without it (later layers change)

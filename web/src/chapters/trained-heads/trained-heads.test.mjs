@@ -6,6 +6,7 @@ import { setup, cells, text, num } from '../../../../tests/e2e/lecture-helpers.m
 import { shootChapter } from '../../../../tests/e2e/harness.mjs';
 import { assertAccessible } from '../../../../tests/e2e/chapter-helpers.mjs';
 import { open as openHost } from '../../../../tests/e2e/embed-helpers.mjs';
+import ko from './ko.js';
 
 const { open, browser, server } = await setup();
 const S = '#trained-heads';
@@ -37,6 +38,11 @@ test('trained-heads: every head of the trained model on the Korean default and a
   // roles measured on held-out text; the count of heads with no role is the core's
   assert.match(await text(page, `${S} [data-check="roles"]`), /8개/);
   assert.equal(await page.$$eval(`${S} [data-table="roles"] tbody tr`, (r) => r.length), 8);
+  // the rows come in the order of the held-out role, and the caption says so
+  assert.match(await text(page, `${S} [data-table="roles"] caption`), /역할 순서/);
+  const order = ['앞 토큰', '첫 토큰(싱크)', '국소', '귀납', '이름 붙일 역할 없음'];
+  const heldRoles = await page.$$eval(`${S} [data-table="roles"] tbody tr`, (rs) => rs.map((r) => r.cells[1].textContent));
+  assert.deepEqual(heldRoles, [...heldRoles].sort((a, b) => order.indexOf(a) - order.indexOf(b)));
   const diff = await text(page, `${S} [data-check="difference"]`);
   assert.match(diff, /「\.」/);
   // a typed English sentence
@@ -178,6 +184,8 @@ test('trained-heads: a link whose sentence is only invisible characters gets the
   assert.match(await text(page, msg), /한 글자 이상/);
   assert.equal(await page.getAttribute(field, 'aria-invalid'), 'true');
   assert.equal(await page.inputValue(field), '\u200B\u200D\uFEFF');
+  // the message names the sentence the heads are drawn for (a link's fallback: the default)
+  assert.ok((await text(page, msg)).includes(`“${ko.defaultText}”`), await text(page, msg));
   assert.deepEqual(await rowLabels(page, 'th-P'), rows, 'the heads are those of the default sentence');
   // leaving the field puts the default sentence back, as after typing
   await page.focus(field);
@@ -271,6 +279,11 @@ test('trained-heads: empty, too long and unknown text get a message at the field
     assert.ok(Math.abs(row.reduce((x, y) => x + y, 0) - 1) < 0.04, `row ${r} sums to 1: ${row}`);
   }
   await reads(/👩‍💻/);
+  // the message names the last sentence drawn
+  await page.fill(field, 'x');
+  await page.waitForFunction(() => document.querySelectorAll('[data-grid="th-P"] tbody th').length === 2, null, { timeout: 10000 });
+  await page.fill(field, '');
+  assert.match(await text(page, msg), /“x”/);
   assert.deepEqual(errors, []);
   await page.close();
 });
