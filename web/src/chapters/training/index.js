@@ -87,6 +87,10 @@ export default {
 
     // ---- what the worker last reported ----------------------------------------------------
     let last = null; // last snapshot
+    // Configurations posted and not yet answered: until the worker's first snapshot of the
+    // new model arrives, the chapter keeps showing the last one whole (no frame of "…" and
+    // emptied plots in between: an edit paints once, when its result is there).
+    let awaiting = 0;
     let hist = null;
     let reachedAt = null;
     const clearHistory = () => {
@@ -254,8 +258,7 @@ export default {
       }
       postedConfig = key;
       postedTask = cfg.task;
-      clearHistory();
-      last = null;
+      awaiting++;
       yourResult = null;
       send({ type: 'configure', config: cfg });
     }
@@ -275,6 +278,7 @@ export default {
       else if (m.type === 'snapshot') onSnapshot(m);
       else if (m.type === 'probe') onProbe(m);
       else if (m.type === 'error') {
+        awaiting = 0; // the last good picture stays, with the message
         showError(m.message);
         scheduleDraw();
       }
@@ -312,13 +316,18 @@ export default {
       }, { rootMargin: '600px 0px' });
       seen.observe(section);
     } else startTrainer();
-    startBtn.addEventListener('click', () => send({ type: last?.running ? 'pause' : 'start' }));
+    // (a model being configured is not running, whatever the last snapshot said)
+    const running = () => !!last?.running && !awaiting;
+    startBtn.addEventListener('click', () => send({ type: running() ? 'pause' : 'start' }));
 
     let snapshots = 0;
     function onSnapshot(m) {
       status.dataset.snapshots = String(++snapshots); // read by the benchmark
       const fresh = m.reason === 'configure';
-      if (fresh) clearHistory();
+      if (fresh) {
+        clearHistory();
+        awaiting = Math.max(0, awaiting - 1);
+      }
       for (const key of ['on', 'off']) {
         hist[key].loss.push(...m.series[key].loss);
         hist[key].gradLogits.push(...m.series[key].gradLogits);
@@ -509,9 +518,10 @@ export default {
     function drawLive() {
       const s = state();
       const which = shown();
-      setText(startBtn, tr(last?.running ? 'pause' : 'start'));
-      startBtn.setAttribute('aria-pressed', last?.running ? 'true' : 'false');
-      stepBtn.disabled = !last || last.running;
+      if (awaiting && last) return; // the new model's first snapshot is on its way
+      setText(startBtn, tr(running() ? 'pause' : 'start'));
+      startBtn.setAttribute('aria-pressed', running() ? 'true' : 'false');
+      stepBtn.disabled = !last || running();
       if (!last) return;
       const m = last;
       const secs = fmt(m.elapsedMs / 1000, { digits: 1, fixed: true });

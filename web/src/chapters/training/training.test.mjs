@@ -58,6 +58,33 @@ test('training: start, learn the previous-token task, heatmaps change, pause and
   await page.close();
 });
 
+// An edit that reconfigures the models paints once, when the worker's first snapshot of the
+// new model is there: no frame in between shows "…" for the sizes or empties the maps
+// (kept, not timed: counted per animation frame).
+test('training: a new setting keeps the last picture until the new model\'s snapshot arrives', async () => {
+  const { page, errors } = await openChapter();
+  await page.evaluate(() => {
+    const seen = (window.__frames = []);
+    const frame = () => {
+      seen.push({
+        lead: document.querySelector('#training p.lead').textContent,
+        maps: document.querySelectorAll('#training [data-heads="probe"] .training-head').length,
+      });
+      if (seen.length < 2000) requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+  await page.selectOption('[data-control="heads"]', '2');
+  await page.waitForFunction(() => document.querySelectorAll('#training [data-heads="probe"] .training-head').length === 2, null, { timeout: 30000 });
+  await page.waitForTimeout(100);
+  const frames = await page.evaluate(() => window.__frames);
+  assert.ok(frames.length > 2);
+  assert.deepEqual(frames.filter((f) => f.lead.includes('…')), [], 'no frame shows placeholders');
+  assert.deepEqual([...new Set(frames.map((f) => f.maps))], [1, 2], 'one map, then two: never none');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('training: without Web Workers it trains on the page, with the whole core loaded on first use', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors = [];
