@@ -192,18 +192,10 @@ export default {
     const missingDk = (s) => SWEEP.map((e) => 2 ** e).find((dk) => !cache.has(`${s.count}/${s.seed}/${dk}`));
     let wanted = typeof IntersectionObserver === 'undefined';
     let timer = null;
-    // A draw of the sweep takes up to 80 ms (d_k = 512, 2 000 pairs; 190 ms at 5 000) on the
-    // page's thread, so it waits until the learner has not edited for QUIET_MS: an input that
-    // came during one would wait for it (a slider dragged, a number typed), and the chosen
-    // d_k's own draw is made at once anyway.
-    const QUIET_MS = 400;
-    let editedAt = -Infinity;
-    let filling = false; // the render that ends the sweep is not an edit
     function fillSweep() {
       if (!wanted || timer !== null) return;
       timer = setTimeout(() => {
         timer = null;
-        if (performance.now() - editedAt < QUIET_MS) return fillSweep();
         const s = state();
         const dk = missingDk(s);
         if (dk === undefined) return;
@@ -213,15 +205,9 @@ export default {
           console.warn(e);
           return;
         }
-        if (missingDk(s) === undefined) {
-          filling = true;
-          try {
-            k.render();
-          } finally {
-            filling = false;
-          }
-        } else fillSweep();
-      }, Math.max(0, editedAt + QUIET_MS - performance.now()));
+        if (missingDk(s) === undefined) k.render();
+        else fillSweep();
+      }, 0);
     }
     const startSweep = () => {
       wanted = true;
@@ -238,7 +224,6 @@ export default {
     }
 
     k.start((s) => {
-      if (!filling) editedAt = performance.now();
       const dk = dkOf(s);
       for (const sl of [dkSlider, dk2]) sl.input.setAttribute('aria-valuetext', `d_k = ${dk}`);
       gq.update(s.q);
