@@ -23,7 +23,8 @@ const FULL = process.argv.includes('--full');
 const ALL = FULL && process.argv.includes('--all');
 const LANG = process.argv.includes('--lang');
 
-const server = await startServer({ port: 0 });
+// ATTN_DIST=<folder>: serve another build (an A/B against an earlier web/dist copy)
+const server = await startServer({ port: 0, ...(process.env.ATTN_DIST ? { dir: process.env.ATTN_DIST } : {}) });
 const browser = await launchChromium();
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -195,7 +195,8 @@ await writeFile(join(widgetDir, 'widget.html'), `<!doctype html><html lang="en">
 await writeFile(join(widgetDir, 'widget-light.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>widget</title>
 <script type="module" src="/widget/attention-explorer.js"></script></head><body><h1>Course notes</h1>
 <attention-explorer chapter="core-attention"></attention-explorer></body></html>`);
-const server = await startServer({ port: 0, mounts: { '/bench/': widgetDir } });
+// ATTN_DIST=<folder>: serve another build (an A/B against an earlier web/dist copy)
+const server = await startServer({ port: 0, mounts: { '/bench/': widgetDir }, ...(process.env.ATTN_DIST ? { dir: process.env.ATTN_DIST } : {}) });
 const browser = await launchChromium();
 const load = { start: await loadavg() };
 const result = { date: new Date().toISOString(), commit: execSync('git rev-parse --short HEAD', { cwd: root }).toString().trim(), dirty: execSync('git status --porcelain --untracked-files=no -- web wasm core', { cwd: root }).toString().trim() !== '', chromium: browser.version(), cpu: `${cpus()[0]?.model} × ${cpus().length}`, edits: EDITS };

@@ -43,6 +43,37 @@ function svgEl(tag, attrs = {}, parent) {
   return n;
 }
 
+// Draws into `parent` reusing its children in order: the k-th element drawn takes the k-th
+// child already there when its tag matches (attributes written only where they differ, those
+// no longer given removed), else a new one is made; done() removes what is left over. A plot
+// redrawn on every edit then changes a few attributes instead of building its SVG anew (no
+// garbage per edit, no style and layout of new nodes). put(tag, attrs, text, keep) -> the
+// element; `keep`: attributes the caller sets afterwards (not removed).
+function reuse(parent) {
+  let next = parent.firstElementChild;
+  const put = (tag, attrs = {}, text = undefined, keep = []) => {
+    let n = next;
+    if (n && n.localName === tag) {
+      next = n.nextElementSibling;
+      for (const a of [...n.attributes]) if (!(a.name in attrs) && !keep.includes(a.name)) n.removeAttribute(a.name);
+      for (const [k, v] of Object.entries(attrs)) if (n.getAttribute(k) !== String(v)) n.setAttribute(k, v);
+    } else {
+      n = svgEl(tag, attrs);
+      parent.insertBefore(n, next);
+    }
+    if (text !== undefined) setText(n, text);
+    return n;
+  };
+  put.done = () => {
+    while (next) {
+      const n = next;
+      next = n.nextElementSibling;
+      n.remove();
+    }
+  };
+  return put;
+}
+
 // tools (default on): a "⋯" menu that saves the figure as SVG or PNG (labels from
 // toolText(key), key = menu | svg | png; fileName without extension).
 const PLOT_TEXT = { menu: 'Figure tools: save as image', svg: 'SVG image', png: 'PNG image' };
@@ -144,7 +175,7 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
     });
   }
 
-  let axisGroup = null, dataGroup = null, lastAxisKey = '', lastKey = '';
+  let axisGroup = null, dataGroup = null, lastAxisKey = '', lastKey = '', lastLegendKey = '';
   function draw(args = {}) {
     // Render only what changed: the same data, size and words draw nothing.
     const key = JSON.stringify([args, width, title(), x.label?.(), y.label?.(), x.domain, y.domain, x.ticks, y.ticks, toolText('menu')]);
@@ -194,60 +225,65 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
     // The axes are rebuilt only when they change (domains, labels, size): a plot redrawn many
     // times a second with fixed domains then only replaces its data.
     const axisKey = JSON.stringify([sx.domain(), sy.domain(), sx.range(), sy.range(), x.type, y.type, x.ticks, y.ticks, x.label?.(), y.label?.()]);
-    if (axisKey !== lastAxisKey || !svg.contains(axisGroup)) {
+    if (!svg.contains(axisGroup) || !svg.contains(dataGroup)) {
       svg.querySelectorAll('g').forEach((n) => n.remove());
       axisGroup = svgEl('g', {}, svg);
-      lastAxisKey = axisKey;
-      drawAxes(svgEl('g', { class: 'axis' }, axisGroup));
-    } else {
-      dataGroup?.remove();
+      svgEl('g', { class: 'axis' }, axisGroup);
+      dataGroup = svgEl('g', {}, svg);
+      lastAxisKey = '';
     }
-    const g = svgEl('g', {}, svg);
-    dataGroup = g;
+    if (axisKey !== lastAxisKey) {
+      lastAxisKey = axisKey;
+      const ax = reuse(axisGroup.firstElementChild);
+      drawAxes(ax);
+      ax.done();
+    }
+    // the data: the previous draw's elements reused in order (reuse above)
+    const g = reuse(dataGroup);
     function drawAxes(ax) {
-      svgEl('line', { x1: left, x2: right, y1: bottom, y2: bottom }, ax);
-      svgEl('line', { x1: left, x2: left, y1: top, y2: bottom }, ax);
+      ax('line', { x1: left, x2: right, y1: bottom, y2: bottom });
+      ax('line', { x1: left, x2: left, y1: top, y2: bottom });
       let xTicks = x.ticks ? x.ticks.filter((v) => inDomain(sx, v)) : sx.ticks(6)
         .filter((v) => x.type !== 'log' || Number.isInteger(Math.log10(v)) || Number.isInteger(Math.log2(v)));
       // On a narrow plot keep every other explicit tick until they are ~34 px apart.
       while (x.ticks && xTicks.length > 2 && (right - left) / (xTicks.length - 1) < 34) xTicks = xTicks.filter((_, i) => i % 2 === 0);
       for (const v of xTicks) {
         const px = sx(v);
-        svgEl('line', { x1: px, x2: px, y1: bottom, y2: bottom + 4 }, ax);
-        svgEl('text', { x: px, y: bottom + 16, 'text-anchor': 'middle' }, ax).textContent = (x.tickFormat ?? tickFmt)(v);
+        ax('line', { x1: px, x2: px, y1: bottom, y2: bottom + 4 });
+        ax('text', { x: px, y: bottom + 16, 'text-anchor': 'middle' }, (x.tickFormat ?? tickFmt)(v));
       }
       const yTicks = yTickValues(sy);
       for (const v of yTicks) {
         const py = sy(v);
-        svgEl('line', { x1: left - 4, x2: left, y1: py, y2: py }, ax);
-        svgEl('line', { x1: left, x2: right, y1: py, y2: py, class: 'gridline' }, ax);
-        svgEl('text', { x: left - 7, y: py + 4, 'text-anchor': 'end' }, ax).textContent = (y.tickFormat ?? tickFmt)(v);
+        ax('line', { x1: left - 4, x2: left, y1: py, y2: py });
+        ax('line', { x1: left, x2: right, y1: py, y2: py, class: 'gridline' });
+        ax('text', { x: left - 7, y: py + 4, 'text-anchor': 'end' }, (y.tickFormat ?? tickFmt)(v));
       }
-      if (x.label) svgEl('text', { x: (left + right) / 2, y: bottom + 36, 'text-anchor': 'middle', class: 'axis-label' }, ax).textContent = x.label();
-      if (y.label) svgEl('text', { x: 15, y: (top + bottom) / 2, 'text-anchor': 'middle', transform: `rotate(-90 15 ${(top + bottom) / 2})`, class: 'axis-label' }, ax).textContent = y.label();
+      if (x.label) ax('text', { x: (left + right) / 2, y: bottom + 36, 'text-anchor': 'middle', class: 'axis-label' }, x.label());
+      if (y.label) ax('text', { x: 15, y: (top + bottom) / 2, 'text-anchor': 'middle', transform: `rotate(-90 15 ${(top + bottom) / 2})`, class: 'axis-label' }, y.label());
     }
     // data
     polygons.forEach((p, k) => {
-      svgEl('polygon', { points: p.points.map(([a, b]) => `${sx(a)},${sy(b)}`).join(' '), class: 'polygon', fill: p.color ?? PALETTE[k % PALETTE.length] }, g);
+      g('polygon', { points: p.points.map(([a, b]) => `${sx(a)},${sy(b)}`).join(' '), class: 'polygon', fill: p.color ?? PALETTE[k % PALETTE.length] });
     });
     for (const b of bars) {
       const bx0 = sx(b.x0), bx1 = sx(b.x1), by = sy(Math.max(b.y, y.type === 'log' ? y0 : 0));
-      svgEl('rect', { x: Math.min(bx0, bx1) + 0.5, width: Math.max(0, Math.abs(bx1 - bx0) - 1), y: by, height: Math.max(0, sy(y.type === 'log' ? y0 : 0) - by), class: 'bar', fill: b.color ?? PALETTE[0] }, g);
+      g('rect', { x: Math.min(bx0, bx1) + 0.5, width: Math.max(0, Math.abs(bx1 - bx0) - 1), y: by, height: Math.max(0, sy(y.type === 'log' ? y0 : 0) - by), class: 'bar', fill: b.color ?? PALETTE[0] });
     }
     const drawn = []; // what a mark's label must not cross: [x, y] polylines and dots, in px
     series.forEach((s, k) => {
       const color = s.color ?? PALETTE[k % PALETTE.length];
       const pts = s.points.filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b) && (x.type !== 'log' || a > 0) && (y.type !== 'log' || b > 0));
       if (s.kind === 'points' || pts.length === 1) { // a line of one point (a run cut short) is a dot
-        for (const [a, b] of pts) svgEl('circle', { cx: sx(a), cy: sy(b), r: 3.5, fill: color }, g);
+        for (const [a, b] of pts) g('circle', { cx: sx(a), cy: sy(b), r: 3.5, fill: color });
         for (const [a, b] of pts) drawn.push([[sx(a), sy(b)]]);
       } else {
-        svgEl('path', { d: line().x((p) => sx(p[0])).y((p) => sy(p[1]))(pts) ?? '', fill: 'none', stroke: color, 'stroke-width': 2, 'stroke-dasharray': s.dashed ? '6 4' : 'none' }, g);
+        g('path', { d: line().x((p) => sx(p[0])).y((p) => sy(p[1]))(pts) ?? '', fill: 'none', stroke: color, 'stroke-width': 2, 'stroke-dasharray': s.dashed ? '6 4' : 'none' });
         drawn.push(pts.map(([a, b]) => [sx(a), sy(b)]));
       }
     });
     for (const mk of marks) {
-      svgEl('circle', { cx: sx(mk.x), cy: sy(mk.y), r: mk.r ?? 5, class: 'mark', fill: mk.color ?? PALETTE[1] }, g);
+      g('circle', { cx: sx(mk.x), cy: sy(mk.y), r: mk.r ?? 5, class: 'mark', fill: mk.color ?? PALETTE[1] });
       drawn.push([[sx(mk.x), sy(mk.y)]]);
     }
     // Each label goes where it crosses no line, dot or earlier label and stays inside the
@@ -255,44 +291,51 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
     const placed = [];
     for (const mk of marks) {
       if (!mk.label) continue;
-      const node = svgEl('text', { class: 'mark-label' }, g);
-      node.textContent = mk.label;
+      const node = g('text', { class: 'mark-label' }, mk.label, ['x', 'y', 'text-anchor']);
       const w = node.getComputedTextLength?.() || textWidth(mk.label);
       const p = placeLabel([sx(mk.x), sy(mk.y)], w, drawn, placed, [left, top, right, bottom]);
-      for (const [a, v] of Object.entries({ x: p.x, y: p.y, 'text-anchor': p.anchor })) node.setAttribute(a, v);
+      for (const [a, v] of Object.entries({ x: p.x, y: p.y, 'text-anchor': p.anchor })) if (node.getAttribute(a) !== String(v)) node.setAttribute(a, v);
       placed.push(p.box);
     }
     for (const hd of handles) {
-      const node = svgEl('g', { class: 'handle', tabindex: 0, role: 'button', 'data-handle': hd.id, 'data-x': hd.x, 'data-y': hd.y,
-        'aria-label': hd.ariaLabel ?? hd.label ?? hd.id }, g);
-      svgEl('circle', { cx: sx(hd.x), cy: sy(hd.y), r: 16, class: 'handle-hit' }, node);
-      svgEl('circle', { cx: sx(hd.x), cy: sy(hd.y), r: hd.r ?? 7, class: 'handle-dot', fill: hd.color ?? PALETTE[0] }, node);
+      const node = reuse(g('g', { class: 'handle', tabindex: 0, role: 'button', 'data-handle': hd.id, 'data-x': hd.x, 'data-y': hd.y,
+        'aria-label': hd.ariaLabel ?? hd.label ?? hd.id }));
+      node('circle', { cx: sx(hd.x), cy: sy(hd.y), r: 16, class: 'handle-hit' });
+      node('circle', { cx: sx(hd.x), cy: sy(hd.y), r: hd.r ?? 7, class: 'handle-dot', fill: hd.color ?? PALETTE[0] });
       // Label beside the point; labelDir [dx, dy] (screen directions, e.g. away from the
       // other points) picks the side, default right and below.
       const [ldx, ldy] = hd.labelDir ?? [1, 1];
-      if (hd.label) svgEl('text', { x: sx(hd.x) + (ldx < 0 ? -11 : 11), y: sy(hd.y) + (ldy < 0 ? -9 : 18), 'text-anchor': ldx < 0 ? 'end' : 'start', class: 'mark-label' }, node).textContent = hd.label;
+      if (hd.label) node('text', { x: sx(hd.x) + (ldx < 0 ? -11 : 11), y: sy(hd.y) + (ldy < 0 ? -9 : 18), 'text-anchor': ldx < 0 ? 'end' : 'start', class: 'mark-label' }, hd.label);
+      node.done();
     }
     if (focused !== undefined) svg.querySelector(`[data-handle="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
     scales = { sx, sy };
-    legend.textContent = '';
-    series.forEach((s, k) => {
-      if (!s.name) return;
-      const item = document.createElement('span');
-      const sw = document.createElement('span');
-      sw.className = s.dashed ? 'swatch dashed' : 'swatch';
-      if (s.dashed) sw.style.borderTopColor = s.color ?? PALETTE[k % PALETTE.length];
-      else sw.style.background = s.color ?? PALETTE[k % PALETTE.length];
-      item.append(sw, document.createTextNode(s.name));
-      legend.append(item);
-    });
+    // the legend: written again only when its entries change
+    const legendKey = JSON.stringify(series.map((s, k) => s.name && [s.name, !!s.dashed, s.color ?? PALETTE[k % PALETTE.length]]));
+    if (legendKey !== lastLegendKey) {
+      lastLegendKey = legendKey;
+      legend.textContent = '';
+      series.forEach((s, k) => {
+        if (!s.name) return;
+        const item = document.createElement('span');
+        const sw = document.createElement('span');
+        sw.className = s.dashed ? 'swatch dashed' : 'swatch';
+        if (s.dashed) sw.style.borderTopColor = s.color ?? PALETTE[k % PALETTE.length];
+        else sw.style.background = s.color ?? PALETTE[k % PALETTE.length];
+        item.append(sw, document.createTextNode(s.name));
+        legend.append(item);
+      });
+    }
     if (message) {
       // across the plot area, on a band of the page's colour so gridlines do not cross it
-      const box = svgEl('g', { class: 'plot-message' }, g);
+      const box = reuse(g('g', { class: 'plot-message' }));
       const lines = wrapText(message, right - left - 24);
       const cy = (top + bottom) / 2 - ((lines.length - 1) * 16) / 2;
-      svgEl('rect', { x: left + 6, y: cy - 18, width: right - left - 12, height: lines.length * 16 + 14, rx: 4 }, box);
-      lines.forEach((l, k) => (svgEl('text', { x: (left + right) / 2, y: cy + k * 16, 'text-anchor': 'middle' }, box).textContent = l));
+      box('rect', { x: left + 6, y: cy - 18, width: right - left - 12, height: lines.length * 16 + 14, rx: 4 });
+      lines.forEach((l, k) => box('text', { x: (left + right) / 2, y: cy + k * 16, 'text-anchor': 'middle' }, l));
+      box.done();
     }
+    g.done();
     return { sx, sy };
   }
 

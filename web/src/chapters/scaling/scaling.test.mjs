@@ -114,3 +114,30 @@ for (const lang of ['ko', 'en']) {
     await page.close();
   });
 }
+
+// A plot redrawn for another d_k changes its bars' attributes instead of building its SVG
+// anew (components/plot.js, reuse): counted, not timed.
+test('scaling: a histogram redrawn for another d_k keeps its SVG nodes', async () => {
+  const { page, errors } = await open('#scaling');
+  const hist = '[data-plot="scaling-hist-raw"]';
+  await page.$eval(hist, (n) => n.scrollIntoView({ block: 'center' }));
+  await page.waitForFunction((sel) => document.querySelectorAll(`${sel} rect.bar`).length === 32, hist);
+  const before = await page.$eval(hist, (n) => {
+    window.__bars = [...n.querySelectorAll('rect.bar')];
+    window.__ticks = [...n.querySelectorAll('g.axis text')];
+    return window.__bars.map((r) => r.getAttribute('height')).join();
+  });
+  await setRange(page, 'dkExp', 8);
+  await page.waitForFunction((sel) => document.querySelector(sel).querySelector('figcaption').textContent.includes('256'), hist);
+  const after = await page.$eval(hist, (n) => ({
+    heights: [...n.querySelectorAll('rect.bar')].map((r) => r.getAttribute('height')).join(),
+    same: [...n.querySelectorAll('rect.bar')].every((r, i) => r === window.__bars[i]),
+    ticksKept: [...n.querySelectorAll('g.axis text')].filter((t) => window.__ticks.includes(t)).length,
+    labels: [...n.querySelectorAll('g.axis text')].map((t) => t.textContent),
+  }));
+  assert.notEqual(after.heights, before, 'the bars show the new sample');
+  assert.ok(after.same, 'the same 32 bars, moved');
+  assert.ok(after.ticksKept >= 4, `the axis keeps its labels' nodes (${after.ticksKept} kept): ${after.labels}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -84,9 +84,18 @@ export default {
   mount(section, ctx) {
     const k = chapterKit(section, ctx, ID, initialState, { implied: taskSettings });
     const { el, text, tr, state, patch } = k;
+    // Written only when they differ: a snapshot (ten a second while training) or an edit
+    // redraws everything below, and most of it is what is already there.
+    const hide = (n, h) => n.hidden !== h && (n.hidden = h);
+    const data = (n, key, v) => n.dataset[key] !== v && (n.dataset[key] = v);
+    const attr = (n, name, v) => n.getAttribute(name) !== v && n.setAttribute(name, v);
 
     // ---- what the worker last reported ----------------------------------------------------
     let last = null; // last snapshot
+    // Configurations posted and not yet answered: until the worker's first snapshot of the
+    // new model arrives, the chapter keeps showing the last one whole (no frame of "…" and
+    // emptied plots in between: an edit paints once, when its result is there).
+    let awaiting = 0;
     let hist = null;
     let reachedAt = null;
     const clearHistory = () => {
@@ -254,8 +263,7 @@ export default {
       }
       postedConfig = key;
       postedTask = cfg.task;
-      clearHistory();
-      last = null;
+      awaiting++;
       yourResult = null;
       send({ type: 'configure', config: cfg });
     }
@@ -275,6 +283,7 @@ export default {
       else if (m.type === 'snapshot') onSnapshot(m);
       else if (m.type === 'probe') onProbe(m);
       else if (m.type === 'error') {
+        awaiting = 0; // the last good picture stays, with the message
         showError(m.message);
         scheduleDraw();
       }
@@ -312,13 +321,18 @@ export default {
       }, { rootMargin: '600px 0px' });
       seen.observe(section);
     } else startTrainer();
-    startBtn.addEventListener('click', () => send({ type: last?.running ? 'pause' : 'start' }));
+    // (a model being configured is not running, whatever the last snapshot said)
+    const running = () => !!last?.running && !awaiting;
+    startBtn.addEventListener('click', () => send({ type: running() ? 'pause' : 'start' }));
 
     let snapshots = 0;
     function onSnapshot(m) {
       status.dataset.snapshots = String(++snapshots); // read by the benchmark
       const fresh = m.reason === 'configure';
-      if (fresh) clearHistory();
+      if (fresh) {
+        clearHistory();
+        awaiting = Math.max(0, awaiting - 1);
+      }
       for (const key of ['on', 'off']) {
         hist[key].loss.push(...m.series[key].loss);
         hist[key].gradLogits.push(...m.series[key].gradLogits);
@@ -326,7 +340,7 @@ export default {
       if (!hist.eval.length || hist.eval.at(-1).step !== m.eval.step) hist.eval.push(m.eval);
       const wasUnknown = !last;
       last = m;
-      errorBox.hidden = true;
+      hide(errorBox, true);
       const acc = m.eval[shown()].accuracy;
       if (reachedAt === null && m.step > 0 && acc >= TARGET_ACC) {
         reachedAt = m.step;
@@ -348,9 +362,9 @@ export default {
     // The message under the field is kept as a key and values, so it follows the language
     // toggle; any problem also clears the last result, so no stale table sits under it.
     function sayYourProblem() {
-      yourErr.hidden = !yourProblem;
+      hide(yourErr, !yourProblem);
       setText(yourErr, yourProblem ? tr(yourProblem.key, yourProblem.vars) : '');
-      if (yourProblem) yourIn.setAttribute('aria-invalid', 'true');
+      if (yourProblem) attr(yourIn, 'aria-invalid', 'true');
       else yourIn.removeAttribute('aria-invalid');
     }
     function yourFail(key, vars = {}) {
@@ -439,7 +453,7 @@ export default {
         const offs = offsets.map((o) => tr('headOffset', { o, w: fmt(layer.offsetWeight[h][o], { digits: 2, fixed: true }) }));
         setProse(c.stats, [tr('headStats'), ...offs].join(' · '), { std: fmt(layer.logitStd[h], { digits: 2 }), max: fmt(layer.meanMaxWeight[h], { digits: 2, fixed: true }) });
         const r = scores?.heads.find((x) => x.layer === l && x.head === h);
-        c.roles.hidden = !r;
+        hide(c.roles, !r);
         if (r) setProse(c.roles, tr('headRoles'), { prev: fmt(r.previousToken, { digits: 2, fixed: true }), ind: fmt(r.induction, { digits: 2, fixed: true }), role: tr(`role_${r.role || 'none'}`) });
       }));
     }
@@ -448,7 +462,7 @@ export default {
     // weight on each offset (offsetWeight); only the wording is decided here.
     function drawSplit(probe, task, dV, positional) {
       const offs = task.offsets;
-      splitLine.hidden = offs.length < 2;
+      hide(splitLine, offs.length < 2);
       if (splitLine.hidden) {
         delete splitLine.dataset.state;
         return;
@@ -464,7 +478,7 @@ export default {
       if (!missing.length && !shared) {
         const list = offs.map((o, i) => tr('splitItem', { head: best[i].name, o, w: w(best[i], o) }));
         setProse(splitLine, tr('splitYes'), { list: list.join(', ') });
-        splitLine.dataset.state = 'split';
+        data(splitLine, 'state', 'split');
       } else {
         const takes = fmt(TAKES, { digits: 1, fixed: true });
         const why = missing.length ? missing.map((o) => tr('splitMissing', { o, takes }))
@@ -472,7 +486,7 @@ export default {
         const one = heads.length < 2;
         const hint = tr(!positional ? 'splitHintPe' : one ? 'splitHintOne' : 'splitHintMore', { dv: dV });
         setProse(splitLine, tr(one ? 'splitOne' : 'splitNo'), { missing: why.join('; '), hint });
-        splitLine.dataset.state = one ? 'one' : 'mixed';
+        data(splitLine, 'state', one ? 'one' : 'mixed');
       }
     }
 
@@ -493,37 +507,40 @@ export default {
         }
       }
       const heads = ['rowPosition', 'rowToken', 'rowTarget', 'rowPred'];
-      heads.forEach((key, r) => (table.rows[r].cells[0].textContent = tr(key)));
+      heads.forEach((key, r) => setText(table.rows[r].cells[0], tr(key)));
       for (let i = 0; i < T; i++) {
         const scored = targets[i] >= 0;
         const ok = scored && probe.predictions[i] === targets[i];
-        table.rows[0].cells[i + 1].textContent = String(i + 1);
-        table.rows[1].cells[i + 1].textContent = tl[probe.tokens[i]];
-        table.rows[2].cells[i + 1].textContent = scored ? ol[targets[i]] : tr('notScored');
+        setText(table.rows[0].cells[i + 1], String(i + 1));
+        setText(table.rows[1].cells[i + 1], tl[probe.tokens[i]]);
+        setText(table.rows[2].cells[i + 1], scored ? ol[targets[i]] : tr('notScored'));
         const cell = table.rows[3].cells[i + 1];
         setText(cell, scored ? `${ol[probe.predictions[i]]} ${ok ? '✓' : '✗'}` : ol[probe.predictions[i]]);
-        cell.className = scored ? (ok ? 'ok' : 'wrong') : 'unscored';
+        const cls = scored ? (ok ? 'ok' : 'wrong') : 'unscored';
+        if (cell.className !== cls) cell.className = cls;
       }
     }
 
     function drawLive() {
       const s = state();
       const which = shown();
-      setText(startBtn, tr(last?.running ? 'pause' : 'start'));
-      startBtn.setAttribute('aria-pressed', last?.running ? 'true' : 'false');
-      stepBtn.disabled = !last || last.running;
+      if (awaiting && last) return; // the new model's first snapshot is on its way
+      setText(startBtn, tr(running() ? 'pause' : 'start'));
+      attr(startBtn, 'aria-pressed', running() ? 'true' : 'false');
+      const noStep = !last || running();
+      if (stepBtn.disabled !== noStep) stepBtn.disabled = noStep;
       if (!last) return;
       const m = last;
       const secs = fmt(m.elapsedMs / 1000, { digits: 1, fixed: true });
       if (m.step === 0) setProse(status, tr('statusIdle'));
       else if (m.reason === 'limit') setProse(status, tr('statusLimit'), { step: m.step });
       else setProse(status, tr('status'), { step: m.step, seconds: secs, accOn: pct(m.eval.on.accuracy), accOff: pct(m.eval.off.accuracy) });
-      status.dataset.step = String(m.step);
-      status.dataset.accuracy = String(m.eval[which].accuracy);
-      status.dataset.accuracyOn = String(m.eval.on.accuracy);
-      status.dataset.elapsedMs = String(Math.round(m.elapsedMs));
-      status.dataset.running = String(m.running);
-      status.dataset.dModel = String(m.config.dModel);
+      data(status, 'step', String(m.step));
+      data(status, 'accuracy', String(m.eval[which].accuracy));
+      data(status, 'accuracyOn', String(m.eval.on.accuracy));
+      data(status, 'elapsedMs', String(Math.round(m.elapsedMs)));
+      data(status, 'running', String(m.running));
+      data(status, 'dModel', String(m.config.dModel));
 
       const names = [tr('withScale'), tr('withoutScale')];
       const curve = (arr, i) => ({ name: names[i], points: decimate(arr), dashed: i === 1 });
@@ -559,8 +576,8 @@ export default {
     function drawParts(m, which, stepBound, summary) {
       const parts = m.task.parts ?? [];
       const on = parts.length === 2;
-      partsPlot.el.hidden = !on;
-      phaseLine.hidden = !on;
+      hide(partsPlot.el, !on);
+      hide(phaseLine, !on);
       if (!on) return;
       const evals = hist.eval.filter((e) => e[which].parts?.length === 2);
       const partSeries = parts.map((name, i) => ({
@@ -576,7 +593,7 @@ export default {
       const vars = { first: fmt(now[0].loss, { digits: 2, fixed: true }), repeated: fmt(now[1].loss, { digits: 2, fixed: true }),
         accRepeated: pct(now[1].accuracy), step: phase?.step ?? '' };
       setProse(phaseLine, tr(phase ? 'phaseYes' : 'phaseNotYet'), vars);
-      phaseLine.dataset.step = phase ? String(phase.step) : '';
+      data(phaseLine, 'step', phase ? String(phase.step) : '');
     }
 
     function finishLive(m, s, which) {
@@ -586,9 +603,9 @@ export default {
       drawSplit(probe, m.task, m.config.dV, m.config.positional);
       drawPredictions(predBox, probe, probe.targets, m.task);
 
-      peNote.hidden = m.config.positional;
+      hide(peNote, m.config.positional);
       if (!m.config.positional) setProse(peNote, m.config.layers > 1 ? `${tr('peOff')} ${tr('peOffLayers')}` : tr('peOff'));
-      swapLine.hidden = !m.swap;
+      hide(swapLine, !m.swap);
       if (m.swap) {
         const ol = m.task.outputLabels;
         const before = ol[probe.predictions[m.swap.c]], after = ol[m.swap[which].predictions[m.swap.c]];
@@ -602,8 +619,8 @@ export default {
       }
 
       const yours = yourResult?.[which];
-      yourPred.hidden = !yours;
-      yourHeads.hidden = !yours;
+      hide(yourPred, !yours);
+      hide(yourHeads, !yours);
       if (yours) {
         drawPredictions(yourPred, yours, yours.targets, m.task);
         drawHeads(yourHeads, yours, m.task.tokenLabels, m.task.offsets);

@@ -58,6 +58,33 @@ test('training: start, learn the previous-token task, heatmaps change, pause and
   await page.close();
 });
 
+// An edit that reconfigures the models paints once, when the worker's first snapshot of the
+// new model is there: no frame in between shows "…" for the sizes or empties the maps
+// (kept, not timed: counted per animation frame).
+test('training: a new setting keeps the last picture until the new model\'s snapshot arrives', async () => {
+  const { page, errors } = await openChapter();
+  await page.evaluate(() => {
+    const seen = (window.__frames = []);
+    const frame = () => {
+      seen.push({
+        lead: document.querySelector('#training p.lead').textContent,
+        maps: document.querySelectorAll('#training [data-heads="probe"] .training-head').length,
+      });
+      if (seen.length < 2000) requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+  await page.selectOption('[data-control="heads"]', '2');
+  await page.waitForFunction(() => document.querySelectorAll('#training [data-heads="probe"] .training-head').length === 2, null, { timeout: 30000 });
+  await page.waitForTimeout(100);
+  const frames = await page.evaluate(() => window.__frames);
+  assert.ok(frames.length > 2);
+  assert.deepEqual(frames.filter((f) => f.lead.includes('…')), [], 'no frame shows placeholders');
+  assert.deepEqual([...new Set(frames.map((f) => f.maps))], [1, 2], 'one map, then two: never none');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('training: without Web Workers it trains on the page, with the whole core loaded on first use', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors = [];
@@ -78,12 +105,23 @@ test('training: without Web Workers it trains on the page, with the whole core l
 test('training: the scale toggle switches the heatmaps; your own sequence; malformed input', async () => {
   const { page, errors } = await openChapter();
   const on = await cells(page, 'probe-l1h1');
+  // the redraw writes only what changed: the probe's positions and row headers are the same
+  // for both models, so they are not written again (counted mutations, not time)
+  await page.evaluate(() => {
+    window.__kept = 0;
+    const rows = document.querySelectorAll('#training [data-pred="probe"] tr');
+    const mo = new MutationObserver((rs) => (window.__kept += rs.length));
+    mo.observe(rows[0], { subtree: true, childList: true, characterData: true, attributes: true });
+    for (const r of rows) mo.observe(r.cells[0], { subtree: true, childList: true, characterData: true });
+  });
   await page.click('[data-control="scale"]');
   await waitFor(page, ([g, prev]) => {
     const now = [...document.querySelectorAll(`[data-grid="${g}"] tbody td .v`)].map((n) => n.textContent);
     return now.join() !== prev.join();
   }, ['probe-l1h1', on], 10000);
   await page.click('[data-control="scale"]');
+  await page.waitForTimeout(100);
+  assert.equal(await page.evaluate(() => window.__kept), 0, 'positions and row headers not rewritten');
   // your own sequence, run by the model in the worker
   await page.fill('[data-control="your-sequence"]', '2 7 1 8 2');
   await page.click('[data-control="your-run"]');
