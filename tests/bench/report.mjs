@@ -110,7 +110,7 @@ for (const n of [...new Set(nativeRows.map((r) => r.n))].filter((n) => n >= 512)
     if (ours && !causal && n >= 1024) targets.push({ what: `native, no mask, n = ${n}: share of the FMA peak (${ctx.simd})`, got: ours.ofPeak, want: 0.7, met: ours.ofPeak >= 0.7, text: `${Math.round(100 * ours.ofPeak)}% (≥ 70%)` });
   }
 const small = (wasm.smallCalls ?? []).find((r) => r.name === 'attention');
-if (small) targets.push({ what: 'wasm, one attention() call with its trace, T = 3, d = 4, causal (CPU µs per call)', got: small.cpuUs, want: 5, met: small.cpuUs <= 5, text: `${small.cpuUs.toFixed(2)} µs (≤ 5)` });
+if (small) targets.push({ what: `wasm, one attention() call with its trace, T = 3, d = 4, causal (CPU µs of the ${small.clock === 'thread' ? 'calling thread' : 'process'} per call)`, got: small.cpuUs, want: 5, met: small.cpuUs <= 5, text: `${small.cpuUs.toFixed(2)} µs (≤ 5)` });
 const mem = Number(ctx.n16384_tiled_core_peak_mib), rss = Number(ctx.n16384_tiled_max_rss_mib);
 targets.push({ what: 'tiled, n = 16384, h = 1, d_h = 64: peak memory (core-tracked / process max RSS), MiB', got: mem, want: 64, met: mem < 64 && rss < 64, text: `${mem.toFixed(1)} / ${rss.toFixed(1)} (< 64)` });
 
@@ -197,11 +197,13 @@ ${wasm.results.some((r) => r.headsTimed < r.heads) ? '\n\\* one head timed, mult
 ### Small calls (WebAssembly, Node)
 
 What one call of the public API costs at the page's sizes (T = 3, d = 4): the boundary, not the
-arithmetic. Best CPU time per call over 7 rounds of 20,000 calls · median wall time.
+arithmetic. Best CPU time per call over 7 rounds of 20,000 calls, of the calling thread (what
+the target is about) and of the whole process (V8's compiler and collector threads too), and
+the median wall time.
 
-| call | CPU µs | wall µs |
-| --- | ---: | ---: |
-${(wasm.smallCalls ?? []).map((r) => `| ${r.what} | ${r.cpuUs.toFixed(2)} | ${r.wallUs.toFixed(2)} |`).join('\n')}
+| call | CPU µs, calling thread | CPU µs, process | wall µs |
+| --- | ---: | ---: | ---: |
+${(wasm.smallCalls ?? []).map((r) => `| ${r.what} | ${r.clock === 'thread' ? r.cpuUs.toFixed(2) : '—'} | ${(r.processCpuUs ?? r.cpuUs).toFixed(2)} | ${r.wallUs.toFixed(2)} |`).join('\n')}
 
 ### Native
 

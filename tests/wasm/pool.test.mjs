@@ -27,7 +27,7 @@ function workers({ crash = () => false, load = () => createAttention({ training:
     const handle = serveHeads(ready, deliver);
     w.postMessage = (msg, transfer) => {
       const data = structuredClone(msg, { transfer });
-      w.received.push(data);
+      w.received.push({ ...data, heads: data.heads?.map((p) => ({ ...p, qBytes: p.q?.byteLength })) }); // before the reply detaches them
       later(() => (crash(data) ? w.onerror?.({ message: 'boom', preventDefault() {} }) : handle({ data })));
     };
     w.terminate = () => { w.dead = true; };
@@ -92,11 +92,61 @@ test('2 and 3 workers give the same bits as 1, for both kernels, causal or not; 
           assert.ok(r.heads[i].ms >= 0 && r.heads[i].workBytes > 0);
         });
       }
-    // every worker got one contiguous block per call (size 1: all five heads)
-    const perCall = w.made.map((x) => x.received[0].heads.length);
-    assert.deepEqual(perCall, splitBlocks(5, size).map(([a, b]) => b - a));
+    // Without the causal mask (the first call) and 5 heads over 2 or 3 workers, every worker
+    // got a contiguous block of every head's query rows; with it, a contiguous block of whole heads.
+    // (The first worker gets the caller's buffers and reads its rows from row `a` on; the
+    // others get a copy of their rows of Q only, from row 0.)
+    const parts = (call) => w.made.map((x) => x.received[call].heads.map((p) => [p.head, p.row, p.count, p.qBytes / (16 * 4)]));
+    assert.deepEqual(parts(0), size === 1 ? [[0, 1, 2, 3, 4].map((i) => [i, 0, 70, 70])]
+      : splitBlocks(70, size).map(([a, b], k) => [0, 1, 2, 3, 4].map((i) => (k === 0 ? [i, a, b - a, 70] : [i, 0, b - a, b - a]))));
+    assert.deepEqual(parts(1), splitBlocks(5, size).map(([a, b]) => Array.from({ length: b - a }, (_, j) => [a + j, 0, 70, 70])));
     pool.terminate();
   }
+});
+
+test('one head (or heads that do not divide evenly) over 2 workers: its query rows are split, same bits; causal keeps whole heads', async () => {
+  const [Q, K, V] = heads(1, 301, 64, 21);
+  const pool = createPool({ size: 2, createWorker: workers().create });
+  for (const kernel of ['plain', 'tiled'])
+    for (const causal of [false, true]) {
+      const r = await pool.attention({ Q: copy(Q), K: copy(K), V: copy(V), kernel, causal });
+      const want = (kernel === 'tiled' ? attn.flashAttention : attn.attentionOutput)(Q[0], K[0], V[0], { causal });
+      assert.ok(bits(r.heads[0].output).equals(bits(want)), `${kernel}, causal ${causal}`);
+      assert.deepEqual([r.workers, r.split], causal ? [1, 'heads'] : [2, 'rows']);
+      assert.ok(bits(r.Q[0]).equals(bits(Q[0])) && bits(r.K[0]).equals(bits(K[0])) && bits(r.V[0]).equals(bits(V[0])), 'the inputs come back');
+      // the head's memory: one worker's, or both parts' (the plain kernel's 301 x 301 scores
+      // split in two; K, V and the tiles in each worker: at most twice one worker's)
+      const one = attn.profileAttention(Q[0], K[0], V[0], { kernel, causal }).workBytes;
+      if (causal) assert.equal(r.heads[0].workBytes, one);
+      else assert.ok(r.heads[0].workBytes >= one && r.heads[0].workBytes <= 2 * one, `${kernel}: ${r.heads[0].workBytes} vs ${one}`);
+    }
+  pool.terminate();
+});
+
+test('timing: per worker, when its work began and ended, its time in the core and when its reply was back', async () => {
+  const pool = createPool({ size: 2, createWorker: workers().create });
+  const [Q, K, V] = heads(4, 200, 32, 7);
+  const r = await pool.attention({ Q, K, V, kernel: 'plain' });
+  assert.equal(r.timing.length, 2);
+  const eps = 0.01; // rounding of the clocks
+  for (const t of r.timing) {
+    assert.ok(t.start >= -eps && t.start <= t.end + eps && t.end <= t.back + eps && t.back <= r.ms + eps, JSON.stringify(t));
+    assert.ok(t.core > 0 && t.core <= t.end - t.start + eps, JSON.stringify(t));
+  }
+  assert.equal(r.timing[0].core, r.heads[0].ms + r.heads[1].ms);
+  pool.terminate();
+});
+
+test('a worker refuses a part that is not in its buffers, and rows of a causal head', async () => {
+  const { runHeads } = await import('../../web/src/workers/heads-task.js');
+  const [q, k, v] = heads(1, 10, 4, 3).map((l) => l[0].data.slice().buffer);
+  assert.throws(() => runHeads(attn, { heads: [{ q, k, v, head: 2, row: 8, count: 3 }], rows: 10, cols: 4, kernel: 'tiled' }),
+    { name: 'RangeError', message: /head 2: rows 8 to 11 of q are not in its 160 bytes/ });
+  assert.throws(() => runHeads(attn, { heads: [{ q, k, v, head: 0, row: 5, count: 5 }], rows: 10, cols: 4, kernel: 'tiled', causal: true }),
+    { name: 'RangeError', message: /a causal mask needs whole heads, not rows 5 to 10/ });
+  const { reply } = runHeads(attn, { heads: [{ q, k, v, head: 0, row: 5, count: 5 }], rows: 10, cols: 4, kernel: 'tiled' });
+  const whole = attn.flashAttention(...[q, k, v].map((b) => ({ rows: 10, cols: 4, data: new Float32Array(b) })));
+  assert.deepEqual(new Float32Array(reply.heads[0].output), whole.data.subarray(20));
 });
 
 test('the memory each head reports is what profileAttention measures for that kernel', async () => {
@@ -173,7 +223,7 @@ test('the same matrix given for several heads and for Q and K is sent to each wo
 
 test('a crashed worker fails its calls with a message naming it, is replaced, and the pool keeps working', async () => {
   let crashes = 1;
-  const w = workers({ crash: (msg) => msg.first === 2 && crashes-- > 0 });
+  const w = workers({ crash: (msg) => msg.heads[0].head === 2 && crashes-- > 0 });
   const pool = createPool({ size: 2, createWorker: w.create });
   const [Q, K, V] = heads(4, 5, 3, 2);
   await assert.rejects(pool.attention({ Q: copy(Q), K: copy(K), V: copy(V) }), /attention pool: worker 2 stopped: boom/);

@@ -1,10 +1,15 @@
 // What one worker of the attention pool (pool.js) does, apart from the messaging, so that
-// Node tests can run it on a core of their own: attention for a few heads, each head
-// timed and measured the way profileAttention does it (time of the call, core memory at
-// its peak beyond what was held before: the kernel's buffers and its output).
+// Node tests can run it on a core of their own: attention for a few heads (or a block of
+// query rows of each), each part timed and measured the way profileAttention does it
+// (time of the call, core memory at its peak beyond what was held before: the kernel's
+// buffers and its output).
 //
-// A head is {q, k, v}: ArrayBuffers of n x d_h float32 (row-major). The reply carries each
-// head's output (n x d_h, a fresh ArrayBuffer) and the inputs back, all to be transferred.
+// A part is {q, k, v, head, row, count}: q, k, v ArrayBuffers of float32 (row-major, cols
+// per row); k and v hold all `rows` keys and values of the head; q holds the head's query
+// rows, of which the part is the `count` rows from `row` on (row = 0, count = rows: the
+// whole head). Rows of Q are independent (each is its own softmax over all the keys), so a
+// part's rows are bit for bit the rows the whole head gives. The reply carries each part's
+// output (count x cols, a fresh ArrayBuffer) and the inputs back, all to be transferred.
 
 /** Compiles the hot WebAssembly functions with the engine's optimising tier before
  * anything is measured: both kernels on a 256 x dHead input, at least 10 times and for a
@@ -16,22 +21,38 @@ export function warmUp(attn, dHead = 64, ms = 250) {
     for (const kernel of ['plain', 'tiled']) attn.profileAttention(w, w, w, { kernel });
 }
 
-/** Runs `msg.heads` ([{q, k, v}] ArrayBuffers, each rows x cols) with `msg.kernel`
- * ('plain': attentionOutput, one n x n buffer; 'tiled': flashAttention) and `msg.causal`.
- * Returns {reply: {heads: [{output, ms, workBytes, q, k, v}]}, transfer: [ArrayBuffer]}.
+// A clock shared by the page and its workers (ms since the epoch, sub-millisecond): each
+// context's performance.now() counts from its own time origin.
+const clock = () => performance.timeOrigin + performance.now();
+
+/** Runs `msg.heads` (parts [{q, k, v, head, row, count}], keys and values rows x cols) with
+ * `msg.kernel` ('plain': attentionOutput, one count x rows buffer; 'tiled': flashAttention)
+ * and `msg.causal` (whole heads only: the core's causal mask is aligned with row 0).
+ * Returns {reply: {heads: [{output, ms, workBytes, q, k, v}], at: [start, end]}, transfer},
+ * `at` the clock (ms since the epoch) when the work began and ended.
  * Throws what the core throws (RangeError with the core's message, prefixed by the head). */
 export function runHeads(attn, { heads, rows, cols, kernel, causal = false, first = 0 }) {
+  const start = clock();
   if (kernel !== 'plain' && kernel !== 'tiled') throw new RangeError(`attention pool: kernel must be 'plain' or 'tiled', got '${kernel}'`);
   if (!Array.isArray(heads)) throw new TypeError('attention pool: heads must be an array');
   const run = kernel === 'tiled' ? attn.flashAttention : attn.attentionOutput;
   const out = [];
   const transfer = [];
   heads.forEach((h, i) => {
-    const m = (name) => {
-      if (!(h?.[name] instanceof ArrayBuffer)) throw new TypeError(`attention pool: head ${first + i}: ${name} must be an ArrayBuffer`);
-      return { rows, cols, data: new Float32Array(h[name]) };
+    const head = h?.head ?? first + i;
+    const row = h?.row ?? 0, count = h?.count ?? rows;
+    const whole = (name) => {
+      if (!(h?.[name] instanceof ArrayBuffer)) throw new TypeError(`attention pool: head ${head}: ${name} must be an ArrayBuffer`);
+      return { rows, cols, data: new Float32Array(h[name]) }; // its shape is the core's to check
     };
-    const Q = m('q'), K = m('k'), V = m('v');
+    let Q = whole('q');
+    if (row !== 0 || count !== rows) {
+      if (causal) throw new RangeError(`attention pool: head ${head}: a causal mask needs whole heads, not rows ${row} to ${row + count}`);
+      if (!Number.isInteger(row) || !Number.isInteger(count) || row < 0 || count < 1 || (row + count) * cols * 4 > h.q.byteLength)
+        throw new RangeError(`attention pool: head ${head}: rows ${row} to ${row + count} of q are not in its ${h.q.byteLength} bytes`);
+      Q = { rows: count, cols, data: new Float32Array(h.q, row * cols * 4, count * cols) };
+    }
+    const K = whole('k'), V = whole('v');
     const before = attn.memoryStats().currentBytes;
     attn.resetPeakMemory();
     const t0 = performance.now();
@@ -39,7 +60,7 @@ export function runHeads(attn, { heads, rows, cols, kernel, causal = false, firs
     try {
       output = run(Q, K, V, { causal });
     } catch (e) {
-      e.message = `head ${first + i}: ${e.message}`;
+      e.message = `head ${head}: ${e.message}`;
       throw e;
     }
     const ms = performance.now() - t0;
@@ -48,12 +69,12 @@ export function runHeads(attn, { heads, rows, cols, kernel, causal = false, firs
     out.push({ output: o.buffer, ms, workBytes, q: h.q, k: h.k, v: h.v });
     transfer.push(o.buffer, h.q, h.k, h.v);
   });
-  return { reply: { heads: out }, transfer: [...new Set(transfer)] }; // Q = K: one buffer, sent once
+  return { reply: { heads: out, at: [start, clock()] }, transfer: [...new Set(transfer)] }; // Q = K: one buffer, sent once
 }
 
 /** The worker's message handler (cost-run.js wires it to self; Node tests to a fake
  * worker): `ready` resolves to the core, `post(message, transfer)` answers.
- * {type: 'heads', id, ...} -> {type: 'result', id, heads} or {type: 'error', id, message, name, kind}. */
+ * {type: 'heads', id, ...} -> {type: 'result', id, heads, at} or {type: 'error', id, message, name, kind}. */
 export function serveHeads(ready, post) {
   return async ({ data }) => {
     if (data?.type !== 'heads') return;

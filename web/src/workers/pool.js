@@ -1,14 +1,16 @@
 // A small pool of Web Workers for attention over several heads (the cost chapter's live
 // run): each worker holds its own instance of the core (cost-run.js), the heads of a call
-// are split into contiguous blocks, one block per worker, and the inputs and outputs
-// travel as transferred ArrayBuffers. Nothing is shared between workers, so the page
+// are split into contiguous blocks, one block per worker (or, when they do not divide
+// evenly and there is no causal mask, every head's query rows are), and the inputs and
+// outputs travel as transferred ArrayBuffers. Nothing is shared between workers, so the page
 // needs no SharedArrayBuffer and no cross-origin isolation (COOP/COEP): it works from
 // any static host. Heads are independent (Vaswani et al. 2017, §3.2.2), so each head's
-// output is the one a single worker computes, bit for bit.
+// output is the one a single worker computes, bit for bit; so are the rows of Q (each row
+// is its own softmax over all the keys).
 //
 //   const pool = createPool({ url: new URL('./cost-run.js', import.meta.url), size: 2, maxRows: 4096 });
 //   const r = await pool.attention({ Q, K, V, kernel: 'tiled', causal: false });
-//   // r: {heads: [{output, ms, workBytes}], Q, K, V, workers, ms}
+//   // r: {heads: [{output, ms, workBytes}], Q, K, V, workers, split, ms, timing}
 //   pool.terminate();
 //
 // Errors: a call with bad arguments rejects with a TypeError/RangeError (the core's message
@@ -72,7 +74,7 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
       const p = slot.pending.get(m?.id);
       if (!p) return;
       slot.pending.delete(m.id);
-      if (m.type === 'result') p.resolve(m);
+      if (m.type === 'result') p.resolve({ ...m, back: performance.now() });
       else {
         const E = m.name === 'TypeError' ? TypeError : m.name === 'RangeError' ? RangeError : Error;
         const e = new E(m.message);
@@ -120,8 +122,9 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
      * 2022's kernel). Q, K, V: arrays of h matrices {rows, cols, data}, every head n x d_h
      * with the same shapes. kernel: 'plain' or 'tiled'; causal: the causal mask.
      * The inputs' buffers are transferred (detached here) and come back in the result:
-     * {heads: [{output, ms, workBytes}], Q, K, V, workers: how many were used, ms: wall time
-     * of the whole call, transfers included}.
+     * {heads: [{output, ms, workBytes}], Q, K, V, workers: how many were used, split:
+     * 'heads' or 'rows', ms: wall time of the whole call, transfers included, timing: per
+     * worker {start, end, core, back} in ms (docs/js-api.md)}.
      */
     async attention({ Q, K, V, kernel = 'tiled', causal = false }) {
       if (closed) throw new Error('attention pool: the pool was terminated');
@@ -138,35 +141,66 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
         list.forEach((m, i) => {
           if (m?.rows !== rows || m?.cols !== cols) throw new RangeError(`attention pool: ${name}[${i}] is ${m?.rows}x${m?.cols}; every head must be ${rows}x${cols} like Q[0]`);
         });
-      const blocks = splitBlocks(h, slots.length);
-      // A buffer can be transferred to one worker only: one that another block already
-      // sends (the same matrix given twice) is copied.
-      const owner = new Map();
-      const blockOf = (i) => blocks.findIndex(([a, b]) => i >= a && i < b);
-      const data = [Q, K, V].map((list, j) => list.map((m, i) => {
-        const d = ownedFloat32(m, `${'QKV'[j]}[${i}]`);
-        if (!owner.has(d.buffer)) owner.set(d.buffer, blockOf(i));
-        return owner.get(d.buffer) === blockOf(i) ? d : d.slice();
-      }));
-      const t0 = performance.now();
-      const replies = await Promise.all(blocks.map(([a, b], w) => {
-        const heads = [];
-        const transfer = [];
-        for (let i = a; i < b; i++) {
-          heads.push({ q: data[0][i].buffer, k: data[1][i].buffer, v: data[2][i].buffer });
-          transfer.push(data[0][i].buffer, data[1][i].buffer, data[2][i].buffer);
-        }
+      // The work: whole heads in contiguous blocks, one block per worker; or, when the heads
+      // do not divide evenly over the workers and there is no causal mask (the core's is
+      // aligned with row 0), every head's query rows in blocks, one per worker, each worker
+      // with all of K and V (rows of Q are independent: the same bits per row).
+      const size = slots.length;
+      const byRows = !causal && h % size !== 0;
+      const blocks = splitBlocks(byRows ? rows : h, size);
+      const parts = blocks.map(([a, b]) => (byRows
+        ? Q.map((_, i) => ({ head: i, row: a, count: b - a }))
+        : Array.from({ length: b - a }, (_, j) => ({ head: a + j, row: 0, count: rows }))));
+      // A buffer can be transferred to one worker only: its first user gets it (the caller's
+      // matrices come back from there); another worker gets a copy (rows of Q: its rows only).
+      const owner = new Map(); // buffer -> worker
+      const data = [Q, K, V].map((list, j) => list.map((m, i) => ownedFloat32(m, `${'QKV'[j]}[${i}]`)));
+      const send = (w, j, p) => {
+        const d = data[j][p.head];
+        if (!owner.has(d.buffer)) owner.set(d.buffer, w);
+        if (owner.get(d.buffer) === w) return { buffer: d.buffer, row: p.row };
+        return j === 0 && byRows ? { buffer: d.slice(p.row * cols, (p.row + p.count) * cols).buffer, row: 0 } : { buffer: d.slice().buffer, row: p.row };
+      };
+      const t0 = performance.now(); // the copies are part of the call
+      // every message is made before the first is sent (sending detaches the buffers)
+      const messages = parts.map((list, w) => {
+        const heads = list.map((p) => {
+          const q = send(w, 0, p);
+          return { head: p.head, row: q.row, count: p.count, q: q.buffer, k: send(w, 1, p).buffer, v: send(w, 2, p).buffer };
+        });
         // the same buffer twice (Q = K) is sent once
-        return request(slots[w], { type: 'heads', heads, rows, cols, kernel, causal, first: a }, [...new Set(transfer)]);
-      }));
+        return [{ type: 'heads', heads, rows, cols, kernel, causal }, [...new Set(heads.flatMap((x) => [x.q, x.k, x.v]))]];
+      });
+      const replies = await Promise.all(messages.map(([msg, transfer], w) => request(slots[w], msg, transfer)));
       const ms = performance.now() - t0;
-      const heads = replies.flatMap((r) => r.heads);
-      const back = (key) => heads.map((x) => ({ rows, cols, data: new Float32Array(x[key]) }));
+      // Each head: its output (rows put together), its time (summed over its parts) and its
+      // memory (summed: what the head needs, wherever its parts ran).
+      const out = Q.map(() => ({ output: null, ms: 0, workBytes: 0 }));
+      const back = [Q, K, V].map((list) => list.map(() => null));
+      replies.forEach((r, w) => r.heads.forEach((x, j) => {
+        const p = parts[w][j], o = out[p.head];
+        if (byRows) {
+          o.output ??= new Float32Array(rows * cols);
+          o.output.set(new Float32Array(x.output), p.row * cols);
+        } else o.output = new Float32Array(x.output);
+        o.ms += x.ms;
+        o.workBytes += x.workBytes;
+        // the caller's matrices: from the worker that had the whole head, or from the first
+        // (which got every head's buffers) when the rows were split
+        if (!byRows || w === 0) [x.q, x.k, x.v].forEach((buffer, k) => { back[k][p.head] = new Float32Array(buffer); });
+      }));
+      const epoch = performance.timeOrigin + t0;
+      const matrix = (d) => ({ rows, cols, data: d });
       return {
-        heads: heads.map((x) => ({ output: { rows, cols, data: new Float32Array(x.output) }, ms: x.ms, workBytes: x.workBytes })),
-        Q: back('q'), K: back('k'), V: back('v'),
-        workers: blocks.length,
+        heads: out.map((o) => ({ output: matrix(o.output), ms: o.ms, workBytes: o.workBytes })),
+        Q: back[0].map(matrix), K: back[1].map(matrix), V: back[2].map(matrix),
+        workers: parts.length,
+        split: byRows ? 'rows' : 'heads',
         ms,
+        // Where the call's time went, per worker (ms from the call's start): its message
+        // arrived and its work began (`start`), its work ended (`end`), the time in the core's
+        // kernel calls (`core`), and when its reply was back here (`back`).
+        timing: replies.map((r) => ({ start: r.at[0] - epoch, end: r.at[1] - epoch, core: r.heads.reduce((a, x) => a + x.ms, 0), back: r.back - t0 })),
       };
     },
     /** Stops every worker (their memory is freed); pending calls reject. */

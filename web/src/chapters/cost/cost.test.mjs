@@ -214,6 +214,19 @@ test('the pool in the browser: 1 and 2 real workers give the same bits; errors r
       pool.terminate();
     }
     out.same = outs[1].every((o, i) => o.length === 300 * 64 && o.every((x, j) => x === outs[2][i][j]));
+    // one head without the causal mask on 2 workers: its query rows split, the same bits
+    {
+      const pool = createPool({ url, size: 2 });
+      let [[q], [k], [v]] = inputs();
+      const want = [false, true].map((causal) => attn.flashAttention(q, k, v, { causal }).data);
+      out.rows = [];
+      for (const causal of [false, true]) {
+        const res = await pool.attention({ Q: [q], K: [k], V: [v], kernel: 'tiled', causal });
+        out.rows.push([res.workers, res.split, res.heads[0].output.data.every((x, j) => Object.is(x, want[+causal][j])), res.timing.length]);
+        [q] = res.Q; [k] = res.K; [v] = res.V; // they come back
+      }
+      pool.terminate();
+    }
     // what one core computes on this page, head by head
     const [Q, K, V] = inputs();
     out.asCore = Q.every((q, i) => Array.from(new Uint32Array(attn.flashAttention(q, K[i], V[i], { causal: true }).data.buffer)).every((x, j) => x === outs[2][i][j]));
@@ -225,6 +238,7 @@ test('the pool in the browser: 1 and 2 real workers give the same bits; errors r
   });
   assert.equal(r.same, true, '1 and 2 workers differ');
   assert.equal(r.asCore, true, 'the pool differs from the page\'s own core');
+  assert.deepEqual(r.rows, [[2, 'rows', true, 2], [1, 'heads', true, 1]]);
   assert.deepEqual([r.workers1, r.workers2, r.detached1, r.detached2], [1, 2, 0, 0]);
   for (const size of [1, 2]) {
     assert.match(r[`error${size}`], /^RangeError: head 3: /);
@@ -269,12 +283,14 @@ test('live run: a worker that fails reaches the chapter as a message; the next r
   await page.route('**/cost-run.js', (route) => route.fulfill({ status: 404, body: 'gone' }));
   await page.click('#cost [data-action="run"]');
   await page.waitForFunction(() => /The run stopped/.test(document.querySelector('#cost .live-status').textContent), null, { timeout: 60000 });
-  assert.match(await page.textContent('#cost .live-status'), /The run stopped: attention pool: worker 1 (stopped|could not start)/);
+  assert.match(await page.textContent('#cost .live-status'), /The run stopped: attention pool: worker \d (stopped|could not start)/);
   assert.equal(await page.isDisabled('#cost [data-action="run"]'), false);
   await page.unroute('**/cost-run.js');
   await page.click('#cost [data-action="run"]');
   await page.waitForFunction(() => /^Done/.test(document.querySelector('#cost .live-status').textContent), null, { timeout: 180000 });
-  assert.match(await page.textContent('#cost .live-status'), /Done \(heads: 1, workers: 1\)/);
+  // one head, no causal mask: its query rows are split over every worker offered
+  const cores = await page.evaluate(() => Math.min(16, navigator.hardwareConcurrency || 1));
+  assert.match(await page.textContent('#cost .live-status'), new RegExp(`Done \\(heads: 1, workers: ${cores}\\)`));
   assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), 5);
   assert.deepEqual(errors.filter((e) => !/cost-run\.js|404/.test(e)), []);
   await page.close();
