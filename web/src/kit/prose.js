@@ -151,37 +151,10 @@ function remember(key, value) {
 // are written (above); otherwise the new HTML is morphed in as setHtml does. The first
 // time, formulas are typeset as KaTeX does (no slots: prose whose numbers never change
 // costs nothing more); from the second time on, with slots.
-//
-// With { keep: true } (setMath's default: worked formulas), a change of structure (a sign
-// that flips, a row with another pattern of signs) keeps the nodes of the structure shown
-// until then, a few per element, and a structure seen before comes back as those nodes
-// with their digits rewritten: no KaTeX, no HTML parsing, no morph (no-weights' token
-// select, issue 13). Kept nodes are written to again only through their slots.
-const KEPT_SHAPES = 8;
-export function setParts(el, parts, { keep: keeping = false } = {}) {
+export function setParts(el, parts) {
   el.__filled = undefined; // (setProse sets it after)
   const now = parts.map((p) => (typeof p === 'string' ? { html: p } : { ...p, ...skeleton(p.tex) }));
-  let was = el.__parts;
-  if (was && !(was.length === now.length && now.every((p, i) => sameShape(was[i], p))) && keeping && el.firstChild) {
-    const shapes = el.__shapes ?? (el.__shapes = new Map());
-    if (reusable(was)) {
-      const key = shapeKey(was);
-      shapes.delete(key);
-      if (shapes.size >= KEPT_SHAPES) shapes.delete(shapes.keys().next().value); // oldest first
-      shapes.set(key, { nodes: [...el.childNodes].filter((n) => !n.classList?.contains('scroll-hint')), parts: was, html: el.__html });
-    }
-    const kept = shapes.get(shapeKey(now));
-    if (kept) {
-      shapes.delete(shapeKey(now));
-      el.replaceChildren(...kept.nodes);
-      el.__parts = was = kept.parts;
-      el.__html = kept.html;
-    } else {
-      el.replaceChildren();
-      el.__html = undefined;
-      el.__parts = was = []; // typeset with slots (its numbers may change next), into an empty element
-    }
-  }
+  const was = el.__parts;
   if (was && was.length === now.length && now.every((p, i) => sameShape(was[i], p))) {
     for (let i = 0; i < now.length; i++) {
       const p = now[i], o = was[i];
@@ -206,10 +179,6 @@ export function setParts(el, parts, { keep: keeping = false } = {}) {
   el.__html = html;
   el.__parts = findSlots(el, now);
 }
-// A structure: the parts' HTML and their formulas' skeletons (what sameShape compares).
-const shapeKey = (parts) => parts.map((p) => (p.html !== undefined ? `H${p.html}` : `${p.display ? 'D' : 'I'}${p.skel}`)).join('\u0000');
-// Parts whose digits can be written in place (every formula slotted).
-const reusable = (parts) => parts.length > 0 && parts.every((p) => p.html !== undefined || p.slots);
 const sameShape = (o, p) => (p.html !== undefined ? o.html === p.html
   : o.slots !== null && o.skel === p.skel && o.display === p.display);
 
@@ -247,8 +216,8 @@ function findSlots(el, parts) {
 }
 
 // One formula (or several, display: each its own block) whose numbers change.
-export function setMath(el, tex, { display = false, keep = true } = {}) {
-  setParts(el, (Array.isArray(tex) ? tex : [tex]).map((t) => ({ tex: t, display })), { keep });
+export function setMath(el, tex, { display = false } = {}) {
+  setParts(el, (Array.isArray(tex) ? tex : [tex]).map((t) => ({ tex: t, display })));
 }
 
 // Sets an element's content from a template; cheap enough to call on every update: the
