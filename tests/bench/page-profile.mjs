@@ -8,7 +8,9 @@
 //        first, scrolled through in order, as by the end of bench-page's full-page run)
 //        [--lang] (profile language switches instead) [--timeline] (the first edits step by step)
 //        [--css '<rules>'] (a style sheet added first: try a CSS change without a build)
+//        [--dist <dir>] (serve another build than web/dist: an A/B against a saved copy)
 import { writeFile, mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { startServer } from '../../web/scripts/serve.mjs';
 import { launchChromium } from '../../web/scripts/browser.mjs';
 import { bootProbe, editProbe } from './page-probes.mjs';
@@ -23,8 +25,7 @@ const FULL = process.argv.includes('--full');
 const ALL = FULL && process.argv.includes('--all');
 const LANG = process.argv.includes('--lang');
 
-// ATTN_DIST=<folder>: serve another build (an A/B against an earlier web/dist copy)
-const server = await startServer({ port: 0, ...(process.env.ATTN_DIST ? { dir: process.env.ATTN_DIST } : {}) });
+const server = await startServer({ port: 0, ...(arg('dist', null) && { dir: resolve(arg('dist')) }) });
 const browser = await launchChromium();
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -100,16 +101,17 @@ try {
   for (const e of events) {
     if (main && (e.pid !== main.pid || e.tid !== main.tid)) continue;
     if (e.ph !== 'X' || !WANT.includes(e.name) || !inside(e)) continue;
-    const v = phases.get(e.name) ?? { ms: 0, n: 0 };
+    const v = phases.get(e.name) ?? { ms: 0, cpu: 0, n: 0 };
     v.ms += (e.dur ?? 0) / 1000;
+    v.cpu += (e.tdur ?? 0) / 1000; // the thread's CPU time: less moved by other jobs' load than dur
     v.n++;
     phases.set(e.name, v);
   }
   // Forced layouts: Layout / UpdateLayoutTree with a JS stack (during script).
   let forced = 0;
   for (const e of events) if ((e.name === 'Layout' || e.name === 'UpdateLayoutTree') && e.args?.beginData?.stackTrace?.length) forced++;
-  console.log(`\nrenderer main thread inside the ${windows.length} edits (trace, ms per edit; nested events overlap):`);
-  for (const [name, v] of [...phases].sort((a, b) => b[1].ms - a[1].ms)) console.log(`${(v.ms / per).toFixed(2).padStart(8)}  ${name} (${v.n}×)`);
+  console.log(`\nrenderer main thread inside the ${windows.length} edits (trace, ms per edit, wall and [thread CPU]; nested events overlap):`);
+  for (const [name, v] of [...phases].sort((a, b) => b[1].ms - a[1].ms)) console.log(`${(v.ms / per).toFixed(2).padStart(8)} [${(v.cpu / per).toFixed(2).padStart(6)}]  ${name} (${v.n}×)`);
   console.log(`forced (synchronous) style/layout from script: ${forced}`);
   if (process.argv.includes('--paint')) {
     const paints = events.filter((e) => e.name === 'Paint' && e.ph === 'X' && inside(e));

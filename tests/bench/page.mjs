@@ -3,6 +3,7 @@
 //
 //   node tests/bench/page.mjs [--edits 20] [--boots 3] [--only id,id] [--full all|none|<ids>]
 //                             [--json build/bench/page.json] [--baseline file.json] [--no-docs]
+//                             [--dist <dir>] (serve another build than web/dist: an A/B)
 //   node tests/bench/page.mjs --from build/bench/page.json [--baseline file.json]   (report only)
 //
 // What it measures (docs/benchmarks.md, "Page", explains how to read it):
@@ -195,8 +196,7 @@ await writeFile(join(widgetDir, 'widget.html'), `<!doctype html><html lang="en">
 await writeFile(join(widgetDir, 'widget-light.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>widget</title>
 <script type="module" src="/widget/attention-explorer.js"></script></head><body><h1>Course notes</h1>
 <attention-explorer chapter="core-attention"></attention-explorer></body></html>`);
-// ATTN_DIST=<folder>: serve another build (an A/B against an earlier web/dist copy)
-const server = await startServer({ port: 0, mounts: { '/bench/': widgetDir }, ...(process.env.ATTN_DIST ? { dir: process.env.ATTN_DIST } : {}) });
+const server = await startServer({ port: 0, mounts: { '/bench/': widgetDir }, ...(arg('dist', null) && { dir: resolve(root, arg('dist')) }) });
 const browser = await launchChromium();
 const load = { start: await loadavg() };
 const result = { date: new Date().toISOString(), commit: execSync('git rev-parse --short HEAD', { cwd: root }).toString().trim(), dirty: execSync('git status --porcelain --untracked-files=no -- web wasm core', { cwd: root }).toString().trim() !== '', chromium: browser.version(), cpu: `${cpus()[0]?.model} × ${cpus().length}`, edits: EDITS };

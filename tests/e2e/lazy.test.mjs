@@ -270,3 +270,37 @@ test('a grid far below the screen is written when it comes near it, and before p
   await lazy.page.close();
   await eager.page.close();
 });
+
+// A chapter marks rows of its grids on every edit (highlight, select): a mark on a grid far
+// from the screen waits with its numbers, so the edit writes no far grid, and both appear
+// together when the grid comes near (matrix-grid.js; no-weights marks the focus token's row
+// of Z, at the bottom of the chapter).
+test('a marked grid far below the screen is written with its mark when it comes near', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${server.url}?embed=no-weights`);
+  await page.waitForSelector('[data-grid="nw-Z"] td .v');
+  const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
+  await frames();
+  assert.ok(await page.$eval('[data-grid="nw-Z"]', (g) => g.getBoundingClientRect().top > 1.6 * innerHeight), 'Z is far below the screen');
+  const read = () => page.$$eval('[data-grid="nw-Z"] tbody tr', (rows) => rows.map((r) => [r.querySelector('td.hl') ? 'hl' : '',
+    ...[...r.querySelectorAll('td .v')].map((v) => v.textContent)].join(' ')));
+  const before = await read();
+  assert.match(before[1], /^hl /, 'the focus token (t2) is marked');
+  // the focus moves to t3 and an input number changes: Z's numbers and mark are both new
+  await page.check('[data-choice="nw-focus"] input[value="2"]');
+  await page.$eval('[data-grid="nw-X"] td input', (n) => {
+    n.value = String(Number(n.value) + 1);
+    n.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await frames();
+  assert.deepEqual(await read(), before, 'far from the screen, Z keeps its numbers and its mark');
+  await page.$eval('[data-grid="nw-Z"]', (g) => g.scrollIntoView());
+  await page.waitForFunction(() => document.querySelector('[data-grid="nw-Z"] tbody tr:nth-child(3) td.hl'), null, { timeout: 5000 });
+  const after = await read();
+  assert.notDeepEqual(after.map((r) => r.replace(/^hl /, '')), before.map((r) => r.replace(/^hl /, '')), 'Z has its new numbers');
+  assert.deepEqual(after.map((r) => r.startsWith('hl')), before.map((_, i) => i === 2), 'and only t3 marked');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

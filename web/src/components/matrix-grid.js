@@ -63,6 +63,7 @@ export function createMatrixGrid(opts) {
     digits = 3,
     fixed = false,
     colClass = () => '', // e.g. head tint per column
+    rowClass = null, // (i) => classes of row i's <tr>, read when the grid writes its cells
     onHover = null, // (i, j) or (null) when leaving
     onSelect = null, // (i, j) on click / Enter
     explains = null, // () => the box a selection rewrites (a worked explanation): while focus is
@@ -587,6 +588,7 @@ export function createMatrixGrid(opts) {
       srCaption = sr;
     }
     for (const th of headCells) setText(th, th.dataset.j !== undefined ? colLabel(Number(th.dataset.j)) : rowLabel(Number(th.dataset.i)));
+    if (rowClass) rowHeads.forEach((th, i) => classOf(th.parentElement, rowClass(i)));
     const s = scaleFor(m);
     const hide = !picking;
     for (let i = 0; i < m.rows; i++)
@@ -623,6 +625,8 @@ export function createMatrixGrid(opts) {
     renderLegend(s);
     lastScale = s;
     drawExercise();
+    drawHighlight();
+    drawSelect();
   }
 
   // ---- tools ---------------------------------------------------------------------------------
@@ -851,10 +855,17 @@ export function createMatrixGrid(opts) {
     return check();
   }
 
-  // Marks rows, columns or single cells, e.g. the operands of a hovered result.
-  let highlighted = '[]';
+  // Marks rows, columns or single cells, e.g. the operands of a hovered result. Like the
+  // numbers, a mark on a grid far from the screen is kept and drawn with them when the grid
+  // comes near (a chapter marks rows on every edit: this must not write far grids).
+  let highlighted = '[]', wantHighlight = null;
   function highlight({ rows = [], cols = [], cells: list = [] } = {}) {
-    later.flush();
+    wantHighlight = { rows, cols, list };
+    if (!unwritten) drawHighlight();
+  }
+  function drawHighlight() {
+    if (!wantHighlight) return;
+    const { rows, cols, list } = wantHighlight;
     const key = JSON.stringify([rows, cols, list, shape]);
     if (key === highlighted) return; // the same cells: nothing to do
     highlighted = key;
@@ -864,9 +875,14 @@ export function createMatrixGrid(opts) {
     for (const [i, j] of list) cells[i]?.[j]?.td.classList.add('hl');
   }
 
-  let selected = '';
+  let selected = '', wantSelect = null;
   function select(i, j) {
-    later.flush();
+    wantSelect = [i, j];
+    if (!unwritten) drawSelect();
+  }
+  function drawSelect() {
+    if (!wantSelect) return;
+    const [i, j] = wantSelect;
     const key = JSON.stringify([i, j, shape]);
     if (key === selected) return;
     selected = key;

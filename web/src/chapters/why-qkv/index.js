@@ -110,9 +110,11 @@ export default {
     const gXn = k.grid({ caption: () => (state().equalNorms ? '\\hat X = X / \\lVert x_i \\rVert' : 'X'), ariaLabel: () => tr('gridXn'), rowLabel: tokenLabel, colLabel: comp, digits: 2, testId: `${ID}-Xn` });
     const gNorms = k.grid({ caption: () => '\\lVert x_i \\rVert', ariaLabel: () => tr('gridNorms'), rowLabel: tokenLabel, colLabel: () => '‖·‖', color: 'none', testId: `${ID}-norms` });
     const gS0 = k.grid({ caption: () => (state().equalNorms ? '\\hat X \\hat X^{\\top}' : 'X X^{\\top}'), ariaLabel: () => tr('gridS0'), rowLabel: tokenLabel, colLabel: tokenLabel, note: () => k.common('rowsQueries'), digits: 2, testId: `${ID}-S0` });
+    let holds = null; // per token: does its own score win (the check's rows are marked so)
     const gCheck = k.grid({
       caption: () => 'S_{ii}\\ \\text{vs}\\ \\max_{j \\ne i} S_{ij}', ariaLabel: () => tr('gridCheck'), rowLabel: tokenLabel,
       colLabel: (j) => [tr('colDiag'), tr('colOffMax'), tr('colMargin')][j], color: 'none', testId: `${ID}-check`,
+      rowClass: (i) => (holds ? (holds[i] === 1 ? 'holds' : 'fails') : ''),
     });
     selfRow.append(gXn.el, gNorms.el, gS0.el, gCheck.el);
     const verdict = text('p', (s) => (s.equalNorms ? 'selfVerdictEqual' : 'selfVerdictRaw'), section, (s, r) => (r ? {
@@ -189,17 +191,13 @@ export default {
         table.data[i * 3 + 1] = chk.offMax.data[i];
         table.data[i * 3 + 2] = chk.margin.data[i];
       }
+      holds = chk.holds.data;
       gCheck.update(table);
       const held = attn.colSums(chk.holds).data[0];
       // Rows whose diagonal only ties: a repeated token (equal rows).
       let tie = false;
       gS0.highlight({ cells: Array.from({ length: s.T }, (_, i) => [i, i]) });
-      gCheck.el.querySelectorAll('tbody tr').forEach((tr_, i) => {
-        const ok = chk.holds.data[i] === 1;
-        tr_.classList.toggle('fails', !ok);
-        tr_.classList.toggle('holds', ok);
-        if (ok && Math.abs(chk.margin.data[i]) <= 1e-6 && s.T > 1) tie = true;
-      });
+      for (let i = 0; i < s.T; i++) if (holds[i] === 1 && Math.abs(chk.margin.data[i]) <= 1e-6 && s.T > 1) tie = true;
 
       // Direction: S vs Sᵀ
       const S = attn.scores(Q, K);
