@@ -120,7 +120,9 @@ class Mat {
   }
 }
 
-const utf8 = typeof TextDecoder === 'function' ? new TextDecoder() : null;
+// ignoreBOM: a U+FEFF at the start of a string is a character of it (the text model's
+// chars are decoded one by one), not a byte-order mark to drop.
+const utf8 = typeof TextDecoder === 'function' ? new TextDecoder('utf-8', { ignoreBOM: true }) : null;
 
 // raw[INTO](array): the next call's result matrix is copied into this Float32Array (its
 // length checked by the caller) instead of a fresh one (flashAttention's `out` option).

@@ -107,6 +107,9 @@ test('a changed byte, a truncated file, a wrong type or size are refused; the mo
   assert.throws(() => m.probe(''), RangeError);
   assert.throws(() => m.probe(42), TypeError);
   assert.ok(m.probe('hello').tokens.length === 6);
+  // U+FEFF is a character like any other, first or inside (not a byte-order mark to drop)
+  assert.deepEqual(m.probe('\uFEFFab').chars, ['\uFEFF', 'a', 'b']);
+  assert.deepEqual(m.probe('a\uFEFFb').chars, ['a', '\uFEFF', 'b']);
   m.dispose();
   m.dispose();  // twice is fine
   assert.throws(() => m.probe('hello'), /disposed/);

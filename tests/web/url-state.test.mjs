@@ -31,7 +31,7 @@ test('numbers: shortest text that reads back to the same float32', () => {
 test('values of every kind round-trip', () => {
   const dflt = M(2, 3, [1, 2, 3, 4, 5, 6]);
   const cases = [
-    true, false, null, 0, -3, 0.125, 'rows', 'a string; with: separators, and % * ~ ( )', '12', 'Ünïcödé 한국어',
+    true, false, null, 0, -3, 0.125, 'rows', 'a string; with: separators, and % * ~ ( )', '12', 'Ünïcödé 한국어', '\uFEFFa byte-order mark first',
     [2, 0], [], ['a', true, null, 1.5], M(2, 3, [1, 2, 3, 4, 5, 6.5]), M(0, 0, []), M(1, 2, [-Infinity, 0]),
     { nested: { list: [1, 2] } }, [M(1, 1, [7])],
   ];
