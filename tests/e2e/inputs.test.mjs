@@ -168,7 +168,12 @@ test('Escape in a cell or a number field whose text is not used: the value in us
   assert.equal(await message(page, error), null);
   assert.equal(await page.getAttribute(field, 'aria-invalid'), 'false');
   assert.ok(await focused(field));
+  // an empty field is marked only with its message: at once on Enter, or after a pause
   await typeInto(page, field, '');
+  assert.equal(await page.getAttribute(field, 'aria-invalid'), 'false');
+  await page.keyboard.press('Enter');
+  assert.match(await message(page, error), /the field is empty/);
+  assert.equal(await page.getAttribute(field, 'aria-invalid'), 'true');
   await page.keyboard.press('Escape');
   await page.waitForTimeout(900);
   assert.equal(await page.inputValue(field), '1024');

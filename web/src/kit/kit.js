@@ -312,19 +312,30 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
         return;
       }
       typed = t;
-      input.setAttribute('aria-invalid', 'true');
       if (before !== null) apply(before);
       message = say(t, () => why(t), state()[name], false);
-      // "" or "-" on the way to a number: say so only if the learner stops there.
-      // Hidden and emptied until then, so nothing says what the previous text was.
+      // "" or "-" on the way to a number: say so (and mark the field) only if the learner
+      // stops there, or presses Enter. Hidden and emptied until then, so nothing says what
+      // the previous text was.
+      const mark = () => {
+        input.setAttribute('aria-invalid', 'true');
+        show();
+      };
       if (/^[+-]?$/.test(t)) {
+        input.setAttribute('aria-invalid', 'false');
         msg.hidden = true;
         setText(msg, '');
-        timer = setTimeout(show, 800);
-      } else show();
+        timer = setTimeout(mark, 800);
+      } else mark();
     });
-    // Escape while the text is not used: the value in use comes back at once, no message.
     input.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && typed !== null) {
+        clearTimeout(timer);
+        input.setAttribute('aria-invalid', 'true');
+        show();
+        return;
+      }
+      // Escape while the text is not used: the value in use comes back at once, no message.
       if (e.key !== 'Escape' || typed === null) return;
       e.preventDefault();
       clearTimeout(timer);

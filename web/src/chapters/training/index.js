@@ -98,9 +98,13 @@ export default {
     let awaiting = 0;
     let hist = null;
     let reachedAt = null;
+    let reached = null; // {acc, step} of the announcement (said again in the page's language)
+    let announce = null; // the live region (made below, in its place in the chapter)
     const clearHistory = () => {
       hist = { on: { loss: [], gradLogits: [] }, off: { loss: [], gradLogits: [] }, eval: [] };
       reachedAt = null;
+      reached = null;
+      if (announce) setText(announce, ''); // a new run: the last one's announcement is gone
     };
     clearHistory();
     const shown = () => (state().scale ? 'on' : 'off');
@@ -113,6 +117,7 @@ export default {
       dv: last ? last.config.dV : '…',
       minLen: last ? last.task.minLen : '…',
       maxLen: last ? last.task.maxLen : '…',
+      pe: tr((last ? last.config.positional : state().positional) ? 'leadPeOn' : 'leadPeOff'),
       sortHint: state().task === 'sort' ? tr('sortHint') : state().task === 'induction' ? tr('inductionHint') : '',
     });
 
@@ -164,7 +169,7 @@ export default {
     errorBox.hidden = true;
     const status = el('p', 'training-status');
     status.dataset.status = 'training';
-    const announce = el('p', 'sr-only');
+    announce = el('p', 'sr-only');
     announce.setAttribute('aria-live', 'polite');
 
     // ---- plots -------------------------------------------------------------------------
@@ -344,7 +349,8 @@ export default {
       const acc = m.eval[shown()].accuracy;
       if (reachedAt === null && m.step > 0 && acc >= TARGET_ACC) {
         reachedAt = m.step;
-        setText(announce, tr('reached', { acc: pct(acc), step: String(m.step) }));
+        reached = { acc: pct(acc), step: String(m.step) };
+        setText(announce, tr('reached', reached));
       }
       if (yourTokens) send({ type: 'probe', id: ++probeId, tokens: yourTokens });
       if (wasUnknown || fresh) k.render(); // prose that names the model's sizes
@@ -631,6 +637,7 @@ export default {
     k.start((s) => {
       taskRadios.forEach((r) => (r.checked = r.value === s.task));
       setText(yourBtn, tr('yourRun'));
+      setText(announce, reached ? tr('reached', reached) : '');
       sayYourProblem(); // in the page's current language
       configure();
       scheduleDraw();

@@ -1,7 +1,9 @@
 export default {
   toc: '어텐션이 학습되는 모습',
   title: '어텐션이 학습되는 모습: 브라우저 안에서 작은 Transformer 훈련하기',
-  lead: '앞 장들은 사람이 정한 가중치로 계산했습니다. 이 장에서는 작은 Transformer(파라미터 {params}개: 폭 $d_{\\text{model}} = {dModel}$인 임베딩, 사인파 위치 인코딩, $d_k = {dk}$ 헤드 {heads}개짜리 인과적 어텐션 {layers}층, 어휘로의 투영)가 예제로부터 가중치를 직접 배웁니다. 계산은 같은 C++ 코어가 Web Worker 안에서 합니다. 어느 헤드에게도 어디를 보라고 알려 주지 않습니다. 주어지는 신호는 손실 하나뿐입니다.',
+  lead: '앞 장들은 사람이 정한 가중치로 계산했습니다. 이 장에서는 작은 Transformer(파라미터 {params}개: 폭 $d_{\\text{model}} = {dModel}$인 임베딩, {pe}, $d_k = {dk}$ 헤드 {heads}개짜리 인과적 어텐션 {layers}층, 어휘로의 투영)가 예제로부터 가중치를 직접 배웁니다. 계산은 같은 C++ 코어가 Web Worker 안에서 합니다. 어느 헤드에게도 어디를 보라고 알려 주지 않습니다. 주어지는 신호는 손실 하나뿐입니다.',
+  leadPeOn: '사인파 위치 인코딩',
+  leadPeOff: '위치 인코딩 없음',
   taskTitle: '모델이 배워야 할 것',
   taskLegend: '과제',
   task_previous: '바로 앞 토큰',

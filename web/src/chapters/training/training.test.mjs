@@ -54,6 +54,16 @@ test('training: start, learn the previous-token task, heatmaps change, pause and
   assert.match(await page.textContent('[data-caution="weights"]'), /가중치/);
   // the probe's predictions: every scored position marked right or wrong
   assert.equal(await page.locator('[data-pred="probe"] td.ok, [data-pred="probe"] td.wrong').count(), 7);
+  // the accuracy reached is announced to screen readers, in the page's language
+  const said = '#training p.sr-only[aria-live]';
+  assert.match(await page.textContent(said), /\d+단계/);
+  await toggleLang(page);
+  assert.match(await page.textContent(said), /step \d+/);
+  assert.match(await page.textContent('#training p.lead'), /sinusoidal positional encoding/);
+  // a new setting starts a new run: the lead names it, and the last announcement is gone
+  await page.click('[data-control="positional"]');
+  await waitFor(page, () => /no positional encoding/.test(document.querySelector('#training p.lead').textContent), null, 30000);
+  await waitFor(page, (sel) => document.querySelector(sel).textContent === '', said, 30000);
   assert.deepEqual(errors, []);
   await page.close();
 });
