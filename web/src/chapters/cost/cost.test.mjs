@@ -132,6 +132,9 @@ test('live run: starts in a worker, reports progress, the page stays responsive,
   await page.selectOption('#cost [data-control="liveWorkers"]', '1'); // a pool of one worker
   await page.click('#cost [data-action="run"]');
   assert.equal(await page.isDisabled('#cost [data-action="run"]'), true);
+  // the run's settings wait while it runs
+  for (const c of ['liveHeads', 'liveMaxN', 'liveWorkers', 'liveCausal'])
+    assert.equal(await page.isDisabled(`#cost [data-control="${c}"]`), true, c);
   // Progress: at least one kernel has reported (the small sizes take milliseconds).
   await page.waitForFunction(() => document.querySelector('#cost-progress').value > 0, null, { timeout: 60000 });
   await page.waitForFunction(() => document.querySelectorAll('#cost [data-table="live"] tbody tr').length > 0);
@@ -145,6 +148,7 @@ test('live run: starts in a worker, reports progress, the page stays responsive,
   await page.click('#cost [data-action="cancel"]');
   assert.match(await page.textContent('#cost .live-status'), /Cancelled/);
   assert.equal(await page.isDisabled('#cost [data-action="run"]'), false);
+  assert.equal(await page.isDisabled('#cost [data-control="liveHeads"]'), false);
   const rows = await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length);
   await page.waitForTimeout(500);
   assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), rows, 'nothing arrives after cancel');

@@ -124,6 +124,9 @@ export default {
       ['liveWorkers', 'liveWorkersLabel', LIVE_WORKERS, (s) => Math.min(s.liveWorkers, LIVE_WORKERS.length)],
     ]) k.select(key, label, values, { parent: liveControls, cls: 'number', format: fmtCount, current });
     k.toggle('liveCausal', 'liveCausalLabel', liveControls);
+    // The run's settings wait while it runs (a change would only count for the next run);
+    // a control the widget made read-only stays so.
+    const liveSettings = [...liveControls.querySelectorAll('select, input')].map((c) => [c, c.disabled]);
     const runBtn = k.button('liveRun', () => startRun(), liveControls, 'run');
     runBtn.dataset.action = 'run';
     const cancelBtn = k.button('liveCancel', () => cancelRun(), liveControls, 'cancel');
@@ -289,6 +292,7 @@ export default {
       const L = s.live;
       runBtn.disabled = !!run;
       cancelBtn.disabled = !run;
+      for (const [c, readOnly] of liveSettings) c.disabled = readOnly || !!run;
       progress.value = L ? Math.min(1, L.done / L.total) : 0;
       progress.setAttribute('aria-label', tr('liveProgress'));
       const results = L?.results ?? [];
