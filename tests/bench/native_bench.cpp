@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -180,14 +181,19 @@ void BM_attention(benchmark::State& state) {
 
     attn::reset_peak_memory();
     const std::size_t held = attn::memory_stats().current_bytes;
-    double secs = 0;
+    // The best call's CPU time, as ort_native.mjs times onnxruntime (a disturbance on this
+    // shared machine only ever adds time); the mean is kept beside it.
+    double secs = 0, best = 1e300;
     for (auto _ : state) {
         const double t0 = cpu_seconds();
         for (std::size_t h = 0; h < kHeads; ++h) run_head(h);
-        secs += cpu_seconds() - t0;
+        const double t = cpu_seconds() - t0;
+        secs += t;
+        best = std::min(best, t);
     }
-    state.counters["cpu_ms"] = 1e3 * secs / double(state.iterations());
-    const double gflops = attention_flops(n) * double(state.iterations()) / secs / 1e9;
+    state.counters["cpu_ms"] = 1e3 * best;
+    state.counters["mean_cpu_ms"] = 1e3 * secs / double(state.iterations());
+    const double gflops = attention_flops(n) / best / 1e9;
     state.counters["GFLOP/s"] = gflops;
     state.counters["of_peak"] = gflops / g_peak_gflops;
     state.counters["max_err"] = err;
@@ -235,7 +241,7 @@ void register_all() {
                     ->Args({impl, n, causal})
                     ->ArgNames({"impl", "n", "causal"})
                     ->Unit(benchmark::kMillisecond)
-                    ->MinTime(0.4)
+                    ->MinTime(n >= 2048 ? 1.2 : 0.4)  // (several calls at the large n too: the best is kept)
                     ->UseRealTime();
 }
 
