@@ -38,13 +38,23 @@ export async function mountAll(page) {
   for (let pass = 0; pass < 3; pass++) {
     const left = await page.$$eval('section.chapter:not([data-mounted="true"])', (s) => s.map((x) => x.id));
     if (!left.length) break;
-    for (const id of left) {
-      await page.evaluate((i) => document.getElementById(i).scrollIntoView(), id);
-      await page.waitForFunction((i) => document.getElementById(i).dataset.mounted === 'true', id, { timeout: 30000 });
-    }
+    await mountChapters(page, left);
   }
   await page.waitForFunction((count) => document.querySelectorAll('section.chapter[data-mounted="true"]').length === count, n, { timeout: 30000 });
   await page.evaluate(() => scrollTo(0, 0));
+}
+
+// Brings each chapter of `ids` into view in turn and waits until it is mounted (an error
+// names the chapter that was not).
+export async function mountChapters(page, ids) {
+  for (const id of ids) {
+    await page.evaluate((i) => document.getElementById(i).scrollIntoView(), id);
+    try {
+      await page.waitForFunction((i) => document.getElementById(i).dataset.mounted === 'true', id, { timeout: 30000 });
+    } catch (e) {
+      throw new Error(`#${id} was not mounted 30 s after it was scrolled into view: ${e.message}`);
+    }
+  }
 }
 
 // The language toggle loads the other language's prose before it switches: this clicks it
