@@ -286,6 +286,11 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
       if (msg.hidden !== !t) msg.hidden = !t;
       setText(msg, t);
     };
+    // the field marked as not used, with its message
+    const mark = () => {
+      input.setAttribute('aria-invalid', 'true');
+      show();
+    };
     const apply = (v) => v !== state()[name] && patch(patchFor ? patchFor(v) : { [name]: v });
     const why = (t) => {
       if (t === '') return common('whyFieldEmpty');
@@ -317,10 +322,6 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
       // "" or "-" on the way to a number: say so (and mark the field) only if the learner
       // stops there, or presses Enter. Hidden and emptied until then, so nothing says what
       // the previous text was.
-      const mark = () => {
-        input.setAttribute('aria-invalid', 'true');
-        show();
-      };
       if (/^[+-]?$/.test(t)) {
         input.setAttribute('aria-invalid', 'false');
         msg.hidden = true;
@@ -331,8 +332,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     input.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' && typed !== null) {
         clearTimeout(timer);
-        input.setAttribute('aria-invalid', 'true');
-        show();
+        mark();
         return;
       }
       // Escape while the text is not used: the value in use comes back at once, no message.

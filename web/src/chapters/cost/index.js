@@ -184,6 +184,9 @@ export default {
     T('p', 'summary', section, 'summary');
 
     // ---- the worker pool ---------------------------------------------------------------------
+    // Without the causal mask the pool splits query rows when the heads do not divide evenly
+    // (h = 1 too); with it, a whole head is the unit of work: no more workers than heads.
+    const workersFor = (s, heads) => (s.liveCausal ? Math.min(s.liveWorkers, heads) : s.liveWorkers);
     // After the next frame is painted (or 100 ms, where a hidden page paints none).
     const nextFrame = () => new Promise((resolve) => {
       const timer = setTimeout(resolve, 100);
@@ -216,10 +219,7 @@ export default {
       const base = { sizes, flops, heads, workers: 0, results: [], current: null, failed: null, message: '', done: 0, total: 2 * flops.reduce((a, b) => a + b, 0) };
       const me = {};
       try {
-        // Without the causal mask the pool splits query rows when the heads do not divide
-        // evenly (h = 1 too); with it, a whole head is the unit of work: no more workers than heads.
-        const workers = s.liveCausal ? Math.min(s.liveWorkers, heads) : s.liveWorkers;
-        me.pool = createPool({ url: new URL('./cost-run.js', import.meta.url), size: workers, maxRows: s.liveMaxN });
+        me.pool = createPool({ url: new URL('./cost-run.js', import.meta.url), size: workersFor(s, heads), maxRows: s.liveMaxN });
       } catch (e) {
         patch({ live: { ...base, status: 'error', message: e.message || tr('liveWorkerFailed'), total: 1 } });
         return;
@@ -369,7 +369,7 @@ export default {
         liveMessage: L?.message ?? '',
         liveFailedNote: L?.failed ? tr('liveFailedNote', { n: fmtCount(L.failed.n) }) : '',
         liveHeads: fmtCount(L?.heads ?? s.liveHeads),
-        liveWorkersUsed: fmtCount(L?.workers || (s.liveCausal ? Math.min(s.liveWorkers, s.liveHeads) : s.liveWorkers)),
+        liveWorkersUsed: fmtCount(L?.workers || workersFor(s, s.liveHeads)),
       };
     }
 
