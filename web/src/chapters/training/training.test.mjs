@@ -29,8 +29,12 @@ test('training: start, learn the previous-token task, heatmaps change, pause and
   assert.equal(before.length, 64); // 8 x 8 probe
   assert.equal(await page.textContent('[data-control="start"]'), '시작');
   await page.click('[data-control="start"]');
-  // Wait for the held-out accuracy (computed by the core in the worker) to pass 0.95.
+  // Wait for the held-out accuracy (computed by the core in the worker) to pass 0.95, then
+  // for the announcement the chapter makes when the shown model reaches its target (99%):
+  // pausing between the two would leave nothing announced.
   await waitFor(page, (sel) => Number(document.querySelector(sel)?.dataset.accuracyOn) >= 0.95, STATUS);
+  const said = '#training p.sr-only[aria-live]';
+  await waitFor(page, (sel) => document.querySelector(sel).textContent !== '', said);
   const step = Number(await status(page, 'step'));
   assert.ok(step > 0);
   // the lead names the model's size as the core counts it, with thousands separators
@@ -55,7 +59,6 @@ test('training: start, learn the previous-token task, heatmaps change, pause and
   // the probe's predictions: every scored position marked right or wrong
   assert.equal(await page.locator('[data-pred="probe"] td.ok, [data-pred="probe"] td.wrong').count(), 7);
   // the accuracy reached is announced to screen readers, in the page's language
-  const said = '#training p.sr-only[aria-live]';
   assert.match(await page.textContent(said), /\d+단계/);
   await toggleLang(page);
   assert.match(await page.textContent(said), /step \d+/);
