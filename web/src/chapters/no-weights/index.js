@@ -140,7 +140,7 @@ export default {
       const es = rowOf(t.scaled, i).map((x) => `e^{${tex(x)}}`);
       setText(smTitle, tr('softmaxRow', { n: i + 1 }));
       setMath(smMath,
-        `\\begin{aligned}\\alpha_{${i + 1}} &= \\frac{[${es.join(',\\ ')}]}{${es.join(' + ')}} \\\\ &= ${vec(rowOf(t.weights, i), w3)} \\\\ \\textstyle\\sum_j \\alpha_{${i + 1}j} &= ${tex(sums.data[i], w3)}\\end{aligned}`,
+        `\\begin{aligned}\\alpha_{${i + 1}} &= \\frac{[${es.join(',\\ ')}]}{${es.join(' + ')}} \\\\ &= ${vec(rowOf(t.weights, i), w3)} \\\\ \\textstyle\\sum_j \\alpha_{{${i + 1}}j} &= ${tex(sums.data[i], w3)}\\end{aligned}`,
         { display: true });
       gP2.update(t.weights);
       gP2.highlight({ rows: [i] });
