@@ -152,8 +152,11 @@ function remember(key, value) {
 // the element shows the same parts but for the numbers of its formulas, only the digits
 // are written (above); otherwise the new HTML is morphed in as setHtml does. The first
 // time, formulas are typeset as KaTeX does (no slots: prose whose numbers never change
-// costs nothing more); from the second time on, with slots.
-export function setParts(el, parts) {
+// costs nothing more); from the second time on, with slots. With { slotted: true } (a
+// worked formula, whose numbers change with the learner's edits: setMath) with slots from
+// the first time, so that the first edit writes digits too instead of typesetting and
+// morphing every formula of the chapter again (about as much KaTeX work at the mount).
+export function setParts(el, parts, { slotted = false } = {}) {
   el.__filled = undefined; // (setProse sets it after)
   const now = parts.map((p) => (typeof p === 'string' ? { html: p } : { ...p, ...skeleton(p.tex) }));
   const was = el.__parts;
@@ -176,7 +179,8 @@ export function setParts(el, parts) {
     el.__html = null; // known to setParts only
     return;
   }
-  const html = now.map((p) => (p.html !== undefined ? p.html : was && p.digits.length ? slottedHtml(p.tex, p) : texToHtml(p.tex, p))).join('');
+  const slots = was || slotted;
+  const html = now.map((p) => (p.html !== undefined ? p.html : slots && p.digits.length ? slottedHtml(p.tex, p) : texToHtml(p.tex, p))).join('');
   if (el.__html !== html) morphInto(el, html);
   el.__html = html;
   el.__parts = findSlots(el, now);
@@ -235,7 +239,7 @@ function findSlots(el, parts) {
 
 // One formula (or several, display: each its own block) whose numbers change.
 export function setMath(el, tex, { display = false } = {}) {
-  setParts(el, (Array.isArray(tex) ? tex : [tex]).map((t) => ({ tex: t, display })));
+  setParts(el, (Array.isArray(tex) ? tex : [tex]).map((t) => ({ tex: t, display })), { slotted: true });
 }
 
 // Sets an element's content from a template; cheap enough to call on every update: the

@@ -130,7 +130,7 @@ export default {
       setParts(compareMath, [
         `<span class="cmp-label">${escapeHtml(tr('loopLabel'))}</span> `, { tex: vec(loopRow) },
         ` <span class="cmp-eq">${same ? '=' : '≠'}</span> <span class="cmp-label">`, ...prose(tr('rowLabel'), { n: i + 1 }), '</span> ', { tex: vec(row) },
-      ]);
+      ], { slotted: true });
       gS.update(S);
       gS.highlight({ rows: [i] });
       gP.update(t.weights);

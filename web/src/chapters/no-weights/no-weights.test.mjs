@@ -25,6 +25,10 @@ test('scores, weights and context vectors are the core’s; the second token’s
   assert.equal(loopLines, X.rows);
   const bold = await page.$$eval('[data-worked="loop"] .katex-html .mord.mathbf', (ns) => ns.map((n) => n.textContent));
   assert.deepEqual(bold.join(''), shown(t.scores, 1).join(''));
+  // Worked formulas carry their number slots from the start (kit/prose.js setMath), so the
+  // first edit writes digits instead of typesetting every formula again.
+  const slots = await page.$$eval('[data-worked] .katex-html .ae-n', (ns) => ns.length);
+  assert.ok(slots >= X.rows * (2 * X.cols + 2), `${slots} slots before any edit`);
   assert.match(await page.textContent('[data-check="loop-vs-matrix"]'), /비트 단위까지 같/);
   assert.deepEqual(errors, []);
   await page.close();
