@@ -70,6 +70,9 @@ test('editing an input changes the dependent scores, weights and context vectors
   assert.equal(sm.slotted, 2 * X.rows + X.rows + 3, 'every number of the softmax formula is a slot');
   assert.ok(sm.text.startsWith('α5∑jα5j='), sm.text); // the left column: α₅, Σⱼ α₅ⱼ
   assert.ok(sm.text.endsWith(`=[${shown(t.weights, 4, w3).join(',')}]=1.000`), sm.text);
+  // the loop-versus-matrix line names the new row; its two vectors are written in place
+  assert.match(await page.textContent('[data-worked="compare"]'), /XX.*의 5행/);
+  assert.equal(await page.$$eval('[data-worked="compare"] .katex-html .ae-n', (ns) => ns.length), 2 * X.rows);
   await page.check('[data-choice="nw-focus"] input[value="3"]');
   // Token 4's largest score is not with itself in this example (a longer vector wins).
   const s4 = rowOf(t.scores, 3);
