@@ -26,22 +26,22 @@ const FORMULAS = [
   (a, b, c) => `\\textstyle\\sum_j \\alpha_{1j} = ${tex(a, w3)} + ${tex(b, w3)} + ${tex(c, w3)}`,
   (a, b) => `z_1 = ${tex(a, w3)}\\,x_{1} + ${tex(b, w3)}\\,x_{2}`,
   (a, b) => `\\begin{aligned} o_{3} &= ${tex(a, w3)}\\,${vec([a, b])} \\\\ &= ${vec([b, a])} \\end{aligned}`,
+  // numbers in both columns of a later row: the HTML holds the left column first
+  (a, b, c) => `\\begin{aligned}\\alpha_{2} &= ${vec([a, b], w3)} \\\\ \\textstyle\\sum_j \\alpha_{{2}j} &= ${tex(c, w3)}\\end{aligned}`,
   (a) => `\\mathrm{PE}_{(2, 4)} = \\sin\\!\\left(\\frac{2}{10000^{4/8}}\\right) = ${tex(a)}`,
 ];
 const number = fc.double({ min: -500, max: 500, noNaN: true }).map((x) => Math.round(x * 1000) / 1000);
 
 // The slots' digits as typeset: [digits] in order, and the HTML with them taken out.
 // (KaTeX puts the spacing that follows a number inside its slot, after the digits.)
-const SLOT = /<span class="enclosing ae-n( mtight)?">(<span class="[^"]*"(?: style="[^"]*")?>)([^<]*)(<\/span>)((?:<span class="mspace[^"]*" style="[^"]*"><\/span>)*)<\/span>/g;
-const digitsOf = (html) => [...html.matchAll(SLOT)].map((m) => m[3]);
-const withDigits = (html, digits) => {
-  let k = 0;
-  return html.replace(SLOT, (m, tight = '', open, d, close, space) => `<span class="enclosing ae-n${tight}">${open}${digits[k++]}${close}${space}</span>`);
-};
+// A slot's class ae-n<k> is its number's place in the TeX (the HTML's order can differ).
+const SLOT = /<span class="enclosing ae-n ae-n(\d+)( mtight)?">(<span class="[^"]*"(?: style="[^"]*")?>)([^<]*)(<\/span>)((?:<span class="mspace[^"]*" style="[^"]*"><\/span>)*)<\/span>/g;
+const digitsOf = (html) => [...html.matchAll(SLOT)].sort((a, b) => a[1] - b[1]).map((m) => m[4]);
+const withDigits = (html, digits) => html.replace(SLOT, (m, k, tight = '', open, d, close, space) => `<span class="enclosing ae-n ae-n${k}${tight}">${open}${digits[k]}${close}${space}</span>`);
 // Without the slots' wrappers; and \mathbf{\htmlClass{..}{1.5}} loses an unstyled <span
 // class="mord"> around the bold digits that \mathbf{1.5} has, which changes nothing on
 // screen (no rule of KaTeX's stylesheet selects it, and spacing is typeset, not styled).
-const unslotted = (html) => plainOrd(html.replace(SLOT, (m, tight, open, d, close, space) => `${open}${d}${close}${space}`));
+const unslotted = (html) => plainOrd(html.replace(SLOT, (m, k, tight, open, d, close, space) => `${open}${d}${close}${space}`));
 const plainOrd = (html) => html.replace(/<span class="mord">(<span class="mord mathbf">[^<]*<\/span>)<\/span>/g, '$1');
 const skeleton = (t) => t.replace(/\d+(\.\d+)?/g, '#');
 

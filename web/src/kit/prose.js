@@ -78,12 +78,13 @@ function morphInto(el, html) {
 
 // ---- formulas whose numbers change ---------------------------------------------------------
 // A worked formula is typeset once per *structure*: its TeX with every number replaced by
-// '#' (the skeleton). The numbers are typeset as slots, \htmlClass{ae-n}{1.25} (a span
-// KaTeX treats as transparent for spacing), and an edit that changes only numbers, to
-// numbers of the same kind, writes the new digits into the slots' text nodes: no KaTeX,
-// no HTML parsing, no morph, and the browser lays out only the changed text. A number's
-// kind is its place in the skeleton; a digit string has the same height and depth
-// whatever its digits (KaTeX's struts stay right); the sign is part of the skeleton, and
+// '#' (the skeleton). The numbers are typeset as slots, \htmlClass{ae-n ae-n<k>}{1.25} for
+// the k-th number of the TeX (a span KaTeX treats as transparent for spacing; the HTML may
+// hold them in another order, as an aligned environment's columns), and an edit that
+// changes only numbers, to numbers of the same kind, writes the new digits into the slots'
+// text nodes: no KaTeX, no HTML parsing, no morph, and the browser lays out only the
+// changed text. A number's kind is its place in the skeleton; a digit string has the same
+// height and depth whatever its digits (KaTeX's struts stay right); the sign is part of the skeleton, and
 // −∞, ∞ and NaN are not numbers here, so a change of sign or to a non-finite value
 // typesets the formula anew. The formula's MathML (what screen readers read) gets the
 // same digits: when its <mn> elements are the slots' numbers, one each and in order, the
@@ -117,7 +118,8 @@ export function slottedHtml(tex, { display = false } = {}) {
   const key = `S${display ? 'D' : 'I'}${tex}`;
   let html = typeset.get(key);
   if (html === undefined) {
-    const slotted = tex.replace(NUMBER, (m) => `\\htmlClass{${SLOT}}{${m}}`);
+    let k = 0;
+    const slotted = tex.replace(NUMBER, (m) => `\\htmlClass{${SLOT} ${SLOT}${k++}}{${m}}`);
     html = assemble(katex.renderToString(slotted, { ...SLOT_OPTIONS, displayMode: display, output: 'html' }), mathml(tex, display))
       ?? texToHtml(tex, { display });
     remember(key, html);
@@ -150,8 +152,11 @@ function remember(key, value) {
 // the element shows the same parts but for the numbers of its formulas, only the digits
 // are written (above); otherwise the new HTML is morphed in as setHtml does. The first
 // time, formulas are typeset as KaTeX does (no slots: prose whose numbers never change
-// costs nothing more); from the second time on, with slots.
-export function setParts(el, parts) {
+// costs nothing more); from the second time on, with slots. With { slotted: true } (a
+// worked formula, whose numbers change with the learner's edits: setMath) with slots from
+// the first time, so that the first edit writes digits too instead of typesetting and
+// morphing every formula of the chapter again (about as much KaTeX work at the mount).
+export function setParts(el, parts, { slotted = false } = {}) {
   el.__filled = undefined; // (setProse sets it after)
   const now = parts.map((p) => (typeof p === 'string' ? { html: p } : { ...p, ...skeleton(p.tex) }));
   const was = el.__parts;
@@ -174,13 +179,23 @@ export function setParts(el, parts) {
     el.__html = null; // known to setParts only
     return;
   }
-  const html = now.map((p) => (p.html !== undefined ? p.html : was && p.digits.length ? slottedHtml(p.tex, p) : texToHtml(p.tex, p))).join('');
+  const slots = was || slotted;
+  const html = now.map((p) => (p.html !== undefined ? p.html : slots && p.digits.length ? slottedHtml(p.tex, p) : texToHtml(p.tex, p))).join('');
   if (el.__html !== html) morphInto(el, html);
   el.__html = html;
   el.__parts = findSlots(el, now);
 }
 const sameShape = (o, p) => (p.html !== undefined ? o.html === p.html
   : o.slots !== null && o.skel === p.skel && o.display === p.display);
+
+const PLACE = new RegExp(`^${SLOT}(\\d+)$`);
+function slotPlace(span) {
+  for (const c of span.classList) {
+    const m = PLACE.exec(c);
+    if (m) return Number(m[1]);
+  }
+  return -1;
+}
 
 // After new HTML: each formula's KaTeX root, its MathML holder and its slots' text nodes.
 // A formula whose slots are not one text node each (KaTeX split a number) is marked
@@ -196,8 +211,15 @@ function findSlots(el, parts) {
     const root = roots[k];
     p.math = root.querySelector(':scope > .katex-mathml');
     const spans = root.querySelectorAll(`.katex-html .${SLOT}`);
-    p.slots = p.math && spans.length === p.digits.length ? Array.from(spans, (s, j) => {
-      // <span class="enclosing ae-n"><span class="mord">1.25</span>(KaTeX's spacing after it)</span>
+    // a slot's place in the TeX is its class ae-n<k>: the HTML can hold the numbers in
+    // another order (an aligned environment lays out its left column, then its right one)
+    const byPlace = new Array(p.digits.length).fill(null);
+    for (const s of spans) {
+      const j = slotPlace(s);
+      if (j >= 0 && j < byPlace.length && !byPlace[j]) byPlace[j] = s;
+    }
+    p.slots = p.math && spans.length === p.digits.length && !byPlace.includes(null) ? byPlace.map((s, j) => {
+      // <span class="enclosing ae-n ae-n<j>"><span class="mord">1.25</span>(KaTeX's spacing after it)</span>
       const t = s.firstChild;
       const only = t && t.nodeType === 1 && t.childNodes.length === 1 ? t.firstChild : null;
       for (let x = t?.nextSibling; x; x = x.nextSibling) if (!x.classList?.contains('mspace')) return null;
@@ -217,7 +239,7 @@ function findSlots(el, parts) {
 
 // One formula (or several, display: each its own block) whose numbers change.
 export function setMath(el, tex, { display = false } = {}) {
-  setParts(el, (Array.isArray(tex) ? tex : [tex]).map((t) => ({ tex: t, display })));
+  setParts(el, (Array.isArray(tex) ? tex : [tex]).map((t) => ({ tex: t, display })), { slotted: true });
 }
 
 // Sets an element's content from a template; cheap enough to call on every update: the

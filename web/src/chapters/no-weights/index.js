@@ -5,7 +5,7 @@
 import { chapterKit } from '../../kit/kit.js';
 import { choice, sameBits, opGroup } from '../../kit/controls.js';
 import { tex } from '../../format.js';
-import { escapeHtml, prose, setText, setMath, setParts } from '../../kit/prose.js';
+import { setText, setMath, setProse } from '../../kit/prose.js';
 import { at, rowOf } from '../../matrix.js';
 
 const ID = 'no-weights';
@@ -62,6 +62,14 @@ export default {
     const compare = el('div', 'worked compare');
     compare.dataset.worked = 'compare';
     const compareMath = el('div', 'worked-math', compare);
+    // loop row = matrix row, one element per part: a new query token writes the digits and
+    // the row number in place (one morph of the whole line would parse it anew)
+    const cmpLoop = el('span', 'cmp-label', compareMath);
+    const cmpLoopMath = el('span', '', compareMath);
+    const cmpEq = el('span', 'cmp-eq', compareMath);
+    const cmpRow = el('span', 'cmp-label', compareMath);
+    const cmpRowMath = el('span', '', compareMath);
+    for (const n of [cmpLoopMath, cmpEq, cmpRow, cmpRowMath]) n.before(' ');
     const check = text('p', () => (same ? 'checkSame' : 'checkDiff'), section, () => ({ n: n() }), 'check');
     check.dataset.check = 'loop-vs-matrix';
     text('p', () => (selfMax ? 'selfMaxYes' : 'selfMaxNo'), section, (s, r) => (r ? {
@@ -127,10 +135,11 @@ export default {
       const xiv = rowOf(s.X, i);
       setMath(loopMath, loopRow.map((v, j) =>
         `\\omega_{${i + 1}${j + 1}} = ${xiv.map((a, c) => `${paren(a)}\\times${paren(at(s.X, j, c))}`).join(' + ')} = \\mathbf{${tex(v)}}`), { display: true });
-      setParts(compareMath, [
-        `<span class="cmp-label">${escapeHtml(tr('loopLabel'))}</span> `, { tex: vec(loopRow) },
-        ` <span class="cmp-eq">${same ? '=' : '≠'}</span> <span class="cmp-label">`, ...prose(tr('rowLabel'), { n: i + 1 }), '</span> ', { tex: vec(row) },
-      ]);
+      setText(cmpLoop, tr('loopLabel'));
+      setMath(cmpLoopMath, vec(loopRow));
+      setText(cmpEq, same ? '=' : '≠');
+      setProse(cmpRow, tr('rowLabel'), { n: i + 1 }, { keep: true });
+      setMath(cmpRowMath, vec(row));
       gS.update(S);
       gS.highlight({ rows: [i] });
       gP.update(t.weights);
@@ -140,7 +149,7 @@ export default {
       const es = rowOf(t.scaled, i).map((x) => `e^{${tex(x)}}`);
       setText(smTitle, tr('softmaxRow', { n: i + 1 }));
       setMath(smMath,
-        `\\begin{aligned}\\alpha_{${i + 1}} &= \\frac{[${es.join(',\\ ')}]}{${es.join(' + ')}} \\\\ &= ${vec(rowOf(t.weights, i), w3)} \\\\ \\textstyle\\sum_j \\alpha_{${i + 1}j} &= ${tex(sums.data[i], w3)}\\end{aligned}`,
+        `\\begin{aligned}\\alpha_{${i + 1}} &= \\frac{[${es.join(',\\ ')}]}{${es.join(' + ')}} \\\\ &= ${vec(rowOf(t.weights, i), w3)} \\\\ \\textstyle\\sum_j \\alpha_{{${i + 1}}j} &= ${tex(sums.data[i], w3)}\\end{aligned}`,
         { display: true });
       gP2.update(t.weights);
       gP2.highlight({ rows: [i] });

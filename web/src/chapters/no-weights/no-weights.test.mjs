@@ -25,6 +25,10 @@ test('scores, weights and context vectors are the core’s; the second token’s
   assert.equal(loopLines, X.rows);
   const bold = await page.$$eval('[data-worked="loop"] .katex-html .mord.mathbf', (ns) => ns.map((n) => n.textContent));
   assert.deepEqual(bold.join(''), shown(t.scores, 1).join(''));
+  // Worked formulas carry their number slots from the start (kit/prose.js setMath), so the
+  // first edit writes digits instead of typesetting every formula again.
+  const slots = await page.$$eval('[data-worked] .katex-html .ae-n', (ns) => ns.length);
+  assert.ok(slots >= X.rows * (2 * X.cols + 2), `${slots} slots before any edit`);
   assert.match(await page.textContent('[data-check="loop-vs-matrix"]'), /비트 단위까지 같/);
   assert.deepEqual(errors, []);
   await page.close();
@@ -46,6 +50,30 @@ test('editing an input changes the dependent scores, weights and context vectors
   await page.check('[data-choice="nw-focus"] input[value="3"]');
   assert.match(await page.textContent('[data-worked="loop"] .worked-title'), /토큰 4/);
   assert.equal(await page.$$eval('[data-grid="nw-S"] tbody tr:nth-child(4) td.hl', (n) => n.length), X.rows);
+  // The next token's worked softmax has the same structure: its digits are written into the
+  // typeset formula (kit/prose.js), in the TeX's order although the HTML holds the aligned
+  // rows' left column (α₅ and Σⱼ α₅ⱼ) first; the formula's nodes stay.
+  const softmax = () => page.evaluate(() => {
+    const root = document.querySelector('[data-worked="softmax"] .katex');
+    const nodes = window.__softmaxMo?.takeRecords().filter((r) => r.type !== 'characterData').length;
+    window.__softmaxMo?.disconnect();
+    window.__softmaxMo = new MutationObserver(() => {});
+    window.__softmaxMo.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+    // the slots setParts found in it (kit/prose.js): without them, a change retypesets and morphs
+    const slotted = document.querySelector('[data-worked="softmax"] .worked-math').__parts?.[0]?.slots?.length ?? 0;
+    return { nodes, slotted, text: root.querySelector('.katex-html').textContent.replace(/[\s\u200b]/g, '') };
+  });
+  await softmax();
+  await page.check('[data-choice="nw-focus"] input[value="4"]');
+  const sm = await softmax();
+  assert.equal(sm.nodes, 0, 'the softmax formula is written in place: no node or attribute changed');
+  assert.equal(sm.slotted, 2 * X.rows + X.rows + 3, 'every number of the softmax formula is a slot');
+  assert.ok(sm.text.startsWith('α5∑jα5j='), sm.text); // the left column: α₅, Σⱼ α₅ⱼ
+  assert.ok(sm.text.endsWith(`=[${shown(t.weights, 4, w3).join(',')}]=1.000`), sm.text);
+  // the loop-versus-matrix line names the new row; its two vectors are written in place
+  assert.match(await page.textContent('[data-worked="compare"]'), /XX.*의 5행/);
+  assert.equal(await page.$$eval('[data-worked="compare"] .katex-html .ae-n', (ns) => ns.length), 2 * X.rows);
+  await page.check('[data-choice="nw-focus"] input[value="3"]');
   // Token 4's largest score is not with itself in this example (a longer vector wins).
   const s4 = rowOf(t.scores, 3);
   assert.ok(Math.max(...s4) > s4[3], 'the example keeps a longer vector ahead of token 4 itself');
