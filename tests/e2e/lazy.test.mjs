@@ -220,9 +220,16 @@ test('a language switch reaches chapters mounted later; a link keeps the state o
   await page.evaluate(() => (location.hash = 'review'));
   await page.waitForSelector('#review[data-mounted="true"]');
   assert.match(await page.textContent('#review h2'), /[가-힣]/, 'a chapter mounted after the switch speaks Korean');
-  // multi-head was mounted (off screen) before the switch: redrawn when it comes into view.
+  assert.equal(await page.getAttribute('#review', 'lang'), 'ko');
+  // multi-head was mounted (off screen) before the switch: until it is redrawn it still shows
+  // English and says so (lang="en"); redrawn when it comes into view, in Korean.
+  assert.deepEqual(await page.$eval('#multi-head', (s) => [s.lang, /[가-힣]/.test(s.querySelector('h2').textContent)]), ['en', false]);
   await page.evaluate(() => (location.hash = 'multi-head'));
   await page.waitForFunction(() => /[가-힣]/.test(document.querySelector('#multi-head h2').textContent), null, { timeout: 5000 });
+  assert.equal(await page.getAttribute('#multi-head', 'lang'), 'ko', 'redrawn: marked Korean');
+  // every section is marked with the language of its title
+  const marks = await page.$$eval('section.chapter', (ss) => ss.map((s) => [s.id, s.lang, /[가-힣]/.test(s.querySelector('h2')?.textContent ?? '') ? 'ko' : 'en']));
+  for (const [id, lang, title] of marks) assert.equal(lang, title, `#${id}: lang="${lang}", its title is in ${title}`);
   assert.match(page.url(), /multi-head=heads:1/);
   assert.deepEqual(errors, []);
   await page.close();

@@ -55,6 +55,7 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
       main.append(section);
     }
     const h2 = section.querySelector('h2') ?? section.appendChild(document.createElement('h2'));
+    section.lang = i18n.lang; // the language of what the section shows (below)
     entries.set(c.id, { c, section, h2, state: 'placeholder', module: null });
     // Keyboard: a chapter not mounted yet is one tab stop, so that Tab from the chapter
     // before it does not leave the page (focus went to <body>, then the skip link at the
@@ -109,12 +110,22 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     for (const e of entries.values()) {
       const t = e.state === 'placeholder' && i18n.t(`${e.c.id}.title`);
       if (t && e.h2.textContent !== t) e.h2.textContent = t;
+      if (e.state === 'placeholder') e.section.lang = i18n.lang;
     }
   }
+  // Every section carries the language of what it shows (lang="ko" | "en"): a mounted chapter
+  // that a switch redraws later (off screen) still shows, and is marked as, the language it
+  // was drawn in, and <html lang> changing then restyles and lays out none of its text (at
+  // #multi-head that was most of a switch: the whole page's text re-shaped for the new
+  // locale, :lang(ko) line breaking included).
   i18n.onChange(() => {
     relabel();
     reserve();
     for (const e of entries.values()) if (e.state === 'failed') showError(e);
+    // after the chapters' own listeners: those with nothing left to redraw speak the new language
+    queueMicrotask(() => {
+      for (const e of entries.values()) if (e.state === 'mounted' && !later.has(e.c.id) && !soon.has(e.c.id)) e.section.lang = i18n.lang;
+    });
   });
 
   // ---- loading and mounting ---------------------------------------------------------------------
@@ -152,6 +163,7 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     p.setAttribute('role', 'alert');
     p.textContent = i18n.t('common.chapterFailed', { message: e.error });
     e.section.append(h2, p);
+    e.section.lang = i18n.lang;
   }
 
   // Mounts a loaded chapter now (synchronously).
@@ -164,6 +176,7 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     e.section.style.minHeight = '';
     e.section.removeAttribute('aria-busy');
     e.section.removeAttribute('tabindex');
+    e.section.lang = i18n.lang;
     try {
       mount(e.c, e.section, e.module);
     } catch (err) {
@@ -269,6 +282,8 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     } catch (err) {
       console.error(err);
     }
+    const e = entries.get(id);
+    if (e?.state === 'mounted') e.section.lang = i18n.lang; // redrawn in it
   }
   const runSoon = (id) => run(soon, id);
   let soonPending = false;
@@ -403,6 +418,8 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
         later.delete(id);
         soon.delete(id);
         fn();
+        const e = entries.get(id);
+        if (e?.state === 'mounted') e.section.lang = i18n.lang;
       } else if (near.has(id)) {
         later.delete(id);
         soon.set(id, fn);
