@@ -157,7 +157,7 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
   function showError(e) {
     e.section.textContent = '';
     const h2 = document.createElement('h2');
-    h2.textContent = i18n.t(`${e.c.id}.title`);
+    h2.textContent = i18n.t(`${e.c.id}.toc`); // (plain text: a title may hold TeX, and KaTeX is in no chunk here)
     const p = document.createElement('p');
     p.className = 'chapter-error';
     p.setAttribute('role', 'alert');
