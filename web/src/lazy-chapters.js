@@ -55,6 +55,7 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
       main.append(section);
     }
     const h2 = section.querySelector('h2') ?? section.appendChild(document.createElement('h2'));
+    section.lang = i18n.lang; // the language of what the section shows (below)
     entries.set(c.id, { c, section, h2, state: 'placeholder', module: null });
     // Keyboard: a chapter not mounted yet is one tab stop, so that Tab from the chapter
     // before it does not leave the page (focus went to <body>, then the skip link at the
@@ -75,7 +76,7 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     const e = entries.get(id);
     // Only for Tab, once the page mounts chapters: a fragment link also focuses its
     // section, before the core has loaded (main.js mounts that one itself).
-    if (e.state === 'mounted' || !observing || performance.now() - tabAt > 1000) return;
+    if (e.state !== 'placeholder' || !observing || performance.now() - tabAt > 1000) return;
     const back = backwards;
     await mountNow(id);
     // (mounting took the section out of the tab order, so the focus may have fallen to <body>)
@@ -109,11 +110,22 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     for (const e of entries.values()) {
       const t = e.state === 'placeholder' && i18n.t(`${e.c.id}.title`);
       if (t && e.h2.textContent !== t) e.h2.textContent = t;
+      if (e.state === 'placeholder') e.section.lang = i18n.lang;
     }
   }
+  // Every section carries the language of what it shows (lang="ko" | "en"): a mounted chapter
+  // that a switch redraws later (off screen) still shows, and is marked as, the language it
+  // was drawn in, and <html lang> changing then restyles and lays out none of its text (at
+  // #multi-head that was most of a switch: the whole page's text re-shaped for the new
+  // locale, :lang(ko) line breaking included).
   i18n.onChange(() => {
     relabel();
     reserve();
+    for (const e of entries.values()) if (e.state === 'failed') showError(e);
+    // after the chapters' own listeners: those with nothing left to redraw speak the new language
+    queueMicrotask(() => {
+      for (const e of entries.values()) if (e.state === 'mounted' && !later.has(e.c.id) && !soon.has(e.c.id)) e.section.lang = i18n.lang;
+    });
   });
 
   // ---- loading and mounting ---------------------------------------------------------------------
@@ -123,32 +135,66 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     return Promise.all([e.loading, i18n.load(i18n.lang, [id])]);
   }
   const ready = (id) => !!entries.get(id)?.module && i18n.loaded(i18n.lang, id);
+  // A chapter and the chapters it needs (mounted with it), those on this page.
+  const group = (id) => [id, ...entries.get(id).c.needs.filter((n) => entries.has(n))];
+
+  // A chapter whose code or prose could not be loaded, or whose mount threw: it says so where
+  // it is (its title, then the error), and the other chapters go on mounting. (A dynamic
+  // import that failed fails again in the same document: the message asks for a reload.)
+  function fail(id, err) {
+    const e = entries.get(id);
+    if (e.state === 'failed') return;
+    console.error(err);
+    e.state = 'failed';
+    e.error = err?.message ?? String(err);
+    e.section.classList.remove('placeholder');
+    e.section.style.minHeight = '';
+    e.section.removeAttribute('aria-busy');
+    e.section.removeAttribute('tabindex');
+    e.section.dataset.mounted = 'failed';
+    showError(e);
+  }
+  function showError(e) {
+    e.section.textContent = '';
+    const h2 = document.createElement('h2');
+    h2.textContent = i18n.t(`${e.c.id}.toc`); // (plain text: a title may hold TeX, and KaTeX is in no chunk here)
+    const p = document.createElement('p');
+    p.className = 'chapter-error';
+    p.setAttribute('role', 'alert');
+    p.textContent = i18n.t('common.chapterFailed', { message: e.error });
+    e.section.append(h2, p);
+    e.section.lang = i18n.lang;
+  }
 
   // Mounts a loaded chapter now (synchronously).
   function mountLoaded(id) {
     const e = entries.get(id);
-    if (!e || e.state === 'mounted') return;
+    if (!e || e.state !== 'placeholder') return;
     e.state = 'mounted';
     e.section.textContent = '';
     e.section.classList.remove('placeholder');
     e.section.style.minHeight = '';
     e.section.removeAttribute('aria-busy');
     e.section.removeAttribute('tabindex');
+    e.section.lang = i18n.lang;
     try {
       mount(e.c, e.section, e.module);
     } catch (err) {
-      console.error(err);
+      fail(id, err);
+      return;
     }
     e.section.dataset.mounted = 'true';
     onMounted(id);
   }
 
-  // Loads (code, prose, and the chapters it needs) and mounts; resolves when mounted.
+  // Loads (code, prose, and the chapters it needs) and mounts; resolves when mounted, or
+  // when it failed (the chapter shows the error).
   async function mountNow(id) {
-    const e = entries.get(id);
-    if (!e) return;
-    const ids = [id, ...e.c.needs.filter((n) => entries.has(n))];
-    while (!ids.every(ready)) await Promise.all(ids.map(load)); // again if the language changed meanwhile
+    if (!entries.has(id)) return;
+    const ids = group(id);
+    // again if the language changed meanwhile; a chapter needed that failed does not hold this one
+    while (!ids.every((x) => ready(x) || entries.get(x).state === 'failed'))
+      await Promise.all(ids.map((x) => load(x).catch((err) => fail(x, err))));
     // one chapter per task: a chapter and the one it needs are two long tasks, not one
     for (const [k, x] of ids.entries()) {
       if (k) await nextTask();
@@ -156,27 +202,49 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     }
   }
 
-  // Near-the-screen chapters, one per task, in the order they were asked for.
-  const queue = [];
+  // The chapters near the screen, one per task. Whichever near chapter has its code and prose
+  // here mounts next: those in the viewport first, then in reading order. A chapter the
+  // reader scrolled past is no longer near and waits until it comes near again (a fast
+  // scroll down twenty chapters puts none of them ahead of the one the reader stops at), and
+  // loads run side by side, so a chapter whose code is slow, never arrives or fails holds
+  // back no other.
   let pumping = false;
+  const requested = new Set(); // `${lang}/${id}` being loaded for the pump
+  function request(id) {
+    const k = `${i18n.lang}/${id}`;
+    if (requested.has(k)) return;
+    requested.add(k);
+    load(id).then(() => {
+      requested.delete(k);
+      pump();
+    }, (err) => {
+      requested.delete(k);
+      fail(id, err);
+      pump();
+    });
+  }
+  const waiting = () => [...entries.values()].filter((e) => e.state === 'placeholder' && near.has(e.c.id))
+    .sort((a, b) => inView.has(b.c.id) - inView.has(a.c.id)); // (stable: reading order otherwise)
   async function pump() {
     if (pumping) return;
     pumping = true;
-    while (queue.length) {
-      const id = queue.shift();
-      if (entries.get(id).state !== 'mounted') {
-        await mountNow(id);
+    try {
+      for (;;) {
+        const next = waiting().find((e) => {
+          const ids = group(e.c.id).filter((x) => entries.get(x).state === 'placeholder');
+          for (const x of ids) if (!ready(x)) request(x);
+          return ids.every(ready);
+        });
+        if (!next) break;
+        await mountNow(next.c.id);
         await nextTask();
       }
+    } finally {
+      pumping = false;
     }
-    pumping = false;
-    for (const fn of settled.splice(0)) fn();
+    if (!waiting().length) for (const fn of settled.splice(0)) fn();
   }
-  const settled = [];
-  function enqueue(id) {
-    if (!queue.includes(id)) queue.push(id);
-    pump();
-  }
+  const settled = []; // resolved once no chapter near the screen is waiting
 
   let firstBatch = null; // resolves observe() once the first report is handled
   let observing = false; // observe() was called: the core is loaded, chapters may mount
@@ -186,22 +254,12 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
       if (r.isIntersecting) near.add(id);
       else near.delete(id);
     }
-    // In reading order, so the chapter at the top of the screen comes first.
-    for (const e of entries.values()) {
-      if (!near.has(e.c.id)) continue;
-      if (e.state !== 'mounted') enqueue(e.c.id);
-      else if (later.has(e.c.id)) {
-        const fn = later.get(e.c.id);
-        later.delete(e.c.id);
-        fn();
-      }
-    }
+    for (const e of entries.values()) if (near.has(e.c.id) && later.has(e.c.id) && e.state === 'mounted') run(later, e.c.id);
     if (firstBatch) {
-      const done = firstBatch;
+      settled.push(firstBatch);
       firstBatch = null;
-      if (pumping || queue.length) settled.push(done);
-      else done();
     }
+    pump();
   }, { rootMargin: NEAR }) : null;
   // What is in the viewport itself: onScreen() runs these at once and the chapters that are
   // only near it once the main thread is idle after that (a language switch at a fragment
@@ -215,11 +273,19 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
       } else inView.delete(id);
     }
   }, { rootMargin: '-1px 0px' }) : null; // (a section that only touches the viewport's edge is not in it)
-  function runSoon(id) {
-    const fn = soon.get(id);
-    soon.delete(id);
-    fn?.();
+  // (a chapter's callback that throws is reported and stops nothing else)
+  function run(map, id) {
+    const fn = map.get(id);
+    map.delete(id);
+    try {
+      fn?.();
+    } catch (err) {
+      console.error(err);
+    }
+    const e = entries.get(id);
+    if (e?.state === 'mounted') e.section.lang = i18n.lang; // redrawn in it
   }
+  const runSoon = (id) => run(soon, id);
   let soonPending = false;
   function scheduleSoon() {
     if (soonPending) return;
@@ -308,19 +374,16 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
   }
   function mountAllLoaded() {
     for (const e of entries.values()) if (ready(e.c.id)) mountLoaded(e.c.id);
-    for (const [id, fn] of later) {
-      later.delete(id);
-      fn();
-    }
+    for (const id of [...later.keys()]) run(later, id);
     for (const id of [...soon.keys()]) runSoon(id);
   }
   addEventListener('beforeprint', mountAllLoaded);
   addEventListener('keydown', async (ev) => {
     if (ev.key !== 'p' || !(ev.ctrlKey || ev.metaKey) || ev.altKey || ev.shiftKey) return;
-    if ([...entries.values()].every((e) => e.state === 'mounted')) return;
+    if ([...entries.values()].every((e) => e.state !== 'placeholder')) return;
     ev.preventDefault();
     prefetched = true;
-    await Promise.all(list.map((c) => load(c.id)));
+    await Promise.all(list.map((c) => load(c.id).catch((err) => fail(c.id, err))));
     mountAllLoaded();
     print();
   });
@@ -336,9 +399,9 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
       return new Promise((resolve) => {
         if (!io) {
           // No IntersectionObserver: everything, one chapter per task.
-          for (const c of list) enqueue(c.id);
-          if (pumping || queue.length) settled.push(resolve);
-          else resolve();
+          for (const c of list) near.add(c.id);
+          settled.push(resolve);
+          pump();
           return;
         }
         // The observer reports every section once at first; resolve after that batch.
@@ -355,6 +418,8 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
         later.delete(id);
         soon.delete(id);
         fn();
+        const e = entries.get(id);
+        if (e?.state === 'mounted') e.section.lang = i18n.lang;
       } else if (near.has(id)) {
         later.delete(id);
         soon.set(id, fn);
