@@ -22,12 +22,12 @@ export function createTrainer({ ready, post }) {
   const ROLE_SEQUENCES = 32;
 
   let models = null; // {on, off}: the same configuration with and without 1/√d_k
-  // The last few configurations' models that have not trained yet, with their first
+  // The last eight configurations' models that have not trained yet, with their first
   // snapshot: going back to one (a select stepped through and back, a toggle clicked twice)
   // takes them instead of building and evaluating two models again. The models are
   // deterministic under their configuration (seed included), so they and the snapshot are
   // what a new configure would give; a pair leaves the cache when it trains.
-  const FRESH_KEPT = 4;
+  const FRESH_KEPT = 8; // a select's options and back (lr has five), a toggle, a seed
   const fresh = new Map(); // JSON of the config -> {models, snapshot}
   let freshKey = null; // the cached entry the current models are (null: not cached)
   let probeTokens = [];
