@@ -154,17 +154,19 @@ export default {
     // rows, whose moments (and the scaled dots) the core computes — the numbers of
     // sampleDotProducts({dk, count, seed}) itself. Raising the count draws only the pairs
     // added. The last few seeds are kept, so going back to a seed draws nothing.
-    // An edit draws the chosen d_k at once up to SYNC entries (pairs × d_k: the chapter's
-    // default, 2 000 × 64, a few ms); a larger draw (a new seed at d_k = 512 is 2 000 × 512)
-    // shows the pairs drawn so far, says so, and completes in slices of SLICE entries that
+    // An edit draws the chosen d_k at once up to SYNC entries (pairs × d_k: 512 pairs at the
+    // default d_k = 64, 2–3 ms; all 2 000 took 10–70 ms on the page's thread); a larger draw
+    // (a new seed) shows the pairs drawn so far, says so, and completes in slices of SLICE entries that
     // yield to the page (tasks of at most BUSY ms), then redraws. The other d_k are drawn the
     // same way once the sweep comes near the screen (or the page is printed), drawn together
     // at the end; data-complete on the plot and the table marks it. Once the count has been
-    // raised, the draws of this seed go on growing in idle slices up to twice the count (the
-    // slider's end at most), so that the next steps up find their pairs drawn and paint once.
+    // raised, the draws of this seed go on growing in idle slices, shortest first, up to
+    // AHEAD pairs past the count (five of the slider's steps; its end at most), so that the
+    // next steps up find their pairs drawn and paint once.
     // data-drawn on the sweep counts the pairs drawn so far.
+    const setData = (n, key, v) => n.dataset[key] !== v && (n.dataset[key] = v);
     const COUNT_MAX = 5000, SEEDS_KEPT = 4;
-    const SYNC = 131072, SLICE = 16384, BUSY = 6;
+    const SYNC = 32768, SLICE = 16384, BUSY = 6, AHEAD = 1000;
     let aheadTo = 0, lastSeed = null, lastCount = null; // the count the draws grow towards when idle
     const draws = new Map(); // "seed/dk" -> {dk, seed, dots (the draw's first n pairs), n, expectedVariance}
     const cache = new Map(); // "count/seed/dk" -> {dk, r, sqrt, byDk}
@@ -261,9 +263,11 @@ export default {
           console.warn(e);
           return;
         }
-        sweepPlot.el.dataset.drawn = String(drawn);
+        // (data-drawn is written when the figure is redrawn or the drawing ends, not by every
+        // slice: an attribute written in every frame restyles the figure in every frame)
         if (redraw) k.render();
         if (needed(s) !== undefined || ahead(s) !== undefined) fillSweep();
+        else setData(sweepPlot.el, 'drawn', String(drawn));
       }, 0);
     }
     const startSweep = () => {
@@ -310,7 +314,7 @@ export default {
 
       // the experiment at the chosen d_k: what SYNC allows now, the rest in slices
       if (s.seed !== lastSeed) aheadTo = 0;
-      else if (s.count > lastCount) aheadTo = Math.max(aheadTo, Math.min(COUNT_MAX, 2 * s.count));
+      else if (s.count > lastCount) aheadTo = Math.max(aheadTo, Math.min(COUNT_MAX, s.count + AHEAD));
       lastSeed = s.seed;
       lastCount = s.count;
       const chosen = drawOf(s, dk);
@@ -324,8 +328,8 @@ export default {
       sweepComplete = complete;
       sweepPlot.el.dataset.complete = String(complete);
       gSweep.el.dataset.complete = String(complete);
-      sweepPlot.el.dataset.drawn = String(drawn);
-      stats.dataset.complete = String(!chosenPartial);
+      setData(sweepPlot.el, 'drawn', String(drawn));
+      setData(stats, 'complete', String(!chosenPartial));
       if (!complete || chosenPartial || ahead(s) !== undefined) fillSweep();
       const sc = attn.scoreScale(dk);
       const span = 4 * sc.sqrtDk;
