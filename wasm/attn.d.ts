@@ -576,10 +576,14 @@ export interface ScoreScale {
   factor: number;
 }
 
-/** count pairs q, k with d_k independent N(0, 1) entries, their dot products and statistics. */
+/**
+ * count pairs q, k with d_k independent N(0, 1) entries, their dot products and statistics:
+ * pairs first .. first + count − 1 of the seed's draw (first = 0 unless asked).
+ */
 export interface DotProductSample {
   dk: number;
   count: number;
+  first: number;
   seed: number;
   /** count x 1: q·k */
   dots: Matrix;
@@ -747,8 +751,12 @@ export interface Attention {
   /** factor > 0, finite (e.g. 1/√d_k). */
   scalingEffect(S: MatrixLike, factor: number): ScalingEffect;
   scoreScale(dk: number): ScoreScale;
-  /** Seeded (seed < 2^52), deterministic; dk x count at most 2^28. */
-  sampleDotProducts(options: { dk: number; count?: number; seed?: number }): DotProductSample;
+  /**
+   * Seeded (seed < 2^52), deterministic; dk x count at most 2^28. first: the sample is pairs
+   * first .. first + count − 1 of the draw of first + count (those rows bit for bit, without
+   * drawing the ones before), so that a long draw can be made in pieces.
+   */
+  sampleDotProducts(options: { dk: number; count?: number; seed?: number; first?: number }): DotProductSample;
 
   // ---- grad.hpp ----
   /** p: 1 x n -> n x n, J_ij = p_i (δ_ij − p_j). */

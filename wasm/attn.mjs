@@ -609,16 +609,18 @@ function checks(L) {
       if (relTol < 0) throw fail('RangeError', `relTol must be >= 0, got ${relTol}`);
       return relTol;
     },
-    // sampleDotProducts({dk, count, seed}) -> (dk, count, seed)
+    // sampleDotProducts({dk, count, seed, first}) -> (dk, count, seed, first)
     sampleOptions: spreading((options, what) => {
-      const { dk, count = 2000, seed = 0 } = checkOptions(options, what);
+      const { dk, count = 2000, seed = 0, first = 0 } = checkOptions(options, what);
       checkCount(dk, 'dk', { min: 1 });
       checkCount(count, 'count', { min: 1 });
+      checkCount(first, 'first');
+      if (first + count > L.maxElements) throw fail('RangeError', `first + count = ${first + count} exceeds ${L.maxElements} pairs`);
       checkDropout({ seed }, 'sampleDotProducts');
       // 2·seed + 1 must stay exact in a double on its way to the core.
       if (seed >= 2 ** 52) throw fail('RangeError', `seed must be below 2^52, got ${seed}`);
       if (dk * count > L.maxElements) throw fail('RangeError', `dk x count = ${dk * count} exceeds ${L.maxElements} entries`);
-      return [dk, count, seed];
+      return [dk, count, seed, first];
     }),
   };
   return { kinds, checkCount, checkMatrix, checkSeed, checkRate };

@@ -75,6 +75,7 @@ ATTN_BINDINGS(attn_inspect) {
     object<DotProductSample>()
         .field("dk", &DotProductSample::d_k)
         .field("count", &DotProductSample::count)
+        .field("first", &DotProductSample::first)
         .field("seed", &DotProductSample::seed)
         .field("dots", &DotProductSample::dots)
         .field("scaled", &DotProductSample::scaled)

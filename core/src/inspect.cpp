@@ -274,16 +274,20 @@ ScoreScale score_scale(std::size_t d_k) {
     return s;
 }
 
-DotProductSample sample_dot_products(std::size_t d_k, std::size_t count, std::uint64_t seed) {
+DotProductSample sample_dot_products(std::size_t d_k, std::size_t count, std::uint64_t seed, std::size_t first) {
     if (d_k == 0) throw ValueError("sample_dot_products: d_k must be at least 1");
     if (count == 0) throw ValueError("sample_dot_products: count must be at least 1");
     check_size(count, d_k, "sample_dot_products");
+    if (first > kMaxElements - count)
+        throw SizeError("sample_dot_products: first + count = " + std::to_string(first) + " + " + std::to_string(count) +
+                        " exceeds " + std::to_string(kMaxElements) + " pairs");
     if (seed > (std::uint64_t{1} << 62)) throw ValueError("sample_dot_products: seed must be below 2^62");
     DotProductSample s;
     s.d_k = d_k;
     s.count = count;
+    s.first = first;
     s.seed = seed;
-    const Matrix q = random_normal(count, d_k, 2 * seed), k = random_normal(count, d_k, 2 * seed + 1);
+    const Matrix q = random_normal_rows(first, count, d_k, 2 * seed), k = random_normal_rows(first, count, d_k, 2 * seed + 1);
     s.dots = row_dots(q, k);
     s.scaled = scale(s.dots, score_scale(d_k).factor);
     s.raw = moments(s.dots);

@@ -74,11 +74,28 @@ TEST_CASE("sample_dot_products: Var(q·k) ≈ d_k, ≈ 1 after ÷√d_k, determi
     REQUIRE(sample_dot_products(dk, n, 8).dots(0, 0) != s.dots(0, 0));
     const DotProductSample fewer = sample_dot_products(dk, 100, 7);
     for (std::size_t i = 0; i < 100; ++i) REQUIRE(fewer.dots(i, 0) == s.dots(i, 0));
+    // A draw in pieces: pairs first .. first + count − 1 are those rows of the whole draw.
+    const DotProductSample tail = sample_dot_products(dk, 300, 7, 100);
+    REQUIRE(tail.first == 100);
+    REQUIRE(tail.dots.shape() == shape_str(300, 1));
+    for (std::size_t i = 0; i < 300; ++i) REQUIRE(tail.dots(i, 0) == s.dots(100 + i, 0));
+    REQUIRE(tail.raw.count == 300);
+}
+
+TEST_CASE("random_normal_rows: rows of the whole draw, bit for bit", "[random]") {
+    const Matrix whole = random_normal(9, 5, 42, 0.5f, 2.0f);
+    const Matrix rows = random_normal_rows(3, 4, 5, 42, 0.5f, 2.0f);
+    REQUIRE(rows.shape() == shape_str(4, 5));
+    for (std::size_t i = 0; i < 4; ++i)
+        for (std::size_t j = 0; j < 5; ++j) REQUIRE(rows(i, j) == whole(3 + i, j));
+    require_close(random_normal_rows(0, 9, 5, 42, 0.5f, 2.0f), whole, 0, 0, "first = 0");
+    REQUIRE_THROWS_AS(random_normal_rows(kMaxElements + 1, 1, 1, 1), SizeError);
 }
 
 TEST_CASE("sample_dot_products: errors", "[scores]") {
     REQUIRE_THROWS_AS(sample_dot_products(0, 10, 1), ValueError);
     REQUIRE_THROWS_AS(sample_dot_products(4, 0, 1), ValueError);
+    REQUIRE_THROWS_AS(sample_dot_products(4, 10, 1, kMaxElements), SizeError);
     REQUIRE_THROWS_AS(sample_dot_products(std::size_t(1) << 20, std::size_t(1) << 20, 1), SizeError);
 }
 

@@ -137,6 +137,10 @@ test('seed 001: Var(q·k) grows like d_k and ÷√d_k brings it back to 1; deter
     assert.deepEqual(Array.from(first.data), Array.from(r.dots.data), 'more samples extend fewer');
     assert.deepEqual(attn.moments(first), r.raw);
     assert.deepEqual(attn.moments(attn.scale(first, attn.scoreScale(dk).factor)), r.normalized);
+    // A draw in pieces ({first}): the pieces put together are the whole draw, bit for bit.
+    const parts = [0, 700, 1500].map((f, i, a) => attn.sampleDotProducts({ dk, count: (a[i + 1] ?? n) - f, seed: 1, first: f }));
+    assert.deepEqual(parts.map((p) => p.first), [0, 700, 1500]);
+    assert.deepEqual(parts.flatMap((p) => Array.from(p.dots.data)), Array.from(r.dots.data), 'pieces make the whole draw');
   }
   const h = attn.histogram(attn.sampleDotProducts({ dk: 16, count: 500, seed: 3 }).dots, { bins: 10, lo: -16, hi: 16 });
   assert.equal(h.counts.length, 10);
@@ -212,6 +216,9 @@ test('argument checks: TypeError / RangeError with a message, and the module kee
   assert.throws(() => attn.sampleDotProducts({ dk: 0 }), RangeError);
   assert.throws(() => attn.sampleDotProducts({ dk: 4, seed: -1 }), RangeError);
   assert.throws(() => attn.sampleDotProducts({ dk: 1 << 16, count: 1 << 16 }), RangeError);
+  assert.throws(() => attn.sampleDotProducts({ dk: 4, first: -1 }), RangeError);
+  assert.throws(() => attn.sampleDotProducts({ dk: 4, first: 0.5 }), RangeError);
+  assert.throws(() => attn.sampleDotProducts({ dk: 4, count: 10, first: 2 ** 28 }), RangeError);
   assert.throws(() => attn.histogram(M(1, 2), { bins: 0, lo: 0, hi: 1 }), RangeError);
   assert.throws(() => attn.histogram(M(1, 2), { bins: 4, lo: 1, hi: 1 }), RangeError);
   assert.throws(() => attn.histogram(M(1, 2), { bins: 4, lo: 0 }), TypeError);

@@ -27,7 +27,7 @@
 //   moments, histogram                         any -> statistics
 //   dot_geometry(a, b), convex_hull, hull_distance, diagonal_check   vectors and points
 //   softmax_parts, softmax_jacobian_diag, scaling_effect   as softmax: r x c -> r x c (+ r x 1)
-//   score_scale(d_k), sample_dot_products(d_k, count, seed)
+//   score_scale(d_k), sample_dot_products(d_k, count, seed, first)
 //   (softmax_jacobian(p), 1 x n -> n x n, is declared in grad.hpp.)
 //
 // Errors: ShapeError naming both shapes for mismatched operands (and points that are not
@@ -188,15 +188,18 @@ ScoreScale score_scale(std::size_t d_k);
 // The variance experiment: `count` pairs q_s, k_s of d_k independent N(0, 1) entries
 // (random_normal with seeds 2·seed and 2·seed + 1), their dot products and the same
 // divided by √d_k, with the measured statistics. Deterministic: the same (d_k, count,
-// seed) gives the same numbers; a larger count extends a smaller one.
+// seed) gives the same numbers; a larger count extends a smaller one. With first > 0 the
+// sample is pairs first .. first + count − 1 of that draw (bit for bit what the larger
+// count gives in those rows, without drawing the pairs before them), so a long draw can
+// be made in pieces; raw and normalized are then the statistics of those pairs alone.
 struct DotProductSample {
-    std::size_t d_k = 0, count = 0;
+    std::size_t d_k = 0, count = 0, first = 0;
     std::uint64_t seed = 0;
     Matrix dots;     // count x 1: q_s · k_s
     Matrix scaled;   // count x 1: q_s · k_s / √d_k
     Moments raw, normalized;
     double expected_variance = 0;  // d_k: the variance q·k has in theory
 };
-DotProductSample sample_dot_products(std::size_t d_k, std::size_t count, std::uint64_t seed);
+DotProductSample sample_dot_products(std::size_t d_k, std::size_t count, std::uint64_t seed, std::size_t first = 0);
 
 }  // namespace attn

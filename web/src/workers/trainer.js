@@ -22,6 +22,14 @@ export function createTrainer({ ready, post }) {
   const ROLE_SEQUENCES = 32;
 
   let models = null; // {on, off}: the same configuration with and without 1/√d_k
+  // The last eight configurations' models that have not trained yet, with their first
+  // snapshot: going back to one (a select stepped through and back, a toggle clicked twice)
+  // takes them instead of building and evaluating two models again. The models are
+  // deterministic under their configuration (seed included), so they and the snapshot are
+  // what a new configure would give; a pair leaves the cache when it trains.
+  const FRESH_KEPT = 8; // a select's options and back (lr has five), a toggle, a seed
+  const fresh = new Map(); // JSON of the config -> {models, snapshot}
+  let freshKey = null; // the cached entry the current models are (null: not cached)
   let probeTokens = [];
   let running = false;
   let elapsedMs = 0;
@@ -33,19 +41,41 @@ export function createTrainer({ ready, post }) {
     return { loss: [], accuracy: [], gradLogits: [], gradScores: [] };
   }
 
+  const disposePair = (pair) => {
+    pair.on.dispose();
+    pair.off.dispose();
+  };
   function dispose() {
     if (!models) return;
-    models.on.dispose();
-    models.off.dispose();
+    if (freshKey === null) disposePair(models); // a cached pair stays for a later configure
     models = null;
+    freshKey = null;
+  }
+  // The current models are about to change (training): they are no longer a fresh pair.
+  function leaveCache() {
+    if (freshKey !== null) fresh.delete(freshKey);
+    freshKey = null;
   }
 
+  // -> true when the models (and the first snapshot) came from the cache
   function configure(attn, config) {
     dispose();
     running = false;
     elapsedMs = 0;
     pending = { on: emptySeries(), off: emptySeries() };
     lastEval = null;
+    const key = JSON.stringify(config);
+    const cached = fresh.get(key);
+    if (cached) {
+      fresh.delete(key); // most recently used last
+      fresh.set(key, cached);
+      models = cached.models;
+      freshKey = key;
+      probeTokens = models.on.task.probe;
+      lastEval = cached.snapshot.eval;
+      lastEvalAt = performance.now();
+      return cached;
+    }
     const on = attn.createModel({ ...config, scale: true });
     let off;
     try {
@@ -56,6 +86,17 @@ export function createTrainer({ ready, post }) {
     }
     models = { on, off };
     probeTokens = on.task.probe;
+    return null;
+  }
+  function remember(config, snapshotMsg) {
+    const key = JSON.stringify(config);
+    fresh.set(key, { models, snapshot: snapshotMsg });
+    freshKey = key;
+    for (const [k, old] of fresh) {
+      if (fresh.size <= FRESH_KEPT) break;
+      fresh.delete(k);
+      if (k !== freshKey) disposePair(old.models);
+    }
   }
 
   // The probe with the tokens at T−3 and T−2 swapped: does the prediction at T−1 follow?
@@ -72,6 +113,7 @@ export function createTrainer({ ready, post }) {
   }
 
   function trainSteps(n) {
+    leaveCache();
     for (const key of ['on', 'off']) {
       const r = models[key].train(n);
       const s = pending[key];
@@ -117,6 +159,7 @@ export function createTrainer({ ready, post }) {
     if (t0 !== null) elapsedMs += performance.now() - t0;
     msg.elapsedMs = elapsedMs;
     post(msg);
+    return msg;
   }
 
   let stepCount = 0;
@@ -137,11 +180,13 @@ export function createTrainer({ ready, post }) {
 
   function handle(attn, msg) {
     switch (msg.type) {
-      case 'configure':
+      case 'configure': {
         stepCount = 0;
-        configure(attn, msg.config);
-        snapshot('configure');
+        const cached = configure(attn, msg.config);
+        if (cached) post(structuredClone(cached.snapshot)); // (on the page, post hands over the object itself)
+        else remember(msg.config, snapshot('configure'));
         break;
+      }
       case 'start':
         if (!models || running) break;
         if (stepCount >= MAX_STEPS) break;

@@ -160,6 +160,8 @@ export default {
     };
     // The table holds only words: built again when the language changes, not on every edit.
     let compareLang = null;
+    let statusShown = null; // what the status table says now
+    const meanOf = { key: null, value: 0 }; // the mean of a 100 x 100 dropout mask
     function drawCompare() {
       if (compareLang === ctx.i18n.lang) return;
       compareLang = ctx.i18n.lang;
@@ -199,8 +201,14 @@ export default {
       const D = attn.dropout(ones(T, T), { rate: s.rate, seed: s.seed });
       const sums = attn.matmul(a.t.dropped, ones(T, 1));
       // The mean of 10 000 multipliers, by the core: 1ᵀ D 1 / 10 000.
-      const big = attn.dropout(ones(100, 100), { rate: s.rate, seed: s.seed });
-      const mean = attn.scale(attn.matmul(attn.matmul(ones(1, 100), big), ones(100, 1)), 1e-4).data[0];
+      // (kept for the last (rate, seed): most edits do not change it)
+      const meanKey = `${s.rate}/${s.seed}`;
+      if (meanOf.key !== meanKey) {
+        const big = attn.dropout(ones(100, 100), { rate: s.rate, seed: s.seed });
+        meanOf.key = meanKey;
+        meanOf.value = attn.scale(attn.matmul(attn.matmul(ones(1, 100), big), ones(100, 1)), 1e-4).data[0];
+      }
+      const mean = meanOf.value;
 
       gScaled.update(a.t.scaled);
       gM.update(M);
@@ -220,23 +228,30 @@ export default {
 
       // Status per token: are Z and Z' bit-identical in that row? (comparisons only)
       setText(statusCap, tr('statusCaption'));
-      rebuild(statusHead, (into) => {
-        cell('th', tr('statusToken'), into).scope = 'col';
-        cell('th', tr('statusResult'), into).scope = 'col';
-      });
+      // The status table is rebuilt only when what it says changes (most edits keep it).
       let changedBefore = 0;
-      rebuild(statusBody, (into) => {
-        for (let i = 0; i < T; i++) {
-          const same = sameBits(a.t.output, b.t.output, i);
-          if (i < s.probe && !same) changedBefore++;
+      const status_ = [];
+      for (let i = 0; i < T; i++) {
+        const same = sameBits(a.t.output, b.t.output, i);
+        if (i < s.probe && !same) changedBefore++;
+        status_.push([same, tr(i === s.probe ? 'statusChangedInput' : same ? 'statusSame' : 'statusChanged')]);
+      }
+      const statusKey = JSON.stringify([tr('statusToken'), tr('statusResult'), status_]);
+      if (statusKey !== statusShown) {
+        statusShown = statusKey;
+        rebuild(statusHead, (into) => {
+          cell('th', tr('statusToken'), into).scope = 'col';
+          cell('th', tr('statusResult'), into).scope = 'col';
+        });
+        rebuild(statusBody, (into) => status_.forEach(([same, said], i) => {
           const row = document.createElement('tr');
           cell('th', tok(i), row).scope = 'row';
-          const c = cell('td', tr(i === s.probe ? 'statusChangedInput' : same ? 'statusSame' : 'statusChanged'), row, same ? 'same' : 'changed');
+          const c = cell('td', said, row, same ? 'same' : 'changed');
           c.dataset.token = String(i);
           c.dataset.same = String(same);
           into.append(row);
-        }
-      });
+        }));
+      }
 
       // Multiplier 1/(1 − rate) as the core applied it: any kept entry of D.
       const kept = Array.from(D.data).find((x) => x !== 0);

@@ -23,6 +23,7 @@ export default {
   varStats: 'At $d_k = {dk}$ with {n|pair|pairs} (seed {seed}): the variance of $q \\cdot k$ is ${varRaw}$ (theory: ${expected}$) and its standard deviation ${stdRaw}$ (theory: $\\sqrt{d_k} \\approx {sqrt}$). Divided by $\\sqrt{d_k}$, the variance is ${varScaled}$ and the standard deviation ${stdScaled}$: back near 1.',
   sweepTitle: 'From $d_k = 4$ to $512$',
   sweepPlot: 'variance against d_k (both axes logarithmic)',
+  varPending: 'Still drawing the sample: {n} of {count|pair|pairs} at $d_k = {dk}$ so far; the figures and numbers above are those of the pairs drawn so far.',
   sweepPending: 'The variance for every d_k from 4 to 512 is sampled when this figure comes into view, one d_k after the other: the points and the table fill in within a second or two.',
   variance: 'variance',
   gridSweep: 'measurements per d_k',

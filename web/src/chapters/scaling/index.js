@@ -73,6 +73,8 @@ export default {
     histRow.append(histRaw.el, histScaled.el);
     const stats = text('p', 'varStats', section, (s, r) => (r ? r.statVars : {}), 'summary');
     stats.dataset.out = 'variance';
+    // While the chosen d_k's sample is still being drawn (a large one, in slices), it says so.
+    text('p', () => (chosenPartial ? 'varPending' : null), section, (s, r) => (r ? r.pendingVars : {}), 'note').dataset.out = 'variance-pending';
 
     text('h4', 'sweepTitle');
     const sweepRow = el('div', 'plot-row');
@@ -145,41 +147,68 @@ export default {
     const push = text('p', (s) => (s.dkExp < SWEEP.at(-1) ? 'satPush' : null), section, (s, r) => (r ? r.pushVars : {}), 'summary');
     push.dataset.out = 'push';
 
-    // The sweep depends only on (count, seed). The core draws a sample's rows in order from
-    // its seed, so the first n rows of a larger draw are the sample of n (what
-    // sample_dot_products(d_k, n, seed) returns: tests/wasm/analysis.test.mjs checks it).
-    // Each (seed, d_k) keeps its largest draw: a smaller count takes its first rows, and the
-    // core computes their moments; a larger one draws anew, twice as many (up to the
-    // slider's end), so that dragging the count up draws once for several steps. The last
-    // few seeds are kept, so going back to a seed draws nothing.
-    // The chosen d_k is sampled at once; the others (512 x 2000 pairs alone is a million
-    // normal draws) only when the sweep comes near the screen (or the page is printed), one
-    // d_k per task so that the page stays responsive, drawn together at the end.
-    // data-complete on the plot and the table marks the end.
+    // The sweep depends only on (count, seed). The core draws a sample's pairs in order from
+    // its seed, and sample_dot_products(d_k, n, seed, first) returns pairs first .. first + n − 1
+    // of that draw bit for bit (tests/wasm/analysis.test.mjs checks it): so each (seed, d_k)
+    // keeps one draw, grown in pieces to the largest count asked, and a count takes its first
+    // rows, whose moments (and the scaled dots) the core computes — the numbers of
+    // sampleDotProducts({dk, count, seed}) itself. Raising the count draws only the pairs
+    // added. The last few seeds are kept, so going back to a seed draws nothing.
+    // An edit draws the chosen d_k at once up to SYNC entries (pairs × d_k: 512 pairs at the
+    // default d_k = 64, 2–3 ms; all 2 000 took 10–70 ms on the page's thread); a larger draw
+    // (a new seed) shows the pairs drawn so far, says so, and completes in slices of SLICE entries that
+    // yield to the page (tasks of at most BUSY ms), then redraws. The other d_k are drawn the
+    // same way once the sweep comes near the screen (or the page is printed), drawn together
+    // at the end; data-complete on the plot and the table marks it. Once the count has been
+    // raised, the draws of this seed go on growing in idle slices, shortest first, up to
+    // AHEAD pairs past the count (five of the slider's steps; its end at most), so that the
+    // next steps up find their pairs drawn and paint once.
+    // data-drawn on the sweep counts the pairs drawn so far.
+    const setData = (n, key, v) => n.dataset[key] !== v && (n.dataset[key] = v);
     const COUNT_MAX = 5000, SEEDS_KEPT = 4;
-    const draws = new Map(); // "seed/dk" -> the largest sample drawn (the core's result)
+    const SYNC = 32768, SLICE = 16384, BUSY = 6, AHEAD = 1000;
+    let aheadTo = 0, lastSeed = null, lastCount = null; // the count the draws grow towards when idle
+    const draws = new Map(); // "seed/dk" -> {dk, seed, dots (the draw's first n pairs), n, expectedVariance}
     const cache = new Map(); // "count/seed/dk" -> {dk, r, sqrt, byDk}
+    let drawn = 0;
     const drawOf = (s, dk) => {
       const key = `${s.seed}/${dk}`;
-      let r = draws.get(key);
-      if (!r || r.count < s.count) {
-        const count = r ? Math.max(s.count, Math.min(COUNT_MAX, 2 * r.count)) : s.count;
-        r = attn.sampleDotProducts({ dk, count, seed: s.seed });
-      }
+      const d = draws.get(key) ?? { dk, seed: s.seed, dots: new Float32Array(COUNT_MAX), n: 0, expectedVariance: dk };
       draws.delete(key); // most recently used last
-      draws.set(key, r);
+      draws.set(key, d);
       const seeds = [...new Set([...draws.keys()].map((x) => x.split('/')[0]))];
       for (const old of seeds.slice(0, -SEEDS_KEPT)) for (const x of draws.keys()) if (x.startsWith(`${old}/`)) draws.delete(x);
-      if (r.count === s.count) return r;
-      const dots = attn.matrix(s.count, 1, r.dots.data.subarray(0, s.count));
-      const scaled = attn.scale(dots, attn.scoreScale(dk).factor);
-      return { ...r, count: s.count, dots, scaled, raw: attn.moments(dots), normalized: attn.moments(scaled) };
+      return d;
     };
+    // Draws pairs d.n.. towards `count` in one call of at most `entries` entries (one pair at least).
+    const grow = (d, count, entries) => {
+      const rows = Math.min(count - d.n, Math.max(1, Math.floor(entries / d.dk)));
+      if (rows <= 0) return;
+      const r = attn.sampleDotProducts({ dk: d.dk, count: rows, seed: d.seed, first: d.n });
+      if (d.n + rows > d.dots.length) { // a count past the slider's end (a hand-made link)
+        const more = new Float32Array(d.n + rows);
+        more.set(d.dots.subarray(0, d.n));
+        d.dots = more;
+      }
+      d.dots.set(r.dots.data, d.n);
+      d.n += rows;
+      d.expectedVariance = r.expectedVariance;
+      drawn += rows;
+    };
+    // The sample of the draw's first n pairs, as the core gives it.
+    const sampleOf = (d, n) => {
+      const dots = attn.matrix(n, 1, d.dots.subarray(0, n));
+      const scaled = attn.scale(dots, attn.scoreScale(d.dk).factor);
+      return { dk: d.dk, count: n, seed: d.seed, dots, scaled, raw: attn.moments(dots), normalized: attn.moments(scaled), expectedVariance: d.expectedVariance };
+    };
+    const ready = (s, dk) => (draws.get(`${s.seed}/${dk}`)?.n ?? 0) >= s.count;
     const entry = (s, dk) => {
       const key = `${s.count}/${s.seed}/${dk}`;
       let e = cache.get(key);
       if (!e) {
-        const r = drawOf(s, dk);
+        const d = drawOf(s, dk);
+        while (d.n < s.count) grow(d, s.count, Infinity);
+        const r = sampleOf(d, s.count);
         e = { dk, r, sqrt: attn.scoreScale(dk).sqrtDk, byDk: attn.moments(attn.scale(r.dots, 1 / dk)) };
         // what was computed for the last few (count, seed) pairs is kept
         if (cache.size >= 16 * SWEEP.length) cache.delete(cache.keys().next().value);
@@ -192,21 +221,53 @@ export default {
     const missingDk = (s) => SWEEP.map((e) => 2 ** e).find((dk) => !cache.has(`${s.count}/${s.seed}/${dk}`));
     let wanted = typeof IntersectionObserver === 'undefined';
     let timer = null;
+    let chosenPartial = false;
+    // What a background slice draws: the chosen d_k, then (once wanted) the sweep's, then
+    // ahead (the d_k whose draw is shortest).
+    const needed = (s) => (!ready(s, dkOf(s)) ? dkOf(s) : wanted ? missingDk(s) : undefined);
+    const ahead = (s) => {
+      if (!wanted || aheadTo <= s.count) return undefined;
+      let best;
+      for (const e of SWEEP) {
+        const n = draws.get(`${s.seed}/${2 ** e}`)?.n ?? 0;
+        if (n < aheadTo && (best === undefined || n < best.n)) best = { dk: 2 ** e, n };
+      }
+      return best?.dk;
+    };
+    // One task of background drawing.
     function fillSweep() {
-      if (!wanted || timer !== null) return;
+      if (timer !== null || !(chosenPartial || wanted)) return;
       timer = setTimeout(() => {
         timer = null;
         const s = state();
-        const dk = missingDk(s);
-        if (dk === undefined) return;
+        const t0 = performance.now();
+        let redraw = false;
         try {
-          entry(s, dk);
+          do {
+            const need = needed(s);
+            const dk = need ?? ahead(s);
+            if (dk === undefined) break;
+            const d = drawOf(s, dk);
+            if (need === undefined) {
+              grow(d, aheadTo, SLICE);
+              continue;
+            }
+            if (d.n < s.count) grow(d, s.count, SLICE);
+            if (d.n >= s.count) {
+              entry(s, dk);
+              if (dk === dkOf(s) && chosenPartial) redraw = true;
+              if (wanted && missingDk(s) === undefined) redraw = true;
+            }
+          } while (!redraw && performance.now() - t0 < BUSY);
         } catch (e) {
           console.warn(e);
           return;
         }
-        if (missingDk(s) === undefined) k.render();
-        else fillSweep();
+        // (data-drawn is written when the figure is redrawn or the drawing ends, not by every
+        // slice: an attribute written in every frame restyles the figure in every frame)
+        if (redraw) k.render();
+        if (needed(s) !== undefined || ahead(s) !== undefined) fillSweep();
+        else setData(sweepPlot.el, 'drawn', String(drawn));
       }, 0);
     }
     const startSweep = () => {
@@ -251,16 +312,25 @@ export default {
         terms: qv.map((x, j) => `${x < 0 ? `(${tex(x)})` : tex(x)}\\cdot${kv[j] < 0 ? `(${tex(kv[j])})` : tex(kv[j])}`).join(' + '),
       };
 
-      // the experiment at the chosen d_k
-      const { r } = entry(s, dk);
+      // the experiment at the chosen d_k: what SYNC allows now, the rest in slices
+      if (s.seed !== lastSeed) aheadTo = 0;
+      else if (s.count > lastCount) aheadTo = Math.max(aheadTo, Math.min(COUNT_MAX, s.count + AHEAD));
+      lastSeed = s.seed;
+      lastCount = s.count;
+      const chosen = drawOf(s, dk);
+      if (chosen.n < s.count) grow(chosen, s.count, SYNC);
+      chosenPartial = chosen.n < s.count;
+      const r = chosenPartial ? sampleOf(chosen, chosen.n) : entry(s, dk).r;
       // the d_k whose draws hold this many rows already: their first rows, now
-      for (const e of SWEEP) if (draws.get(`${s.seed}/${2 ** e}`)?.count >= s.count) entry(s, 2 ** e);
+      for (const e of SWEEP) if (ready(s, 2 ** e)) entry(s, 2 ** e);
       const sw = have(s);
       const complete = sw.length === SWEEP.length;
       sweepComplete = complete;
       sweepPlot.el.dataset.complete = String(complete);
       gSweep.el.dataset.complete = String(complete);
-      if (!complete) fillSweep();
+      setData(sweepPlot.el, 'drawn', String(drawn));
+      setData(stats, 'complete', String(!chosenPartial));
+      if (!complete || chosenPartial || ahead(s) !== undefined) fillSweep();
       const sc = attn.scoreScale(dk);
       const span = 4 * sc.sqrtDk;
       const bars = (h) => h.counts.map((c, i) => ({ x0: h.edges[i], x1: h.edges[i + 1], y: c }));
@@ -274,6 +344,7 @@ export default {
         varScaled: tex(r.normalized.variance, { digits: 3 }), stdScaled: tex(r.normalized.std, { digits: 3 }),
         expected: tex(r.expectedVariance), sqrt: tex(sc.sqrtDk, { digits: 1 }),
       };
+      const pendingVars = { n: r.count, count: s.count, dk };
 
       // the sweep
       sweepPlot.update({
@@ -339,13 +410,14 @@ export default {
         sqrt: tex(sc.sqrtDk, { digits: 1 }), sqrtMax: tex(sqrtMax, { digits: 1 }), dkMax: 2 ** SWEEP.at(-1),
         times: fmt(sqrtMax / sc.sqrtDk, { digits: 2 }),
       };
-      return { geoVars, statVars, sc, satVars, dkVars, pushVars };
+      return { geoVars, statVars, pendingVars, sc, satVars, dkVars, pushVars };
     });
     // Printing draws the whole sweep (after start: a chapter mounted while the page prints
     // gets this at once).
     onPrint(() => {
       wanted = true;
       const s = state();
+      entry(s, dkOf(s));
       for (let dk = missingDk(s); dk !== undefined; dk = missingDk(s)) entry(s, dk);
       k.render();
     });

@@ -23,6 +23,7 @@ export default {
   varStats: '$d_k = {dk}$에서 표본 {n}쌍(seed {seed}): $q \\cdot k$의 분산은 ${varRaw}$(이론값 ${expected}$), 표준편차는 ${stdRaw}$(이론값 $\\sqrt{d_k} \\approx {sqrt}$)입니다. $\\sqrt{d_k}$로 나누면 분산 ${varScaled}$, 표준편차 ${stdScaled}$로 1 근처에 돌아옵니다.',
   sweepTitle: '$d_k = 4$부터 $512$까지',
   sweepPlot: 'd_k에 따른 분산 (두 축 모두 로그)',
+  varPending: '표본을 뽑는 중입니다: $d_k = {dk}$에서 {count}쌍 가운데 {n}쌍까지 뽑았고, 위의 그림과 수치는 지금까지 뽑은 쌍의 것입니다.',
   sweepPending: 'd_k = 4부터 512까지의 분산은 이 그림이 화면에 들어올 때 d_k 하나씩 차례로 표본을 뽑아 구합니다. 1~2초 안에 점과 표가 채워집니다.',
   variance: '분산',
   gridSweep: 'd_k별 측정값',

@@ -141,3 +141,72 @@ test('scaling: a histogram redrawn for another d_k keeps its SVG nodes', async (
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// The sweep draws each (seed, d_k) once and in pieces (sampleDotProducts' `first`): raising
+// the count draws only the pairs added, a seed seen before draws nothing, and a large draw
+// shows the pairs drawn so far, then the whole sample, the same as a page that drew it at
+// once. Counted (data-drawn: pairs drawn so far), not timed.
+test('scaling: the sweep draws only the pairs it lacks, in pieces, to the same numbers', async () => {
+  const { page, errors } = await open('#scaling');
+  await completeSweep(page);
+  const drawn = () => page.getAttribute('[data-plot="scaling-sweep"]', 'data-drawn').then(Number);
+  const stats = () => page.textContent('[data-out="variance"]');
+  assert.equal(await drawn(), 8 * 2000, 'each of the 8 d_k: its 2000 pairs, once');
+  // Raising the count draws the pairs added, then (idle) on up to 1000 past the count,
+  // each pair once; the next steps up then find their pairs drawn: complete in the edit's task.
+  await setRange(page, 'count', 2200);
+  await page.waitForSelector('[data-plot="scaling-sweep"][data-complete="true"]');
+  await page.waitForFunction((n) => Number(document.querySelector('[data-plot="scaling-sweep"]').dataset.drawn) === n, 8 * 3200);
+  const stepUp = (v) => page.$eval('[data-control="count"]', (el, x) => {
+    el.value = String(x);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    return document.querySelector('[data-plot="scaling-sweep"]').dataset.complete;
+  }, v);
+  assert.equal(await stepUp(2400), 'true', 'count 2400: every d_k drawn already');
+  // (and on, idle, to 2400 + 1000)
+  await page.waitForFunction((n) => Number(document.querySelector('[data-plot="scaling-sweep"]').dataset.drawn) === n, 8 * 3400);
+  assert.equal(await stepUp(2000), 'true', 'a smaller count takes the first pairs');
+  await page.waitForTimeout(300);
+  assert.equal(await drawn(), 8 * 3400, 'nothing drawn twice');
+  // d_k = 512 with a new seed: more than one edit draws at once, so the pairs drawn so far
+  // are shown and said, then the whole sample.
+  await setRange(page, 'dkExp', 9);
+  const whole = await stats();
+  // (seen after the edit's own task: the stats of the pairs drawn so far and the note saying
+  // so, together; the rest comes in later tasks)
+  await page.evaluate(() => {
+    const st = document.querySelector('[data-out="variance"]'), note = document.querySelector('[data-out="variance-pending"]');
+    window.__partial = null;
+    new MutationObserver(() => {
+      if (st.dataset.complete === 'false' && !note.hidden) window.__partial ??= st.textContent;
+    }).observe(document.getElementById('scaling'), { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+  await page.fill('#scaling [data-control="seed"]', '9');
+  await page.press('#scaling [data-control="seed"]', 'Enter');
+  await page.waitForSelector('[data-out="variance"][data-complete="true"]');
+  assert.match(await page.evaluate(() => window.__partial), /표본 64쌍/, 'first the 64 pairs one edit draws at d_k = 512');
+  assert.equal(await page.isVisible('[data-out="variance-pending"]'), false);
+  const seed9 = await stats();
+  assert.match(seed9, /2,?000/);
+  assert.notEqual(seed9, whole);
+  await page.waitForSelector('[data-plot="scaling-sweep"][data-complete="true"]');
+  assert.equal(await drawn(), 8 * 3400 + 8 * 2000, 'a new seed: its own 2000 pairs per d_k');
+  const row512 = await numbers(page, 'scaling-sweep-table', 8);
+  await page.fill('#scaling [data-control="seed"]', '1');
+  await page.press('#scaling [data-control="seed"]', 'Enter');
+  await page.waitForFunction((s) => document.querySelector('[data-out="variance"]').textContent === s, whole);
+  assert.equal(await drawn(), 8 * 3400 + 8 * 2000, 'back to seed 1: nothing drawn');
+  // A page opened at seed 9 and d_k = 512 (its own draw) says the same.
+  const fresh = await open('#scaling');
+  await completeSweep(fresh.page);
+  await fresh.page.fill('#scaling [data-control="seed"]', '9');
+  await fresh.page.press('#scaling [data-control="seed"]', 'Enter');
+  await setRange(fresh.page, 'dkExp', 9);
+  await fresh.page.waitForSelector('[data-out="variance"][data-complete="true"]');
+  await fresh.page.waitForSelector('[data-plot="scaling-sweep"][data-complete="true"]');
+  assert.equal(await fresh.page.textContent('[data-out="variance"]'), seed9);
+  assert.deepEqual(await numbers(fresh.page, 'scaling-sweep-table', 8), row512);
+  assert.deepEqual([...errors, ...fresh.errors], []);
+  await fresh.page.close();
+  await page.close();
+});

@@ -379,22 +379,29 @@ export default {
     }
 
     // ---- drawing ----------------------------------------------------------------------------
+    // One pixel per weight, in the weights' colour rounded to a hundredth: written as the
+    // bytes of one image (a fillRect per pixel, its colour parsed each time, was most of a
+    // redraw of 16 maps).
     const scale = weightScale();
-    const colour = new Map();
-    const rgb = (p) => {
+    const colour = new Map(); // hundredths -> [r, g, b, 255]
+    const rgba = (p) => {
       const key = Math.round(p * 100);
-      if (!colour.has(key)) colour.set(key, scale(key / 100));
-      return colour.get(key);
+      let c = colour.get(key);
+      if (!c) {
+        // (the scale gives "rgb(r, g, b)"; a weight that is not a number stays transparent)
+        const x = Number.isFinite(p) ? String(scale(key / 100)).match(/^rgb\((\d+), (\d+), (\d+)\)$/) : null;
+        c = x ? [+x[1], +x[2], +x[3], 255] : [0, 0, 0, 0];
+        colour.set(key, c);
+      }
+      return c;
     };
     function paint(canvas, M) {
       const n = M.rows;
       if (canvas.width !== n) canvas.width = canvas.height = n;
       const g = canvas.getContext('2d');
-      g.clearRect(0, 0, n, n);
-      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
-        g.fillStyle = rgb(M.data[i * n + j]);
-        g.fillRect(j, i, 1, 1);
-      }
+      const img = g.createImageData(n, n);
+      for (let k = 0; k < n * n; k++) img.data.set(rgba(M.data[k]), 4 * k);
+      g.putImageData(img, 0, 0);
     }
 
     // The sentence's own role scores and ablation: heads(text) takes a few hundred ms (the
@@ -432,6 +439,7 @@ export default {
     }
 
     const roleName = (role) => tr(`role_${role || 'none'}`);
+    const shownKeys = { chars: null, table: null }; // what the rebuilt parts show now
     k.start((s) => {
       viewButtons.forEach((b) => (b.checked = b.value === s.view));
       const t = sentenceOf(s);
@@ -484,18 +492,22 @@ export default {
         setText(cap, `${name} · ${roleName(role)}`);
         b.setAttribute('aria-label', tr('thumbLabel', { head: name, role: roleName(role) }));
       });
-      // the query characters
-      rebuild(chars, (into) => units.forEach((u, i) => {
-        const b = el('button', 'chip', into);
-        b.type = 'button';
-        b.textContent = u;
-        b.dataset.unit = String(i);
-        b.setAttribute('aria-pressed', String(i === focus));
-        b.setAttribute('aria-label', tr('queryChar', { char: u, n: i }));
-        b.tabIndex = i === focus ? 0 : -1;
-        if (i === focus) b.style.outline = '2px solid var(--accent, #c60)';
-        b.addEventListener('click', () => patch({ focus: i }));
-      }));
+      // the query characters (rebuilt when they, the focus or the language change)
+      const charsKey = JSON.stringify([units, focus, tr('queryChar', { char: '', n: 0 })]);
+      if (charsKey !== shownKeys.chars) {
+        shownKeys.chars = charsKey;
+        rebuild(chars, (into) => units.forEach((u, i) => {
+          const b = el('button', 'chip', into);
+          b.type = 'button';
+          b.textContent = u;
+          b.dataset.unit = String(i);
+          b.setAttribute('aria-pressed', String(i === focus));
+          b.setAttribute('aria-label', tr('queryChar', { char: u, n: i }));
+          b.tabIndex = i === focus ? 0 : -1;
+          if (i === focus) b.style.outline = '2px solid var(--accent, #c60)';
+          b.addEventListener('click', () => patch({ focus: i }));
+        }));
+      }
 
       gridP.update(grouped[head]);
       gridP.highlight({ rows: [focus] });
@@ -529,23 +541,32 @@ export default {
       const held = results.heads.map((x, h) => ({ ...x, h }));
       held.sort((x, y) => ROLE_ORDER.indexOf(x.role) - ROLE_ORDER.indexOf(y.role) || x.h - y.h);
       const cols = ['colHead', 'colRole', 'colPrev', 'colFirst', 'colLocal', 'colInduction', 'colHeldDelta', 'colSentenceRole', 'colSentenceDelta'];
-      rebuild(thead, (into) => {
-        const tr_ = el('tr', '', into);
-        cols.forEach((c) => { const th = el('th', '', tr_); th.scope = 'col'; th.textContent = tr(c); });
-      });
-      rebuild(tbody, (into) => held.forEach((x) => {
-        const row = el('tr', '', into);
-        row.dataset.head = String(x.h);
-        const th = el('th', '', row);
-        th.scope = 'row';
-        th.style.whiteSpace = 'nowrap';
-        th.textContent = headName(x.h);
+      // The table depends on the language and the sentence's measurement, not on the head,
+      // the focus or the head switched off: rebuilt only when its text changes.
+      const head_ = cols.map((c) => tr(c));
+      const body = held.map((x) => {
         const sh = m?.heads?.[x.h];
-        [roleName(x.role), f2(x.previousToken), f2(x.firstToken), f2(x.local), f3(x.induction),
+        return [x.h, headName(x.h), roleName(x.role), f2(x.previousToken), f2(x.firstToken), f2(x.local), f3(x.induction),
           change(results.heldOut.bitsPerChar, x.ablatedBitsPerChar),
-          sh ? roleName(sh.role) : '…', sh ? change(m.base.bitsPerChar, sh.ablated.bitsPerChar) : '…',
-        ].forEach((v) => (el('td', '', row).textContent = v));
-      }));
+          sh ? roleName(sh.role) : '…', sh ? change(m.base.bitsPerChar, sh.ablated.bitsPerChar) : '…'];
+      });
+      const tableKey = JSON.stringify([head_, body]);
+      if (tableKey !== shownKeys.table) {
+        shownKeys.table = tableKey;
+        rebuild(thead, (into) => {
+          const tr_ = el('tr', '', into);
+          head_.forEach((t) => { const th = el('th', '', tr_); th.scope = 'col'; th.textContent = t; });
+        });
+        rebuild(tbody, (into) => body.forEach(([h, name, ...cells]) => {
+          const row = el('tr', '', into);
+          row.dataset.head = String(h);
+          const th = el('th', '', row);
+          th.scope = 'row';
+          th.style.whiteSpace = 'nowrap';
+          th.textContent = name;
+          cells.forEach((v) => (el('td', '', row).textContent = v));
+        }));
+      }
       // every role counted, so that the counts add up to the heads (held out, and on the sentence)
       const rolesOf = (heads) => {
         const count = (r) => heads.filter((x) => (x.role || '') === r).length;

@@ -1,0 +1,68 @@
+// The training chapter's trainer (web/src/workers/trainer.js) in Node, on the built module:
+// going back to a configuration that has not trained reuses its models and first snapshot
+// (counted: no model is built again) and the snapshot is the one a fresh build gives;
+// models that trained are not reused.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import createAttention from '../../web/dist/attn.mjs';
+import { createTrainer } from '../../web/src/workers/trainer.js';
+
+const attn = await createAttention();
+
+function trainerWithCounts() {
+  let built = 0;
+  const counted = { ...attn, createModel: (c) => (built++, attn.createModel(c)) }; // (attn is frozen)
+  const out = [];
+  let wake = null;
+  const trainer = createTrainer({ ready: Promise.resolve(counted), post: (m) => (out.push(m), wake?.()) });
+  const next = async (type) => {
+    for (;;) {
+      const i = out.findIndex((m) => m.type === type);
+      if (i >= 0) return out.splice(i, 1)[0];
+      await new Promise((r) => (wake = r));
+    }
+  };
+  return { trainer, next, built: () => built };
+}
+
+const config = (over = {}) => ({
+  task: 'previous-token', seed: 1, lr: 0.01, heads: 1, layers: 1, dropout: 0, positional: true,
+  dModel: 32, dK: 64, dV: 0, batch: 32, evalSize: 128, ...over,
+});
+
+test('trainer: a configuration seen before and not trained is not built again', async () => {
+  const { trainer, next, built } = trainerWithCounts();
+  await next('ready');
+  trainer.receive({ type: 'configure', config: config() });
+  const a = await next('snapshot');
+  assert.equal(built(), 2, 'two models: with and without the scale');
+  trainer.receive({ type: 'configure', config: config({ heads: 2 }) });
+  const b = await next('snapshot');
+  assert.equal(built(), 4);
+  assert.notDeepEqual(b.config, a.config);
+  trainer.receive({ type: 'configure', config: config() });
+  const again = await next('snapshot');
+  assert.equal(built(), 4, 'the first configuration came back from the cache');
+  assert.deepEqual(again, a, 'and its snapshot is the same');
+  // A fresh trainer builds that configuration anew and gets the same snapshot.
+  const other = trainerWithCounts();
+  await other.next('ready');
+  other.trainer.receive({ type: 'configure', config: config() });
+  assert.deepEqual(await other.next('snapshot'), a);
+
+  // Models that trained are not reused: a step, then away and back, builds again.
+  trainer.receive({ type: 'step', steps: 1 });
+  assert.equal((await next('snapshot')).step, 1);
+  trainer.receive({ type: 'configure', config: config({ heads: 2 }) });
+  await next('snapshot');
+  assert.equal(built(), 4, 'heads 2 had not trained');
+  trainer.receive({ type: 'configure', config: config() });
+  const rebuilt = await next('snapshot');
+  assert.equal(built(), 6, 'the trained pair was not taken back');
+  assert.equal(rebuilt.step, 0);
+  assert.deepEqual(rebuilt.eval, a.eval);
+  // Probes answer on cached models as on new ones.
+  trainer.receive({ type: 'probe', id: 1, tokens: a.task.probe });
+  const p = await next('probe');
+  assert.deepEqual(p.on, a.probe.on);
+});
