@@ -118,6 +118,13 @@ test('paste: a whole matrix, a block from a cell, the paste panel; malformed tex
   assert.equal(await page.isVisible('[data-grid="input-Q"] .grid-error'), false, await page.textContent('[data-grid="input-Q"] .grid-error'));
   assert.deepEqual((await qValues(page)).slice(16), ['-1', '1', '1', '2', '1', '1', '0', '-1']);
   assert.equal(await page.isHidden('[data-grid="input-Q"] .grid-io'), true);
+  // Escape closes the panel, keeps the state, and gives the focus back to the menu
+  await menu(page, 'input-Q', 'paste');
+  await page.fill('[data-grid="input-Q"] .grid-io textarea', '9 9');
+  await page.press('[data-grid="input-Q"] .grid-io textarea', 'Escape');
+  assert.equal(await page.isHidden('[data-grid="input-Q"] .grid-io'), true);
+  assert.equal(await page.evaluate(() => document.activeElement.matches('[data-grid="input-Q"] .grid-tools summary')), true);
+  assert.deepEqual((await qValues(page)).slice(16), ['-1', '1', '1', '2', '1', '1', '0', '-1']);
   // a single number pasted into a cell is left to the browser (ordinary typing)
   const prevented = await page.$eval(Qcell(1, 1), (input) => {
     const dt = new DataTransfer();

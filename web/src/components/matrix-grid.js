@@ -156,6 +156,14 @@ export function createMatrixGrid(opts) {
       }
     });
     io.close.addEventListener('click', closeIo);
+    // Escape closes the panel (as it closes the menu), and the focus goes back to the menu
+    io.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape' || io.hidden) return;
+      e.preventDefault();
+      e.stopPropagation();
+      closeIo();
+      menu.querySelector('summary')?.focus();
+    });
   }
   const exercise = mk('div', 'exercise', el, { hidden: true });
   const exHint = mk('span', 'exercise-hint', exercise);
