@@ -16,11 +16,14 @@ const ASCII = range(0x20, 0x7e);
 // maths signs in KaTeX_Main that the chapters use or may (×, −, ≤, →, ⋯, ∞, ⊙, ⊤, …)
 const MAIN_SIGNS = '\u00a0°×÷\u200b’…′→←↦∈∉−∓±√∝∞∣∥≈≠≡≤≥⊙⊤⊥⋅⋯⋮⋱⊗∑∏∂∇';
 
+// the Size faces' delimiters and large operators that a chapter may grow (brackets of a
+// matrix, norms, sums and products, roots); integrals, n-ary unions and the like are left out
+const SIZE_SIGNS = ' ()/[\\]{}|‖∣∥⟨⟩⌈⌉⌊⌋↑↓∑∏√';
 export const WIDGET_FONTS = [
   { face: 'Main-Regular', text: ASCII + range(0x391, 0x3a9) + MAIN_SIGNS },
   { face: 'Main-Bold', text: '0123456789.,+-−e∞ \u00a0' },
   { face: 'Math-Italic', text: range(0x41, 0x5a) + range(0x61, 0x7a) + range(0x3b1, 0x3c9) + 'ϵϑϕϱϖ' },
-  { face: 'Size1-Regular', text: null },
-  { face: 'Size2-Regular', text: null },
-  { face: 'Size3-Regular', text: null },
+  { face: 'Size1-Regular', text: SIZE_SIGNS },
+  { face: 'Size2-Regular', text: SIZE_SIGNS },
+  { face: 'Size3-Regular', text: SIZE_SIGNS },
 ];
