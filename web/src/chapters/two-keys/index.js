@@ -150,7 +150,10 @@ export default {
 
     text('h3', 'stepsTitle');
     const steps = stepCards(k, section, { idPrefix: `${ID}-step`, gridPrefix: ID });
-    text('p', 'winner', section, (s, r) => {
+    // The result in a sentence: the key with the largest weight, or, when the core's weights
+    // are all equal (equal scores), that they are equal: no key "has the highest score" then.
+    const even = (r) => rowOf(r.main.t.weights, 0).every((x, _, w) => x === w[0]);
+    text('p', () => (lastResult && even(lastResult) ? 'winnerTie' : 'winner'), section, (s, r) => {
       if (!r) return {};
       const w = rowOf(r.main.t.weights, 0);
       const top = w.indexOf(Math.max(...w));

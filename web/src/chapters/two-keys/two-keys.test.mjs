@@ -122,3 +122,30 @@ test('two-keys: a number reads the same in its grid, its worked formula and the 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('two-keys: equal scores give equal weights, and the result sentence says so (ko, en)', async () => {
+  const { default: ko } = await import('./ko.js');
+  const { default: en } = await import('./en.js');
+  const lead = (template) => template.split(/[{$]/)[0]; // the words before the first value
+  const { page, errors } = await open('#two-keys');
+  const summary = () => page.textContent('#two-keys p.summary');
+  assert.ok((await summary()).startsWith(lead(ko.winner)), 'default: key 2 wins');
+  for (const [j, v] of [[1, '0'], [2, '0']]) await page.fill(cellInput('two-keys-q', 1, j), v);
+  assert.deepEqual(await cells(page, 'two-keys-scores'), ['0', '0']);
+  const [w1, w2] = await cells(page, 'two-keys-weights');
+  assert.equal(w1, w2);
+  assert.ok((await summary()).startsWith(lead(ko.winnerTie)), `q = 0: ${await summary()}`);
+  assert.deepEqual(await proseNumbers(page, '#two-keys p.summary'), ['0', w1]);
+  await page.close();
+  // q = (2, 1) with the default K: both scores are 2
+  const { page: p2, errors: e2 } = await open('?lang=en#two-keys');
+  await p2.fill(cellInput('two-keys-q', 1, 1), '2');
+  assert.deepEqual(await cells(p2, 'two-keys-scores'), ['2', '2']);
+  const text = await p2.textContent('#two-keys p.summary');
+  assert.ok(text.startsWith(lead(en.winnerTie)), `q = (2, 1): ${text}`);
+  assert.deepEqual(await proseNumbers(p2, '#two-keys p.summary'), ['2', '0.500']);
+  await p2.fill(cellInput('two-keys-q', 1, 1), '3');
+  assert.ok((await p2.textContent('#two-keys p.summary')).startsWith(lead(en.winner)), 'q = (3, 1): key 1 wins');
+  assert.deepEqual([...errors, ...e2], []);
+  await p2.close();
+});
