@@ -17,9 +17,10 @@ export const TWO_KEYS_DEFAULTS = () => ({
 });
 
 // e^x and its sum: 4 significant digits, trailing zeros trimmed, as printed by hand (2.028,
-// 16.92, 1, 6.141, 0.08417), in the formulas and in their grids alike.
-const sig4 = { significant: 4 };
-const texSig = (x) => tex(x, sig4);
+// 16.92, 1, 6.141, 0.08417), in the formulas and in their grids alike (and where
+// terms-formula quotes them).
+export const EXP_DIGITS = { significant: 4 };
+const texSig = (x) => tex(x, EXP_DIGITS);
 const w3 = { digits: 3, fixed: true };
 const paren = (x) => (x < 0 ? `(${tex(x)})` : tex(x));
 const vecTex = (xs, f = (x) => tex(x)) => `[${xs.map(f).join(',\\ ')}]`;
@@ -62,8 +63,8 @@ function stepCards(k, parent, { idPrefix, gridPrefix }) {
   const g = {
     scores: vec('gridScores', () => 'q K^\\top', keyLabel, { name: 'scores', digits: 3 }),
     scaled: vec('gridScaled', () => 'q K^\\top / \\sqrt{d_k}', keyLabel, { name: 'scaled', digits: 3, fixed: true }),
-    exp: vec('gridExp', () => 'e^{x}', keyLabel, { name: 'exp', ...sig4 }),
-    sum: vec('gridSum', () => '\\textstyle\\sum', () => 'Σ', { name: 'sum', ...sig4 }),
+    exp: vec('gridExp', () => 'e^{x}', keyLabel, { name: 'exp', ...EXP_DIGITS }),
+    sum: vec('gridSum', () => '\\textstyle\\sum', () => 'Σ', { name: 'sum', ...EXP_DIGITS }),
     weights: vec('gridWeights', () => '\\alpha', (j) => `α${j + 1}`, { name: 'weights', ...w3, color: 'weights' }),
     wsum: vec('gridWeightSum', () => '\\alpha_1 + \\alpha_2', () => 'Σ', { name: 'weights-sum', ...w3 }),
     output: vec('gridOutput', () => 'o', (j) => String(j + 1), { name: 'output', digits: 3, fixed: true }),
