@@ -6,7 +6,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
-import { parseCell, editText, f32Text, fmt, cellText, LIMIT } from '../../web/src/format.js';
+import { parseCell, editText, f32Text, fmt, cellText, tex, LIMIT } from '../../web/src/format.js';
 
 const fc = createRequire(new URL('../../web/package.json', import.meta.url))('fast-check');
 const matrixTextUrl = new URL('../../web/src/matrix-text.js', import.meta.url);
@@ -83,6 +83,28 @@ test('cellText: fmt, but never more digits than the float32 holds', () => {
   assert.equal(cellText(1e-7), '0');
   assert.equal(cellText(0.5, { digits: 3, fixed: true }), '0.500');
   tried.cellText = n;
+});
+
+test('tex: a formula writes the digits a grid cell writes, whatever the options', () => {
+  let n = 0;
+  // float32 values of any size a score can reach (inputs up to 1e6, so products to ~1e13)
+  const f32 = fc.oneof(fc.double({ min: -1e13, max: 1e13, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true })).map(Math.fround);
+  const opts = fc.record({ digits: fc.integer({ min: 0, max: 4 }), fixed: fc.boolean(), significant: fc.constantFrom(0, 2, 3, 4, 6) });
+  fc.assert(fc.property(f32, opts, (x, o) => {
+    n++;
+    assert.equal(tex(x, o), cellText(x, o).replace('\u2212', '-'), `${x} ${JSON.stringify(o)}`);
+  }), { numRuns: RUNS, seed: 15 });
+  // the float32 of 1e12 is 999999995904: a grid writes 1000000000000, and so does a formula
+  assert.equal(tex(Math.fround(1e12)), '1000000000000');
+  assert.equal(tex(Math.fround(-2272002.25)), '-2272002.3');
+  // significant digits: e^x as printed by hand, in a grid and in a formula alike
+  assert.equal(cellText(Math.fround(16.918938), { significant: 4 }), '16.92');
+  assert.equal(tex(Math.fround(0.08417238), { significant: 4 }), '0.08417');
+  assert.equal(fmt(Math.fround(-0.2431), { significant: 4 }), '\u22120.2431');
+  assert.equal(fmt(0, { significant: 4 }), '0');
+  // a number that is not a float32 (a double computed in JS) keeps fmt's digits
+  assert.equal(cellText(16777217), '16777217');
+  tried.tex = n;
 });
 
 test('parseCell: a nonzero number that float32 would store as 0 is refused, as one past ±1e6 is', () => {

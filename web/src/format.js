@@ -4,14 +4,23 @@ const MINUS = '\u2212';
 
 // Display form: typographic minus, "−∞" for masked entries, fixed or trimmed decimals.
 //   fmt(-1.5) -> "−1.5"; fmt(0.11419, {digits: 3, fixed: true}) -> "0.114"; fmt(-Infinity) -> "−∞"
-export function fmt(x, { digits = 3, fixed = false } = {}) {
+// With { significant: n } the decimals follow the value's size, n significant digits (at
+// most 6 decimals), as a number is written by hand: fmt(16.9189, {significant: 4}) ->
+// "16.92", fmt(0.084172, {significant: 4}) -> "0.08417"; digits is then unused.
+export function fmt(x, opts = {}) {
   if (Number.isNaN(x)) return 'NaN';
   if (x === Infinity) return '∞';
   if (x === -Infinity) return `${MINUS}∞`;
-  let s = x.toFixed(digits);
-  if (!fixed && s.includes('.')) s = s.replace(/0+$/, '').replace(/\.$/, '');
+  let s = x.toFixed(decimals(x, opts));
+  if (!opts.fixed && s.includes('.')) s = s.replace(/0+$/, '').replace(/\.$/, '');
   if (/^-0(\.0*)?$/.test(s)) s = s.slice(1); // no "−0"
   return s.startsWith('-') ? MINUS + s.slice(1) : s;
+}
+
+// The decimals fmt writes for x: digits, or as many as n significant digits need.
+export function decimals(x, { digits = 3, significant = 0 } = {}) {
+  if (!significant || !Number.isFinite(x) || x === 0) return digits;
+  return Math.max(0, Math.min(6, significant - 1 - Math.floor(Math.log10(Math.abs(x)))));
 }
 
 // The shortest decimal text that reads back to the same float32 (the page stores every
@@ -38,18 +47,22 @@ export const inputText = (x) => (Number.isFinite(x) ? f32Text(x).replace(/^-/, M
 // A float32 in a read-only cell: fmt's decimals, but never more digits than the float32
 // holds, so a computed copy of a stored input reads as the input cell does (editText):
 // cellText(123456.7890625) -> "123456.79", not "123456.789"; cellText(0.30000001) -> "0.3";
+// cellText(999999995904) -> "1000000000000" (the float32 of 1e12), not its 12 exact digits;
 // cellText(1.2345679) -> "1.235" (fmt's); cellText(1e-7) -> "0" (fmt's); fixed is fmt's.
+// A number that is not a float32 (a double computed in JS) is fmt's.
 export function cellText(x, opts = {}) {
   const s = fmt(x, opts);
-  if (opts.fixed || !Number.isFinite(x)) return s;
+  if (opts.fixed || !Number.isFinite(x) || Math.fround(x) !== x) return s;
   const t = f32Text(x);
-  if (/e/.test(t) || (t.split('.')[1] ?? '').length > (opts.digits ?? 3)) return s;
+  if (/e/.test(t) || (t.split('.')[1] ?? '').length > decimals(x, opts)) return s;
   return t.replace(/^-/, MINUS);
 }
 
-// TeX form of a number, e.g. for formulas with the current values filled in.
+// TeX form of a number, e.g. for formulas with the current values filled in: the digits
+// a grid shows for the same value and options (cellText), so a number reads the same in a
+// grid cell, in a worked formula and in a sentence.
 export function tex(x, opts) {
-  const s = fmt(x, opts).replaceAll(MINUS, '-');
+  const s = cellText(x, opts).replaceAll(MINUS, '-');
   if (s === '-∞') return '-\\infty';
   if (s === '∞') return '\\infty';
   if (s === 'NaN') return '\\text{NaN}';

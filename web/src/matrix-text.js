@@ -1,6 +1,6 @@
 // Matrices as text: plain rows of numbers (copy out, paste in), LaTeX bmatrix, Markdown
 // table and CSV. No DOM: the matrix grid uses these, and tests/web checks them in Node.
-import { fmt, tex, parseCell } from './format.js';
+import { cellText, tex, parseCell } from './format.js';
 
 // code: 'empty' | 'long' | 'nan' | 'range' | 'gap' | 'ragged' | 'shape'; vars fill a translated message.
 export class MatrixTextError extends Error {
@@ -35,17 +35,17 @@ export function matrixToText(m, { hidden } = {}) {
 }
 
 // \begin{bmatrix} ... \end{bmatrix} with the digits shown on screen.
-export function matrixToLatex(m, { digits = 3, fixed = false, hidden } = {}) {
-  const rows = rowsOf(m, (i, j) => (isHidden(hidden, i, j) ? '\\square' : tex(cell(m, i, j), { digits, fixed })));
+export function matrixToLatex(m, { digits = 3, fixed = false, significant = 0, hidden } = {}) {
+  const rows = rowsOf(m, (i, j) => (isHidden(hidden, i, j) ? '\\square' : tex(cell(m, i, j), { digits, fixed, significant })));
   return `\\begin{bmatrix}\n${rows.map((r) => `  ${r.join(' & ')}`).join(' \\\\\n')}\n\\end{bmatrix}`;
 }
 
 // A Markdown table with the row and column labels of the grid.
-export function matrixToMarkdown(m, { digits = 3, fixed = false, hidden, rowLabel = (i) => String(i + 1), colLabel = (j) => String(j + 1) } = {}) {
+export function matrixToMarkdown(m, { digits = 3, fixed = false, significant = 0, hidden, rowLabel = (i) => String(i + 1), colLabel = (j) => String(j + 1) } = {}) {
   const esc = (s) => String(s).replace(/\|/g, '\\|');
   const head = `|  | ${Array.from({ length: m.cols }, (_, j) => esc(colLabel(j))).join(' | ')} |`;
   const rule = `|---|${Array.from({ length: m.cols }, () => '---:').join('|')}|`;
-  const body = rowsOf(m, (i, j) => (isHidden(hidden, i, j) ? '?' : fmt(cell(m, i, j), { digits, fixed })))
+  const body = rowsOf(m, (i, j) => (isHidden(hidden, i, j) ? '?' : cellText(cell(m, i, j), { digits, fixed, significant })))
     .map((r, i) => `| ${esc(rowLabel(i))} | ${r.join(' | ')} |`);
   return [head, rule, ...body].join('\n');
 }

@@ -1,7 +1,7 @@
 // Figures out of the page, for notes and slides: a matrix grid drawn as a standalone SVG,
 // any on-screen SVG (a plot) with its CSS resolved into attributes, PNG from either, and
 // the clipboard and download plumbing. Everything is produced in the page: no request.
-import { fmt } from '../format.js';
+import { cellText } from '../format.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const XML_ESC = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
@@ -16,10 +16,10 @@ export function themeOf(el) {
 
 // A matrix as an SVG table: title, column and row labels, one coloured cell per entry
 // with its number as shown on screen. cellStyle(x) -> {bg, fg} or null (no heatmap).
-export function gridSvg(m, { title = '', rowLabel = (i) => String(i + 1), colLabel = (j) => String(j + 1), digits = 3, fixed = false,
+export function gridSvg(m, { title = '', rowLabel = (i) => String(i + 1), colLabel = (j) => String(j + 1), digits = 3, fixed = false, significant = 0,
   cellStyle = () => null, hidden = new Set(), theme = { bg: '#fff', fg: '#1d1f23', muted: '#555b66', panel: '#f3f4f6' } } = {}) {
   const texts = Array.from({ length: m.rows }, (_, i) => Array.from({ length: m.cols }, (_, j) =>
-    hidden.has(`${i},${j}`) ? '?' : fmt(m.data[i * m.cols + j], { digits, fixed })));
+    hidden.has(`${i},${j}`) ? '?' : cellText(m.data[i * m.cols + j], { digits, fixed, significant })));
   const longest = Math.max(3, ...texts.flat().map((s) => s.length), ...Array.from({ length: m.cols }, (_, j) => colLabel(j).length));
   const cw = Math.max(44, longest * 8 + 16), ch = 30, gap = 2, pad = 10;
   const lw = Math.max(24, Math.max(...Array.from({ length: m.rows }, (_, i) => rowLabel(i).length)) * 7 + 12);

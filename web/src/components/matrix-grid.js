@@ -17,7 +17,7 @@
 // Exercise cells: setHidden([[i, j], ...]) replaces those numbers by answer fields; the
 // learner's answers are checked against the grid's current values (the core's) within a
 // tolerance. setPicking(true) lets a teacher click cells to hide or show them.
-import { fmt, cellText, editText, inputText, parseCell, isIncomplete, LIMIT } from '../format.js';
+import { fmt, cellText, decimals, editText, inputText, parseCell, isIncomplete, LIMIT } from '../format.js';
 import { weightScale, divergingScale, maxAbsFinite, textColorFor, isDark, onSchemeChange } from './colors.js';
 import { texToHtml, escapeHtml, fill, setText, setHtml } from '../kit/prose.js';
 import { matrixToText, matrixToLatex, matrixToMarkdown, matrixToCsv, parseMatrixText, MatrixTextError } from '../matrix-text.js';
@@ -62,6 +62,7 @@ export function createMatrixGrid(opts) {
     color = 'diverging', // 'weights' | 'diverging' | 'none'
     digits = 3,
     fixed = false,
+    significant = 0, // n: n significant digits instead of `digits` decimals (format.js fmt)
     colClass = () => '', // e.g. head tint per column
     rowClass = null, // (i) => classes of row i's <tr>, read when the grid writes its cells
     onHover = null, // (i, j) or (null) when leaving
@@ -79,6 +80,7 @@ export function createMatrixGrid(opts) {
     // last digit shown), i.e. relative to the value's size, and the value as shown is right
     tolerance = 0.01,
   } = opts;
+  const num = { digits, fixed, significant }; // how the cells write their numbers (format.js)
   const say = (key, vars = {}) => fill(toolText(key) ?? TOOL_TEXT[key], vars);
 
   const id = `grid-${++gridCount}`;
@@ -615,7 +617,7 @@ export function createMatrixGrid(opts) {
             }
           }
         } else {
-          const t = cellText(x, { digits, fixed });
+          const t = cellText(x, num);
           if (c.text !== t) node.firstChild.data = c.text = t; // the same text node: nothing comes or goes
         }
         const asked = !editable && hidden.has(`${i},${j}`);
@@ -654,7 +656,7 @@ export function createMatrixGrid(opts) {
     io.close.textContent = say('close');
   }
   const textOf = (format) => {
-    const o = { hidden, digits, fixed, rowLabel, colLabel };
+    const o = { hidden, ...num, rowLabel, colLabel };
     if (format === 'latex') return matrixToLatex(current, o);
     if (format === 'markdown') return matrixToMarkdown(current, o);
     if (format === 'csv') return matrixToCsv(current, o);
@@ -728,7 +730,7 @@ export function createMatrixGrid(opts) {
   function svgOf() {
     const s = lastScale;
     return gridSvg(current, {
-      title: `${ariaLabel()} (${current.rows} × ${current.cols})`, rowLabel, colLabel, digits, fixed, hidden, theme: themeOf(el),
+      title: `${ariaLabel()} (${current.rows} × ${current.cols})`, rowLabel, colLabel, ...num, hidden, theme: themeOf(el),
       cellStyle: s ? (x) => ({ bg: s(x), fg: textColorFor(s(x)) }) : () => null,
     });
   }
@@ -837,7 +839,7 @@ export function createMatrixGrid(opts) {
       const text = (c.answer?.value ?? '').trim();
       const p = parseCell(text);
       const given = NEG_INF.test(text) ? -Infinity : p.value;
-      const floor = 0.5 * 10 ** -digits * (1 + 1e-9); // half a unit of the last digit shown
+      const floor = 0.5 * 10 ** -decimals(v, num) * (1 + 1e-9); // half a unit of the last digit shown
       const ok = given !== undefined && (v === given || (Number.isFinite(v) && Math.abs(given - v) <= Math.max(tol * Math.abs(v), floor)));
       if (ok) right++;
       c.td.classList.toggle('right', ok);
@@ -856,7 +858,7 @@ export function createMatrixGrid(opts) {
       const [i, j] = k.split(',').map(Number);
       const c = cells[i]?.[j];
       if (!c?.answer || !current) continue;
-      c.answer.value = cellText(current.data[i * current.cols + j], { digits, fixed });
+      c.answer.value = cellText(current.data[i * current.cols + j], num);
       fitWidth(c.answer);
       answers.set(k, c.answer.value);
     }
@@ -918,7 +920,7 @@ export function createMatrixGrid(opts) {
     },
     setHidden, get hidden() { return hiddenList(); }, setPicking, check, reveal, setTolerance: (t) => (tol = Number(t) >= 0 ? Number(t) : tol),
     // The hidden cells' values as this grid shows them ("0.114"), for finding them elsewhere.
-    hiddenTexts: () => (current ? hiddenList().map(([i, j]) => cellText(current.data[i * current.cols + j], { digits, fixed })) : []),
+    hiddenTexts: () => (current ? hiddenList().map(([i, j]) => cellText(current.data[i * current.cols + j], num)) : []),
     setLeakNote(text) {
       if (exLeak.hidden !== !text) exLeak.hidden = !text;
       if (exLeak.textContent !== (text || '')) exLeak.textContent = text || '';

@@ -87,6 +87,21 @@ test('editing an input changes the dependent scores, weights and context vectors
   await page.close();
 });
 
+test('the largest-score sentence quotes the scores as the S grid shows them', async () => {
+  const { page, errors } = await env.open(ID);
+  // token 2 = (−1000, 0.3): its own score 1000000.09 is the float32 1000000.0625, fmt's
+  // "1000000.063", the grid's "1000000.1"
+  await page.fill(cellInput('nw-X', 2, 1), '-1000');
+  await page.fill(cellInput('nw-X', 2, 2), '0.3');
+  const S = await cellTexts(page, 'nw-S', 2);
+  const sentence = page.locator('#no-weights p.hint', { hasText: /점수 중 가장 큰/ });
+  const quoted = (await sentence.locator('.katex-html').allTextContents()).filter((t) => /^\u2212?\d/.test(t));
+  assert.ok(quoted.length >= 1, await sentence.textContent());
+  for (const q of quoted) assert.ok(S.includes(q), `${q} is a score of token 2 (${S.join(' ')})`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('English prose, accessibility scan, desktop and phone screenshots', async () => {
   const { page, errors } = await env.open(ID, { query: '?lang=en' });
   assert.match(await page.textContent(`#${ID} h2`), /Attention with nothing to train/);

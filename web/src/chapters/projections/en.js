@@ -15,7 +15,7 @@ export default {
   scoresBody: 'The scores are now dot products of queries with keys, $S = QK^\\top$ (${T} \\times {T}$). Dot products grow with the dimension, so they are multiplied by $1/\\sqrt{d_k}$; here $d_k = {dout}$ and the factor is {scale}.',
   focusLabel: 'Token to follow',
   symYes: 'Right now $S$ is symmetric (as it is when $W_Q$ equals $W_K$).',
-  symNo: 'The previous chapter’s $XX^\\top$ was always symmetric; this one is not. Token {i} gives token {j} a score of {a}, token {j} gives token {i} {b}. Queries (what a token looks for) and keys (what it offers) now come from different matrices.',
+  symNo: 'The previous chapter’s $XX^\\top$ was always symmetric; this one is not. Token {i} gives token {j} a score of ${a}$, token {j} gives token {i} ${b}$. Queries (what a token looks for) and keys (what it offers) now come from different matrices.',
   gridS: 'scores S', gridScaled: 'scaled scores',
   weightsTitle: '③ Weights and context vectors',
   weightsBody: 'Softmax turns each row into weights that sum to 1, exactly as before. What changes is the material being mixed: the value vectors $V$ instead of the inputs $X$. The context vectors $Z = PV$ are ${T} \\times {dout}$.',

@@ -62,6 +62,22 @@ test('editing W_Q and drawing weights from a seed recompute everything downstrea
   await page.close();
 });
 
+test('the symmetry sentence quotes the two scores as the S grid shows them', async () => {
+  const { page, errors } = await env.open(ID);
+  // scores past float32's exact decimals and of both signs (fmt would print −2272002.25)
+  for (const [g, i, j, v] of [['pj-X', 2, 1, '-5'], ['pj-Wq', 2, 1, '-0.9'], ['pj-Wk', 3, 2, '1e6']])
+    await page.fill(cellInput(g, i, j), v);
+  const S = [];
+  for (let i = 1; i <= attn.example(ID).X.rows; i++) S.push(...await cellTexts(page, 'pj-S', i));
+  const quoted = (await page.$$eval('[data-check="symmetry"] .katex-html', (ns) => ns.map((n) => n.textContent)))
+    .filter((t) => /^\u2212?\d/.test(t)); // (not XXᵀ)
+  assert.equal(quoted.length, 2, `two numbers in: ${await page.textContent('[data-check="symmetry"]')}`);
+  for (const q of quoted) assert.ok(S.includes(q), `${q} is an S cell (${S.join(' ')})`);
+  assert.ok(quoted.some((q) => q.startsWith('\u2212')), `a negative score, typographic minus: ${quoted.join(' ')}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('English prose, accessibility scan, desktop and phone screenshots', async () => {
   const { page, errors } = await env.open(ID, { query: '?lang=en' });
   assert.match(await page.textContent(`#${ID} h2`), /trainable weights/);

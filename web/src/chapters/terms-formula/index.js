@@ -8,7 +8,7 @@ import { chapterKit } from '../../kit/kit.js';
 import { setHtml } from '../../kit/prose.js';
 import { tex } from '../../format.js';
 import { rowOf } from '../../matrix.js';
-import { TWO_KEYS_DEFAULTS, computeTwoKeys } from '../two-keys/index.js';
+import { TWO_KEYS_DEFAULTS, computeTwoKeys, EXP_DIGITS } from '../two-keys/index.js';
 
 const ID = 'terms-formula';
 const TARGETS = {
@@ -125,8 +125,8 @@ export default {
       const w3 = { digits: 3, fixed: true };
       return {
         scores: vec(t.scores), sqrt: tex(sc.sqrtDk, w3), dk: sc.dk, scaled: vec(t.scaled, w3),
-        exp: raw ? vec(parts.expRaw, { digits: 3 }) : vec(parts.exp, { digits: 3 }),
-        sum: tex((raw ? parts.sumsRaw : parts.sums).data[0], { digits: 3 }),
+        exp: vec(raw ? parts.expRaw : parts.exp, EXP_DIGITS), // as the next chapter prints them
+        sum: tex((raw ? parts.sumsRaw : parts.sums).data[0], EXP_DIGITS),
         weights: vec(t.weights, w3), output: vec(t.output, w3),
       };
     };

@@ -28,6 +28,10 @@ test('terms-formula: glossary, the formula read inside out with live numbers, sy
   await page.fill(cellInput('two-keys-q', 1, 1), '3');
   const after = await page.textContent('#terms-formula .inside-out li[data-sym="scores"]');
   assert.ok(after.includes('3') && !after.includes('[1, 2]'), `scores line follows the edit: ${after}`);
+  // e^x and their sum (12.46, past 10) are quoted as the next chapter's grids print them
+  const quoted = await page.$$eval('#terms-formula .inside-out li[data-sym="softmax"] .katex-html', (ns) => ns.map((n) => n.textContent).join(' '));
+  for (const g of ['two-keys-exp', 'two-keys-sum']) for (const c of await cells(page, g))
+    assert.ok(quoted.split(/[^\d.]+/).includes(c), `${g} ${c} in "${quoted}"`);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -17,6 +17,7 @@ export default {
   gridWeightSum: 'sum of the weights', gridOutput: 'output',
   expShifted: 'These scores are so large that $e^x$ does not fit in a float, so the largest score is subtracted first. Numerator and denominator are both multiplied by the same $e^{-\\max}$, so the weights do not change.',
   winner: 'Result: key {top} has the highest score (${s}$) and so the largest weight, ${w}$. The two weights always add up to 1, and the output is the mix of the values in those proportions.',
+  winnerTie: 'Result: both keys score ${s}$, so their weights are equal too, ${w}$ each. The output is the plain average of the two values.',
   tryIt: 'Try it: change $k_1$ to $[2, 2]$, which points the same way as $q$. Which key gets more weight now? And where does the output move if $v_2$ becomes $[1, 1]$?',
   exTitle: 'Exercise: your turn',
   exBody: 'The lecture\'s exercise. With $q = {q}$, $k_1 = {k1}$, $k_2 = {k2}$, $v_1 = {v1}$, $v_2 = {v2}$ and $d_k = {dk}$, work out the attention output on paper. Editing the inputs below makes a new problem, and the answer check follows it.',

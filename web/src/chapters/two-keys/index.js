@@ -16,9 +16,11 @@ export const TWO_KEYS_DEFAULTS = () => ({
   eq: m(1, 2, [2, 0]), eK: m(2, 2, [2, 0, 0, 2]), eV: m(2, 2, [10, 0, 0, 10]),
 });
 
-// 4 significant digits, trailing zeros trimmed: 2.028, 16.92, 1, 6.141 (as printed by hand).
-const sig = (x) => fmt(x, { digits: Number.isFinite(x) && x !== 0 ? Math.max(0, Math.min(6, 3 - Math.floor(Math.log10(Math.abs(x))))) : 3 });
-const texSig = (x) => sig(x).replace('\u2212', '-').replace('∞', '\\infty');
+// e^x and its sum: 4 significant digits, trailing zeros trimmed, as printed by hand (2.028,
+// 16.92, 1, 6.141, 0.08417), in the formulas and in their grids alike (and where
+// terms-formula quotes them).
+export const EXP_DIGITS = { significant: 4 };
+const texSig = (x) => tex(x, EXP_DIGITS);
 const w3 = { digits: 3, fixed: true };
 const paren = (x) => (x < 0 ? `(${tex(x)})` : tex(x));
 const vecTex = (xs, f = (x) => tex(x)) => `[${xs.map(f).join(',\\ ')}]`;
@@ -61,8 +63,8 @@ function stepCards(k, parent, { idPrefix, gridPrefix }) {
   const g = {
     scores: vec('gridScores', () => 'q K^\\top', keyLabel, { name: 'scores', digits: 3 }),
     scaled: vec('gridScaled', () => 'q K^\\top / \\sqrt{d_k}', keyLabel, { name: 'scaled', digits: 3, fixed: true }),
-    exp: vec('gridExp', () => 'e^{x}', keyLabel, { name: 'exp', digits: 3 }),
-    sum: vec('gridSum', () => '\\textstyle\\sum', () => 'Σ', { name: 'sum', digits: 3 }),
+    exp: vec('gridExp', () => 'e^{x}', keyLabel, { name: 'exp', ...EXP_DIGITS }),
+    sum: vec('gridSum', () => '\\textstyle\\sum', () => 'Σ', { name: 'sum', ...EXP_DIGITS }),
     weights: vec('gridWeights', () => '\\alpha', (j) => `α${j + 1}`, { name: 'weights', ...w3, color: 'weights' }),
     wsum: vec('gridWeightSum', () => '\\alpha_1 + \\alpha_2', () => 'Σ', { name: 'weights-sum', ...w3 }),
     output: vec('gridOutput', () => 'o', (j) => String(j + 1), { name: 'output', digits: 3, fixed: true }),
@@ -149,7 +151,10 @@ export default {
 
     text('h3', 'stepsTitle');
     const steps = stepCards(k, section, { idPrefix: `${ID}-step`, gridPrefix: ID });
-    text('p', 'winner', section, (s, r) => {
+    // The result in a sentence: the key with the largest weight, or, when the core's weights
+    // are all equal (equal scores), that they are equal: no key "has the highest score" then.
+    const even = (r) => rowOf(r.main.t.weights, 0).every((x, _, w) => x === w[0]);
+    text('p', () => (lastResult && even(lastResult) ? 'winnerTie' : 'winner'), section, (s, r) => {
       if (!r) return {};
       const w = rowOf(r.main.t.weights, 0);
       const top = w.indexOf(Math.max(...w));

@@ -86,3 +86,66 @@ test('two-keys exercise: right, 1.414-rounded, close, a typical slip, wrong and 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// The numbers a step card's worked formulas show: KaTeX's HTML, one slot per number (the
+// sign is typeset outside the slot, kit/prose.js).
+const formulaNumbers = (page, card) => page.$$eval(`#${card} .worked-math .katex-html .ae-n`, (ns) => ns.map((n) => n.textContent));
+// The numbers of a sentence's inline maths, as shown (typographic minus).
+const proseNumbers = (page, sel) => page.$$eval(`${sel} .katex-html`, (ns) => ns.map((n) => n.textContent));
+const unsigned = (t) => t.replace('\u2212', '');
+async function gridsAgreeWithFormulas(page, what) {
+  for (const [card, grids] of [['scores', ['scores']], ['scaled', ['scaled']], ['exp', ['exp', 'sum']], ['weights', ['weights']], ['output', ['output']]]) {
+    const shown = await formulaNumbers(page, `two-keys-step-${card}`);
+    for (const g of grids) for (const c of await cells(page, `two-keys-${g}`))
+      assert.ok(shown.includes(unsigned(c)), `${what}: the ${g} cell ${c} reads the same in its formula (${shown.join(' ')})`);
+  }
+}
+
+test('two-keys: a number reads the same in its grid, its worked formula and the result sentence', async () => {
+  const { page, errors } = await open('#two-keys');
+  await gridsAgreeWithFormulas(page, 'default');
+  // e^x above 10 and below 0.1: the grids and the formulas print the same significant digits
+  await page.fill(cellInput('two-keys-q', 1, 1), '-2');
+  await page.fill(cellInput('two-keys-K', 2, 2), '-3.5');
+  await gridsAgreeWithFormulas(page, 'q = (−2, 1), K₂₂ = −3.5');
+  await page.fill(cellInput('two-keys-q', 1, 1), '3');
+  await page.fill(cellInput('two-keys-K', 2, 2), '2');
+  await gridsAgreeWithFormulas(page, 'q = (3, 1)');
+  // scores past float32's exact digits: 1e12 is stored as 999999995904, shown as 1000000000000
+  for (const [g, i, j, v] of [['q', 1, 1, '1e6'], ['q', 1, 2, '1e6'], ['K', 1, 1, '1e6'], ['K', 2, 2, '-1e6']])
+    await page.fill(cellInput(`two-keys-${g}`, i, j), v);
+  const scores = await cells(page, 'two-keys-scores');
+  assert.deepEqual(scores.map(unsigned), ['1000000000000', '1000000000000']);
+  await gridsAgreeWithFormulas(page, 'q = (1e6, 1e6)');
+  const summary = await proseNumbers(page, '#two-keys p.summary');
+  assert.ok(summary.includes(scores[0]), `the result sentence quotes the top score as its grid does: ${summary.join(' ')}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('two-keys: equal scores give equal weights, and the result sentence says so (ko, en)', async () => {
+  const { default: ko } = await import('./ko.js');
+  const { default: en } = await import('./en.js');
+  const lead = (template) => template.split(/[{$]/)[0]; // the words before the first value
+  const { page, errors } = await open('#two-keys');
+  const summary = () => page.textContent('#two-keys p.summary');
+  assert.ok((await summary()).startsWith(lead(ko.winner)), 'default: key 2 wins');
+  for (const [j, v] of [[1, '0'], [2, '0']]) await page.fill(cellInput('two-keys-q', 1, j), v);
+  assert.deepEqual(await cells(page, 'two-keys-scores'), ['0', '0']);
+  const [w1, w2] = await cells(page, 'two-keys-weights');
+  assert.equal(w1, w2);
+  assert.ok((await summary()).startsWith(lead(ko.winnerTie)), `q = 0: ${await summary()}`);
+  assert.deepEqual(await proseNumbers(page, '#two-keys p.summary'), ['0', w1]);
+  await page.close();
+  // q = (2, 1) with the default K: both scores are 2
+  const { page: p2, errors: e2 } = await open('?lang=en#two-keys');
+  await p2.fill(cellInput('two-keys-q', 1, 1), '2');
+  assert.deepEqual(await cells(p2, 'two-keys-scores'), ['2', '2']);
+  const text = await p2.textContent('#two-keys p.summary');
+  assert.ok(text.startsWith(lead(en.winnerTie)), `q = (2, 1): ${text}`);
+  assert.deepEqual(await proseNumbers(p2, '#two-keys p.summary'), ['2', '0.500']);
+  await p2.fill(cellInput('two-keys-q', 1, 1), '3');
+  assert.ok((await p2.textContent('#two-keys p.summary')).startsWith(lead(en.winner)), 'q = (3, 1): key 1 wins');
+  assert.deepEqual([...errors, ...e2], []);
+  await p2.close();
+});
