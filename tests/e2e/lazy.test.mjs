@@ -199,12 +199,13 @@ test('a first visit keeps the reading position when the chapter above mounts at 
     const { page, errors } = await openPage(browser, server.url);
     const prev = await page.$eval(`#${id}`, (s) => s.previousElementSibling.id);
     const reserved = await page.$eval(`#${prev}`, (s) => (s.dataset.mounted ? NaN : s.getBoundingClientRect().height));
-    await page.evaluate(([i, h]) => {
+    // (where the scroll put it, read in the same task: nothing has mounted yet)
+    const before = await page.evaluate(([i, h]) => {
       const s = document.getElementById(i);
       if (h === 'scrollIntoView') s.scrollIntoView();
       else scrollTo(0, s.getBoundingClientRect().top + scrollY - 300);
+      return s.getBoundingClientRect().top;
     }, [id, how]);
-    const before = await page.$eval(`#${id}`, (s) => s.getBoundingClientRect().top);
     await page.waitForFunction((ii) => ii.every((i) => document.getElementById(i).dataset.mounted === 'true'), [prev, id], { timeout: 30000 });
     await page.evaluate(() => document.fonts.ready);
     await page.waitForTimeout(600);
