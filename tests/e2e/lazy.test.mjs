@@ -219,6 +219,31 @@ test('a first visit keeps the reading position when the chapter above mounts at 
   }
 });
 
+// A language switch while the end of one chapter and the title of the next are on screen:
+// the chapter above is redrawn at another height; what the reader saw stays.
+test('a language switch with a chapter boundary on screen keeps the reading position', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await page.evaluate(() => {
+    const s = document.getElementById('softmax');
+    scrollTo(0, s.getBoundingClientRect().top + scrollY - 317);
+  });
+  const prev = await page.$eval('#softmax', (s) => s.previousElementSibling.id);
+  await page.waitForFunction((ii) => ii.every((i) => document.getElementById(i).dataset.mounted === 'true'), [prev, 'softmax'], { timeout: 30000 });
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(600);
+  const before = await paintedTop(page, '#softmax');
+  const height = () => page.$eval(`#${prev}`, (s) => s.getBoundingClientRect().height);
+  const h0 = await height();
+  await toggleLang(page);
+  await page.waitForFunction((i) => document.getElementById(i).lang === 'en', prev);
+  await page.waitForTimeout(600);
+  const after = await paintedTop(page, '#softmax');
+  assert.notEqual(Math.round(await height()), Math.round(h0), `#${prev} changed height in English`);
+  assert.ok(Math.abs(after - before) < 5, `#softmax stays in place across the switch: ${before} → ${after}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 // Printing mounts every chapter and lays the page out for paper; afterwards the reader is
 // where they were.
 test('printing keeps the reading position', async () => {
