@@ -266,6 +266,24 @@ test('printing keeps the reading position', async () => {
   }
 });
 
+// Printed from the browser's menu before a chapter's code arrived (beforeprint cannot wait
+// for it): the chapter prints its title and a line saying so, not pages of blank space.
+test('a chapter printed before its code arrived prints its title and a line saying so', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await page.emulateMedia({ media: 'print' }); // (no beforeprint: as if no code had arrived)
+  const printed = await page.$$eval('section.chapter.placeholder', (ss) => ss.map((s) => ({
+    id: s.id, height: s.getBoundingClientRect().height, note: getComputedStyle(s, '::after').content,
+  })));
+  await page.emulateMedia({ media: 'screen' });
+  assert.ok(printed.length > 0);
+  for (const p of printed) {
+    assert.ok(p.height < 300, `${p.id} reserves no blank space on paper (${p.height}px)`);
+    assert.match(p.note, /[가-힣].*Ctrl\+P/, `${p.id} says it was not loaded yet`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a reload keeps the reading position inside a chapter far down the page', async () => {
   const { page, errors } = await openPage(browser, `${server.url}#cost`);
   const settle = async () => {

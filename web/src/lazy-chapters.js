@@ -110,7 +110,12 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     for (const e of entries.values()) {
       const t = e.state === 'placeholder' && i18n.t(`${e.c.id}.title`);
       if (t && e.h2.textContent !== t) e.h2.textContent = t;
-      if (e.state === 'placeholder') e.section.lang = i18n.lang;
+      if (e.state === 'placeholder') {
+        e.section.lang = i18n.lang;
+        // printed before its code arrived (the browser's menu: beforeprint cannot wait): a
+        // line saying so, not pages of blank reserved space (styles.css)
+        e.section.dataset.printNote = i18n.t('common.chapterNotLoaded');
+      }
     }
   }
   // Every section carries the language of what it shows (lang="ko" | "en"): a mounted chapter
@@ -153,6 +158,7 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     e.section.style.minHeight = '';
     e.section.removeAttribute('aria-busy');
     e.section.removeAttribute('tabindex');
+    delete e.section.dataset.printNote;
     e.section.dataset.mounted = 'failed';
     showError(e);
   }
@@ -175,6 +181,7 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     pin();
     e.state = 'mounted';
     e.section.textContent = '';
+    delete e.section.dataset.printNote;
     e.section.classList.remove('placeholder');
     e.section.style.minHeight = '';
     e.section.removeAttribute('aria-busy');
