@@ -110,7 +110,12 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     for (const e of entries.values()) {
       const t = e.state === 'placeholder' && i18n.t(`${e.c.id}.title`);
       if (t && e.h2.textContent !== t) e.h2.textContent = t;
-      if (e.state === 'placeholder') e.section.lang = i18n.lang;
+      if (e.state === 'placeholder') {
+        e.section.lang = i18n.lang;
+        // printed before its code arrived (the browser's menu: beforeprint cannot wait): a
+        // line saying so, not pages of blank reserved space (styles.css)
+        e.section.dataset.printNote = i18n.t('common.chapterNotLoaded');
+      }
     }
   }
   // Every section carries the language of what it shows (lang="ko" | "en"): a mounted chapter
@@ -119,6 +124,7 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
   // #multi-head that was most of a switch: the whole page's text re-shaped for the new
   // locale, :lang(ko) line breaking included).
   i18n.onChange(() => {
+    pin();
     relabel();
     reserve();
     for (const e of entries.values()) if (e.state === 'failed') showError(e);
@@ -144,6 +150,7 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
   function fail(id, err) {
     const e = entries.get(id);
     if (e.state === 'failed') return;
+    pin();
     console.error(err);
     e.state = 'failed';
     e.error = err?.message ?? String(err);
@@ -151,6 +158,7 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     e.section.style.minHeight = '';
     e.section.removeAttribute('aria-busy');
     e.section.removeAttribute('tabindex');
+    delete e.section.dataset.printNote;
     e.section.dataset.mounted = 'failed';
     showError(e);
   }
@@ -170,8 +178,10 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
   function mountLoaded(id) {
     const e = entries.get(id);
     if (!e || e.state !== 'placeholder') return;
+    pin();
     e.state = 'mounted';
     e.section.textContent = '';
+    delete e.section.dataset.printNote;
     e.section.classList.remove('placeholder');
     e.section.style.minHeight = '';
     e.section.removeAttribute('aria-busy');
@@ -277,6 +287,7 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
   function run(map, id) {
     const fn = map.get(id);
     map.delete(id);
+    if (fn) pin();
     try {
       fn?.();
     } catch (err) {
@@ -298,37 +309,116 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     });
   }
 
-  // Every section's height: a section wholly above the viewport that changed height moves
-  // the page by as much (the reader stays on the same line); a mounted chapter's height is
-  // remembered for the next visit's placeholders. ResizeObserver reports after layout and
-  // before paint, so the correction is never seen.
+  // ---- the reading position ------------------------------------------------------------------
+  // Our own scroll anchoring: what the reader saw at the top of the window when they last
+  // scrolled (the anchor) keeps its place on screen when what is above it changes height: a
+  // chapter mounted (its placeholder's reserved height is an estimate, 2000 px off for some),
+  // its figures filled in afterwards, maths re-laid out when the fonts arrive, a language
+  // switch. The anchor is the deepest element that reaches the top of the window (descending
+  // from <body>, down to one whose top is on screen); a placeholder there shows nothing but
+  // its title, so if that is off screen the anchor is the top of what follows it (the next
+  // chapter's title). It is chosen when the reader scrolls (not when we do), in document
+  // coordinates, and kept until they scroll again: a chapter above that is still filling in
+  // moves nothing on screen. Browsers' overflow-anchor is off (styles.css): it re-chooses
+  // after each change and keeps a straddling placeholder's top, which is that very jump;
+  // Safari has none; and we must not correct twice.
+  let anchor = []; // [{el, edge: 'top' | 'bottom', at}], outermost first; at: document y
+  let anchorY = NaN; // the scroll position it was chosen for (or corrected to)
+  const edgeOf = (el, edge) => {
+    const r = el.getBoundingClientRect();
+    return edge === 'bottom' ? r.bottom : r.top;
+  };
+  const moves = (el) => !/^(fixed|sticky)$/.test(getComputedStyle(el).position); // (with the page)
+  function pick() {
+    const chain = [];
+    const y = scrollY;
+    let el = document.body;
+    for (;;) {
+      let next = null;
+      // (1 px: a fragment puts a section's top at a fraction of a pixel)
+      for (const c of el.children) {
+        const r = c.getBoundingClientRect();
+        if (r.bottom > 1 && r.height > 0 && moves(c)) {
+          next = c;
+          break;
+        }
+      }
+      if (!next) break;
+      el = next;
+      const r = el.getBoundingClientRect();
+      if (el.classList.contains('placeholder') && r.top < -1 && !(el.querySelector('h2')?.getBoundingClientRect().bottom > 1)) {
+        const after = el.nextElementSibling;
+        chain.push(after ? { el: after, edge: 'top', at: after.getBoundingClientRect().top + y } : { el, edge: 'bottom', at: r.bottom + y });
+        break;
+      }
+      chain.push({ el, edge: 'top', at: r.top + y });
+      if (r.top >= -1) break; // wholly at or below the top of the window: this one
+    }
+    anchor = chain;
+    anchorY = y;
+  }
+  // Before a change that we make: if the reader scrolled since, the anchor is what is on
+  // screen now.
+  function pin() {
+    if (!printing.on && scrollY !== anchorY) pick();
+  }
+  // After a change: the anchor (or, if it was taken out of the page, its innermost ancestor
+  // still in it) moved by as much in the page; the window follows it.
+  function correct() {
+    anchor = anchor.filter((x) => x.el.isConnected);
+    const a = anchor.at(-1);
+    if (a) {
+      const d = edgeOf(a.el, a.edge) + scrollY - a.at;
+      if (Math.abs(d) >= 0.5) scrollBy(0, d);
+    }
+    for (const x of anchor) x.at = edgeOf(x.el, x.edge) + scrollY;
+    anchorY = scrollY;
+  }
+  // The reader scrolled (our own corrections leave scrollY at anchorY): a new anchor, chosen
+  // as the frame begins, before this frame's changes (the header docking, observers' work) are
+  // laid out; a change of ours made since the scroll chose it already (pin).
+  addEventListener('scroll', () => {
+    if (!printing.on) pin();
+  }, { passive: true });
+
+  // Every section's height (and the header's, above): a change moves the page back to the
+  // anchor; a mounted chapter's height is remembered for the next visit's placeholders.
+  // ResizeObserver reports after layout and before paint, so the correction is never seen.
+  // While printing the page keeps still (the print layout is not the screen's); afterprint
+  // brings the anchor chosen before printing back to its place.
   const last = new Map(); // section -> last height
   const sizes = typeof ResizeObserver === 'function' ? new ResizeObserver((records) => {
-    let shift = 0;
-    // In page order: an element's bottom now includes what grew above it in this batch
-    // (subtracted: where its bottom was before any of them moved it), so that an element
-    // that shrank just above the viewport while the header above it grew still counts.
-    const order = [...records].sort((a, b) => (a.target.compareDocumentPosition(b.target) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
-    for (const r of order) {
+    let changed = false;
+    for (const r of records) {
       const h = r.borderBoxSize?.[0]?.blockSize ?? r.contentRect.height;
       const before = last.get(r.target);
       last.set(r.target, h);
-      // (1 px of slack: a fragment puts a section's top at a fraction of a pixel)
-      if (before !== undefined && h !== before && !printing.on && r.target.getBoundingClientRect().bottom - shift - (h - before) <= 1) shift += h - before;
-      if (h > 0 && r.target.dataset?.mounted === 'true') {
+      if (before !== undefined && h !== before) changed = true;
+      if (h > 0 && r.target.dataset?.mounted === 'true' && !printing.on) {
         heights[key(r.target.id)] = Math.round(h);
         // Once drawn, a chapter far from the screen is skipped by style, layout and paint
         // (content-visibility: auto, styles.css) at the height it last had when drawn
         // ("auto": the browser remembers it), so that an edit elsewhere does not walk it.
+        // (The size given is the content's, without the padding: a chapter skipped before the
+        // browser remembered its height was 24 px taller than drawn, and moved the page.)
         if (!r.target.classList.contains('skippable')) {
-          r.target.style.containIntrinsicBlockSize = `auto ${Math.round(h)}px`;
+          const content = r.contentBoxSize?.[0]?.blockSize ?? r.contentRect.height;
+          r.target.style.containIntrinsicBlockSize = `auto ${Math.round(content)}px`;
           r.target.classList.add('skippable');
         }
       }
     }
-    if (shift) scrollBy(0, shift);
+    if (printing.on) return;
+    if (changed) correct();
+    else if (!anchor.length) pick();
     saveHeights();
   }) : { observe() {} };
+  addEventListener('beforeprint', () => {
+    if (scrollY !== anchorY) pick(); // (printing.on is already set: kit/print.js listens first)
+  });
+  addEventListener('afterprint', () => requestAnimationFrame(() => {
+    if (!printing.on) correct();
+  }));
   for (const n of [...above, ...[...entries.values()].map((e) => e.section)]) sizes.observe(n);
 
   function key(id) {
@@ -416,6 +506,7 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     onScreen(id, fn) {
       if (!io || inView.has(id) || printing.on) {
         later.delete(id);
+        pin();
         soon.delete(id);
         fn();
         const e = entries.get(id);

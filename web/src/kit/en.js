@@ -7,6 +7,7 @@ export default {
   toc: 'Contents',
   loading: 'Loading the computing core (WebAssembly)…',
   loadFailed: 'Could not load the computing core: {message}',
+  chapterNotLoaded: 'This chapter had not loaded yet when the page was printed: print again in a few seconds (Ctrl+P waits for every chapter).',
   chapterFailed: 'Could not load this chapter ({message}). Reload the page to try again.',
   chapterFileFailed: 'Could not load this chapter: it is in {file}, next to the widget\'s script ({message})',
   simd: 'Core: {simd}',
