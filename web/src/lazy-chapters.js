@@ -31,7 +31,7 @@ const nextTask = () => new Promise((r) => {
 
 // `above`: elements above the chapters whose height may change (the header, a notice), so
 // that they keep the reading position too.
-export function createLazyChapters({ main, list, i18n, mount, onMounted = () => {}, above = [] }) {
+export function createLazyChapters({ main, list, i18n, mount, onMounted = () => {}, onShift = () => {}, above = [] }) {
   const entries = new Map(); // id -> {c, section, state: 'placeholder' | 'mounted', module}
   const near = new Set(); // ids of sections near the screen
   const later = new Map(); // id -> fn to run when the chapter comes near the screen
@@ -369,7 +369,10 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     const a = anchor.at(-1);
     if (a) {
       const d = edgeOf(a.el, a.edge) + scrollY - a.at;
-      if (Math.abs(d) >= 0.5) scrollBy(0, d);
+      if (Math.abs(d) >= 0.5) {
+        scrollBy(0, d);
+        onShift(d); // (a scroll of ours, not the reader's: main.js's toolbar does not tuck for it)
+      }
     }
     for (const x of anchor) x.at = edgeOf(x.el, x.edge) + scrollY;
     anchorY = scrollY;

@@ -221,7 +221,10 @@ renderChrome();
 // Once the header has scrolled away, its buttons (language, link, exercise) dock in a thin
 // bar at the top of the window (body.docked, styles.css), with the link panel and the
 // exercise help under it. On a narrow screen the bar tucks away while the reader scrolls
-// down and comes back on the way up, so it does not sit over what is being read.
+// down and comes back on the way up, so it does not sit over what is being read. The
+// chapters' own scroll corrections (a chapter above the reader mounted or grew: the page
+// moves with it, lazy-chapters.js) are not the reader's scrolling: they move toolsLastY too.
+let toolsLastY = scrollY;
 {
   const header = document.querySelector('.site-header');
   const tools = document.querySelector('.site-tools');
@@ -234,11 +237,10 @@ renderChrome();
     body.classList.toggle('docked', dock);
     if (!dock) body.classList.remove('tucked');
   }).observe(header);
-  let lastY = scrollY;
   addEventListener('scroll', () => {
-    const y = scrollY, dy = y - lastY;
+    const y = scrollY, dy = y - toolsLastY;
     if (Math.abs(dy) < 6) return;
-    lastY = y;
+    toolsLastY = y;
     const busy = !$('share-panel').hidden || row.contains(document.activeElement) || host.picking;
     const tuck = dy > 0 && innerWidth < 700 && !busy;
     if (body.classList.contains('tucked') !== tuck) body.classList.toggle('tucked', tuck);
@@ -260,6 +262,7 @@ const lazy = createLazyChapters({
     host.finishRestore(c.id);
   },
   onMounted: () => renderNotice(),
+  onShift: (d) => { toolsLastY += d; },
 });
 document.documentElement.classList.add('outline-ready');
 
