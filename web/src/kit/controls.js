@@ -1,4 +1,5 @@
 import { onPrint } from './print.js';
+import { setText } from './prose.js';
 
 // Controls shared by the chapters on heads, masking and dropout, built on the chapter
 // kit (kit.js): a radio group bound to a number in the chapter's state (number fields are
@@ -39,7 +40,7 @@ export function choice(k, name, { labelKey, options, parent, testId = name, cls 
   }
 
   function sync(s = state()) {
-    label.textContent = tr(labelKey);
+    setText(label, tr(labelKey)); // (written only when it changes: a language switch)
     const opts = options(s);
     const sig = opts.map((o) => `${o.value}:${o.text}`).join('|');
     if (sig !== signature) {

@@ -39,7 +39,16 @@ test('the mask is 0 / −∞, masked weights are exactly 0, and the numbers are 
   await page.check('[data-control="cd-causal"]');
   assert.deepEqual(await page.$eval(check, (p) => [p.innerHTML, window.__mo.takeRecords().length, window.__inside]), [before, 0, []]);
   assert.deepEqual(await cellTexts(page, 'cd-P', 2), shown(t.weights, 1, w3));
+  // The radio groups' labels (kit/controls.js choice) are not written by an edit: their
+  // text changes only with the language.
+  await page.$eval('#causal-dropout', (s) => {
+    window.__labelRecs = 0;
+    window.__labels = new MutationObserver((rs) => { window.__labelRecs += rs.length; });
+    for (const l of s.querySelectorAll('[data-choice] > .label')) window.__labels.observe(l, { subtree: true, childList: true, characterData: true });
+  });
   await page.uncheck('[data-control="cd-causal"]');
+  assert.equal(await page.$eval('#causal-dropout', (s) => s.querySelectorAll('[data-choice] > .label').length), 2);
+  assert.equal(await page.evaluate(() => window.__labelRecs + window.__labels.takeRecords().length), 0, 'a choice label was rewritten by an edit');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -156,14 +156,19 @@ export default {
       return m(T, VOCAB, data);
     };
 
+    let chipsShown = null; // the words and T the chips show: most edits change neither
     k.start((s) => {
-      rebuild(chips, (into) => tr('sentence').forEach((w, i) => {
-        const c = document.createElement('li');
-        c.className = `chip${i < s.T ? ' on' : ''}`;
-        setText(c, w);
-        into.append(c);
-      }));
-      chips.setAttribute('aria-label', tr('sentenceLabel'));
+      const chipsKey = JSON.stringify([tr('sentence'), s.T, tr('sentenceLabel')]);
+      if (chipsKey !== chipsShown) {
+        chipsShown = chipsKey;
+        rebuild(chips, (into) => tr('sentence').forEach((w, i) => {
+          const c = document.createElement('li');
+          c.className = `chip${i < s.T ? ' on' : ''}`;
+          setText(c, w);
+          into.append(c);
+        }));
+        chips.setAttribute('aria-label', tr('sentenceLabel'));
+      }
       gE.update(s.E);
       for (const name of ['Wq', 'Wk', 'Wv']) gW[name].update(s[name]);
       gY.update(s.Y);

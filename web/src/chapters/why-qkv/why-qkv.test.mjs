@@ -17,13 +17,22 @@ test('why-qkv: W stays d_model × d_k while T changes; diagonal ≥ row with equ
   assert.match(await page.textContent('[data-verdict="diagonal"]'), /6.*6/);
   // The repeated token (rows 2 and 5) ties: margin 0.
   assert.equal((await cells(page, 'why-qkv-check', 2))[2], '0');
-  // Rows of unequal length: some row's diagonal loses.
+  // Rows of unequal length: some row's diagonal loses. (A toggle does not touch the token
+  // chips: they change only with T and the language.)
+  const chips = '#why-qkv ul.token-chips';
+  await page.$eval(chips, (u) => {
+    window.__chipRecs = 0;
+    window.__chips = new MutationObserver((rs) => { window.__chipRecs += rs.length; });
+    window.__chips.observe(u, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
   await page.click('#why-qkv [data-control="equalNorms"]');
+  assert.equal(await page.evaluate(() => window.__chipRecs + window.__chips.takeRecords().length), 0, 'the chips were written by a toggle');
   const fails = await page.$$eval('[data-grid="why-qkv-check"] tbody tr.fails', (n) => n.length);
   assert.ok(fails >= 1, `${fails} rows fail without equal norms`);
   // T = 3: X, Q, K, V and the scores shrink; W does not; cross weights are 2 × 3.
   await setRange(page, 'T', 3);
   assert.equal(await shape('why-qkv-X'), '3\u2009×\u20094');
+  assert.equal(await page.$$eval(`${chips} li.on`, (n) => n.length), 3);
   assert.equal(await shape('why-qkv-Q'), '3\u2009×\u20092');
   assert.equal(await shape('why-qkv-Wq'), '4\u2009×\u20092');
   assert.equal(await shape('why-qkv-S'), '3\u2009×\u20093');
