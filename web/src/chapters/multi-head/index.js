@@ -105,6 +105,22 @@ export default {
       cards.append(...added.map((c) => c.box));
       return added;
     }
+    // The cards not shown yet are built while the page is idle, one per idle slice, out of
+    // the page, with the core's numbers for the largest h (so the first switch to a larger h
+    // builds nothing: it was that edit's slowest part). A card put in later is drawn anew.
+    const idle = (fn) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: 3000 }) : setTimeout(fn, 200));
+    let warmed = false;
+    function warm() {
+      const s = state();
+      const hMax = divisors(s.X.cols).at(-1);
+      if (pool.length >= hMax) return;
+      const t = attn.multiHeadAttention(s.X, { Wq: s.Wq, Wk: s.Wk, Wv: s.Wv, Wo: s.Wo, heads: hMax, causal: s.causal });
+      const c = card(pool.length);
+      c.P.update(t.heads[pool.length].weights);
+      c.O.update(t.heads[pool.length].output);
+      pool.push(c);
+      idle(warm);
+    }
     const cont = text('p', (s) => (s.heads === ex.heads && s.causal ? 'continued' : 'continuedOff'), section, (s, r) => ({
       p3: r && r.t.heads.length > 1 ? vec(rowOf(r.t.heads[0].weights, 2), w3) : '',
       o3: r && r.t.heads.length > 1 ? vec(rowOf(r.t.heads[0].output, 2), w3) : '', h: ex.heads,
@@ -175,6 +191,10 @@ export default {
         tintColumns(g[name], headOf);
       }
       const added = showCards(s.heads);
+      if (!warmed) {
+        warmed = true;
+        idle(warm);
+      }
       t.heads.forEach((tr_, i) => {
         const c = pool[i];
         setText(c.title, tr('headCard', { n: i + 1, a: i * dh + 1, b: (i + 1) * dh }));

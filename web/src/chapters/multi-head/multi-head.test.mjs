@@ -74,6 +74,29 @@ test('changing h moves the split; editing X changes Q and the output', async () 
   await page.close();
 });
 
+test('the cards of a larger h are built while the page is idle: choosing h = 8 adds no table cells', async () => {
+  const { page, errors } = await env.open(ID);
+  const m = attn.example(ID);
+  // let the idle slices run (one card each)
+  await page.evaluate(async () => { for (let k = 0; k < 12; k++) await new Promise((r) => requestIdleCallback(r)); });
+  await page.evaluate(() => {
+    const list = [];
+    const mo = new MutationObserver((ms) => { for (const r of ms) for (const n of r.addedNodes) if (/^(TR|TD|TH)$/.test(n.nodeName)) list.push(n.nodeName); });
+    mo.observe(document.querySelector('[data-heads="mh"]'), { childList: true, subtree: true });
+    window.__cells = () => { mo.disconnect(); return list.length; };
+  });
+  await page.check('[data-choice="mh-heads"] input[value="8"]');
+  assert.equal(await cards(page), 8);
+  assert.equal(await page.evaluate(() => window.__cells()), 0, 'no row or cell built at the switch');
+  const t8 = attn.multiHeadAttention(m.X, { ...m, heads: 8, causal: true });
+  for (const i of [2, 7]) {
+    assert.deepEqual(await cellTexts(page, `mh-P${i + 1}`, 3), shown(t8.heads[i].weights, 2, { digits: 3, fixed: true }));
+    assert.deepEqual(await cellTexts(page, `mh-O${i + 1}`, 2), shown(t8.heads[i].output, 1, d2));
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('the original model: d_model = 512, h = 8 gives d_k = 64; FLOPs the same for every h', async () => {
   const { page, errors } = await env.open(ID);
   const row = (h) => page.$$eval(`[data-check="cost"] tr[data-heads="${h}"] > *`, (ns) => ns.map((n) => n.textContent));
