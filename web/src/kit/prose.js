@@ -103,9 +103,55 @@ const SLOT_OPTIONS = {
   trust: (c) => c.command === '\\htmlClass',
   strict: (code) => (code === 'htmlExtension' ? 'ignore' : 'warn'),
 };
+// A number with its sign: a unary minus (after the start of a group, an opening bracket,
+// a comma, a relation or a binary operator, where KaTeX makes it an ordinary atom), and a
+// negative factor in parentheses after a relation, a binary operator, a comma or the start
+// of a group, are one slot. The slot is typeset with the digits alone, and the sign and
+// parentheses are put in beside them as the spans KaTeX makes for them (<span
+// class="mord">−</span>, "mopen", "mclose"), so a sign that flips writes a span, not a new
+// formula; only the MathML (<mo>−</mo>) is typeset again. The spacing around the slot is
+// an ordinary atom's, which KaTeX's table also gives "(" and ")" there (it differs only
+// after an operator such as \sum, which is not in the list). Not in a command's argument
+// other than \mathbf's (\text{-1} is a hyphen), nor in a fraction's denominator (the
+// minus's depth is part of the fraction's). tests/web/prose.test.mjs compares the HTML
+// with KaTeX's but for the struts, which hold the height and depth of what was typeset
+// (the digits alone) and are never the deepest part of their line; the core-attention
+// browser test compares the boxes on the page.
+const LEAD = String.raw`(?<=(?:^|(?<![A-Za-z}])\{|\\mathbf\{|[(\[,=+]|\\times|\\cdot|\\ )\s*)`;
+const NUM = String.raw`\d+(?:\.\d+)?`;
+const AFTER = String.raw`(?![\d.A-Za-z/|]|\s*[_^])`;
+const SIGNED = new RegExp(String.raw`(?<=(?:^|(?<![A-Za-z}])\{|\\mathbf\{|[,=+]|\\times|\\cdot)\s*)\(\s*-\s*${NUM}\s*\)${AFTER}|${LEAD}-\s*${NUM}${AFTER}|${NUMBER.source}`, 'g');
+const digitsIn = (m) => m.replace(/[^\d.]/g, ''); // "(-0.25)" -> "0.25"
+const formOf = (m) => (m[0] === '(' ? '(-' : m[0] === '-' ? '-' : ''); // "(-0.25)" -> "(-"
+// Puts a slot's sign and parentheses in or out: slot = {digits: the digits' span, sign,
+// open, close: the spans put in, or null}.
+function signSlot(slot, form) {
+  const tight = slot.digits.classList.contains('mtight') ? ' mtight' : '';
+  const span = (cls, text) => {
+    const n = document.createElement('span');
+    n.className = cls + tight;
+    n.textContent = text;
+    return n;
+  };
+  const paren = form === '(-';
+  if (!paren && slot.open) {
+    slot.open.remove();
+    slot.close.remove();
+    slot.open = slot.close = null;
+  }
+  if (!form && slot.sign) {
+    slot.sign.remove();
+    slot.sign = null;
+  }
+  if (form && !slot.sign) slot.digits.before((slot.sign = span('mord', '\u2212')));
+  if (paren && !slot.open) {
+    slot.sign.before((slot.open = span('mopen', '(')));
+    slot.digits.after((slot.close = span('mclose', ')')));
+  }
+}
 export function skeleton(tex) {
   const digits = [];
-  const skel = tex.replace(NUMBER, (m) => {
+  const skel = tex.replace(SIGNED, (m) => {
     digits.push(m);
     return '#';
   });
@@ -119,7 +165,7 @@ export function slottedHtml(tex, { display = false } = {}) {
   let html = typeset.get(key);
   if (html === undefined) {
     let k = 0;
-    const slotted = tex.replace(NUMBER, (m) => `\\htmlClass{${SLOT} ${SLOT}${k++}}{${m}}`);
+    const slotted = tex.replace(SIGNED, (m) => `\\htmlClass{${SLOT} ${SLOT}${k++}}{${digitsIn(m)}}`);
     html = assemble(katex.renderToString(slotted, { ...SLOT_OPTIONS, displayMode: display, output: 'html' }), mathml(tex, display))
       ?? texToHtml(tex, { display });
     remember(key, html);
@@ -164,17 +210,23 @@ export function setParts(el, parts, { slotted = false } = {}) {
     for (let i = 0; i < now.length; i++) {
       const p = now[i], o = was[i];
       if (p.html !== undefined || o.tex === p.tex) continue;
+      let signs = false; // a sign came or went: the MathML's <mo>−</mo> with it
       for (let j = 0; j < p.digits.length; j++) if (o.digits[j] !== p.digits[j]) {
-        o.slots[j].data = p.digits[j];
-        if (o.mslots) o.mslots[j].data = p.digits[j];
-      }
-      if (o.mslots) o.annotation.data = p.tex;
-      else {
-        const m = mathml(p.tex, p.display);
-        if (m !== null) morphInto(o.math, m); // only the changed <mn> text is laid out again
+        const d = digitsIn(p.digits[j]), form = formOf(p.digits[j]);
+        if (o.slots[j].data !== d) o.slots[j].data = d;
+        if (form !== formOf(o.digits[j])) {
+          signSlot(o.signs[j], form);
+          signs = true;
+        } else if (o.mslots) o.mslots[j].data = d;
       }
       o.tex = p.tex;
       o.digits = p.digits;
+      if (o.mslots && !signs) o.annotation.data = p.tex;
+      else {
+        const m = mathml(p.tex, p.display);
+        if (m !== null) morphInto(o.math, m); // only the changed <mn> text is laid out again
+        findMathSlots(o);
+      }
     }
     el.__html = null; // known to setParts only
     return;
@@ -223,18 +275,27 @@ function findSlots(el, parts) {
       const t = s.firstChild;
       const only = t && t.nodeType === 1 && t.childNodes.length === 1 ? t.firstChild : null;
       for (let x = t?.nextSibling; x; x = x.nextSibling) if (!x.classList?.contains('mspace')) return null;
-      return only && only.nodeType === 3 && only.data === p.digits[j] ? only : null;
+      return only && only.nodeType === 3 && only.data === digitsIn(p.digits[j]) ? only : null;
     }) : null;
     if (p.slots?.some((t) => t === null)) p.slots = null;
-    // the MathML's numbers: its <mn> elements, if they are the slots' digits in order
-    const mns = p.slots ? p.math.querySelectorAll('mn') : [];
-    const annotation = p.slots ? p.math.querySelector('annotation')?.firstChild : null;
-    p.mslots = annotation?.nodeType === 3 && annotation.data === p.tex && mns.length === p.digits.length
-      && Array.from(mns).every((n, j) => n.childNodes.length === 1 && n.firstChild.nodeType === 3 && n.firstChild.data === p.digits[j])
-      ? Array.from(mns, (n) => n.firstChild) : null;
-    p.annotation = p.mslots ? annotation : null;
+    // typeset without their signs: the signs are put in beside the digits
+    p.signs = p.slots?.map((t, j) => {
+      const slot = { digits: t.parentNode, sign: null, open: null, close: null };
+      if (formOf(p.digits[j])) signSlot(slot, formOf(p.digits[j]));
+      return slot;
+    });
+    findMathSlots(p);
   });
   return parts;
+}
+// The MathML's numbers: its <mn> elements, if they are the slots' digits in order.
+function findMathSlots(p) {
+  const mns = p.slots ? p.math.querySelectorAll('mn') : [];
+  const annotation = p.slots ? p.math.querySelector('annotation')?.firstChild : null;
+  p.mslots = annotation?.nodeType === 3 && annotation.data === p.tex && mns.length === p.digits.length
+    && Array.from(mns).every((n, j) => n.childNodes.length === 1 && n.firstChild.nodeType === 3 && n.firstChild.data === digitsIn(p.digits[j]))
+    ? Array.from(mns, (n) => n.firstChild) : null;
+  p.annotation = p.mslots ? annotation : null;
 }
 
 // One formula (or several, display: each its own block) whose numbers change.

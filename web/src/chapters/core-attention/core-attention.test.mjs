@@ -2,10 +2,12 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { openPage } from '../../../scripts/browser.mjs';
 import { harness, shots, toggleLang } from '../../../../tests/e2e/harness.mjs';
 
 const { server, browser } = await harness();
+const katex = createRequire(import.meta.url)('katex');
 
 const cellTexts = (page, grid, row) =>
   page.$$eval(`[data-grid="${grid}"] tbody tr:nth-child(${row}) td .v`, (ns) => ns.map((n) => n.textContent));
@@ -104,6 +106,59 @@ test('the language toggle switches the prose; screenshots at desktop and phone w
   await page.screenshot({ path: join(shots, 'core-attention-phone.png'), fullPage: true });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than a 360px phone`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// The head's signs differ, so its dot product's worked formula changes signs with the
+// head: the signs are written beside the slots' digits (kit/prose.js signSlot), not the
+// formula typeset anew, and what shows is what KaTeX typesets for the new TeX: the same
+// boxes on the page, the same text, the same MathML.
+test('a change of head writes the dot product\'s signs in place; the formula is KaTeX\'s', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=core-attention`);
+  const dot = '[data-worked="dot"] .worked-math';
+  const texOf = () => page.$eval(`${dot} annotation`, (n) => n.textContent);
+  const signs = (t) => (t.match(/-/g) ?? []).length;
+  const seen = [];
+  for (const head of [2, 1, 2]) {
+    const before = await texOf();
+    await page.evaluate((d) => {
+      window.__added = [];
+      window.__mo = new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes) window.__added.push(n.nodeType === 1 ? `${n.className}:${n.textContent}` : `#${n.nodeName}`); });
+      window.__mo.observe(document.querySelector(`${d} .katex-html`), { childList: true, subtree: true });
+    }, dot);
+    await page.check(`[data-control="head-${head}"]`);
+    const t = await texOf();
+    const added = await page.evaluate(() => { window.__mo.disconnect(); return window.__added; });
+    assert.notEqual(t, before);
+    seen.push(signs(before) !== signs(t));
+    // only signs and parentheses came in; every other node of the formula stayed
+    for (const a of added) assert.match(a, /^(mord|mopen|mclose):[−()]$/, `${a} added in ${t}`);
+    // KaTeX's own rendering of the same TeX, beside it: the same boxes
+    const own = katex.renderToString(t, { displayMode: true, throwOnError: false });
+    const cmp = await page.evaluate(([d, html]) => {
+      const live = document.querySelector(d);
+      const ref = live.cloneNode(false);
+      ref.innerHTML = html;
+      live.after(ref);
+      const boxes = (root) => [root.querySelector('.katex-html'), ...root.querySelectorAll('.katex-html .base')].map((n) => {
+        const r = n.getBoundingClientRect();
+        return [r.width, r.height];
+      });
+      const text = (root) => root.querySelector('.katex-html').textContent;
+      const out = { live: boxes(live), ref: boxes(ref), liveText: text(live), refText: text(ref),
+        liveMath: live.querySelector('.katex-mathml').innerHTML, refMath: ref.querySelector('.katex-mathml').innerHTML };
+      ref.remove();
+      return out;
+    }, [dot, own]);
+    assert.equal(cmp.liveText, cmp.refText);
+    assert.equal(cmp.liveMath, cmp.refMath);
+    assert.equal(cmp.live.length, cmp.ref.length);
+    cmp.live.forEach(([w, h], i) => {
+      assert.ok(Math.abs(w - cmp.ref[i][0]) < 0.01 && Math.abs(h - cmp.ref[i][1]) < 0.01, `box ${i}: ${w} × ${h} against KaTeX's ${cmp.ref[i]} (${t})`);
+    });
+  }
+  assert.ok(seen.some(Boolean), 'a sign changed with the head');
   assert.deepEqual(errors, []);
   await page.close();
 });

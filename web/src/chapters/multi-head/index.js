@@ -75,25 +75,51 @@ export default {
     text('p', 'perHeadBody', section, (s, r) => dims(s, r));
     const cards = el('div', 'head-cards');
     cards.dataset.heads = 'mh';
-    let cardGrids = [];
-    function buildCards(h) {
-      cards.replaceChildren();
-      cardGrids = Array.from({ length: h }, (_, i) => {
-        const card = el('div', `head-card head-${i % 4}`, cards);
-        card.dataset.head = String(i);
-        const title = el('h4', 'flow-title', card);
-        const row = el('div', 'grid-row compact', card);
-        const P = k.grid({
-          caption: () => `P_{${i + 1}}`, ariaLabel: () => tr('gridPHead', { n: i + 1 }), rowLabel: (r) => `q${r + 1}`,
-          colLabel: (c) => `k${c + 1}`, color: 'weights', digits: 3, fixed: true, testId: `mh-P${i + 1}`,
-        });
-        const O = k.grid({
-          caption: () => `O_{${i + 1}}`, ariaLabel: () => tr('gridOHead', { n: i + 1 }), rowLabel: tok,
-          colLabel: comp, digits: 2, testId: `mh-O${i + 1}`,
-        });
-        row.append(P.el, O.el);
-        return { title, P, O };
+    // One card per head index, built the first time h reaches it and kept: a new h takes
+    // cards 1..h (P_i keeps its T × T table, O_i adds or drops columns as d_h changes)
+    // instead of building every card's grids anew (≈ 200 grid nodes per edit at h = 8).
+    const pool = [];
+    function card(i) {
+      const box = el('div', `head-card head-${i % 4}`);
+      box.dataset.head = String(i);
+      const title = el('h4', 'flow-title', box);
+      const row = el('div', 'grid-row compact', box);
+      const P = k.grid({
+        caption: () => `P_{${i + 1}}`, ariaLabel: () => tr('gridPHead', { n: i + 1 }), rowLabel: (r) => `q${r + 1}`,
+        colLabel: (c) => `k${c + 1}`, color: 'weights', digits: 3, fixed: true, testId: `mh-P${i + 1}`,
       });
+      const O = k.grid({
+        caption: () => `O_{${i + 1}}`, ariaLabel: () => tr('gridOHead', { n: i + 1 }), rowLabel: tok,
+        colLabel: comp, digits: 2, testId: `mh-O${i + 1}`,
+      });
+      row.append(P.el, O.el);
+      return { box, title, P, O };
+    }
+    // Cards 1..h in the page, in order (those shown are always a prefix of the pool); returns
+    // the cards just put back, which are drawn at once (a card out of the page counted as far
+    // from the screen, and its grids would wait for the observer's next look).
+    function showCards(h) {
+      while (pool.length < h) pool.push(card(pool.length));
+      for (const c of pool.slice(h)) if (c.box.parentNode) c.box.remove();
+      const added = pool.slice(0, h).filter((c) => c.box.parentNode !== cards);
+      cards.append(...added.map((c) => c.box));
+      return added;
+    }
+    // The cards not shown yet are built while the page is idle, one per idle slice, out of
+    // the page, with the core's numbers for the largest h (so the first switch to a larger h
+    // builds nothing: it was that edit's slowest part). A card put in later is drawn anew.
+    const idle = (fn) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: 3000 }) : setTimeout(fn, 200));
+    let warmed = false;
+    function warm() {
+      const s = state();
+      const hMax = divisors(s.X.cols).at(-1);
+      if (pool.length >= hMax) return;
+      const t = attn.multiHeadAttention(s.X, { Wq: s.Wq, Wk: s.Wk, Wv: s.Wv, Wo: s.Wo, heads: hMax, causal: s.causal });
+      const c = card(pool.length);
+      c.P.update(t.heads[pool.length].weights);
+      c.O.update(t.heads[pool.length].output);
+      pool.push(c);
+      idle(warm);
     }
     const cont = text('p', (s) => (s.heads === ex.heads && s.causal ? 'continued' : 'continuedOff'), section, (s, r) => ({
       p3: r && r.t.heads.length > 1 ? vec(rowOf(r.t.heads[0].weights, 2), w3) : '',
@@ -164,13 +190,21 @@ export default {
         g[name].update(t[name.toLowerCase()]);
         tintColumns(g[name], headOf);
       }
-      if (cardGrids.length !== s.heads) buildCards(s.heads);
+      const added = showCards(s.heads);
+      if (!warmed) {
+        warmed = true;
+        idle(warm);
+      }
       t.heads.forEach((tr_, i) => {
-        const c = cardGrids[i];
+        const c = pool[i];
         setText(c.title, tr('headCard', { n: i + 1, a: i * dh + 1, b: (i + 1) * dh }));
         c.P.update(tr_.weights);
         c.O.update(tr_.output);
       });
+      for (const c of added) {
+        c.P.flush();
+        c.O.flush();
+      }
       g.H.update(t.concat);
       tintColumns(g.H, headOf);
       g.Wo.update(s.Wo);

@@ -43,10 +43,22 @@ test('changing h moves the split; editing X changes Q and the output', async () 
   assert.deepEqual(await cellTexts(page, 'mh-P3', 3), shown(t4.heads[2].weights, 2, { digits: 3, fixed: true }));
   assert.equal(await page.$$eval('[data-grid="mh-O1"] thead th[data-j]', (n) => n.length), 2, 'd_h = 8 / 4');
   assert.deepEqual(await cellTexts(page, 'mh-Y', 2), shown(t4.output, 1, d2));
+  // A head's card is built once and kept: back at h = 4, card 3 is the same element
+  // (its grids not built anew), and its numbers and d_h are those of h = 4 again.
+  await page.$eval('[data-grid="mh-P3"]', (n) => { n.__kept = true; });
   await page.check('[data-choice="mh-heads"] input[value="1"]');
   assert.equal(await cards(page), 1);
+  assert.equal(await page.$eval('[data-grid="mh-O1"]', (n) => n.querySelectorAll('thead th[data-j]').length), 8, 'd_h = 8 / 1');
   await page.check('[data-choice="mh-heads"] input[value="8"]');
   assert.equal(await cards(page), 8);
+  assert.deepEqual(await page.$$eval('[data-heads="mh"] .head-card', (ns) => ns.map((n) => n.dataset.head)), ['0', '1', '2', '3', '4', '5', '6', '7']);
+  const t8 = attn.multiHeadAttention(m.X, { ...m, heads: 8, causal: true });
+  assert.deepEqual(await cellTexts(page, 'mh-O8', 3), shown(t8.heads[7].output, 2, d2));
+  await page.check('[data-choice="mh-heads"] input[value="4"]');
+  assert.equal(await page.$eval('[data-grid="mh-P3"]', (n) => n.__kept), true, 'card 3 kept, not rebuilt');
+  assert.deepEqual(await cellTexts(page, 'mh-P3', 3), shown(t4.heads[2].weights, 2, { digits: 3, fixed: true }));
+  assert.deepEqual(await cellTexts(page, 'mh-O3', 2), shown(t4.heads[2].output, 1, d2));
+  assert.equal(await cards(page), 4);
   // h = 3 is not offered: 3 does not divide d_model = 8.
   assert.equal(await page.$('[data-choice="mh-heads"] input[value="3"]'), null);
   // Edit X: Q and the output follow.
@@ -58,6 +70,29 @@ test('changing h moves the split; editing X changes Q and the output', async () 
   assert.deepEqual(await cellTexts(page, 'mh-Q', 3), shown(t.q, 2));
   assert.notDeepEqual(await cellTexts(page, 'mh-Y', 3), Y0);
   assert.deepEqual(await cellTexts(page, 'mh-Y', 3), shown(t.output, 2, d2));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the cards of a larger h are built while the page is idle: choosing h = 8 adds no table cells', async () => {
+  const { page, errors } = await env.open(ID);
+  const m = attn.example(ID);
+  // let the idle slices run (one card each)
+  await page.evaluate(async () => { for (let k = 0; k < 12; k++) await new Promise((r) => requestIdleCallback(r)); });
+  await page.evaluate(() => {
+    const list = [];
+    const mo = new MutationObserver((ms) => { for (const r of ms) for (const n of r.addedNodes) if (/^(TR|TD|TH)$/.test(n.nodeName)) list.push(n.nodeName); });
+    mo.observe(document.querySelector('[data-heads="mh"]'), { childList: true, subtree: true });
+    window.__cells = () => { mo.disconnect(); return list.length; };
+  });
+  await page.check('[data-choice="mh-heads"] input[value="8"]');
+  assert.equal(await cards(page), 8);
+  assert.equal(await page.evaluate(() => window.__cells()), 0, 'no row or cell built at the switch');
+  const t8 = attn.multiHeadAttention(m.X, { ...m, heads: 8, causal: true });
+  for (const i of [2, 7]) {
+    assert.deepEqual(await cellTexts(page, `mh-P${i + 1}`, 3), shown(t8.heads[i].weights, 2, { digits: 3, fixed: true }));
+    assert.deepEqual(await cellTexts(page, `mh-O${i + 1}`, 2), shown(t8.heads[i].output, 1, d2));
+  }
   assert.deepEqual(errors, []);
   await page.close();
 });
