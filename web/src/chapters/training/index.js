@@ -272,9 +272,12 @@ export default {
     const posted = []; // configures on their way, in order: {key, drawn}
     // -> true when the new model's picture was drawn now (its first snapshot was known)
     function configure(force = false) {
-      const cfg = configOf(state());
+      const s = state();
+      const cfg = configOf(s);
       const key = JSON.stringify(cfg);
       if (!force && key === postedConfig) return false;
+      if (lastState) lastEdited = ['task', 'seed', 'lr', 'heads', 'layers', 'dropout', 'positional'].find((x) => s[x] !== lastState[x]) ?? lastEdited;
+      lastState = s;
       if (cfg.task !== postedTask) {
         yourTokens = null;
         yourProblem = null;
@@ -295,19 +298,27 @@ export default {
     // The configurations one edit away (every control of the chapter but the scale toggle,
     // which shows the other model of the same pair), for the worker to build while idle. Not
     // when the trainer runs on the page: that would be the page's own time.
+    // The control edited last comes first (a select stepped through, a slider dragged): the
+    // worker builds them in this order and a new edit starts a new list.
+    let lastEdited = null;
+    let lastState = null;
     function neighbours(s) {
-      const out = [];
-      const add = (over) => out.push(configOf({ ...s, ...over }));
-      add({ positional: !s.positional });
-      for (const d of [s.dropout + 0.05, s.dropout - 0.05]) if (d > -1e-9 && d < 0.5 + 1e-9) add({ dropout: +d.toFixed(6) });
-      for (const lr of LRS) if (lr !== s.lr) add({ lr });
-      for (const heads of HEADS) if (heads !== s.heads) add({ heads });
-      for (const layers of LAYERS) if (layers !== s.layers) add({ layers });
+      const by = { positional: [], dropout: [], lr: [], heads: [], layers: [], task: [], seed: [] };
+      const add = (name, over) => by[name].push(configOf({ ...s, ...over }));
+      add('positional', { positional: !s.positional });
+      for (const d of [s.dropout + 0.05, s.dropout - 0.05]) if (d > -1e-9 && d < 0.5 + 1e-9) add('dropout', { dropout: +d.toFixed(6) });
+      for (const lr of LRS) if (lr !== s.lr) add('lr', { lr });
+      for (const heads of HEADS) if (heads !== s.heads) add('heads', { heads });
+      for (const layers of LAYERS) if (layers !== s.layers) add('layers', { layers });
+      // (not into induction: its two-layer model takes several times as long to build and
+      // evaluate, and a configure arriving meanwhile would wait for it)
       for (const t of TASKS) {
-        if (t.name === s.task) continue;
-        add({ task: t.name, heads: t.heads, layers: t.layers ?? (s.task === 'induction' ? 1 : s.layers), lr: t.lr ?? (s.task === 'induction' ? 0.01 : s.lr) });
+        if (t.name === s.task || t.name === 'induction') continue;
+        add('task', { task: t.name, heads: t.heads, layers: t.layers ?? (s.task === 'induction' ? 1 : s.layers), lr: t.lr ?? (s.task === 'induction' ? 0.01 : s.lr) });
       }
-      for (const seed of [s.seed + 1, s.seed - 1]) if (seed >= 0 && seed <= MAX_SEED) add({ seed });
+      for (const seed of [s.seed + 1, s.seed - 1]) if (seed >= 0 && seed <= MAX_SEED) add('seed', { seed });
+      const first = by[lastEdited] ?? [];
+      const out = [...first, ...Object.values(by).filter((x) => x !== first).flat()];
       return out.filter((c) => !firsts.has(JSON.stringify(c)));
     }
     function prefetch() {

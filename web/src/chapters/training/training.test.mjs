@@ -87,6 +87,8 @@ test('training: a new setting keeps the last picture until the new model\'s snap
     };
     requestAnimationFrame(frame);
   });
+  // (a frame before the edit: heads 2 may have been built ahead, and is then drawn at once)
+  await page.waitForFunction(() => window.__frames.length > 1);
   await page.selectOption('[data-control="heads"]', '2');
   await page.waitForFunction(() => document.querySelectorAll('#training [data-heads="probe"] .training-head').length === 2, null, { timeout: 30000 });
   await page.waitForTimeout(100);
