@@ -263,7 +263,7 @@ export default {
     // worker's own answer to that configure (the same numbers: the models are deterministic
     // under their configuration) is then not drawn again.
     const firsts = new Map();
-    const FIRSTS_KEPT = 24; // as many as the trainer keeps
+    const FIRSTS_KEPT = 40; // as many as the trainer keeps
     const keepFirst = (key, m) => {
       firsts.delete(key);
       firsts.set(key, m);
@@ -290,6 +290,7 @@ export default {
       const known = firsts.get(key);
       posted.push({ key, drawn: !!known });
       if (!known) return false;
+      keepFirst(key, known); // (most recently used last)
       adopt(structuredClone(known), true);
       drawNow();
       prefetch();
