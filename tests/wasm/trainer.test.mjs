@@ -10,15 +10,15 @@ import { createTrainer } from '../../web/src/workers/trainer.js';
 
 const attn = await createAttention();
 
-function trainerWithCounts() {
+function trainerWithCounts(core = attn) {
   let built = 0;
-  const counted = { ...attn, createModel: (c) => (built++, attn.createModel(c)) }; // (attn is frozen)
+  const counted = { ...core, createModel: (c) => (built++, core.createModel(c)) }; // (attn is frozen)
   const out = [];
   let wake = null;
   const trainer = createTrainer({ ready: Promise.resolve(counted), post: (m) => (out.push(m), wake?.()) });
   const next = async (type) => {
     for (;;) {
-      const i = out.findIndex((m) => m.type === type);
+      const i = out.findIndex((m) => [type].flat().includes(m.type)); // a type or a list of them
       if (i >= 0) return out.splice(i, 1)[0];
       await new Promise((r) => (wake = r));
     }
@@ -101,4 +101,22 @@ test('trainer: configurations built ahead while idle are what configure gives, a
   assert.equal((await next('snapshot')).reason, 'configure');
   await new Promise((r) => setTimeout(r, 50));
   assert.equal(built(), 8, 'the layers-2 pair only');
+});
+
+test('trainer: building ahead keeps within the core\'s limit of live models', async () => {
+  // (a core of its own: the models of the tests above are alive in the shared one)
+  const { trainer, next } = trainerWithCounts(await createAttention());
+  await next('ready');
+  trainer.receive({ type: 'configure', config: config() });
+  await next('snapshot');
+  const many = Array.from({ length: 40 }, (_, i) => config({ seed: i + 2 }));
+  trainer.receive({ type: 'prefetch', configs: many });
+  for (let i = 0; i < many.length; i++) assert.equal((await next('snapshot')).reason, 'prefetch');
+  // a new configuration still builds (the oldest pairs built ahead were let go)
+  trainer.receive({ type: 'configure', config: config({ heads: 4 }) });
+  const m = await next(['snapshot', 'error']);
+  assert.equal(m.type, 'snapshot', m.message);
+  // the last ones built ahead are still there: taking one builds nothing
+  trainer.receive({ type: 'configure', config: many.at(-1) });
+  assert.deepEqual((await next('snapshot')).config.seed, many.at(-1).seed);
 });

@@ -32,8 +32,9 @@ export function createTrainer({ ready, post }) {
   // deterministic under their configuration (seed included), so they and the snapshot are
   // what a new configure would give; a pair leaves the cache when it trains.
   // Prefetched pairs (the page asks for the configurations one edit away, about 13, while
-  // the models are idle) live here too, so it keeps three such neighbourhoods.
-  const FRESH_KEPT = 40; // (a model of the default size has 6 794 parameters, 4 heads 19 082)
+  // the models are idle) live here too, so it keeps two such neighbourhoods. The core lets 64
+  // models live at once: 28 pairs, the current pair and one being built are 60.
+  const FRESH_KEPT = 28; // (a model of the default size has 6 794 parameters, 4 heads 19 082)
   const fresh = new Map(); // JSON of the config -> {models, snapshot}
   let freshKey = null; // the cached entry the current models are (null: not cached)
   let probeTokens = [];

@@ -263,7 +263,7 @@ export default {
     // worker's own answer to that configure (the same numbers: the models are deterministic
     // under their configuration) is then not drawn again.
     const firsts = new Map();
-    const FIRSTS_KEPT = 40; // as many as the trainer keeps
+    const FIRSTS_KEPT = 28; // as many as the trainer keeps
     const keepFirst = (key, m) => {
       firsts.delete(key);
       firsts.set(key, m);
