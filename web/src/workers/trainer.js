@@ -26,7 +26,7 @@ export function createTrainer({ ready, post }) {
   const ROLE_SEQUENCES = 32;
 
   let models = null; // {on, off}: the same configuration with and without 1/√d_k
-  // The last eight configurations' models that have not trained yet, with their first
+  // The last configurations' models that have not trained yet, with their first
   // snapshot: going back to one (a select stepped through and back, a toggle clicked twice)
   // takes them instead of building and evaluating two models again. The models are
   // deterministic under their configuration (seed included), so they and the snapshot are
