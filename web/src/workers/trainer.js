@@ -5,8 +5,12 @@
 // Messages in:  {type: 'configure', config}  (re)creates both models at step 0
 //               {type: 'start'} | {type: 'pause'} | {type: 'step', steps}
 //               {type: 'probe', id, tokens}   both models on one sequence
+//               {type: 'prefetch', configs}   builds these configurations' untrained pairs
+//                                             ahead, one per task while idle (see below)
 // Messages out: {type: 'ready', simd}
-//               {type: 'snapshot', ...}       see snapshot() below
+//               {type: 'snapshot', ...}       see snapshot() below (reason 'prefetch', with
+//                                             key, the JSON of the configuration as asked:
+//                                             one built ahead, not the current one)
 //               {type: 'probe', id, on, off} | {type: 'probe', id, error}
 //               {type: 'error', message}
 // createTrainer({ready, post}) -> {receive(msg)}: ready resolves to the attn API, post
@@ -22,12 +26,15 @@ export function createTrainer({ ready, post }) {
   const ROLE_SEQUENCES = 32;
 
   let models = null; // {on, off}: the same configuration with and without 1/√d_k
-  // The last eight configurations' models that have not trained yet, with their first
+  // The last configurations' models that have not trained yet, with their first
   // snapshot: going back to one (a select stepped through and back, a toggle clicked twice)
   // takes them instead of building and evaluating two models again. The models are
   // deterministic under their configuration (seed included), so they and the snapshot are
   // what a new configure would give; a pair leaves the cache when it trains.
-  const FRESH_KEPT = 8; // a select's options and back (lr has five), a toggle, a seed
+  // Prefetched pairs (the page asks for the configurations one edit away, about 13, while
+  // the models are idle) live here too, so it keeps two such neighbourhoods. The core lets 64
+  // models live at once: 28 pairs, the current pair and one being built are 60.
+  const FRESH_KEPT = 28; // (a model of the default size has 6 794 parameters, 4 heads 19 082)
   const fresh = new Map(); // JSON of the config -> {models, snapshot}
   let freshKey = null; // the cached entry the current models are (null: not cached)
   let probeTokens = [];
@@ -92,10 +99,73 @@ export function createTrainer({ ready, post }) {
     const key = JSON.stringify(config);
     fresh.set(key, { models, snapshot: snapshotMsg });
     freshKey = key;
+    evict();
+  }
+  // The oldest pairs go, never the current one.
+  function evict() {
     for (const [k, old] of fresh) {
       if (fresh.size <= FRESH_KEPT) break;
+      if (k === freshKey) continue;
       fresh.delete(k);
-      if (k !== freshKey) disposePair(old.models);
+      disposePair(old.models);
+    }
+  }
+
+  // Configurations one edit away, built ahead while the models are idle: one per task (a
+  // message that arrives meanwhile, a configure or start, is handled between two), each kept
+  // with its first snapshot, which is also posted (reason 'prefetch') so that the page can
+  // draw it at once when the learner picks it. Models and snapshot are what configure would
+  // give (deterministic under the configuration). A configure or start drops the list.
+  let ahead = [];
+  let aheadTimer = null;
+  function prefetchSoon(attn) {
+    if (aheadTimer !== null || !ahead.length) return;
+    aheadTimer = setTimeout(() => {
+      aheadTimer = null;
+      if (running) return (ahead = []);
+      for (;;) {
+        const config = ahead.shift();
+        if (!config) return;
+        const key = JSON.stringify(config);
+        if (fresh.has(key)) continue;
+        try {
+          const msg = buildAhead(attn, config);
+          fresh.set(key, msg.entry);
+          evict();
+          post({ ...msg.snapshot, key });
+        } catch { /* an invalid neighbour: the page never shows it */ }
+        break;
+      }
+      prefetchSoon(attn);
+    }, 0);
+  }
+  // A pair and its first snapshot, built aside: the current models stay current.
+  function buildAhead(attn, config) {
+    const keep = { models, probeTokens, elapsedMs, pending, lastEval, lastEvalAt, stepCount };
+    const on = attn.createModel({ ...config, scale: true });
+    let off;
+    try {
+      off = attn.createModel({ ...config, scale: false });
+    } catch (e) {
+      on.dispose();
+      throw e;
+    }
+    const pair = { on, off };
+    try {
+      models = pair;
+      probeTokens = on.task.probe;
+      elapsedMs = 0;
+      pending = { on: emptySeries(), off: emptySeries() };
+      lastEval = null;
+      stepCount = 0;
+      const snap = snapshotOf('prefetch');
+      const entry = { models: pair, snapshot: { ...snap, reason: 'configure' } };
+      return { entry, snapshot: snap };
+    } catch (e) {
+      disposePair(pair);
+      throw e;
+    } finally {
+      ({ models, probeTokens, elapsedMs, pending, lastEval, lastEvalAt, stepCount } = keep);
     }
   }
 
@@ -141,6 +211,11 @@ export function createTrainer({ ready, post }) {
   // t0: when the current stretch of training began (its time, evaluation included, is
   // added to elapsedMs before posting).
   function snapshot(reason, t0 = null) {
+    const msg = snapshotOf(reason, t0);
+    post(msg);
+    return msg;
+  }
+  function snapshotOf(reason, t0 = null) {
     const msg = {
       type: 'snapshot',
       reason,
@@ -158,7 +233,6 @@ export function createTrainer({ ready, post }) {
     pending = { on: emptySeries(), off: emptySeries() };
     if (t0 !== null) elapsedMs += performance.now() - t0;
     msg.elapsedMs = elapsedMs;
-    post(msg);
     return msg;
   }
 
@@ -181,6 +255,7 @@ export function createTrainer({ ready, post }) {
   function handle(attn, msg) {
     switch (msg.type) {
       case 'configure': {
+        ahead = [];
         stepCount = 0;
         const cached = configure(attn, msg.config);
         if (cached) post(structuredClone(cached.snapshot)); // (on the page, post hands over the object itself)
@@ -188,6 +263,7 @@ export function createTrainer({ ready, post }) {
         break;
       }
       case 'start':
+        ahead = [];
         if (!models || running) break;
         if (stepCount >= MAX_STEPS) break;
         running = true;
@@ -208,6 +284,11 @@ export function createTrainer({ ready, post }) {
         snapshot('step', t0);
         break;
       }
+      case 'prefetch':
+        if (running || !models) break;
+        ahead = msg.configs.slice();
+        prefetchSoon(attn);
+        break;
       case 'probe':
         try {
           post({ type: 'probe', id: msg.id, on: models.on.probe(msg.tokens), off: models.off.probe(msg.tokens) });

@@ -95,7 +95,7 @@ export default {
     // Configurations posted and not yet answered: until the worker's first snapshot of the
     // new model arrives, the chapter keeps showing the last one whole (no frame of "…" and
     // emptied plots in between: an edit paints once, when its result is there).
-    let awaiting = 0;
+    // (posted, below: the configures on their way; waiting() while the newest is not drawn)
     let hist = null;
     let reachedAt = null;
     let reached = null; // {acc, step} of the announcement (said again in the page's language)
@@ -257,10 +257,27 @@ export default {
       if (!ready) backlog.push(msg); // replayed if the worker never comes up
       worker?.postMessage(msg);
     };
+    // First snapshots of untrained configurations, by the configuration's JSON: those the
+    // worker answered, and those it built ahead while idle (the configurations one edit away,
+    // asked for below). Picking one of them draws its snapshot in the same frame, and the
+    // worker's own answer to that configure (the same numbers: the models are deterministic
+    // under their configuration) is then not drawn again.
+    const firsts = new Map();
+    const FIRSTS_KEPT = 28; // as many as the trainer keeps
+    const keepFirst = (key, m) => {
+      firsts.delete(key);
+      firsts.set(key, m);
+      if (firsts.size > FIRSTS_KEPT) firsts.delete(firsts.keys().next().value);
+    };
+    const posted = []; // configures on their way, in order: {key, drawn}
+    // -> true when the new model's picture was drawn now (its first snapshot was known)
     function configure(force = false) {
-      const cfg = configOf(state());
+      const s = state();
+      const cfg = configOf(s);
       const key = JSON.stringify(cfg);
-      if (!force && key === postedConfig) return;
+      if (!force && key === postedConfig) return false;
+      if (lastState) lastEdited = ['task', 'seed', 'lr', 'heads', 'layers', 'dropout', 'positional'].find((x) => s[x] !== lastState[x]) ?? lastEdited;
+      lastState = s;
       if (cfg.task !== postedTask) {
         yourTokens = null;
         yourProblem = null;
@@ -268,9 +285,47 @@ export default {
       }
       postedConfig = key;
       postedTask = cfg.task;
-      awaiting++;
       yourResult = null;
       send({ type: 'configure', config: cfg });
+      const known = firsts.get(key);
+      posted.push({ key, drawn: !!known });
+      if (!known) return false;
+      keepFirst(key, known); // (most recently used last)
+      adopt(structuredClone(known), true);
+      drawNow();
+      prefetch();
+      return true;
+    }
+    // The configurations one edit away (every control of the chapter but the scale toggle,
+    // which shows the other model of the same pair), for the worker to build while idle. Not
+    // when the trainer runs on the page: that would be the page's own time.
+    // The control edited last comes first (a select stepped through, a slider dragged): the
+    // worker builds them in this order and a new edit starts a new list.
+    let lastEdited = null;
+    let lastState = null;
+    function neighbours(s) {
+      const by = { positional: [], dropout: [], lr: [], heads: [], layers: [], task: [], seed: [] };
+      const add = (name, over) => by[name].push(configOf({ ...s, ...over }));
+      add('positional', { positional: !s.positional });
+      for (const d of [s.dropout + 0.05, s.dropout - 0.05]) if (d > -1e-9 && d < 0.5 + 1e-9) add('dropout', { dropout: +d.toFixed(6) });
+      for (const lr of LRS) if (lr !== s.lr) add('lr', { lr });
+      for (const heads of HEADS) if (heads !== s.heads) add('heads', { heads });
+      for (const layers of LAYERS) if (layers !== s.layers) add('layers', { layers });
+      // (not into induction: its two-layer model takes several times as long to build and
+      // evaluate, and a configure arriving meanwhile would wait for it)
+      for (const t of TASKS) {
+        if (t.name === s.task || t.name === 'induction') continue;
+        add('task', { task: t.name, heads: t.heads, layers: t.layers ?? (s.task === 'induction' ? 1 : s.layers), lr: t.lr ?? (s.task === 'induction' ? 0.01 : s.lr) });
+      }
+      for (const seed of [s.seed + 1, s.seed - 1]) if (seed >= 0 && seed <= MAX_SEED) add('seed', { seed });
+      const first = by[lastEdited] ?? [];
+      const out = [...first, ...Object.values(by).filter((x) => x !== first).flat()];
+      return out.filter((c) => !firsts.has(JSON.stringify(c)));
+    }
+    function prefetch() {
+      if (!worker || inPage || posted.length > 1 || running()) return;
+      const configs = neighbours(state());
+      if (configs.length) send({ type: 'prefetch', configs });
     }
     function showError(message) {
       errorBox.hidden = false;
@@ -288,7 +343,7 @@ export default {
       else if (m.type === 'snapshot') onSnapshot(m);
       else if (m.type === 'probe') onProbe(m);
       else if (m.type === 'error') {
-        awaiting = 0; // the last good picture stays, with the message
+        posted.length = 0; // the last good picture stays, with the message
         showError(m.message);
         scheduleDraw();
       }
@@ -327,17 +382,33 @@ export default {
       seen.observe(section);
     } else startTrainer();
     // (a model being configured is not running, whatever the last snapshot said)
-    const running = () => !!last?.running && !awaiting;
+    const running = () => !!last?.running && !posted.length;
+    const waiting = () => posted.length > 0 && !posted.at(-1).drawn;
     startBtn.addEventListener('click', () => send({ type: running() ? 'pause' : 'start' }));
 
     let snapshots = 0;
     function onSnapshot(m) {
+      if (m.reason === 'prefetch') {
+        const { key, ...first } = m;
+        keepFirst(key, { ...first, reason: 'configure' });
+        return;
+      }
+      // (what the old models said before the worker took the new configuration: not drawn)
+      if (m.reason !== 'configure' && posted.length) return;
+      if (m.reason === 'configure') {
+        const p = posted.shift();
+        if (p && !p.drawn) keepFirst(p.key, m);
+        // drawn when it was picked (the same snapshot), or a later configure is on its way
+        if (p?.drawn || posted.length) return;
+      }
+      adopt(m, false);
+      if (m.reason === 'configure' && !posted.length) prefetch();
+    }
+    // now: drawn by the caller in this frame (a render of the kit: its prose follows)
+    function adopt(m, now) {
       status.dataset.snapshots = String(++snapshots); // read by the benchmark
       const fresh = m.reason === 'configure';
-      if (fresh) {
-        clearHistory();
-        awaiting = Math.max(0, awaiting - 1);
-      }
+      if (fresh) clearHistory();
       for (const key of ['on', 'off']) {
         hist[key].loss.push(...m.series[key].loss);
         hist[key].gradLogits.push(...m.series[key].gradLogits);
@@ -353,8 +424,9 @@ export default {
         setText(announce, tr('reached', reached));
       }
       if (yourTokens) send({ type: 'probe', id: ++probeId, tokens: yourTokens });
-      if (wasUnknown || fresh) k.render(); // prose that names the model's sizes
-      scheduleDraw();
+      if (now) return;
+      if (wasUnknown || fresh) k.render(); // prose that names the model's sizes (and the rest)
+      else scheduleDraw();
     }
     function onProbe(m) {
       if (m.id !== probeId) return;
@@ -410,17 +482,19 @@ export default {
     });
 
     // ---- drawing ----------------------------------------------------------------------------
-    let drawPending = false;
+    // Snapshots (ten a second while training) are drawn in the next animation frame; an
+    // edit draws at once, in the frame that shows the control's change.
+    let drawFrame = 0;
     let proseAt = -Infinity;
     function scheduleDraw() {
-      if (drawPending) return;
-      drawPending = true;
-      requestAnimationFrame(() => {
-        drawPending = false;
-        const t0 = performance.now();
-        drawLive();
-        status.dataset.drawMs = (performance.now() - t0).toFixed(1); // read by the benchmark
-      });
+      if (!drawFrame) drawFrame = requestAnimationFrame(drawNow);
+    }
+    function drawNow() {
+      if (drawFrame) cancelAnimationFrame(drawFrame);
+      drawFrame = 0;
+      const t0 = performance.now();
+      drawLive();
+      status.dataset.drawMs = (performance.now() - t0).toFixed(1); // read by the benchmark
     }
 
     const headGrids = new Map(); // container -> [{grid, stats}]
@@ -530,7 +604,7 @@ export default {
     function drawLive() {
       const s = state();
       const which = shown();
-      if (awaiting && last) return; // the new model's first snapshot is on its way
+      if (waiting() && last) return; // the new model's first snapshot is on its way
       setText(startBtn, tr(running() ? 'pause' : 'start'));
       attr(startBtn, 'aria-pressed', running() ? 'true' : 'false');
       const noStep = !last || running();
@@ -639,8 +713,7 @@ export default {
       setText(yourBtn, tr('yourRun'));
       setText(announce, reached ? tr('reached', reached) : '');
       sayYourProblem(); // in the page's current language
-      configure();
-      scheduleDraw();
+      if (!configure()) drawNow();
       return info();
     });
     // Plot titles and labels follow the language.

@@ -87,6 +87,8 @@ test('training: a new setting keeps the last picture until the new model\'s snap
     };
     requestAnimationFrame(frame);
   });
+  // (a frame before the edit: heads 2 may have been built ahead, and is then drawn at once)
+  await page.waitForFunction(() => window.__frames.length > 1);
   await page.selectOption('[data-control="heads"]', '2');
   await page.waitForFunction(() => document.querySelectorAll('#training [data-heads="probe"] .training-head').length === 2, null, { timeout: 30000 });
   await page.waitForTimeout(100);
@@ -94,6 +96,47 @@ test('training: a new setting keeps the last picture until the new model\'s snap
   assert.ok(frames.length > 2);
   assert.deepEqual(frames.filter((f) => f.lead.includes('…')), [], 'no frame shows placeholders');
   assert.deepEqual([...new Set(frames.map((f) => f.maps))], [1, 2], 'one map, then two: never none');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// While idle the worker builds the configurations one edit away and sends their first
+// snapshots; picking one draws the new model in the same event (counted: the maps are
+// there when the change event returns), and the worker's answer to it is not drawn again.
+test('training: a setting one edit away is drawn at once, from the snapshot built ahead', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.addInitScript(() => {
+    const W = window.Worker;
+    window.__ahead = [];
+    window.Worker = class extends W {
+      constructor(...a) {
+        super(...a);
+        this.addEventListener('message', (e) => e.data?.reason === 'prefetch' && window.__ahead.push(JSON.parse(e.data.key)));
+      }
+    };
+  });
+  await page.goto(`${server.url}?embed=training#training`);
+  await page.waitForSelector(`${STATUS}[data-step="0"]`, { timeout: 60000 });
+  await waitFor(page, () => window.__ahead.some((c) => c.heads === 2 && c.lr === 0.01 && c.task === 'previous-token'), null, 60000);
+  await page.waitForTimeout(50); // (the page's own handler runs after the listener above)
+  const shown = await page.evaluate((sel) => {
+    const before = Number(document.querySelector(sel).dataset.snapshots);
+    const select = document.querySelector('[data-control="heads"]');
+    select.value = '2';
+    select.dispatchEvent(new Event('change', { bubbles: true }));
+    return { maps: document.querySelectorAll('#training [data-heads="probe"] .training-head').length, before, now: Number(document.querySelector(sel).dataset.snapshots) };
+  }, STATUS);
+  assert.equal(shown.maps, 2, 'two heads drawn in the change event');
+  assert.equal(shown.now, shown.before + 1);
+  await page.waitForTimeout(300);
+  assert.equal(Number(await status(page, 'snapshots')), shown.now, "the worker's answer is not drawn again");
+  assert.equal(await status(page, 'step'), '0');
+  // and it trains: the worker took the same configuration
+  await page.click('[data-control="step"]');
+  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.step === '1', STATUS, 30000);
+  assert.equal(await page.locator('#training [data-heads="probe"] .training-head').count(), 2);
   assert.deepEqual(errors, []);
   await page.close();
 });
