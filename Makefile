@@ -112,7 +112,7 @@ bench-training: web
 # bytes): a table on stdout, the "Page" section of docs/benchmarks.md rewritten, every
 # sample in build/bench/page.json; "before" is the run recorded in tests/bench/page-baseline.json.
 bench-page: web
-	node tests/bench/page.mjs --json build/bench/page.json --baseline tests/bench/page-baseline.json
+	node tests/bench/page.mjs --docs --json build/bench/page.json --baseline tests/bench/page-baseline.json
 
 # The worker pool (web/src/workers/pool.js) in headless Chromium: the cost chapter's live
 # run (8 heads, n up to 4096) with 1 and 2 workers, alternating, REPEATS pairs; the
