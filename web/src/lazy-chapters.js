@@ -334,18 +334,18 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     const y = scrollY;
     let el = document.body;
     for (;;) {
-      let next = null;
+      let next = null, r = null;
       // (1 px: a fragment puts a section's top at a fraction of a pixel)
       for (const c of el.children) {
-        const r = c.getBoundingClientRect();
-        if (r.bottom > 1 && r.height > 0 && moves(c)) {
+        const b = c.getBoundingClientRect();
+        if (b.bottom > 1 && b.height > 0 && moves(c)) {
           next = c;
+          r = b;
           break;
         }
       }
       if (!next) break;
       el = next;
-      const r = el.getBoundingClientRect();
       if (el.classList.contains('placeholder') && r.top < -1 && !(el.querySelector('h2')?.getBoundingClientRect().bottom > 1)) {
         const after = el.nextElementSibling;
         chain.push(after ? { el: after, edge: 'top', at: after.getBoundingClientRect().top + y } : { el, edge: 'bottom', at: r.bottom + y });
