@@ -6,7 +6,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
-import { parseCell, editText, f32Text, fmt, cellText, tex, LIMIT } from '../../web/src/format.js';
+import { parseCell, editText, f32Text, fmt, cellText, tex, texFactor, LIMIT } from '../../web/src/format.js';
 
 const fc = createRequire(new URL('../../web/package.json', import.meta.url))('fast-check');
 const matrixTextUrl = new URL('../../web/src/matrix-text.js', import.meta.url);
@@ -179,4 +179,18 @@ test('parseMatrixText: any pasted text gives a well-formed matrix or a MatrixTex
 test.after(() => {
   const total = Object.values(tried).reduce((a, b) => a + b, 0);
   console.log(`text inputs tried at the page's parsers: ${total} (${JSON.stringify(tried)})`);
+});
+
+test('texFactor: in parentheses exactly when what it shows is negative', () => {
+  assert.equal(texFactor(-0.5), '(-0.5)');
+  assert.equal(texFactor(2), '2');
+  // a negative value that rounds to 0 shows "0", not "(0)" (a newcomer saw "1 × (0)")
+  assert.equal(texFactor(-1e-7), '0');
+  assert.equal(texFactor(-1e-7, { digits: 3, fixed: true }), '0.000');
+  assert.equal(texFactor(-Infinity), '(-\\infty)');
+  fc.assert(fc.property(fc.float({ min: -1e6, max: 1e6, noNaN: true }), fc.integer({ min: 0, max: 4 }), (x, digits) => {
+    const t = texFactor(x, { digits });
+    assert.equal(t.startsWith('('), tex(x, { digits }).startsWith('-'));
+    assert.equal(t.replace(/^\((.*)\)$/, '$1'), tex(x, { digits }));
+  }));
 });

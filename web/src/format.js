@@ -69,6 +69,13 @@ export function tex(x, opts) {
   return s;
 }
 
+// A factor of a worked product, e.g. `2 \cdot (-0.5)`: in parentheses when what it shows is
+// negative (a value that rounds to 0 shows "0", not "(0)").
+export function texFactor(x, opts) {
+  const t = tex(x, opts);
+  return t.startsWith('-') ? `(${t})` : t;
+}
+
 export const LIMIT = 1e6;
 
 // Text that is not a number yet but may become one as the learner keeps typing:

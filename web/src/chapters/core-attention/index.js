@@ -3,7 +3,7 @@
 // Every number shown comes from the WebAssembly core (attn.*); this module only lays
 // the numbers out and wires edits back into the computation.
 import { chapterKit } from '../../kit/kit.js';
-import { tex } from '../../format.js';
+import { tex, texFactor } from '../../format.js';
 import { setMath, setText } from '../../kit/prose.js';
 import { at, rowOf } from '../../matrix.js';
 
@@ -204,7 +204,6 @@ export default {
     }
 
     const vecTex = (xs, o) => `[${xs.map((x) => tex(x, o)).join(',\\ ')}]`;
-    const paren = (x) => (x < 0 ? `(${tex(x)})` : tex(x));
     const w3 = { digits: 3, fixed: true };
     const hovered = (s, ...names) => (s.hover && names.includes(s.hover[0]) ? s.hover : null);
 
@@ -216,7 +215,7 @@ export default {
       k.shown(dot.math, () => {
         setText(dot.title, tr('dotTitle', { i: fi + 1, j: fj + 1 }));
         setMath(dot.math,
-          `\\begin{aligned} q_{${fi + 1}} \\cdot k_{${fj + 1}} &= ${q.map((x, c) => `${paren(x)} \\times ${paren(kk[c])}`).join(' + ')} \\\\ &= \\mathbf{${tex(at(t.scores, fi, fj))}} \\end{aligned}`,
+          `\\begin{aligned} q_{${fi + 1}} \\cdot k_{${fj + 1}} &= ${q.map((x, c) => `${texFactor(x)} \\times ${texFactor(kk[c])}`).join(' + ')} \\\\ &= \\mathbf{${tex(at(t.scores, fi, fj))}} \\end{aligned}`,
           { display: true });
       });
       g.S.select(fi, fj);

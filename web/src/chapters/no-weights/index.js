@@ -4,7 +4,7 @@
 // Every number comes from the WebAssembly core (attn.*).
 import { chapterKit } from '../../kit/kit.js';
 import { choice, sameBits, opGroup } from '../../kit/controls.js';
-import { tex } from '../../format.js';
+import { tex, texFactor } from '../../format.js';
 import { setText, setMath, setProse } from '../../kit/prose.js';
 import { at, rowOf } from '../../matrix.js';
 
@@ -25,7 +25,6 @@ export default {
     const dims = () => ({ T, d });
     const w3 = { digits: 3, fixed: true };
     const vec = (xs, o) => `[${xs.map((x) => tex(x, o)).join(',\\ ')}]`;
-    const paren = (x) => (x < 0 ? `(${tex(x)})` : tex(x));
     const n = () => state().focus + 1;
     let same = true; // set by draw: do the loop and the matrix product agree bit for bit?
     let selfMax = true; // is the focus token's largest score the one with itself?
@@ -134,7 +133,7 @@ export default {
       setText(loopTitle, tr('loopTitle', { n: i + 1 }));
       const xiv = rowOf(s.X, i);
       setMath(loopMath, loopRow.map((v, j) =>
-        `\\omega_{${i + 1}${j + 1}} = ${xiv.map((a, c) => `${paren(a)}\\times${paren(at(s.X, j, c))}`).join(' + ')} = \\mathbf{${tex(v)}}`), { display: true });
+        `\\omega_{${i + 1}${j + 1}} = ${xiv.map((a, c) => `${texFactor(a)}\\times${texFactor(at(s.X, j, c))}`).join(' + ')} = \\mathbf{${tex(v)}}`), { display: true });
       setText(cmpLoop, tr('loopLabel'));
       setMath(cmpLoopMath, vec(loopRow));
       setText(cmpEq, same ? '=' : '≠');

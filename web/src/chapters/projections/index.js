@@ -4,7 +4,7 @@
 // core (attn.random). Every number comes from the WebAssembly core.
 import { chapterKit } from '../../kit/kit.js';
 import { choice, opGroup } from '../../kit/controls.js';
-import { tex } from '../../format.js';
+import { tex, texFactor } from '../../format.js';
 import { setMath, setText } from '../../kit/prose.js';
 import { at, rowOf } from '../../matrix.js';
 
@@ -25,7 +25,6 @@ export default {
     const dOut = () => state().Wq.cols;
     const dims = (s = state(), r = null) => ({ T, din: dIn, dout: s.Wq.cols, scale: r ? tex(r.t.scale) : '' });
     const vec = (xs, o) => `[${xs.map((x) => tex(x, o)).join(',\\ ')}]`;
-    const paren = (x) => (x < 0 ? `(${tex(x)})` : tex(x));
     let symmetric = false;
 
     text('h2', 'title');
@@ -128,7 +127,7 @@ export default {
       for (const name of ['Q', 'K', 'V']) g[name].highlight({ rows: [i] });
       setText(projTitle, tr('projRow', { n: i + 1 }));
       const xi = rowOf(s.X, i);
-      const term = (W, c) => xi.map((a, r) => `${paren(a)}\\times${paren(at(W, r, c))}`).join(' + ');
+      const term = (W, c) => xi.map((a, r) => `${texFactor(a)}\\times${texFactor(at(W, r, c))}`).join(' + ');
       setMath(projMath,
         `\\begin{aligned}q_{${i + 1}} = x_{${i + 1}} W_Q &= \\big[\\,${Array.from({ length: Q.cols }, (_, c) => term(s.Wq, c)).join(',\\ \\ ')}\\,\\big] \\\\ &= ${vec(rowOf(Q, i))}\\end{aligned}`,
         { display: true });

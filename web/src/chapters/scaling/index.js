@@ -5,7 +5,7 @@
 import { chapterKit } from '../../kit/kit.js';
 import { onPrint } from '../../kit/print.js';
 import { setText } from '../../kit/prose.js';
-import { tex, fmt } from '../../format.js';
+import { tex, fmt, texFactor } from '../../format.js';
 import { rowOf, at } from '../../matrix.js';
 
 const ID = 'scaling';
@@ -309,7 +309,7 @@ export default {
         dot: tex(geo.dot, { digits: 3 }), nq: tex(geo.normA, { digits: 3 }), nk: tex(geo.normB, { digits: 3 }),
         cos: Number.isNaN(geo.cos) ? '\\text{—}' : tex(geo.cos, { digits: 3 }),
         deg: Number.isNaN(geo.degrees) ? '\\text{—}' : tex(geo.degrees, { digits: 1 }),
-        terms: qv.map((x, j) => `${x < 0 ? `(${tex(x)})` : tex(x)}\\cdot${kv[j] < 0 ? `(${tex(kv[j])})` : tex(kv[j])}`).join(' + '),
+        terms: qv.map((x, j) => `${texFactor(x)}\\cdot${texFactor(kv[j])}`).join(' + '),
       };
 
       // the experiment at the chosen d_k: what SYNC allows now, the rest in slices

@@ -2,7 +2,7 @@
 // step of softmax(qKᵀ/√d_k)V written out with the core's numbers; then the lecture's
 // exercise as a try-it-yourself whose answer is checked against the core's value.
 import { chapterKit } from '../../kit/kit.js';
-import { tex, fmt } from '../../format.js';
+import { tex, fmt, texFactor } from '../../format.js';
 import { setMath, setProse, setText } from '../../kit/prose.js';
 import { rowOf, at } from '../../matrix.js';
 import { parseAnswer, checkAnswer } from '../../answer-check.js';
@@ -22,7 +22,6 @@ export const TWO_KEYS_DEFAULTS = () => ({
 export const EXP_DIGITS = { significant: 4 };
 const texSig = (x) => tex(x, EXP_DIGITS);
 const w3 = { digits: 3, fixed: true };
-const paren = (x) => (x < 0 ? `(${tex(x)})` : tex(x));
 const vecTex = (xs, f = (x) => tex(x)) => `[${xs.map(f).join(',\\ ')}]`;
 // One formula per line (narrow screens keep every line readable).
 // (room between rows, so that stacked fractions do not touch: KaTeX's default leaves
@@ -83,7 +82,7 @@ function stepCards(k, parent, { idPrefix, gridPrefix }) {
     const qv = rowOf(q, 0);
     // 1. scores, dot product term by term
     const dots = Array.from({ length: n }, (_, j) =>
-      `q \\cdot k_{${j + 1}} = ${qv.map((x, c) => `${paren(x)} \\cdot ${paren(at(K, j, c))}`).join(' + ')} = \\mathbf{${tex(at(t.scores, 0, j))}}`);
+      `q \\cdot k_{${j + 1}} = ${qv.map((x, c) => `${texFactor(x)} \\cdot ${texFactor(at(K, j, c))}`).join(' + ')} = \\mathbf{${tex(at(t.scores, 0, j))}}`);
     setMath(cards.scores.math, lines(dots), { display: true });
     g.scores.update(t.scores);
     // 2. ÷ √d_k
