@@ -146,10 +146,18 @@ export default {
     text('p', 'costBody', section, costVars);
     const costControls = el('div', 'controls');
     k.number('n', 'nLabel', { min: 1, max: 1e6, parent: costControls, testId: 'mh-n' });
-    // A new d_model keeps the chosen h when it still divides, else the largest divisor below it.
+    // A new d_model keeps the h the learner chose when it still divides, else the largest
+    // divisor below it; the chosen h is remembered while d_model is typed digit by digit
+    // (512 → 7 → 76 → 768 gives h = 7, 4, then 8 again, not 4), until h is set otherwise
+    // (the learner's pick, a reset, a permalink).
+    let wantHeads = null, patchedHeads = null;
     k.number('dModel', 'dModelLabel', {
       min: 1, max: 65536, parent: costControls, testId: 'mh-dmodel',
-      patchFor: (v) => ({ dModel: v, costHeads: divisors(v).filter((h) => h <= Math.min(state().costHeads, MAX_HEADS_LISTED)).at(-1) }),
+      patchFor: (v) => {
+        const want = wantHeads ?? state().costHeads;
+        patchedHeads = divisors(v).filter((h) => h <= Math.min(want, MAX_HEADS_LISTED)).at(-1);
+        return { dModel: v, costHeads: patchedHeads };
+      },
     });
     const costHeads = choice(k, 'costHeads', {
       labelKey: 'costHeadsLabel', testId: 'mh-cost-heads',
@@ -181,6 +189,7 @@ export default {
     k.start((s) => {
       heads.sync(s);
       costHeads.sync(s);
+      if (s.costHeads !== patchedHeads) [wantHeads, patchedHeads] = [s.costHeads, null];
       gX.update(s.X);
       for (const name of Object.keys(gW)) gW[name].update(s[name]);
       const t = attn.multiHeadAttention(s.X, { Wq: s.Wq, Wk: s.Wk, Wv: s.Wv, Wo: s.Wo, heads: s.heads, causal: s.causal });
@@ -197,7 +206,7 @@ export default {
       }
       t.heads.forEach((tr_, i) => {
         const c = pool[i];
-        setText(c.title, tr('headCard', { n: i + 1, a: i * dh + 1, b: (i + 1) * dh }));
+        setText(c.title, tr(dh === 1 ? 'headCardOne' : 'headCard', { n: i + 1, a: i * dh + 1, b: (i + 1) * dh }));
         c.P.update(tr_.weights);
         c.O.update(tr_.output);
       });

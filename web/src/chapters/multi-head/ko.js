@@ -15,6 +15,7 @@ export default {
   perHeadTitle: '② head마다 따로 어텐션',
   perHeadBody: 'head $i$는 자기 열에 있는 $Q_i, K_i, V_i$(각각 ${T} \\times {dh}$)만으로 $P_i = \\mathrm{softmax}(Q_i K_i^\\top / \\sqrt{d_h} + M)$와 $O_i = P_i V_i$를 계산합니다. 스케일은 head 하나의 폭을 써서 $1/\\sqrt{{dh}} = {scale}$입니다. 서로 다른 head의 쿼리와 키는 만나지 않으므로, 같은 토큰이라도 head마다 다른 곳을 볼 수 있습니다.',
   headCard: 'head {n} · 열 {a}–{b}',
+  headCardOne: 'head {n} · 열 {a}',
   gridPHead: 'head {n}의 가중치', gridOHead: 'head {n}의 출력',
   continued: '이어짐 확인: head 1의 토큰 3 가중치 행은 ${p3}$, 출력 행은 ${o3}$로 Core Attention 장에서 본 값과 같습니다.',
   continuedOff: 'Core Attention 장과 같은 계산을 보려면 $h = {h}$로 두고 causal mask를 켜세요.',

@@ -116,11 +116,42 @@ test('the original model: d_model = 512, h = 8 gives d_k = 64; FLOPs the same fo
   assert.equal(await page.$eval('[data-check="cost"] tr.current', (n) => n.dataset.heads), '1');
   assert.equal(await page.isVisible('#multi-head .chapter-error'), false);
   await page.fill('[data-control="mh-dmodel"]', '768');
-  await page.check('[data-choice="mh-cost-heads"] input[value="8"]');
+  // the chosen h = 8 was remembered through d_model = 13 (where only h = 1 divides)
+  assert.equal(await page.$eval('[data-check="cost"] tr.current', (n) => n.dataset.heads), '8');
+  await page.click('[data-choice="mh-cost-heads"] input[value="8"]'); // (leaves the field at 768)
   // A non-number is refused where it was typed, the table keeps the last good value.
   await page.fill('[data-control="mh-dmodel"]', 'abc');
   assert.equal(await page.getAttribute('[data-control="mh-dmodel"]', 'aria-invalid'), 'true');
   assert.equal((await row(8))[1], '96');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('typing d_model digit by digit keeps the h the learner chose; one column reads "column"', async () => {
+  const { page, errors } = await env.open(ID);
+  const current = () => page.$eval('[data-check="cost"] tr.current', (n) => n.dataset.heads);
+  const typeIn = async (text) => {
+    await page.click('[data-control="mh-dmodel"]');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(text, { delay: 30 });
+  };
+  // 7 and 76 on the way to 768 allow only h = 7 and h = 4; 768 allows 8 again
+  await typeIn('768');
+  assert.equal(await current(), '8');
+  await typeIn('512');
+  assert.equal(await current(), '8');
+  assert.match(await page.textContent('[data-out="cost-title"]'), /원래 모델/); // the original model's title again
+  // a pick is what is remembered: h = 2, then 7 (h = 1), then 768 gives 2 again
+  await page.check('[data-choice="mh-cost-heads"] input[value="2"]');
+  await typeIn('7');
+  assert.equal(await current(), '1');
+  await typeIn('768');
+  assert.equal(await current(), '2');
+  // h = 8 over d_model = 8: each head owns one column ("column 1", not "columns 1–1")
+  await page.check('[data-choice="mh-heads"] input[value="8"]');
+  const titles = await page.$$eval('[data-heads="mh"] .head-card', (ns) => ns.map((n) => n.querySelector('h4').textContent));
+  assert.equal(titles.length, 8);
+  assert.ok(titles.every((t) => !/(\d+)–\1(?!\d)/.test(t)), titles.join(' | '));
   assert.deepEqual(errors, []);
   await page.close();
 });
