@@ -27,6 +27,7 @@ export default {
   scale: 'Show the model that divides scores by $\\sqrt{d_k}$',
   positional: 'Positional encoding',
   configNote: 'Changing the task, seed, learning rate, heads, layers, dropout or positional encoding starts over from step 0. Both models, with and without $1/\\sqrt{d_k}$, always train side by side on the same batches from the same initial weights; the checkbox above picks which one the heatmaps show.',
+  statusBuilding: 'Building the new model… (the dimmed figures are still the previous model\'s)',
   statusIdle: 'Step 0: untrained weights. Press Start.',
   status: 'Step {step} · {seconds} s of training · held-out accuracy {accOn} with $1/\\sqrt{d_k}$, {accOff} without',
   statusLimit: 'Stopped at step {step}, the limit of this page.',

@@ -122,7 +122,7 @@ export default {
     });
 
     text('h2', 'title');
-    text('p', 'lead', section, info, 'lead');
+    const leadP = text('p', 'lead', section, info, 'lead');
 
     // ---- task --------------------------------------------------------------------------
     text('h3', 'taskTitle');
@@ -220,7 +220,7 @@ export default {
 
     // ---- your sequence -------------------------------------------------------------------
     text('h3', 'yourTitle');
-    text('p', 'yourBody', section, info);
+    const yourBody = text('p', 'yourBody', section, info);
     const yourForm = el('form', 'controls training-your');
     const yourLab = el('label', 'field', yourForm);
     text('span', 'yourLabel', yourLab);
@@ -240,6 +240,23 @@ export default {
     const yourHeads = el('div', 'training-heads');
     yourHeads.dataset.heads = 'yours';
     text('p', 'summary', section, info, 'summary');
+
+    // While the worker builds a configuration that was not built ahead (its first snapshot
+    // is on its way), what still shows the previous model says so: aria-busy on each, dimmed
+    // (styles.css: .training-building), and the status line says the model is being built.
+    // Set in the edit's frame (an attribute and a class each, no layout read); cleared when
+    // the snapshot of the configuration now chosen is drawn, not an older one's.
+    const stale = [leadP, status, plots, phaseLine, scaleBody, splitLine, headsWrap, peNote, swapLine, predBox, yourBody, yourPred, yourHeads];
+    let building = false;
+    function setBuilding(b) {
+      if (b === building) return;
+      building = b;
+      section.classList.toggle('training-building', b);
+      for (const n of stale) {
+        if (b) n.setAttribute('aria-busy', 'true');
+        else n.removeAttribute('aria-busy');
+      }
+    }
 
     // ---- the worker ----------------------------------------------------------------------
     let worker = null;
@@ -604,7 +621,9 @@ export default {
     function drawLive() {
       const s = state();
       const which = shown();
-      if (waiting() && last) return; // the new model's first snapshot is on its way
+      // the new model's first snapshot is on its way: the old one stays, marked as such
+      setBuilding(waiting() && !!last);
+      if (building) return setText(status, tr('statusBuilding'));
       setText(startBtn, tr(running() ? 'pause' : 'start'));
       attr(startBtn, 'aria-pressed', running() ? 'true' : 'false');
       const noStep = !last || running();
