@@ -307,6 +307,24 @@ test('training: the scale toggle switches the heatmaps; your own sequence; malfo
   await page.close();
 });
 
+// The seed reads full-width digits as the "your sequence" field does.
+test('training: a full-width seed is a seed', async () => {
+  const { page, errors } = await openChapter();
+  const seed = '[data-control="seed"]';
+  await page.fill(seed, '１２');
+  assert.equal(await page.getAttribute(seed, 'aria-invalid'), 'false');
+  assert.ok(await page.isHidden('#training-seed-error'));
+  await page.keyboard.press('Tab');
+  assert.equal(await page.inputValue(seed), '12', 'the seed in use is 12');
+  await waitFor(page, () => /seed:12/.test(location.search), null, 30000);
+  await page.fill(seed, '－３');
+  assert.equal(await page.getAttribute(seed, 'aria-invalid'), 'true'); // a negative seed, refused
+  assert.match(await page.textContent('#training-seed-error'), /0에서 2,147,483,647 사이의 정수/);
+  await page.keyboard.press('Escape');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('training: two relations, each of two heads takes one offset (read from the core) and one head cannot', async () => {
   const { page, errors } = await openChapter();
   await page.click('[data-control="task-two-relations"]');
