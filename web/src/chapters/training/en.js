@@ -97,6 +97,7 @@ export default {
   yourLabel: 'Your sequence',
   yourRun: 'Run',
   yourBadChar: '“{ch}” is not a token of this task. Type only the tokens {tokens}, e.g. {example}.',
+  yourBadInvisible: 'An invisible character ({code}) is not a token of this task. Type only the tokens {tokens}, e.g. {example}.',
   yourEmpty: 'Type a sequence first.',
   yourLength: 'That is {n|token|tokens}; this task takes {minLen} to {maxLen}.',
   yourError: 'The core rejected this sequence: {message}',

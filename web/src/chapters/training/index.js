@@ -474,6 +474,13 @@ export default {
     const segmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter() : null;
     const characters = (s) => (segmenter ? Array.from(segmenter.segment(s), (x) => x.segment) : Array.from(s));
 
+    // A character the message cannot quote visibly: a control, format or private-use one, an
+    // unassigned or default-ignorable code point (NUL, U+202E right-to-left override, a
+    // zero-width joiner or variation selector on its own), a separator, or a combining mark
+    // with nothing before it; not an emoji sequence (its joiners draw as part of it).
+    const HIDDEN = /[\p{C}\p{Z}\p{Default_Ignorable_Code_Point}]/u;
+    const invisible = (ch) => /^\p{M}/u.test(ch) || (HIDDEN.test(ch) && !/\p{Extended_Pictographic}/u.test(ch));
+    const codePoint = (c) => `U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
     yourForm.addEventListener('submit', (e) => {
       e.preventDefault();
       const raw = yourIn.value.normalize('NFKC').replace(/[\s,]+/g, '');
@@ -486,7 +493,11 @@ export default {
         const id = labels.indexOf(ch);
         if (id < 0) {
           const example = task.probe.slice(0, 5).map((t) => labels[t]).join('');
-          return yourFail('yourBadChar', { ch: Array.from(ch).slice(0, 8).join(''), example, tokens: labels.join(' ') });
+          const cps = Array.from(ch).slice(0, 8);
+          const vars = { example, tokens: labels.join(' ') };
+          // a character that draws nothing (NUL, U+202E) is named by its code point
+          if (invisible(ch)) return yourFail('yourBadInvisible', { ...vars, code: cps.map(codePoint).join(' ') });
+          return yourFail('yourBadChar', { ...vars, ch: cps.join('') });
         }
         tokens.push(id);
       }

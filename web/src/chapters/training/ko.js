@@ -97,6 +97,7 @@ export default {
   yourLabel: '내 수열',
   yourRun: '실행',
   yourBadChar: '「{ch}」은(는) 이 과제의 토큰이 아닙니다. {example}처럼 {tokens} 가운데서만 입력하세요.',
+  yourBadInvisible: '보이지 않는 문자({code})는 이 과제의 토큰이 아닙니다. {example}처럼 {tokens} 가운데서만 입력하세요.',
   yourEmpty: '먼저 수열을 입력하세요.',
   yourLength: '토큰이 {n}개입니다. 이 과제는 {minLen}~{maxLen}개를 받습니다.',
   yourError: '코어가 이 수열을 받지 않았습니다: {message}',

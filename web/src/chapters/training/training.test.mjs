@@ -307,8 +307,9 @@ test('training: the scale toggle switches the heatmaps; your own sequence; malfo
   await page.close();
 });
 
-// The seed reads full-width digits as the "your sequence" field does.
-test('training: a full-width seed is a seed', async () => {
+// The seed reads full-width digits as the "your sequence" field does; a character that draws
+// nothing is named by its code point, not quoted as blank.
+test('training: a full-width seed is a seed; an invisible character in your sequence is named', async () => {
   const { page, errors } = await openChapter();
   const seed = '[data-control="seed"]';
   await page.fill(seed, '１２');
@@ -321,6 +322,22 @@ test('training: a full-width seed is a seed', async () => {
   assert.equal(await page.getAttribute(seed, 'aria-invalid'), 'true'); // a negative seed, refused
   assert.match(await page.textContent('#training-seed-error'), /0에서 2,147,483,647 사이의 정수/);
   await page.keyboard.press('Escape');
+  const err = '.training-your + .grid-error';
+  const run = (text) => page.evaluate((t) => {
+    document.querySelector('[data-control="your-sequence"]').value = t;
+    document.querySelector('[data-control="your-run"]').click();
+  }, text);
+  for (const [typed, code] of [['27\u202E18', 'U+202E'], ['2\u0000718', 'U+0000'], ['27\u200B18', 'U+200B']]) {
+    await run(typed);
+    const said = await page.textContent(err);
+    assert.ok(said.includes(`(${code})`), said);
+    assert.doesNotMatch(said, /「\s*」/);
+  }
+  await toggleLang(page);
+  assert.match(await page.textContent(err), /^An invisible character \(U\+200B\) is not a token/);
+  await toggleLang(page);
+  await run('27x'); // a visible one is still quoted
+  assert.match(await page.textContent(err), /「x」/);
   assert.deepEqual(errors, []);
   await page.close();
 });
