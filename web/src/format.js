@@ -78,11 +78,20 @@ export function texFactor(x, opts) {
 
 export const LIMIT = 1e6;
 
+// A typographic, small or full-width minus (−, –, ﹣, －) read as "-".
+const MINUSES = /[\u2212\u2013\uFE63\uFF0D]/g;
+
+// What a learner typed into a number field, as ASCII: NFKC (full-width ２ is 2, － is -, as
+// the training chapter's "your sequence" field reads it), any minus above as "-", trimmed.
+export function numberText(text) {
+  return String(text).normalize('NFKC').replace(MINUSES, '-').trim();
+}
+
 // Text that is not a number yet but may become one as the learner keeps typing:
 // "-", ".", "1e", "2e-", "+".
 const PREFIX = /^[+-]?(\d*\.?\d*)(e[+-]?)?$/i;
 export function isIncomplete(text) {
-  const t = String(text).trim().replace(/[\u2212\u2013\uFE63\uFF0D]/g, '-');
+  const t = String(text).trim().replace(MINUSES, '-');
   return t.length > 0 && t.length <= 40 && PREFIX.test(t) && !NUMBER.test(t.replace(/^\+/, ''));
 }
 
@@ -94,7 +103,7 @@ export function isIncomplete(text) {
 // than what would be computed. (Subnormals, 1.4e-45 to 1.2e-38, are kept: they read back.)
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 export function parseCell(text) {
-  const t = String(text).trim().replace(/[\u2212\u2013\uFE63\uFF0D]/g, '-').replace(/^\+/, '');
+  const t = String(text).trim().replace(MINUSES, '-').replace(/^\+/, '');
   if (t.length === 0 || t.length > 40 || !NUMBER.test(t)) return { error: 'nan' };
   const value = Number(t);
   if (!Number.isFinite(value) || Math.abs(value) > LIMIT) return { error: 'range' };

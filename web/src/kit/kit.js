@@ -16,7 +16,7 @@
 import { createMatrixGrid } from '../components/matrix-grid.js';
 import { createStepper } from '../components/stepper.js';
 import { createPlot } from '../components/plot.js';
-import { fmt, fmtCount } from '../format.js';
+import { fmt, fmtCount, numberText } from '../format.js';
 import { setProse, setText } from './prose.js';
 import { fill } from './fill.js';
 import { plainText, readableText } from './plain.js';
@@ -292,7 +292,9 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
       show();
     };
     const apply = (v) => v !== state()[name] && patch(patchFor ? patchFor(v) : { [name]: v });
-    const why = (t) => {
+    // (full-width digits and minus signs are read as ASCII: format.js, numberText)
+    const why = (typed) => {
+      const t = numberText(typed);
       if (t === '') return common('whyFieldEmpty');
       const v = Number(t);
       if (!/^[+-]?\d+$/.test(t) || !Number.isInteger(v) || v < min || v > max) return common('whyWhole', { min: fmtCount(min), max: fmtCount(max) });
@@ -313,7 +315,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
         message = null;
         input.setAttribute('aria-invalid', 'false');
         show();
-        apply(Number(t));
+        apply(Number(numberText(t)));
         return;
       }
       typed = t;
@@ -322,7 +324,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
       // "" or "-" on the way to a number: say so (and mark the field) only if the learner
       // stops there, or presses Enter. Hidden and emptied until then, so nothing says what
       // the previous text was.
-      if (/^[+-]?$/.test(t)) {
+      if (/^[+-]?$/.test(numberText(t))) {
         input.setAttribute('aria-invalid', 'false');
         msg.hidden = true;
         setText(msg, '');

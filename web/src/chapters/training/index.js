@@ -122,7 +122,7 @@ export default {
     });
 
     text('h2', 'title');
-    text('p', 'lead', section, info, 'lead');
+    const leadP = text('p', 'lead', section, info, 'lead');
 
     // ---- task --------------------------------------------------------------------------
     text('h3', 'taskTitle');
@@ -220,7 +220,7 @@ export default {
 
     // ---- your sequence -------------------------------------------------------------------
     text('h3', 'yourTitle');
-    text('p', 'yourBody', section, info);
+    const yourBody = text('p', 'yourBody', section, info);
     const yourForm = el('form', 'controls training-your');
     const yourLab = el('label', 'field', yourForm);
     text('span', 'yourLabel', yourLab);
@@ -240,6 +240,23 @@ export default {
     const yourHeads = el('div', 'training-heads');
     yourHeads.dataset.heads = 'yours';
     text('p', 'summary', section, info, 'summary');
+
+    // While the worker builds a configuration that was not built ahead (its first snapshot
+    // is on its way), what still shows the previous model says so: aria-busy on each, dimmed
+    // (styles.css: .training-building), and the status line says the model is being built.
+    // Set in the edit's frame (an attribute and a class each, no layout read); cleared when
+    // the snapshot of the configuration now chosen is drawn, not an older one's.
+    const stale = [leadP, status, plots, phaseLine, scaleBody, splitLine, headsWrap, peNote, swapLine, predBox, yourBody, yourPred, yourHeads];
+    let building = false;
+    function setBuilding(b) {
+      if (b === building) return;
+      building = b;
+      section.classList.toggle('training-building', b);
+      for (const n of stale) {
+        if (b) n.setAttribute('aria-busy', 'true');
+        else n.removeAttribute('aria-busy');
+      }
+    }
 
     // ---- the worker ----------------------------------------------------------------------
     let worker = null;
@@ -457,6 +474,13 @@ export default {
     const segmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter() : null;
     const characters = (s) => (segmenter ? Array.from(segmenter.segment(s), (x) => x.segment) : Array.from(s));
 
+    // A character the message cannot quote visibly: a control, format or private-use one, an
+    // unassigned or default-ignorable code point (NUL, U+202E right-to-left override, a
+    // zero-width joiner or variation selector on its own), a separator, or a combining mark
+    // with nothing before it; not an emoji sequence (its joiners draw as part of it).
+    const HIDDEN = /[\p{C}\p{Z}\p{Default_Ignorable_Code_Point}]/u;
+    const invisible = (ch) => /^\p{M}/u.test(ch) || (HIDDEN.test(ch) && !/\p{Extended_Pictographic}/u.test(ch));
+    const codePoint = (c) => `U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
     yourForm.addEventListener('submit', (e) => {
       e.preventDefault();
       const raw = yourIn.value.normalize('NFKC').replace(/[\s,]+/g, '');
@@ -469,7 +493,11 @@ export default {
         const id = labels.indexOf(ch);
         if (id < 0) {
           const example = task.probe.slice(0, 5).map((t) => labels[t]).join('');
-          return yourFail('yourBadChar', { ch: Array.from(ch).slice(0, 8).join(''), example, tokens: labels.join(' ') });
+          const cps = Array.from(ch).slice(0, 8);
+          const vars = { example, tokens: labels.join(' ') };
+          // a character that draws nothing (NUL, U+202E) is named by its code point
+          if (invisible(ch)) return yourFail('yourBadInvisible', { ...vars, code: cps.map(codePoint).join(' ') });
+          return yourFail('yourBadChar', { ...vars, ch: cps.join('') });
         }
         tokens.push(id);
       }
@@ -604,7 +632,9 @@ export default {
     function drawLive() {
       const s = state();
       const which = shown();
-      if (waiting() && last) return; // the new model's first snapshot is on its way
+      // the new model's first snapshot is on its way: the old one stays, marked as such
+      setBuilding(waiting() && !!last);
+      if (building) return setText(status, tr('statusBuilding'));
       setText(startBtn, tr(running() ? 'pause' : 'start'));
       attr(startBtn, 'aria-pressed', running() ? 'true' : 'false');
       const noStep = !last || running();

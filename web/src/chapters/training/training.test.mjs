@@ -141,6 +141,78 @@ test('training: a setting one edit away is drawn at once, from the snapshot buil
   await page.close();
 });
 
+// A setting not built ahead (induction never is; a seed two away is not): until the worker's
+// first snapshot of the model now chosen arrives, the old picture is marked as the old one
+// (aria-busy, dimmed, the status says the model is being built), also when a snapshot of a
+// configuration chosen in between arrives first; then the new model is drawn, unmarked.
+test('training: the previous model is marked busy until the chosen configuration\'s snapshot', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.addInitScript(() => {
+    const W = window.Worker;
+    window.__after = []; // the chapter's state right after it handled each configure's answer
+    window.Worker = class extends W {
+      get onmessage() { return super.onmessage; }
+      set onmessage(fn) {
+        super.onmessage = (e) => {
+          fn(e);
+          if (e.data?.type !== 'snapshot' || e.data.reason !== 'configure') return;
+          window.__after.push({ seed: e.data.config.seed, task: e.data.config.task,
+            building: document.querySelector('#training').classList.contains('training-building'),
+            busy: document.querySelectorAll('#training [aria-busy="true"]').length });
+        };
+      }
+    };
+  });
+  await page.goto(`${server.url}?embed=training#training`);
+  await page.waitForSelector(`${STATUS}[data-step="0"]`, { timeout: 60000 });
+  const look = () => ({
+    building: document.querySelector('#training').classList.contains('training-building'),
+    busy: ['p.lead', '[data-status="training"]', '.training-plots', '.training-heads-wrap', '[data-pred="probe"]']
+      .map((sel) => document.querySelector(`#training ${sel}`).getAttribute('aria-busy')),
+    anyBusy: document.querySelectorAll('#training [aria-busy]').length,
+    maps: document.querySelectorAll('#training [data-heads="probe"] .training-head').length,
+    status: document.querySelector('[data-status="training"]').textContent,
+    heads: document.querySelector('[data-control="heads"]').value,
+    lead: document.querySelector('#training p.lead').textContent,
+  });
+  const idle = await page.evaluate(look);
+  assert.deepEqual([idle.building, idle.anyBusy, idle.maps], [false, 0, 1]);
+  // two seeds typed in a row: the first one's answer comes first and is not the model shown
+  const typed = await page.evaluate((look) => {
+    const seed = document.querySelector('[data-control="seed"]');
+    for (const v of ['5', '6']) {
+      seed.value = v;
+      seed.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+    return eval(`(${look})`)();
+  }, look.toString());
+  assert.equal(typed.building, true);
+  assert.deepEqual(typed.busy, ['true', 'true', 'true', 'true', 'true']);
+  assert.match(typed.status, /새 모델을 만드는 중/);
+  await waitFor(page, () => window.__after.some((a) => a.seed === 6), null, 60000);
+  const after = await page.evaluate(() => window.__after.filter((a) => a.seed >= 5));
+  assert.deepEqual(after.map((a) => [a.seed, a.building, a.busy > 0]), [[5, true, true], [6, false, false]]);
+  assert.match(await page.textContent(STATUS), /^0단계/);
+  // the induction task (two layers of two heads): in the click's frame the controls say the
+  // new model and the old one map is still there, marked; then four maps, unmarked
+  const clicked = await page.evaluate((look) => {
+    document.querySelector('[data-control="task-induction"]').click();
+    return eval(`(${look})`)();
+  }, look.toString());
+  assert.deepEqual([clicked.heads, clicked.maps, clicked.building], ['2', 1, true]);
+  assert.deepEqual(clicked.busy, ['true', 'true', 'true', 'true', 'true']);
+  await waitFor(page, () => document.querySelectorAll('#training [data-heads="probe"] .training-head').length === 4, null, 60000);
+  const built = await page.evaluate(look);
+  assert.deepEqual([built.building, built.anyBusy, built.maps], [false, 0, 4]);
+  assert.match(built.status, /^0단계/);
+  // the lead names the new model's size (counted by the core), no longer the old one's
+  assert.notEqual(built.lead.match(/파라미터 ([\d,]+)개/)[1], clicked.lead.match(/파라미터 ([\d,]+)개/)[1]);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('training: without Web Workers it trains on the page, with the whole core loaded on first use', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors = [];
@@ -231,6 +303,41 @@ test('training: the scale toggle switches the heatmaps; your own sequence; malfo
   assert.equal(await status(page, 'step'), '0');
   const heads = await page.$$eval('[data-grid="probe-l1h1"] thead th', (ns) => ns.map((n) => n.textContent));
   assert.deepEqual(heads, ['3', '9', '1', '7', '4', '|', '1', '3', '4', '7', '9']); // labels from the core
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// The seed reads full-width digits as the "your sequence" field does; a character that draws
+// nothing is named by its code point, not quoted as blank.
+test('training: a full-width seed is a seed; an invisible character in your sequence is named', async () => {
+  const { page, errors } = await openChapter();
+  const seed = '[data-control="seed"]';
+  await page.fill(seed, '１２');
+  assert.equal(await page.getAttribute(seed, 'aria-invalid'), 'false');
+  assert.ok(await page.isHidden('#training-seed-error'));
+  await page.keyboard.press('Tab');
+  assert.equal(await page.inputValue(seed), '12', 'the seed in use is 12');
+  await waitFor(page, () => /seed:12/.test(location.search), null, 30000);
+  await page.fill(seed, '－３');
+  assert.equal(await page.getAttribute(seed, 'aria-invalid'), 'true'); // a negative seed, refused
+  assert.match(await page.textContent('#training-seed-error'), /0에서 2,147,483,647 사이의 정수/);
+  await page.keyboard.press('Escape');
+  const err = '.training-your + .grid-error';
+  const run = (text) => page.evaluate((t) => {
+    document.querySelector('[data-control="your-sequence"]').value = t;
+    document.querySelector('[data-control="your-run"]').click();
+  }, text);
+  for (const [typed, code] of [['27\u202E18', 'U+202E'], ['2\u0000718', 'U+0000'], ['27\u200B18', 'U+200B']]) {
+    await run(typed);
+    const said = await page.textContent(err);
+    assert.ok(said.includes(`(${code})`), said);
+    assert.doesNotMatch(said, /「\s*」/);
+  }
+  await toggleLang(page);
+  assert.match(await page.textContent(err), /^An invisible character \(U\+200B\) is not a token/);
+  await toggleLang(page);
+  await run('27x'); // a visible one is still quoted
+  assert.match(await page.textContent(err), /「x」/);
   assert.deepEqual(errors, []);
   await page.close();
 });
