@@ -80,7 +80,7 @@ export default {
     // instead of building every card's grids anew (≈ 200 grid nodes per edit at h = 8).
     const pool = [];
     function card(i) {
-      const box = el('div', `head-card head-${i % 4}`);
+      const box = el('div', `head-card head-${i % 4}`, null); // (out of the page until shown)
       box.dataset.head = String(i);
       const title = el('h4', 'flow-title', box);
       const row = el('div', 'grid-row compact', box);

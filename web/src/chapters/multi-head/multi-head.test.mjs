@@ -79,6 +79,9 @@ test('the cards of a larger h are built while the page is idle: choosing h = 8 a
   const m = attn.example(ID);
   // let the idle slices run (one card each)
   await page.evaluate(async () => { for (let k = 0; k < 12; k++) await new Promise((r) => requestIdleCallback(r)); });
+  // built out of the page: the chapter shows h = 2 cards, none elsewhere (a newcomer saw
+  // six empty-titled cards under the chapter's last line)
+  assert.equal(await page.$$eval('#multi-head .head-card', (ns) => ns.length), 2);
   await page.evaluate(() => {
     const list = [];
     const mo = new MutationObserver((ms) => { for (const r of ms) for (const n of r.addedNodes) if (/^(TR|TD|TH)$/.test(n.nodeName)) list.push(n.nodeName); });
@@ -87,6 +90,7 @@ test('the cards of a larger h are built while the page is idle: choosing h = 8 a
   });
   await page.check('[data-choice="mh-heads"] input[value="8"]');
   assert.equal(await cards(page), 8);
+  assert.equal(await page.$$eval('#multi-head .head-card', (ns) => ns.length), 8);
   assert.equal(await page.evaluate(() => window.__cells()), 0, 'no row or cell built at the switch');
   const t8 = attn.multiHeadAttention(m.X, { ...m, heads: 8, causal: true });
   for (const i of [2, 7]) {
