@@ -52,6 +52,16 @@ export function createTrainer({ ready, post }) {
     pair.on.dispose();
     pair.off.dispose();
   };
+  // The scaled and unscaled models of one configuration (neither left alive if one fails).
+  function createPair(attn, config) {
+    const on = attn.createModel({ ...config, scale: true });
+    try {
+      return { on, off: attn.createModel({ ...config, scale: false }) };
+    } catch (e) {
+      on.dispose();
+      throw e;
+    }
+  }
   function dispose() {
     if (!models) return;
     if (freshKey === null) disposePair(models); // a cached pair stays for a later configure
@@ -83,16 +93,8 @@ export function createTrainer({ ready, post }) {
       lastEvalAt = performance.now();
       return cached;
     }
-    const on = attn.createModel({ ...config, scale: true });
-    let off;
-    try {
-      off = attn.createModel({ ...config, scale: false });
-    } catch (e) {
-      on.dispose();
-      throw e;
-    }
-    models = { on, off };
-    probeTokens = on.task.probe;
+    models = createPair(attn, config);
+    probeTokens = models.on.task.probe;
     return null;
   }
   function remember(config, snapshotMsg) {
@@ -142,18 +144,10 @@ export function createTrainer({ ready, post }) {
   // A pair and its first snapshot, built aside: the current models stay current.
   function buildAhead(attn, config) {
     const keep = { models, probeTokens, elapsedMs, pending, lastEval, lastEvalAt, stepCount };
-    const on = attn.createModel({ ...config, scale: true });
-    let off;
-    try {
-      off = attn.createModel({ ...config, scale: false });
-    } catch (e) {
-      on.dispose();
-      throw e;
-    }
-    const pair = { on, off };
+    const pair = createPair(attn, config);
     try {
       models = pair;
-      probeTokens = on.task.probe;
+      probeTokens = pair.on.task.probe;
       elapsedMs = 0;
       pending = { on: emptySeries(), off: emptySeries() };
       lastEval = null;
