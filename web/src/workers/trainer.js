@@ -16,6 +16,10 @@
 // createTrainer({ready, post}) -> {receive(msg)}: ready resolves to the attn API, post
 // sends a message out. web/src/workers/training.js wraps it in a Web Worker.
 
+// Untrained configurations a trainer keeps (models and first snapshot), and the page with
+// it (their first snapshots): see `fresh` below for why 28.
+export const FRESH_KEPT = 28; // (a model of the default size has 6 794 parameters, 4 heads 19 082)
+
 export function createTrainer({ ready, post }) {
 
   const CHUNK_MS = 40; // training time between two snapshots
@@ -34,7 +38,6 @@ export function createTrainer({ ready, post }) {
   // Prefetched pairs (the page asks for the configurations one edit away, about 13, while
   // the models are idle) live here too, so it keeps two such neighbourhoods. The core lets 64
   // models live at once: 28 pairs, the current pair and one being built are 60.
-  const FRESH_KEPT = 28; // (a model of the default size has 6 794 parameters, 4 heads 19 082)
   const fresh = new Map(); // JSON of the config -> {models, snapshot}
   let freshKey = null; // the cached entry the current models are (null: not cached)
   let probeTokens = [];

@@ -5,7 +5,7 @@
 // head's weights on a probe sequence, and the model on a sequence the learner types.
 // Every number shown is computed by the core; this module only lays them out.
 import { chapterKit } from '../../kit/kit.js';
-import { createTrainer } from '../../workers/trainer.js';
+import { createTrainer, FRESH_KEPT } from '../../workers/trainer.js';
 import { fmt, fmtCount } from '../../format.js';
 import { setProse, setText } from '../../kit/prose.js';
 
@@ -280,11 +280,10 @@ export default {
     // worker's own answer to that configure (the same numbers: the models are deterministic
     // under their configuration) is then not drawn again.
     const firsts = new Map();
-    const FIRSTS_KEPT = 28; // as many as the trainer keeps
     const keepFirst = (key, m) => {
       firsts.delete(key);
       firsts.set(key, m);
-      if (firsts.size > FIRSTS_KEPT) firsts.delete(firsts.keys().next().value);
+      if (firsts.size > FRESH_KEPT) firsts.delete(firsts.keys().next().value);
     };
     const posted = []; // configures on their way, in order: {key, drawn}
     // -> true when the new model's picture was drawn now (its first snapshot was known)
