@@ -18,6 +18,7 @@
 //   lazy.observe();                // from now on, mount what comes near the screen
 //   lazy.onScreen(id, fn);         // fn now if the chapter is in view, at the next idle time if
 //                                  // it is near the screen, else when it comes near
+//   lazy.anchorHere();             // after the page put the window somewhere: keep what is at its top
 import { printing } from './kit/print.js';
 import { LANGS } from './kit/i18n.js';
 
@@ -521,6 +522,12 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
       } else later.set(id, fn);
     },
     prefetch,
+    // The page has just put the window somewhere (a restored reading position, a fragment):
+    // what is at its top now is the anchor. (Else a chapter mounted in the same frame would be
+    // corrected for against the anchor chosen before, and move the window off the place.)
+    anchorHere: () => {
+      if (!printing.on) pick();
+    },
     // Which chapter a fragment names: a chapter's id, or an element inside one (its id
     // starts with the chapter's, e.g. two-keys-exercise).
     owner(fragment) {

@@ -290,6 +290,8 @@ const place = () => {
   if (embed) return;
   if (position && lazy.owner(position.id)) scrollTo(0, $(position.id).getBoundingClientRect().top + scrollY + position.offset);
   else if (fragment && lazy.owner(fragment)) ($(fragment) ?? $(lazy.owner(fragment))).scrollIntoView();
+  else return;
+  lazy.anchorHere();
 };
 place(); // the placeholder's title is on screen while the code loads
 lazy.load(target);
