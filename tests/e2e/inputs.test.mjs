@@ -25,6 +25,25 @@ async function typeInto(page, selector, keys) {
   await page.keyboard.type(keys);
 }
 
+// An input method in full-width mode (Korean, Japanese) types ２ and －: the same number.
+test('grid cells: full-width digits and minus are the number they show', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=softmax&lang=ko#softmax`);
+  await typeInto(page, S11, '-3.5');
+  await page.keyboard.press('Tab');
+  const ascii = await rowP(page);
+  await typeInto(page, S11, '１');
+  await page.keyboard.press('Tab');
+  assert.notEqual(await rowP(page), ascii);
+  await typeInto(page, S11, '－３．５');
+  assert.equal(await page.getAttribute(S11, 'aria-invalid'), null, 'used as it is typed');
+  await page.keyboard.press('Tab');
+  assert.equal(await rowP(page), ascii);
+  assert.equal(await page.inputValue(S11), '-3.5', 'shown in ASCII once left');
+  assert.equal(await message(page, sError), null);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('grid cells, typed key by key: what is not a number is not used, and the message says what is', async () => {
   const { page, errors } = await openPage(browser, `${server.url}?embed=softmax&lang=en#softmax`);
   const P0 = await rowP(page);

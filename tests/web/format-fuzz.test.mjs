@@ -6,7 +6,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
-import { parseCell, editText, f32Text, fmt, cellText, tex, texFactor, LIMIT } from '../../web/src/format.js';
+import { parseCell, isIncomplete, editText, f32Text, fmt, cellText, tex, texFactor, LIMIT } from '../../web/src/format.js';
 
 const fc = createRequire(new URL('../../web/package.json', import.meta.url))('fast-check');
 const matrixTextUrl = new URL('../../web/src/matrix-text.js', import.meta.url);
@@ -49,6 +49,22 @@ test('parseCell: the issue\'s garbage is refused', () => {
     '1e-50': 'tiny', '-1e-46': 'tiny', '0.5e-45': 'tiny', '1e-999': 'tiny' };
   for (const [t, error] of Object.entries(cases)) assert.deepEqual(parseCell(t), { error }, t.slice(0, 20));
   tried.parseCell += Object.keys(cases).length;
+});
+
+// A Korean or Japanese input method in full-width mode types ２, ．, －, ｅ: the same
+// number; a superscript or a circled digit is not a digit (NFKC would read "2²" as 22).
+test('parseCell: full-width digits, point, signs and exponent read as their ASCII forms; nothing else does', () => {
+  const wide = (s) => s.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xFEE0));
+  let n = 0;
+  fc.assert(fc.property(numberish, (t) => {
+    n++;
+    assert.deepEqual(parseCell(wide(t)), parseCell(t), `${t} / ${wide(t)}`);
+    assert.equal(isIncomplete(wide(t)), isIncomplete(t), t);
+  }), { numRuns: RUNS, seed: 15 });
+  assert.deepEqual(parseCell('\u3000－０．５\u3000'), { value: -0.5 });
+  assert.equal(isIncomplete('－'), true);
+  for (const t of ['2²', '①', '½', '٣']) assert.deepEqual(parseCell(t), { error: 'nan' }, t);
+  tried.parseCellWide = n;
 });
 
 test('parseCell: every number in range reads back (plain, edited and displayed forms)', () => {
@@ -173,7 +189,10 @@ test('parseMatrixText: any pasted text gives a well-formed matrix or a MatrixTex
   }), { numRuns: 1000, seed: 14 });
   for (const bad of ['1 2\n3', '1e999 2', 'NaN 1', '- 1', '😀 2', '', '[[1, 2], [3]]'])
     assert.throws(() => parseMatrixText(bad), MatrixTextError, bad);
-  tried.parseMatrixText = n + 8;
+  // full-width numbers and separators (an input method's), as their ASCII forms
+  const w = parseMatrixText('［１，－２］\n３\u3000４．５');
+  assert.deepEqual([w.rows, w.cols, [...w.data]], [2, 2, [1, -2, 3, 4.5]]);
+  tried.parseMatrixText = n + 9;
 });
 
 test.after(() => {

@@ -1,6 +1,6 @@
 // Matrices as text: plain rows of numbers (copy out, paste in), LaTeX bmatrix, Markdown
 // table and CSV. No DOM: the matrix grid uses these, and tests/web checks them in Node.
-import { cellText, tex, parseCell } from './format.js';
+import { cellText, tex, parseCell, asciiForms } from './format.js';
 
 // code: 'empty' | 'long' | 'nan' | 'range' | 'gap' | 'ragged' | 'shape'; vars fill a translated message.
 export class MatrixTextError extends Error {
@@ -56,12 +56,13 @@ export function matrixToCsv(m, { hidden } = {}) {
 }
 
 // Reads pasted text: rows on lines, numbers separated by spaces, tabs, commas or
-// semicolons. Also takes what other tools copy: [[1, 2], [3, 4]] (Python, NumPy, JSON)
+// semicolons (full-width ones too). Also takes what other tools copy: [[1, 2], [3, 4]] (Python, NumPy, JSON)
 // and 1 & 2 \\ 3 & 4 (LaTeX). Every number must be finite and at most 1e6 in size, as in
 // a typed cell. Throws MatrixTextError naming the row and the text that is wrong.
 export function parseMatrixText(text) {
   let t = String(text ?? '');
   if (t.length > 200000) throw new MatrixTextError('long', {}, 'the pasted text is too long');
+  t = asciiForms(t);
   t = t.replace(/\\begin\{[a-z]*matrix\}|\\end\{[a-z]*matrix\}/g, '').replace(/\\\\/g, '\n').replace(/&/g, ' ');
   t = t.replace(/\]\s*,?\s*\[/g, '\n').replace(/[[\]]/g, '');
   const lines = t.split(/\r\n|\r|\n/).map((l) => l.trim()).filter((l) => l !== '');
