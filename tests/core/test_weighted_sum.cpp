@@ -24,6 +24,27 @@ TEST_CASE("a zero weight takes nothing from its Value row, not even a NaN or ∞
     REQUIRE_THROWS_AS(weighted_sum(Matrix(3, 4), Matrix(5, 2)), ShapeError);
 }
 
+// A non-finite Value makes weighted_sum skip zero weights one by one (a row-by-row
+// multiply-add) instead of the packed GEMM: the other rows' bits must not change, whatever
+// the width (vector loop and scalar tail). Fused on FMA hardware in both; before the scalar
+// tail used kernels::madd, clang did not fuse it under the sanitizers and the last bit moved.
+TEST_CASE("regression: a NaN Value under a zero weight changes no bit of the other outputs", "[weighted-sum][regression]") {
+    const std::size_t dv = GENERATE(from_range(std::begin(kSizes), std::end(kSizes)));
+    CAPTURE(dv);
+    for (std::uint32_t seed = 0; seed < 20; ++seed) {
+        const std::size_t Tk = 24, seen = 5 + seed % 7;  // weights on the first `seen` keys only
+        Matrix P = softmax(random_matrix(3, Tk, 40 + seed, -3, 3));
+        for (std::size_t i = 0; i < P.rows(); ++i)
+            for (std::size_t j = seen; j < Tk; ++j) P(i, j) = 0.0f;
+        Matrix V = random_matrix(Tk, dv, 60 + seed, -3, 3);
+        const Matrix finite = weighted_sum(P, V);
+        for (std::size_t j = seen; j < Tk; ++j) V(j, j % dv) = j % 2 ? kNaN : -kInf;
+        const Matrix skipping = weighted_sum(P, V);
+        CAPTURE(seed);
+        for (std::size_t i = 0; i < P.rows(); ++i) REQUIRE(rows_identical(finite, skipping, i));
+    }
+}
+
 TEST_CASE("a convex combination of Values never leaves their hull or their per-column range", "[weighted-sum]") {
     const std::size_t n = GENERATE(1, 2, 3, 5, 9);
     const std::uint32_t seed = GENERATE(1u, 2u, 3u);

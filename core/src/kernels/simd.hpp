@@ -36,6 +36,19 @@ inline batch madd(const batch& a, const batch& b, const batch& c) {
     return xsimd::fma(a, b, c);
 #endif
 }
+// The same for one float (the kernels' scalar tails), rounded as a lane of madd is: fused
+// where xsimd::fma is (native FMA hardware), else a multiply then an add. Not left to the
+// compiler's contraction of `y += a * x`: a sanitizer's check between the multiply and the
+// add keeps clang from fusing them, and the zero-skipping weighted sum (axpy's tail) then
+// rounded differently from the packed GEMM (a causal row changed in its last bit when a
+// later token's value became NaN, on AVX2, in the sanitizer build).
+inline float madd(float a, float b, float c) {
+#if defined(__FMA__) && !defined(__wasm__)
+    return __builtin_fmaf(a, b, c);
+#else
+    return a * b + c;
+#endif
+}
 
 // Σ a[i]·b[i]
 inline float dot(const float* a, const float* b, std::size_t n) {
@@ -48,7 +61,7 @@ inline float dot(const float* a, const float* b, std::size_t n) {
     for (; i + kLanes <= n; i += kLanes)
         acc0 = madd(batch::load_unaligned(a + i), batch::load_unaligned(b + i), acc0);
     float s = xsimd::hadd(acc0 + acc1);
-    for (; i < n; ++i) s += a[i] * b[i];
+    for (; i < n; ++i) s = madd(a[i], b[i], s);
     return s;
 }
 
@@ -59,7 +72,7 @@ inline void axpy(float alpha, const float* x, float* y, std::size_t n) {
     for (; i + kLanes <= n; i += kLanes)
         madd(va, batch::load_unaligned(x + i), batch::load_unaligned(y + i))
             .store_unaligned(y + i);
-    for (; i < n; ++i) y[i] += alpha * x[i];
+    for (; i < n; ++i) y[i] = madd(alpha, x[i], y[i]);
 }
 
 // y[i] = alpha · x[i]  (x and y may be the same array)
