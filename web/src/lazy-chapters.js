@@ -359,9 +359,17 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     anchorY = y;
   }
   // Before a change that we make: if the reader scrolled since, the anchor is what is on
-  // screen now.
+  // screen now. Read once per task: reading scrollY lays out whatever changed, and at a
+  // language switch every chapter on screen pins before it redraws, after the one before it
+  // has (each read laid the page out again: 50–140 ms at #multi-head on a loaded machine).
+  // The first pin of a switch comes before anything changed (i18n.onChange: lazy-chapters
+  // listens before main.js's renderChrome).
+  let pinned = false;
   function pin() {
-    if (!printing.on && scrollY !== anchorY) pick();
+    if (printing.on || pinned) return;
+    pinned = true;
+    queueMicrotask(() => (pinned = false));
+    if (scrollY !== anchorY) pick();
   }
   // After a change: the anchor (or, if it was taken out of the page, its innermost ancestor
   // still in it) moved by as much in the page; the window follows it.

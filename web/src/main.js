@@ -214,8 +214,7 @@ $('exercise-toggle').addEventListener('click', () => {
   $('exercise-help').hidden = !host.picking;
   renderChrome();
 });
-i18n.onChange(renderChrome);
-renderChrome();
+renderChrome(); // (it follows language switches once the chapters' pages are set up, below)
 
 // ---- the tools stay within reach ------------------------------------------------------------------
 // Once the header has scrolled away, its buttons (language, link, exercise) dock in a thin
@@ -264,6 +263,9 @@ const lazy = createLazyChapters({
   onMounted: () => renderNotice(),
   onShift: (d) => { toolsLastY += d; },
 });
+// After lazy-chapters' own listener, which reads the reading position before anything
+// changes (a read after renderChrome's changes would lay the whole page out at once).
+i18n.onChange(renderChrome);
 document.documentElement.classList.add('outline-ready');
 
 // Where the reader is: a reload or a step back in history returns to the same place in the
