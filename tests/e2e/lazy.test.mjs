@@ -307,6 +307,37 @@ for (const forget of [false, true]) test(`a reload keeps the reading position in
   await page.close();
 });
 
+// The page restores positions itself (history.scrollRestoration = 'manual', for the reload
+// above), so Back and Forward after a link in the contents must too.
+test('Back and Forward after a contents link return to where the reader was, at both widths', async () => {
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    const { page, errors } = await openPage(browser, `${server.url}#cost`, viewport);
+    await page.evaluate(() => document.fonts.ready);
+    await page.waitForTimeout(800);
+    await page.evaluate(() => scrollBy(0, 700));
+    await page.waitForTimeout(500);
+    const atCost = await paintedTop(page, '#cost');
+    // (a link followed where it is: the contents' own is far above, and focusing it first
+    // would scroll there, the place Back then returns to)
+    await page.evaluate(() => document.querySelector('#toc a[href="#training"]').click());
+    await page.waitForSelector('#training[data-mounted="true"]');
+    await page.waitForTimeout(500);
+    await page.evaluate(() => scrollBy(0, 300));
+    await page.waitForTimeout(500);
+    const atTraining = await paintedTop(page, '#training');
+    await page.goBack();
+    await page.waitForFunction(() => location.hash === '#cost');
+    await page.waitForTimeout(500);
+    assert.ok(Math.abs((await paintedTop(page, '#cost')) - atCost) < 5, `${viewport.width}px: Back returns inside #cost (${atCost})`);
+    await page.goForward();
+    await page.waitForFunction(() => location.hash === '#training');
+    await page.waitForTimeout(500);
+    assert.ok(Math.abs((await paintedTop(page, '#training')) - atTraining) < 5, `${viewport.width}px: Forward returns inside #training (${atTraining})`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
 test('a language switch reaches chapters mounted later; a link keeps the state of chapters not mounted yet', async () => {
   const state = 'heads:1';
   const { page, errors } = await openPage(browser, `${server.url}?lang=en&multi-head=${state}`);

@@ -87,7 +87,7 @@ function syncUrl({ now = false } = {}) {
   clearTimeout(syncTimer);
   const write = () => {
     const next = `${location.pathname}${query()}${location.hash}`;
-    if (next !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', next);
+    if (next !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, '', next);
   };
   if (now) write();
   else syncTimer = setTimeout(write, 150); // typing and hovering: once things settle
@@ -105,14 +105,17 @@ for (const type of ['pointerdown', 'focusin', 'input']) {
     if (section) lastActive = section.id;
   }, true);
 }
+let traversed = false; // a step back or forward (popstate) places the window itself
 window.addEventListener('hashchange', async () => {
   const fragment = decodeURIComponent(location.hash.slice(1));
   if (shown.some((ch) => ch.id === fragment)) lastActive = fragment;
   // A link to a chapter not mounted yet, or to an element inside one: mount it, go there.
   const id = lazy.owner(fragment);
+  const placed = traversed;
+  traversed = false;
   if (id && !lazy.isMounted(id)) {
     await lazy.mount(id);
-    document.getElementById(fragment)?.scrollIntoView();
+    if (!placed) document.getElementById(fragment)?.scrollIntoView();
   }
 });
 function currentChapter() {
@@ -142,7 +145,7 @@ async function openShare() {
   const id = currentChapter();
   clearTimeout(syncTimer);
   const url = `${location.origin}${location.pathname}${query()}${id ? `#${id}` : ''}`;
-  history.replaceState(null, '', url);
+  history.replaceState(history.state, '', url);
   const panel = $('share-panel');
   panel.hidden = false;
   $('copy-link').setAttribute('aria-expanded', 'true');
@@ -280,11 +283,47 @@ if (!embed) {
     if (nav === 'reload' || nav === 'back_forward') position = JSON.parse(sessionStorage.getItem(POSITION) ?? 'null');
   } catch { /* no storage */ }
   addEventListener('pagehide', () => {
-    const top = lazy.sections().find((s) => s.getBoundingClientRect().bottom > 0);
+    const here = where();
     try {
-      if (top) sessionStorage.setItem(POSITION, JSON.stringify({ id: top.id, offset: Math.round(-top.getBoundingClientRect().top) }));
+      if (here) sessionStorage.setItem(POSITION, JSON.stringify(here));
     } catch { /* no storage */ }
   });
+  // Back and Forward between places in the page (a contents link, a #fragment): each history
+  // entry keeps where the reader was (history.state.position, written when they stop
+  // scrolling and before a link takes them elsewhere), and a step back or forward returns
+  // there, or to its fragment if it has none (scrollRestoration is manual, above, so the
+  // browser does neither).
+  const remember = () => {
+    const here = where();
+    if (here) history.replaceState({ ...history.state, position: here }, '');
+  };
+  let rememberTimer = 0;
+  addEventListener('scroll', () => {
+    clearTimeout(rememberTimer);
+    rememberTimer = setTimeout(remember, 300);
+  }, { passive: true });
+  document.addEventListener('click', (e) => {
+    const a = e.target?.closest?.('a[href^="#"]');
+    if (a && !e.defaultPrevented && e.button === 0) remember();
+  }, true);
+  addEventListener('popstate', async (e) => {
+    clearTimeout(rememberTimer);
+    const saved = e.state?.position;
+    const frag = decodeURIComponent(location.hash.slice(1));
+    const id = saved && lazy.owner(saved.id) ? saved.id : frag && lazy.owner(frag);
+    if (!id) return;
+    traversed = true;
+    if (!lazy.isMounted(lazy.owner(id))) await lazy.mount(lazy.owner(id));
+    if (saved && saved.id === id) scrollTo(0, $(id).getBoundingClientRect().top + scrollY + saved.offset);
+    else ($(frag) ?? $(id)).scrollIntoView();
+    lazy.anchorHere();
+    traversed = false; // (the hashchange that follows a traversal came during the mount)
+  });
+}
+// The reading position: the first chapter reaching into the window, and how far into it.
+function where() {
+  const top = lazy.sections().find((s) => s.getBoundingClientRect().bottom > 0);
+  return top ? { id: top.id, offset: Math.round(-top.getBoundingClientRect().top) } : null;
 }
 const fragment = decodeURIComponent(location.hash.slice(1));
 const target = (position && lazy.owner(position.id)) || (fragment && lazy.owner(fragment)) || shown[0]?.id;
