@@ -62,6 +62,8 @@ test('parseCell: full-width digits, point, signs and exponent read as their ASCI
     assert.equal(isIncomplete(wide(t)), isIncomplete(t), t);
   }), { numRuns: RUNS, seed: 15 });
   assert.deepEqual(parseCell('\u3000－０．５\u3000'), { value: -0.5 });
+  // an invisible character that came with a paste is not part of the number
+  for (const t of ['\u200b1', '１\u200b', '\ufeff1', '1\u00ad', '\u200e1\u200f']) assert.deepEqual(parseCell(t), { value: 1 }, JSON.stringify(t));
   assert.equal(isIncomplete('－'), true);
   for (const t of ['2²', '①', '½', '٣']) assert.deepEqual(parseCell(t), { error: 'nan' }, t);
   tried.parseCellWide = n;

@@ -88,9 +88,10 @@ export function asciiForms(text) {
 }
 
 // What a learner typed into a number field or a cell, as ASCII: full-width forms as ASCII,
-// any minus above as "-", trimmed.
+// any minus above as "-", invisible format characters (a zero-width space, a byte order
+// mark, a soft hyphen, direction marks: Unicode's Cf) dropped, trimmed.
 export function numberText(text) {
-  return asciiForms(text).replace(MINUSES, '-').trim();
+  return asciiForms(text).replace(MINUSES, '-').replace(/\p{Cf}/gu, '').trim();
 }
 
 // Text that is not a number yet but may become one as the learner keeps typing:
