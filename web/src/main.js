@@ -310,15 +310,22 @@ if (!embed) {
     clearTimeout(rememberTimer);
     const saved = e.state?.position;
     const frag = decodeURIComponent(location.hash.slice(1));
-    const id = saved && lazy.owner(saved.id) ? saved.id : frag && lazy.owner(frag);
+    const id = lazy.owner(saved && lazy.owner(saved.id) ? saved.id : frag);
     if (!id) return;
     traversed = true;
-    if (!lazy.isMounted(lazy.owner(id))) await lazy.mount(lazy.owner(id));
-    if (saved && saved.id === id) scrollTo(0, $(id).getBoundingClientRect().top + scrollY + saved.offset);
-    else ($(frag) ?? $(id)).scrollIntoView();
-    lazy.anchorHere();
+    if (!lazy.isMounted(id)) await lazy.mount(id);
+    goTo(saved, frag);
     traversed = false; // (the hashchange that follows a traversal came during the mount)
   });
+}
+// Puts the window at a reading position ({id, offset}) if its chapter is on this page, else
+// at a fragment's element (or its chapter's placeholder); what is then at the top of the
+// window is the anchor.
+function goTo(pos, frag) {
+  if (pos && lazy.owner(pos.id)) scrollTo(0, $(pos.id).getBoundingClientRect().top + scrollY + pos.offset);
+  else if (frag && lazy.owner(frag)) ($(frag) ?? $(lazy.owner(frag))).scrollIntoView();
+  else return;
+  lazy.anchorHere();
 }
 // The reading position: the first chapter reaching into the window, and how far into it.
 function where() {
@@ -328,11 +335,7 @@ function where() {
 const fragment = decodeURIComponent(location.hash.slice(1));
 const target = (position && lazy.owner(position.id)) || (fragment && lazy.owner(fragment)) || shown[0]?.id;
 const place = () => {
-  if (embed) return;
-  if (position && lazy.owner(position.id)) scrollTo(0, $(position.id).getBoundingClientRect().top + scrollY + position.offset);
-  else if (fragment && lazy.owner(fragment)) ($(fragment) ?? $(lazy.owner(fragment))).scrollIntoView();
-  else return;
-  lazy.anchorHere();
+  if (!embed) goTo(position, fragment);
 };
 place(); // the placeholder's title is on screen while the code loads
 lazy.load(target);
