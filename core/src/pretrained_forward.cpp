@@ -1,0 +1,337 @@
+// GPT-2 and BERT forward passes, loss, ablation (pretrained.hpp).
+#include <algorithm>
+#include <cmath>
+
+#include "attn/pretrained.hpp"
+#include "kernels/gemm.hpp"
+#include "kernels/softmax.hpp"
+
+namespace attn::pretrained {
+
+namespace {
+
+[[noreturn]] void bad_input(const std::string& detail) { throw CheckpointError("input", "", "", detail); }
+
+void check_tokens(const Config& c, const std::vector<int>& tokens, const std::vector<int>& types) {
+    if (tokens.empty()) bad_input("the sequence is empty: give at least one token");
+    if (tokens.size() > c.positions)
+        bad_input("the sequence has " + std::to_string(tokens.size()) + " tokens, more than the model's " +
+                  std::to_string(c.positions) + " positions");
+    for (std::size_t i = 0; i < tokens.size(); ++i)
+        if (tokens[i] < 0 || std::size_t(tokens[i]) >= c.vocab)
+            bad_input("token " + std::to_string(i) + " is the id " + std::to_string(tokens[i]) +
+                      ", outside the vocabulary's 0.." + std::to_string(c.vocab - 1));
+    if (c.arch == Architecture::BERT && !types.empty()) {
+        if (types.size() != tokens.size())
+            bad_input(std::to_string(types.size()) + " token types for " + std::to_string(tokens.size()) + " tokens");
+        for (std::size_t i = 0; i < types.size(); ++i)
+            if (types[i] < 0 || std::size_t(types[i]) >= c.type_vocab)
+                bad_input("token type " + std::to_string(i) + " is " + std::to_string(types[i]) + ", outside 0.." +
+                          std::to_string(c.type_vocab - 1));
+    }
+}
+
+// y += b on every row.
+void add_bias(Matrix& y, const Matrix& b) {
+    for (std::size_t i = 0; i < y.rows(); ++i) kernels::add(y.row(i), b.data(), y.row(i), y.cols());
+}
+
+// X·W + b, W [in, out] (Conv1D).
+Matrix linear_io(ConstMatrixView X, const Matrix& W, const Matrix& b) {
+    Matrix y(X.rows(), W.cols());
+    kernels::gemm_nn(X, W.view(), y.view());
+    add_bias(y, b);
+    return y;
+}
+// X·Wᵀ + b, W [out, in] (nn.Linear).
+Matrix linear_oi(ConstMatrixView X, const Matrix& W, const Matrix& b) {
+    Matrix y(X.rows(), W.rows());
+    kernels::gemm_nt(X, W.view(), y.view());
+    if (!b.empty()) add_bias(y, b);
+    return y;
+}
+
+void layer_norm(const float* x, const Matrix& g, const Matrix& b, double eps, float* y, std::size_t d) {
+    double mean = 0;
+    for (std::size_t j = 0; j < d; ++j) mean += x[j];
+    mean /= double(d);
+    double var = 0;
+    for (std::size_t j = 0; j < d; ++j) var += (x[j] - mean) * (x[j] - mean);
+    var /= double(d);
+    const double inv = 1.0 / std::sqrt(var + eps);
+    const float* gp = g.data();
+    const float* bp = b.data();
+    for (std::size_t j = 0; j < d; ++j) y[j] = float((x[j] - mean) * inv) * gp[j] + bp[j];
+}
+Matrix layer_norm(const Matrix& X, const Matrix& g, const Matrix& b, double eps) {
+    Matrix y(X.rows(), X.cols());
+    for (std::size_t i = 0; i < X.rows(); ++i) layer_norm(X.row(i), g, b, eps, y.row(i), X.cols());
+    return y;
+}
+
+void activate(Matrix& m, Activation a) {
+    float* p = m.data();
+    const std::size_t n = m.size();
+    switch (a) {
+    case Activation::GeluTanh: {
+        const float c = std::sqrt(2.0f / 3.14159265358979323846f);
+        for (std::size_t k = 0; k < n; ++k) {
+            const float x = p[k];
+            p[k] = 0.5f * x * (1.0f + std::tanh(c * (x + 0.044715f * x * x * x)));
+        }
+        return;
+    }
+    case Activation::GeluErf:
+        for (std::size_t k = 0; k < n; ++k) p[k] = 0.5f * p[k] * (1.0f + std::erf(p[k] * 0.70710678118654752f));
+        return;
+    case Activation::Relu:
+        for (std::size_t k = 0; k < n; ++k) p[k] = p[k] > 0.0f ? p[k] : 0.0f;
+        return;
+    }
+}
+
+// One run from layer `from` on, its input X (T x d): every layer's input recorded in
+// `inputs` when asked (ablation computes them once).
+struct Run {
+    const Model& model;
+    const ForwardOptions& o;
+    ForwardResult* out;               // weights, value norms (null: not kept)
+    std::vector<Matrix>* inputs;      // per layer, the residual stream entering it (null: not kept)
+};
+
+Matrix embed(const Model& m, const std::vector<int>& tokens, const std::vector<int>& types) {
+    const Config& c = m.config;
+    const Weights& w = m.weights;
+    const std::size_t T = tokens.size(), d = c.d_model;
+    Matrix X(T, d);
+    for (std::size_t t = 0; t < T; ++t) {
+        float* x = X.row(t);
+        kernels::add(w.tok_emb.row(std::size_t(tokens[t])), w.pos_emb.row(t), x, d);
+        if (c.arch == Architecture::BERT)
+            kernels::add(x, w.type_emb.row(types.empty() ? 0 : std::size_t(types[t])), x, d);
+    }
+    if (c.arch == Architecture::BERT) X = layer_norm(X, w.emb_ln_g, w.emb_ln_b, c.layer_norm_eps);
+    return X;
+}
+
+// The attention of one layer: concat(O_i) (T x d), P kept in `out`, zeroed heads left 0.
+Matrix heads(const Run& r, std::size_t l, ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V) {
+    const Config& c = r.model.config;
+    const std::size_t T = Q.rows(), H = c.heads, dk = c.d_k();
+    const bool causal = c.arch == Architecture::GPT2;
+    const float scale = 1.0f / std::sqrt(float(dk));
+    Matrix concat(T, c.d_model);
+    if (r.out && r.o.keep_weights) r.out->weights[l].resize(H);
+    for (std::size_t h = 0; h < H; ++h) {
+        const bool zero = !r.o.zeroed.empty() && r.o.zeroed[l * H + h];
+        const bool keep = r.out && r.o.keep_weights;
+        if (zero && !keep) continue;
+        Matrix S(T, T), P(T, T);
+        kernels::gemm_nt(Q.cols_block(h * dk, dk), K.cols_block(h * dk, dk), S.view(), scale);
+        kernels::masked_softmax_rows(S, P, static_cast<const Matrix*>(nullptr), causal);
+        if (!zero)
+            kernels::gemm_nn(P.view(), V.cols_block(h * dk, dk), MatrixView(concat.data() + h * dk, T, dk, c.d_model));
+        if (keep) r.out->weights[l][h] = std::move(P);
+    }
+    return concat;
+}
+
+// ‖v_j^i W_O^i‖ of layer l's heads.
+void value_norms(const Run& r, std::size_t l, ConstMatrixView V) {
+    const Config& c = r.model.config;
+    const LayerWeights& L = r.model.weights.layers[l];
+    const std::size_t T = V.rows(), H = c.heads, dk = c.d_k(), d = c.d_model;
+    auto& dst = r.out->value_norm[l];
+    dst.assign(H, std::vector<double>(T, 0.0));
+    for (std::size_t h = 0; h < H; ++h) {
+        Matrix f(T, d);
+        if (c.arch == Architecture::GPT2)  // c_proj [in, out]: head h's input rows
+            kernels::gemm_nn(V.cols_block(h * dk, dk), ConstMatrixView(L.proj.row(h * dk), dk, d, d), f.view());
+        else  // dense [out, in]: head h's input columns
+            kernels::gemm_nt(V.cols_block(h * dk, dk), L.proj.cols_block(h * dk, dk), f.view());
+        for (std::size_t j = 0; j < T; ++j) {
+            double s = 0;
+            for (std::size_t k = 0; k < d; ++k) s += double(f(j, k)) * f(j, k);
+            dst[h][j] = std::sqrt(s);
+        }
+    }
+}
+
+void layer(const Run& r, std::size_t l, Matrix& X) {
+    const Config& c = r.model.config;
+    const LayerWeights& L = r.model.weights.layers[l];
+    const std::size_t d = c.d_model;
+    const double eps = c.layer_norm_eps;
+    if (c.arch == Architecture::GPT2) {
+        const Matrix A = layer_norm(X, L.ln1_g, L.ln1_b, eps);
+        const Matrix qkv = linear_io(A, L.qkv, L.qkv_b);
+        const ConstMatrixView Q = qkv.cols_block(0, d), K = qkv.cols_block(d, d), V = qkv.cols_block(2 * d, d);
+        const Matrix concat = heads(r, l, Q, K, V);
+        if (r.out && r.o.value_norms) value_norms(r, l, V);
+        Matrix a = linear_io(concat, L.proj, L.proj_b);
+        kernels::add(X.data(), a.data(), X.data(), X.size());
+        const Matrix M = layer_norm(X, L.ln2_g, L.ln2_b, eps);
+        Matrix hdn = linear_io(M, L.fc, L.fc_b);
+        activate(hdn, c.activation);
+        const Matrix o = linear_io(hdn, L.out, L.out_b);
+        kernels::add(X.data(), o.data(), X.data(), X.size());
+    } else {
+        const Matrix Q = linear_oi(X, L.q, L.q_b), K = linear_oi(X, L.k, L.k_b), V = linear_oi(X, L.v, L.v_b);
+        const Matrix concat = heads(r, l, Q, K, V);
+        if (r.out && r.o.value_norms) value_norms(r, l, V);
+        Matrix a = linear_oi(concat, L.proj, L.proj_b);
+        kernels::add(X.data(), a.data(), a.data(), X.size());
+        X = layer_norm(a, L.ln1_g, L.ln1_b, eps);
+        Matrix hdn = linear_oi(X, L.fc, L.fc_b);
+        activate(hdn, c.activation);
+        Matrix o = linear_oi(hdn, L.out, L.out_b);
+        kernels::add(X.data(), o.data(), o.data(), X.size());
+        X = layer_norm(o, L.ln2_g, L.ln2_b, eps);
+    }
+}
+
+Matrix final_hidden(const Model& m, Matrix X) {
+    if (m.config.arch == Architecture::GPT2) return layer_norm(X, m.weights.lnf_g, m.weights.lnf_b, m.config.layer_norm_eps);
+    return X;
+}
+
+Matrix logits_of(const Model& m, const Matrix& hidden) {
+    const Weights& w = m.weights;
+    if (m.config.arch == Architecture::GPT2) return linear_oi(hidden, w.lm_head.empty() ? w.tok_emb : w.lm_head, Matrix());
+    if (!w.has_mlm_head)
+        throw CheckpointError("missing", "", "cls.predictions.transform.dense.weight",
+                              "this BERT checkpoint has no masked-LM head (cls.predictions.*), so it predicts no tokens: "
+                              "open the checkpoint saved from BertForMaskedLM / BertForPreTraining (bert-base-uncased's "
+                              "model.safetensors has it)");
+    Matrix t = linear_oi(hidden, w.mlm_dense, w.mlm_dense_b);
+    activate(t, m.config.activation);
+    t = layer_norm(t, w.mlm_ln_g, w.mlm_ln_b, m.config.layer_norm_eps);
+    return linear_oi(t, w.mlm_decoder.empty() ? w.tok_emb : w.mlm_decoder, w.mlm_bias);
+}
+
+void check_zeroed(const Config& c, const std::vector<bool>& zeroed) {
+    if (!zeroed.empty() && zeroed.size() != c.layers * c.heads)
+        bad_input("zeroed has " + std::to_string(zeroed.size()) + " flags, not layers x heads = " +
+                  std::to_string(c.layers * c.heads));
+}
+
+}  // namespace
+
+ForwardResult forward(const Model& model, const std::vector<int>& tokens, const ForwardOptions& o) {
+    const Config& c = model.config;
+    check_tokens(c, tokens, o.token_types);
+    check_zeroed(c, o.zeroed);
+    ForwardResult res;
+    res.tokens = tokens;
+    if (o.keep_weights) res.weights.resize(c.layers);
+    if (o.value_norms) res.value_norm.resize(c.layers);
+    const Run r{model, o, &res, nullptr};
+    Matrix X = embed(model, tokens, o.token_types);
+    for (std::size_t l = 0; l < c.layers; ++l) layer(r, l, X);
+    res.hidden = final_hidden(model, std::move(X));
+    if (o.logits) res.logits = logits_of(model, res.hidden);
+    return res;
+}
+
+Matrix rollout(const ForwardResult& result) {
+    if (result.weights.empty() || result.weights[0].empty())
+        throw ValueError("rollout: the forward kept no attention weights (keep_weights)");
+    Probe p;
+    p.weights = result.weights;
+    return attention_rollout(p);
+}
+
+Loss token_loss(ConstMatrixView logits, const std::vector<int>& targets) {
+    if (targets.size() != logits.rows())
+        bad_input(std::to_string(targets.size()) + " targets for " + std::to_string(logits.rows()) + " rows of logits");
+    Loss L;
+    const std::size_t V = logits.cols();
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+        if (targets[i] < 0) continue;
+        if (std::size_t(targets[i]) >= V)
+            bad_input("target " + std::to_string(i) + " is the id " + std::to_string(targets[i]) + ", outside 0.." +
+                      std::to_string(V - 1));
+        const float* z = logits.row(i);
+        double m = z[0];
+        for (std::size_t j = 1; j < V; ++j) m = std::max(m, double(z[j]));
+        double s = 0;
+        for (std::size_t j = 0; j < V; ++j) s += std::exp(double(z[j]) - m);
+        L.nats += -(double(z[targets[i]]) - m - std::log(s));
+        ++L.scored;
+    }
+    return L;
+}
+
+std::vector<int> next_token_targets(const std::vector<int>& tokens) {
+    std::vector<int> t(tokens.size(), -1);
+    for (std::size_t i = 0; i + 1 < tokens.size(); ++i) t[i] = tokens[i + 1];
+    return t;
+}
+
+MaskedInput mask_tokens(const std::vector<int>& tokens, const std::vector<std::size_t>& positions, int mask_id) {
+    MaskedInput m{tokens, std::vector<int>(tokens.size(), -1)};
+    for (std::size_t p : positions) {
+        if (p >= tokens.size())
+            bad_input("masked position " + std::to_string(p) + " is outside the " + std::to_string(tokens.size()) + " tokens");
+        if (m.targets[p] >= 0) bad_input("position " + std::to_string(p) + " is masked twice");
+        m.targets[p] = tokens[p];
+        m.tokens[p] = mask_id;
+    }
+    return m;
+}
+
+Loss loss(const Model& model, const std::vector<int>& tokens, const std::vector<int>& targets,
+          const std::vector<bool>& zeroed, const std::vector<int>& token_types) {
+    ForwardOptions o;
+    o.keep_weights = false;
+    o.logits = true;
+    o.zeroed = zeroed;
+    o.token_types = token_types;
+    const ForwardResult r = forward(model, tokens, o);
+    return token_loss(r.logits, targets);
+}
+
+AblationReport ablate_heads(const Model& model, const std::vector<int>& tokens, const std::vector<int>& targets,
+                            const std::vector<int>& token_types,
+                            const std::function<void(std::size_t, std::size_t)>& progress) {
+    const Config& c = model.config;
+    check_tokens(c, tokens, token_types);
+    if (targets.size() != tokens.size())
+        bad_input(std::to_string(targets.size()) + " targets for " + std::to_string(tokens.size()) + " tokens");
+    // The clean run, every layer's input kept.
+    ForwardOptions o;
+    o.keep_weights = false;
+    o.token_types = token_types;
+    std::vector<Matrix> inputs(c.layers);
+    {
+        const Run r{model, o, nullptr, nullptr};
+        Matrix X = embed(model, tokens, token_types);
+        for (std::size_t l = 0; l < c.layers; ++l) {
+            inputs[l] = X;
+            layer(r, l, X);
+        }
+        AblationReport rep;
+        rep.base = token_loss(logits_of(model, final_hidden(model, std::move(X))), targets);
+        const std::size_t total = c.layers * c.heads;
+        ForwardOptions z = o;
+        z.zeroed.assign(total, false);
+        for (std::size_t l = 0; l < c.layers; ++l)
+            for (std::size_t h = 0; h < c.heads; ++h) {
+                z.zeroed[l * c.heads + h] = true;
+                const Run rz{model, z, nullptr, nullptr};
+                Matrix Y = inputs[l];
+                for (std::size_t k = l; k < c.layers; ++k) layer(rz, k, Y);
+                HeadAblation a;
+                a.layer = l;
+                a.head = h;
+                a.loss = token_loss(logits_of(model, final_hidden(model, std::move(Y))), targets);
+                a.delta = a.loss.loss() - rep.base.loss();
+                rep.heads.push_back(a);
+                z.zeroed[l * c.heads + h] = false;
+                if (progress) progress(rep.heads.size(), total);
+            }
+        return rep;
+    }
+}
+
+}  // namespace attn::pretrained
