@@ -194,6 +194,17 @@ bench: deps web bench-deps build/native-bench/CMakeCache.txt
 	cat /proc/loadavg > build/bench/loadavg-end.txt
 	node tests/bench/report.mjs
 
+# The real-model core natively (docs/real-models.md, "Speed"): a GPT-2-small-shaped checkpoint
+# with random weights written under build/bench/ (deleted afterwards), loaded, every head of a
+# 16-token sentence, head roles, ablation. DTYPE=F16 or BF16 for a half-size file.
+DTYPE ?= F32
+# Then the same in WebAssembly under Node (the page's SIMD128 core, the checkpoint in memory).
+bench-model-native: native build/wasm-release/CMakeCache.txt
+	mkdir -p build/bench
+	build/native-release/tools/pretrained/attn_bench_model --dtype $(DTYPE) --repeats $(REPEATS) --json build/bench/model-native-$(DTYPE).json
+	cmake --build --preset wasm-release --target attn_bench_model_wasm -j $(JOBS)
+	node build/wasm-release/tools/pretrained/attn_bench_model_wasm.js --dtype $(DTYPE) --repeats $(REPEATS) --json build/bench/model-wasm-$(DTYPE).json
+
 screenshots: web
 	cd web && SEGMENTS=1 node scripts/screenshot.mjs ../build/screenshots
 

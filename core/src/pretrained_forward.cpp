@@ -69,23 +69,43 @@ Matrix layer_norm(const Matrix& X, const Matrix& g, const Matrix& b, double eps)
     return y;
 }
 
+// GELU and ReLU in place. The tanh and erf are xsimd's vector ones (in the build for engines
+// without SIMD, the scalar stand-in has none: std::tanh and std::erf there).
 void activate(Matrix& m, Activation a) {
     float* p = m.data();
     const std::size_t n = m.size();
+    std::size_t k = 0;
+    using kernels::batch;
     switch (a) {
     case Activation::GeluTanh: {
         const float c = std::sqrt(2.0f / 3.14159265358979323846f);
-        for (std::size_t k = 0; k < n; ++k) {
+#if !defined(ATTN_SCALAR)
+        const batch vc(c), vk(0.044715f), half(0.5f), one(1.0f);
+        for (; k + kernels::kLanes <= n; k += kernels::kLanes) {
+            const batch x = batch::load_unaligned(p + k);
+            (half * x * (one + xsimd::tanh(vc * (x + vk * x * x * x)))).store_unaligned(p + k);
+        }
+#endif
+        for (; k < n; ++k) {
             const float x = p[k];
             p[k] = 0.5f * x * (1.0f + std::tanh(c * (x + 0.044715f * x * x * x)));
         }
         return;
     }
-    case Activation::GeluErf:
-        for (std::size_t k = 0; k < n; ++k) p[k] = 0.5f * p[k] * (1.0f + std::erf(p[k] * 0.70710678118654752f));
+    case Activation::GeluErf: {
+        const float r = 0.70710678118654752f;
+#if !defined(ATTN_SCALAR)
+        const batch vr(r), half(0.5f), one(1.0f);
+        for (; k + kernels::kLanes <= n; k += kernels::kLanes) {
+            const batch x = batch::load_unaligned(p + k);
+            (half * x * (one + xsimd::erf(x * vr))).store_unaligned(p + k);
+        }
+#endif
+        for (; k < n; ++k) p[k] = 0.5f * p[k] * (1.0f + std::erf(p[k] * r));
         return;
+    }
     case Activation::Relu:
-        for (std::size_t k = 0; k < n; ++k) p[k] = p[k] > 0.0f ? p[k] : 0.0f;
+        for (; k < n; ++k) p[k] = p[k] > 0.0f ? p[k] : 0.0f;
         return;
     }
 }
