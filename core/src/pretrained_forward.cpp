@@ -110,23 +110,26 @@ void activate(Matrix& m, Activation a) {
     }
 }
 
-// One run from layer `from` on, its input X (T x d): every layer's input recorded in
-// `inputs` when asked (ablation computes them once).
+// One run over a stack of S sequences of T tokens each (X: S·T rows): the products run on the
+// whole stack, attention within each sequence; out (S results, or null) keeps the weights.
 struct Run {
     const Model& model;
     const ForwardOptions& o;
-    ForwardResult* out;               // weights, value norms (null: not kept)
-    std::vector<Matrix>* inputs;      // per layer, the residual stream entering it (null: not kept)
+    ForwardResult* out;  // out[s]: sequence s's weights and value norms (null: not kept)
+    std::size_t T;       // tokens per sequence
+    // Ablation of one layer's heads side by side: in layer zero_layer, sequence s has head
+    // zero_first + s zeroed.
+    std::size_t zero_layer = std::size_t(-1), zero_first = 0;
 };
 
-Matrix embed(const Model& m, const std::vector<int>& tokens, const std::vector<int>& types) {
+Matrix embed(const Model& m, const std::vector<int>& tokens, const std::vector<int>& types, std::size_t T) {
     const Config& c = m.config;
     const Weights& w = m.weights;
-    const std::size_t T = tokens.size(), d = c.d_model;
-    Matrix X(T, d);
-    for (std::size_t t = 0; t < T; ++t) {
+    const std::size_t N = tokens.size(), d = c.d_model;
+    Matrix X(N, d);
+    for (std::size_t t = 0; t < N; ++t) {
         float* x = X.row(t);
-        kernels::add(w.tok_emb.row(std::size_t(tokens[t])), w.pos_emb.row(t), x, d);
+        kernels::add(w.tok_emb.row(std::size_t(tokens[t])), w.pos_emb.row(t % T), x, d);
         if (c.arch == Architecture::BERT)
             kernels::add(x, w.type_emb.row(types.empty() ? 0 : std::size_t(types[t])), x, d);
     }
@@ -134,34 +137,40 @@ Matrix embed(const Model& m, const std::vector<int>& tokens, const std::vector<i
     return X;
 }
 
-// The attention of one layer: concat(O_i) (T x d), P kept in `out`, zeroed heads left 0.
+// The attention of one layer: concat(O_i) (S·T x d), P kept in `out`, zeroed heads left 0.
 Matrix heads(const Run& r, std::size_t l, ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V) {
     const Config& c = r.model.config;
-    const std::size_t T = Q.rows(), H = c.heads, dk = c.d_k();
+    const std::size_t T = r.T, S = Q.rows() / T, H = c.heads, dk = c.d_k(), d = c.d_model;
     const bool causal = c.arch == Architecture::GPT2;
     const float scale = 1.0f / std::sqrt(float(dk));
-    Matrix concat(T, c.d_model);
-    if (r.out && r.o.keep_weights) r.out->weights[l].resize(H);
-    for (std::size_t h = 0; h < H; ++h) {
-        const bool zero = !r.o.zeroed.empty() && r.o.zeroed[l * H + h];
-        const bool keep = r.out && r.o.keep_weights;
-        if (zero && !keep) continue;
-        Matrix S(T, T), P(T, T);
-        kernels::gemm_nt(Q.cols_block(h * dk, dk), K.cols_block(h * dk, dk), S.view(), scale);
-        kernels::masked_softmax_rows(S, P, static_cast<const Matrix*>(nullptr), causal);
-        if (!zero)
-            kernels::gemm_nn(P.view(), V.cols_block(h * dk, dk), MatrixView(concat.data() + h * dk, T, dk, c.d_model));
-        if (keep) r.out->weights[l][h] = std::move(P);
+    Matrix concat(Q.rows(), d);
+    const bool keep = r.out && r.o.keep_weights;
+    // Sequence s's rows of columns c0 .. c0 + d_k − 1.
+    auto block = [&](ConstMatrixView M, std::size_t s, std::size_t c0) {
+        return ConstMatrixView(M.row(s * T) + c0, T, dk, M.stride());
+    };
+    for (std::size_t s = 0; s < S; ++s) {
+        if (keep) r.out[s].weights[l].resize(H);
+        for (std::size_t h = 0; h < H; ++h) {
+            const bool zero = (!r.o.zeroed.empty() && r.o.zeroed[l * H + h]) || (l == r.zero_layer && r.zero_first + s == h);
+            if (zero && !keep) continue;
+            Matrix Sc(T, T), P(T, T);
+            kernels::gemm_nt(block(Q, s, h * dk), block(K, s, h * dk), Sc.view(), scale);
+            kernels::masked_softmax_rows(Sc, P, static_cast<const Matrix*>(nullptr), causal);
+            if (!zero) kernels::gemm_nn(P.view(), block(V, s, h * dk), MatrixView(concat.row(s * T) + h * dk, T, dk, d));
+            if (keep) r.out[s].weights[l][h] = std::move(P);
+        }
     }
     return concat;
 }
 
 // ‖v_j^i W_O^i‖ of layer l's heads.
+// (forward() of one sequence only.)
 void value_norms(const Run& r, std::size_t l, ConstMatrixView V) {
     const Config& c = r.model.config;
     const LayerWeights& L = r.model.weights.layers[l];
     const std::size_t T = V.rows(), H = c.heads, dk = c.d_k(), d = c.d_model;
-    auto& dst = r.out->value_norm[l];
+    auto& dst = r.out[0].value_norm[l];
     dst.assign(H, std::vector<double>(T, 0.0));
     for (std::size_t h = 0; h < H; ++h) {
         Matrix f(T, d);
@@ -237,20 +246,44 @@ void check_zeroed(const Config& c, const std::vector<bool>& zeroed) {
 
 }  // namespace
 
-ForwardResult forward(const Model& model, const std::vector<int>& tokens, const ForwardOptions& o) {
+std::vector<ForwardResult> forward_batch(const Model& model, const std::vector<std::vector<int>>& sequences,
+                                         const ForwardOptions& o) {
     const Config& c = model.config;
-    check_tokens(c, tokens, o.token_types);
+    if (sequences.empty()) bad_input("forward_batch: no sequence");
+    const std::size_t T = sequences[0].size(), S = sequences.size();
+    std::vector<int> stack, types;
+    for (const auto& seq : sequences) {
+        if (seq.size() != T)
+            bad_input("forward_batch: sequences of " + std::to_string(T) + " and " + std::to_string(seq.size()) +
+                      " tokens (a batch is of one length)");
+        check_tokens(c, seq, o.token_types);
+        stack.insert(stack.end(), seq.begin(), seq.end());
+        if (!o.token_types.empty()) types.insert(types.end(), o.token_types.begin(), o.token_types.end());
+    }
     check_zeroed(c, o.zeroed);
-    ForwardResult res;
-    res.tokens = tokens;
-    if (o.keep_weights) res.weights.resize(c.layers);
-    if (o.value_norms) res.value_norm.resize(c.layers);
-    const Run r{model, o, &res, nullptr};
-    Matrix X = embed(model, tokens, o.token_types);
+    if (o.value_norms && S != 1) bad_input("forward_batch: value norms are computed for one sequence at a time");
+    std::vector<ForwardResult> res(S);
+    for (std::size_t s = 0; s < S; ++s) {
+        res[s].tokens = sequences[s];
+        if (o.keep_weights) res[s].weights.resize(c.layers);
+        if (o.value_norms) res[s].value_norm.resize(c.layers);
+    }
+    const Run r{model, o, res.data(), T};
+    Matrix X = embed(model, stack, types, T);
     for (std::size_t l = 0; l < c.layers; ++l) layer(r, l, X);
-    res.hidden = final_hidden(model, std::move(X));
-    if (o.logits) res.logits = logits_of(model, res.hidden);
+    const Matrix hidden = final_hidden(model, std::move(X));
+    Matrix logits;
+    if (o.logits) logits = logits_of(model, hidden);
+    for (std::size_t s = 0; s < S; ++s) {
+        res[s].hidden = Matrix(ConstMatrixView(hidden.row(s * T), T, hidden.cols(), hidden.cols()));
+        if (o.logits) res[s].logits = Matrix(ConstMatrixView(logits.row(s * T), T, logits.cols(), logits.cols()));
+    }
     return res;
+}
+
+ForwardResult forward(const Model& model, const std::vector<int>& tokens, const ForwardOptions& o) {
+    check_tokens(model.config, tokens, o.token_types);
+    return std::move(forward_batch(model, {tokens}, o)[0]);
 }
 
 Matrix rollout(const ForwardResult& result) {
@@ -324,31 +357,39 @@ AblationReport ablate_heads(const Model& model, const std::vector<int>& tokens, 
     o.token_types = token_types;
     std::vector<Matrix> inputs(c.layers);
     {
-        const Run r{model, o, nullptr, nullptr};
-        Matrix X = embed(model, tokens, token_types);
+        const Run r{model, o, nullptr, tokens.size()};
+        Matrix X = embed(model, tokens, token_types, tokens.size());
         for (std::size_t l = 0; l < c.layers; ++l) {
             inputs[l] = X;
             layer(r, l, X);
         }
         AblationReport rep;
         rep.base = token_loss(logits_of(model, final_hidden(model, std::move(X))), targets);
-        const std::size_t total = c.layers * c.heads;
-        ForwardOptions z = o;
-        z.zeroed.assign(total, false);
+        const std::size_t T = tokens.size(), H = c.heads, d = c.d_model;
+        // The heads of layer l side by side: copies of the layer's input, copy s with head
+        // h0 + s zeroed, one stack through the layers above and the head (at most kAblationRows
+        // rows at a time: the stack's logits are rows x V floats).
+        constexpr std::size_t kAblationRows = 256;
+        const std::size_t group = std::max<std::size_t>(1, std::min(H, kAblationRows / T));
         for (std::size_t l = 0; l < c.layers; ++l)
-            for (std::size_t h = 0; h < c.heads; ++h) {
-                z.zeroed[l * c.heads + h] = true;
-                const Run rz{model, z, nullptr, nullptr};
-                Matrix Y = inputs[l];
+            for (std::size_t h0 = 0; h0 < H; h0 += group) {
+                const std::size_t g = std::min(group, H - h0);
+                Run rz{model, o, nullptr, T};
+                rz.zero_layer = l;
+                rz.zero_first = h0;
+                Matrix Y(g * T, d);
+                for (std::size_t s = 0; s < g; ++s) std::copy_n(inputs[l].data(), T * d, Y.row(s * T));
                 for (std::size_t k = l; k < c.layers; ++k) layer(rz, k, Y);
-                HeadAblation a;
-                a.layer = l;
-                a.head = h;
-                a.loss = token_loss(logits_of(model, final_hidden(model, std::move(Y))), targets);
-                a.delta = a.loss.loss() - rep.base.loss();
-                rep.heads.push_back(a);
-                z.zeroed[l * c.heads + h] = false;
-                if (progress) progress(rep.heads.size(), total);
+                const Matrix logits = logits_of(model, final_hidden(model, std::move(Y)));
+                for (std::size_t s = 0; s < g; ++s) {
+                    HeadAblation a;
+                    a.layer = l;
+                    a.head = h0 + s;
+                    a.loss = token_loss(ConstMatrixView(logits.row(s * T), T, logits.cols(), logits.cols()), targets);
+                    a.delta = a.loss.loss() - rep.base.loss();
+                    rep.heads.push_back(a);
+                }
+                if (progress) progress(rep.heads.size(), c.layers * H);
             }
         return rep;
     }

@@ -53,12 +53,19 @@ RealRoleReport head_roles(const Model& model, const std::vector<std::vector<int>
 
     // Repeated random tokens: heads.hpp's repeated_random over indices into the pool.
     const Batch b = repeated_random(o.sequences, Lr, 0, int(pool.size()), o.roles.seed);
+    std::vector<std::vector<int>> seqs;
     for (std::size_t s = 0; s < b.size; ++s) {
         std::vector<int> seq(b.tokens.begin() + std::ptrdiff_t(s * b.seq_len), b.tokens.begin() + std::ptrdiff_t((s + 1) * b.seq_len));
         seq[0] = bos;
         for (std::size_t i = 1; i < seq.size(); ++i) seq[i] = pool[std::size_t(seq[i])];
         if (eos >= 0) seq.push_back(eos);
-        const ForwardResult r = forward(model, seq, fo);
+        seqs.push_back(std::move(seq));
+    }
+    // One stack of rows for all of them (forward_batch: the weight products once).
+    const std::vector<ForwardResult> runs = forward_batch(model, seqs, fo);
+    for (std::size_t s = 0; s < seqs.size(); ++s) {
+        const std::vector<int>& seq = seqs[s];
+        const ForwardResult& r = runs[s];
         std::size_t rows_i = 0, rows_d = 0;
         for (std::size_t l = 0; l < layers; ++l)
             for (std::size_t h = 0; h < H; ++h) {
@@ -79,8 +86,8 @@ RealRoleReport head_roles(const Model& model, const std::vector<std::vector<int>
             }
         ind_rows += rows_i;
         dup_rows += rows_d;
-        rep.random_sequences.push_back(std::move(seq));
     }
+    rep.random_sequences = seqs;
     rep.repeat_rows = ind_rows;
 
     rep.layers.assign(layers, std::vector<RealHeadRoles>(H));

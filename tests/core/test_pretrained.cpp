@@ -427,3 +427,26 @@ TEST_CASE("rollout of a real model's weights: rows sum to 1", "[pretrained]") {
     o.keep_weights = false;
     CHECK_THROWS_AS(pretrained::rollout(pretrained::forward(g, {3, 4}, o)), ValueError);
 }
+
+TEST_CASE("forward_batch: sequences of one length stacked give what forward gives each", "[pretrained]") {
+    for (const char* name : {"gpt2-f16", "bert-f32"}) {
+        INFO(name);
+        const auto m = load_folder(read_case(name));
+        const std::vector<std::vector<int>> seqs = {{3, 10, 11, 12, 4}, {3, 20, 21, 22, 4}, {3, 30, 31, 32, 4}};
+        pretrained::ForwardOptions o;
+        o.logits = m.config.arch == Architecture::GPT2;
+        const auto batch = pretrained::forward_batch(m, seqs, o);
+        REQUIRE(batch.size() == 3);
+        for (std::size_t s = 0; s < 3; ++s) {
+            const auto one = pretrained::forward(m, seqs[s], o);
+            CHECK(batch[s].tokens == seqs[s]);
+            CHECK(relative_error(batch[s].hidden.data(), one.hidden.data(), one.hidden.size()) <= 1e-6);
+            if (o.logits) CHECK(relative_error(batch[s].logits.data(), one.logits.data(), one.logits.size()) <= 1e-6);
+            for (std::size_t l = 0; l < 2; ++l)
+                for (std::size_t h = 0; h < 4; ++h)
+                    CHECK(relative_error(batch[s].weights[l][h].data(), one.weights[l][h].data(), 25) <= 1e-6);
+        }
+        CHECK(error_of([&] { pretrained::forward_batch(m, {{3, 4}, {3, 5, 4}}); }).kind == "input");
+        CHECK(error_of([&] { pretrained::forward_batch(m, {}); }).kind == "input");
+    }
+}

@@ -4,7 +4,7 @@
 // model.safetensors, ~548 MB in F32) into a folder under build/ (never committed), then times
 //   load      header + plan + every chunk from the file (FileSource), peak memory
 //   forward   all 144 heads of a 16-token sentence (weights kept, no logits), and with logits
-//   roles     head_roles: the sentence's patterns and 4 x [bos, 24 random, the same 24]
+//   roles     head_roles: the sentence's patterns and 4 x [bos, 16 random, the same 16]
 //   ablation  every head zeroed in turn, next-token loss on the 16 tokens
 // Each timed step runs --repeats times; the table gives the median and the range.
 // Built with Emscripten (make bench-model-native builds it for Node too), the checkpoint is
@@ -250,7 +250,7 @@ int main(int argc, char** argv) {
     pretrained::ForwardOptions lo;
     lo.logits = true;
     time("forward with logits (T x 50257)", repeats, [&] { pretrained::forward(model, tokens, lo); });
-    time("head roles (the sentence; 4 x 49 random tokens)", std::max(1, repeats / 2),
+    time("head roles (the sentence; 4 x 33 random tokens)", std::max(1, repeats / 2),
          [&] { pretrained::head_roles(model, {tokens}); });
     time("ablation: 144 heads, next-token loss", 1,
          [&] { pretrained::ablate_heads(model, tokens, pretrained::next_token_targets(tokens)); });
