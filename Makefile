@@ -6,11 +6,15 @@
 #                tables on stdout, results in build/bench/, docs/benchmarks.md updated
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help deps apt-deps npm-deps wasm web native debug serve test fuzz bench bench-deps bench-page bench-pool screenshots clean bench-training
+.PHONY: help deps apt-deps npm-deps wasm web native debug serve test fuzz bench bench-deps bench-page bench-pool screenshots clean bench-training pretrained-deps pretrained-fixtures check-pretrained-fixtures bench-model-native
 
-APT_PACKAGES := cmake g++ make emscripten libxsimd-dev catch2 chromium fonts-nanum clang-14 libclang-rt-14-dev zstd
+APT_PACKAGES := cmake g++ make emscripten libxsimd-dev catch2 chromium fonts-nanum clang-14 libclang-rt-14-dev zstd nlohmann-json3-dev
 # Only `make bench` needs these (the native benchmark and its peers).
 BENCH_APT_PACKAGES := libbenchmark-dev libeigen3-dev libopenblas-dev
+# Only `make pretrained-fixtures` needs these: the PyTorch reference of the real-model tests
+# (tools/pretrained/reference.py; docs/real-models.md). `make test` compares against the
+# committed fixtures it wrote and does not install them (~175 MB to download, 770 MB installed).
+PRETRAINED_APT_PACKAGES := python3-torch
 # Only `make train-text-model` needs these: the text model's corpus (docs/text-model.md).
 TEXT_APT_PACKAGES := debian-faq debian-faq-ko gimp-help-ko fortunes
 # Root installs directly; anyone else through sudo (which must then exist).
@@ -30,6 +34,8 @@ help:
 	@echo "make train-text-model   build the text corpus from Debian packages and train the text model (~10 min on 2 busy cores)"
 	@echo "make bench   native and WebAssembly benchmarks against Eigen, OpenBLAS, onnxruntime-node, plain JS, TF.js, onnxruntime-web; the small calls (see docs/benchmarks.md)"
 	@echo "make bench-page   the page in headless Chromium: edit to paint, boot, language switch, bytes (see docs/benchmarks.md)"
+	@echo "make pretrained-fixtures   regenerate the real-model tests' tiny checkpoints and PyTorch results (installs python3-torch)"
+	@echo "make check-pretrained-fixtures   check that a fresh PyTorch run writes the committed fixtures byte for byte"
 	@echo "make bench-pool   the cost chapter's live run with 1 and 2 workers in headless Chromium: the pool's speed-up (see docs/benchmarks.md)"
 
 # apt: install only what is missing (a fresh machine's package lists are empty,
@@ -140,6 +146,18 @@ bench-deps: apt-deps
 text-deps: apt-deps
 	$(call install_missing,$(TEXT_APT_PACKAGES))
 
+pretrained-deps: apt-deps
+	$(call install_missing,$(PRETRAINED_APT_PACKAGES))
+
+# The tiny GPT-2 and BERT checkpoints and what the PyTorch reference computes on them
+# (tests/core/data/pretrained/, read by tests/core/test_pretrained.cpp). Debian's python3, not
+# another one on the PATH: that is where python3-torch is installed.
+pretrained-fixtures: pretrained-deps
+	/usr/bin/python3 tools/pretrained/reference.py
+# A fresh run must write the committed fixtures byte for byte.
+check-pretrained-fixtures: pretrained-deps
+	/usr/bin/python3 tools/pretrained/reference.py --check
+
 # The text model (docs/text-model.md): the corpus from the Debian packages above and the
 # page's prose, then training natively on 2 threads (deterministic under --seed 1). Rewrites
 # models/text-model/{model.bin,results.json,eval.txt}; build/text-model/corpus/manifest.json
@@ -175,6 +193,17 @@ bench: deps web bench-deps build/native-bench/CMakeCache.txt
 	node --experimental-wasm-relaxed-simd tests/bench/wasm_bench.mjs --out build/bench/wasm.json
 	cat /proc/loadavg > build/bench/loadavg-end.txt
 	node tests/bench/report.mjs
+
+# The real-model core natively (docs/real-models.md, "Speed"): a GPT-2-small-shaped checkpoint
+# with random weights written under build/bench/ (deleted afterwards), loaded, every head of a
+# 16-token sentence, head roles, ablation. DTYPE=F16 or BF16 for a half-size file.
+DTYPE ?= F32
+# Then the same in WebAssembly under Node (the page's SIMD128 core, the checkpoint in memory).
+bench-model-native: native build/wasm-release/CMakeCache.txt
+	mkdir -p build/bench
+	build/native-release/tools/pretrained/attn_bench_model --dtype $(DTYPE) --repeats $(REPEATS) --json build/bench/model-native-$(DTYPE).json
+	cmake --build --preset wasm-release --target attn_bench_model_wasm -j $(JOBS)
+	node build/wasm-release/tools/pretrained/attn_bench_model_wasm.js --dtype $(DTYPE) --repeats $(REPEATS) --json build/bench/model-wasm-$(DTYPE).json
 
 screenshots: web
 	cd web && SEGMENTS=1 node scripts/screenshot.mjs ../build/screenshots
