@@ -239,3 +239,47 @@ TEST_CASE("memory: n = 16384, h = 1, d_h = 64 runs tiled under 64 MiB", "[flash]
     REQUIRE(memory_stats().peak_bytes < std::size_t(64) << 20);
     REQUIRE(std::isfinite(O(T - 1, d - 1)));
 }
+
+// Found by fuzz_attention (tests/fuzz/regressions/attention/variants-disagree-on-nan-rows):
+// finite Q and K of −1e30 with a scale of 1.97e-24. Q·Kᵀ = 3e60 overflows float before it
+// is scaled, so the plain path's scores are +∞ and its causal row 0 is NaN, with the Trace
+// naming "scores" as where it happened (the documented rule for overflowing products). The
+// tiled kernel natively scales Q first (base 2, flash.cpp), its scaled scores are finite
+// (5.9e36), and its rows are the exact answer (the scalar and WebAssembly builds, without
+// base 2, scale the product and give the plain path's NaN): row 0 sees key 0 alone, so it is V's row 0;
+// rows 1 and 2 see equal scores, so they are the means of V's visible rows. The fuzz check
+// now asks the variants to agree on NaN rows only where no score can overflow in one order
+// of scaling and not in the other (docs/reliability.md, "Where the variants may differ").
+TEST_CASE("regression (fuzz): a score that overflows only before scaling", "[flash]") {
+    const float scale = 1.96577e-24f;
+    Matrix Q(3, 3), K(3, 3);
+    for (std::size_t k = 0; k < Q.size(); ++k) Q.data()[k] = K.data()[k] = -1e30f;
+    const Matrix V{{1.0f, -2.0f}, {3.0f, 0.5f}, {-4.0f, 8.0f}};
+    AttentionOptions o;
+    o.causal = true;
+    o.scale = scale;
+    const Trace t = attention(Q, K, V, o);
+    REQUIRE(t.scores(0, 0) == kInf);
+    REQUIRE(t.nonfinite.count == 0);
+    REQUIRE_FALSE(t.nonfinite.stages.empty());
+    REQUIRE(t.nonfinite.stages.front() == "scores");
+    for (std::size_t k = 0; k < 2; ++k) REQUIRE(std::isnan(t.output(0, k)));
+
+    FlashOptions fo;
+    fo.causal = true;
+    fo.scale = scale;
+    fo.tile = GENERATE(std::size_t(0), std::size_t(1), std::size_t(12));
+    CAPTURE(fo.tile);
+    const Matrix F = flash_attention(Q, K, V, fo);
+#if defined(ATTN_SCALAR) || defined(__wasm__)
+    // Without base 2 (the scalar and WebAssembly builds) the tiled kernel scales the
+    // product, as the plain path does: the same overflow, the same NaN row.
+    for (std::size_t k = 0; k < 2; ++k) REQUIRE(std::isnan(F(0, k)));
+    return;
+#endif
+    for (std::size_t k = 0; k < 2; ++k) {
+        REQUIRE(F(0, k) == V(0, k));
+        REQUIRE(F(1, k) == Approx((V(0, k) + V(1, k)) / 2).epsilon(1e-6));
+        REQUIRE(F(2, k) == Approx((V(0, k) + V(1, k) + V(2, k)) / 3).epsilon(1e-6));
+    }
+}

@@ -13,6 +13,9 @@
 #include <limits>
 
 #include <xsimd/xsimd.hpp>
+#if !defined(__wasm__) && !defined(ATTN_SCALAR)
+#include <immintrin.h>
+#endif
 
 namespace attn::kernels {
 
@@ -21,29 +24,51 @@ inline constexpr std::size_t kLanes = batch::size;
 
 // a·b + c, lane by lane: the multiply-add of the matrix products' inner loops (the
 // micro-kernels of kernels/gemm.hpp, so the plain kernel's products and both products of
-// the tiled kernel; dot and axpy below; the softmax's exp_nonpositive). Natively xsimd::fma, one rounding on FMA
-// hardware. In WebAssembly SIMD128 there is no FMA and this is a multiply then an add
-// (two roundings), except in the relaxed-SIMD build (ATTN_RELAXED_SIMD, wasm/CMakeLists.txt:
-// attn-core-relaxed), where it is f32x4.relaxed_madd: fused or not as the engine's CPU
-// does it (relaxed SIMD proposal, WebAssembly CG 2023), so results may differ from the
-// SIMD128 build in the last bits. Clang 14's builtin emits the proposal's pre-standard
-// opcode, rewritten to the standard one after linking (tools/wasm-relaxed-madd.mjs).
+// the tiled kernel; dot and axpy below; the softmax's exp_nonpositive).
+//
+// The rounding is fixed by this code, not by what the compiler fuses (docs/reliability.md,
+// "Bit-exact contracts"): the core is compiled with -ffp-contract=off, and madd is
+//   - one rounding (fused) where the instruction set has FMA: AVX-512 (_mm512_fmadd_ps),
+//     AVX2 + FMA (_mm256_fmadd_ps), SSE4.2 + FMA (_mm_fmadd_ps). xsimd 8.1 has no AVX-512
+//     fma of its own (it spells it a*b + c), so the intrinsics are named here;
+//   - two roundings (a multiply, then an add) without FMA: SSE4.2 alone, WebAssembly
+//     SIMD128, the scalar shim (ATTN_SCALAR);
+//   - f32x4.relaxed_madd in the relaxed-SIMD build (ATTN_RELAXED_SIMD, wasm/CMakeLists.txt:
+//     attn-core-relaxed): fused or not as the engine's CPU does it (relaxed SIMD proposal,
+//     WebAssembly CG 2023), so results may differ from the SIMD128 build in the last bits.
+//     Clang 14's builtin emits the proposal's pre-standard opcode, rewritten to the
+//     standard one after linking (tools/wasm-relaxed-madd.mjs).
+// The scalar madd below (the kernels' tails) rounds exactly as one lane of this one, so a
+// value computed in a vector lane or in a tail has the same bits (the zero-skipping
+// weighted sum against the packed GEMM; a row against its neighbours).
+#if defined(ATTN_RELAXED_SIMD) || defined(ATTN_SCALAR) || defined(__wasm__)
+#define ATTN_MADD_FUSED 0
+#elif defined(__AVX512F__) || defined(__FMA__)
+#define ATTN_MADD_FUSED 1
+#else
+#define ATTN_MADD_FUSED 0
+#endif
+
 inline batch madd(const batch& a, const batch& b, const batch& c) {
 #if defined(ATTN_RELAXED_SIMD)
     static_assert(kLanes == 4, "the relaxed-SIMD build is WebAssembly SIMD128 (4 lanes)");
     return batch(__builtin_wasm_fma_f32x4(a, b, c));
+#elif ATTN_MADD_FUSED && defined(__AVX512F__)
+    static_assert(kLanes == 16, "xsimd's default arch is AVX-512 here");
+    return batch(_mm512_fmadd_ps(a, b, c));
+#elif ATTN_MADD_FUSED && defined(__AVX__)
+    static_assert(kLanes == 8, "xsimd's default arch is AVX2 (or AVX) + FMA here");
+    return batch(_mm256_fmadd_ps(a, b, c));
+#elif ATTN_MADD_FUSED
+    static_assert(kLanes == 4, "xsimd's default arch is SSE4.2 + FMA here");
+    return batch(_mm_fmadd_ps(a, b, c));
 #else
-    return xsimd::fma(a, b, c);
+    return a * b + c;  // two roundings: -ffp-contract=off keeps them apart
 #endif
 }
-// The same for one float (the kernels' scalar tails), rounded as a lane of madd is: fused
-// where xsimd::fma is (native FMA hardware), else a multiply then an add. Not left to the
-// compiler's contraction of `y += a * x`: a sanitizer's check between the multiply and the
-// add keeps clang from fusing them, and the zero-skipping weighted sum (axpy's tail) then
-// rounded differently from the packed GEMM (a causal row changed in its last bit when a
-// later token's value became NaN, on AVX2, in the sanitizer build).
+// The same for one float (the kernels' scalar tails), rounded as a lane of madd is.
 inline float madd(float a, float b, float c) {
-#if defined(__FMA__) && !defined(__wasm__)
+#if ATTN_MADD_FUSED
     return __builtin_fmaf(a, b, c);
 #else
     return a * b + c;
