@@ -250,7 +250,7 @@ TEST_CASE("memory: n = 16384, h = 1, d_h = 64 runs tiled under 64 MiB", "[flash]
 // rows 1 and 2 see equal scores, so they are the means of V's visible rows. The fuzz check
 // now asks the variants to agree on NaN rows only where no score can overflow in one order
 // of scaling and not in the other (docs/reliability.md, "Where the variants may differ").
-TEST_CASE("regression (fuzz): a score that overflows only before scaling", "[flash]") {
+TEST_CASE("regression (fuzz): a score that overflows only before scaling", "[flash][regression]") {
     const float scale = 1.96577e-24f;
     Matrix Q(3, 3), K(3, 3);
     for (std::size_t k = 0; k < Q.size(); ++k) Q.data()[k] = K.data()[k] = -1e30f;
