@@ -176,7 +176,12 @@ test('exercise: a teacher hides cells, the link carries them, the learner checks
   // each place names its step: the copy of P is the one in step ⑤, not this figure
   assert.match(leak, /“weights P \(3 × 3\)[^”]*” in step “⑤ O = PV”/, leak);
   await page.click('#exercise-toggle');
-  await page.waitForFunction(() => location.search.includes('!hide:@P.3.1,P.3.2'));
+  // The whole hide list, exactly: the page writes the URL a moment after the last change,
+  // and a URL still listing P.2.2 (before the second click) also contains "P.3.1,P.3.2".
+  await page.waitForFunction(() => {
+    const m = decodeURIComponent(location.search).match(/!hide:@([^!&;]*)/);
+    return m !== null && m[1] === 'P.3.1,P.3.2';
+  });
   const link = page.url();
   await close();
 
