@@ -66,9 +66,16 @@ inline batch madd(const batch& a, const batch& b, const batch& c) {
     return a * b + c;  // two roundings: -ffp-contract=off keeps them apart
 #endif
 }
-// The same for one float (the kernels' scalar tails), rounded as a lane of madd is.
+// The same for one float (the kernels' scalar tails), rounded as a lane of madd is. In the
+// relaxed-SIMD build that takes the same instruction: whether f32x4.relaxed_madd fuses is the
+// engine's choice, so a tail computed any other way could round differently from the lanes
+// (the zero-skipping weighted sum's last dv mod 4 columns against the packed GEMM's).
 inline float madd(float a, float b, float c) {
-#if ATTN_MADD_FUSED
+#if defined(ATTN_RELAXED_SIMD)
+    using f32x4 = float __attribute__((__vector_size__(16)));
+    const f32x4 r = __builtin_wasm_fma_f32x4(f32x4{a, a, a, a}, f32x4{b, b, b, b}, f32x4{c, c, c, c});
+    return r[0];
+#elif ATTN_MADD_FUSED
     return __builtin_fmaf(a, b, c);
 #else
     return a * b + c;
