@@ -45,6 +45,7 @@ await mustExist(join(wasmDir, 'attn-core-scalar.wasm'), 'build the WebAssembly c
 await mustExist(join(wasmDir, 'attn-core-lite.wasm'), 'build the WebAssembly core first: make wasm');
 await mustExist(join(wasmDir, 'attn-core-relaxed.wasm'), 'build the WebAssembly core first: make wasm');
 await mustExist(join(wasmDir, 'attn-core-lite-relaxed.wasm'), 'build the WebAssembly core first: make wasm');
+await mustExist(join(wasmDir, 'pretrained', 'attn-pretrained.wasm'), 'build the WebAssembly core first: make wasm');
 // attn.mjs loads attn-core-lite.wasm (the core without the trainer) with attn-core.mjs, so
 // the two Emscripten loaders must be the same but for the wasm file's name.
 {
@@ -67,6 +68,10 @@ await Promise.all([
   cp(join(wasmDir, 'attn-core-scalar.mjs'), join(dist, 'attn-core-scalar.mjs')),
   cp(join(wasmDir, 'attn-core-scalar.wasm'), join(dist, 'attn-core-scalar.wasm')),
   cp(join(root, 'wasm', 'attn.mjs'), join(dist, 'attn.mjs')),
+  // the real-model worker's own module (wasm/pretrained/; docs/real-models.md)
+  cp(join(wasmDir, 'pretrained', 'attn-pretrained.mjs'), join(dist, 'attn-pretrained.mjs')),
+  cp(join(wasmDir, 'pretrained', 'attn-pretrained.wasm'), join(dist, 'attn-pretrained.wasm')),
+  cp(join(root, 'wasm', 'pretrained', 'pretrained.mjs'), join(dist, 'pretrained.mjs')),
   cp(join(root, 'wasm', 'attn.d.ts'), join(dist, 'attn.d.ts')),
   cp(join(web, 'index.html'), join(dist, 'index.html')),
   cp(join(web, 'favicon.svg'), join(dist, 'favicon.svg')),
@@ -128,6 +133,19 @@ await build({
   minify,
   sourcemap: true,
   external: ['./attn.mjs'],
+  logLevel: 'warning',
+});
+// The real-model chapter's worker (dist/real-model.js): the checkpoint's reader and the
+// tokenizer library, importing ./pretrained.mjs (the worker's own module, up to 4 GB).
+await build({
+  entryPoints: { 'real-model': join(web, 'src', 'workers', 'real-model-worker.js') },
+  outdir: dist,
+  bundle: true,
+  format: 'esm',
+  target,
+  minify,
+  sourcemap: true,
+  external: ['./pretrained.mjs'],
   logLevel: 'warning',
 });
 
