@@ -191,7 +191,7 @@ test('each error is named, and the previous model stays usable', async () => {
     ['config and weights', edit(good, 'config.json', (c) => ({ ...c, n_embd: 16 })), ['config', 'shape'], 'model.safetensors'],
     ['vocab (tokenizer)', edit(good, 'config.json', (c) => ({ ...c, vocab_size: 300 })), 'vocab', 'config.json'],
     ['vocab (weights)', edit(good, 'config.json', (c) => ({ ...c, vocab_size: 400 })), 'vocab', null],
-    ['no tokenizer', (() => { const f = { ...good }; delete f['vocab.json']; delete f['merges.txt']; return f; })(), 'missing', null],
+    ['no tokenizer', (() => { const f = { ...good }; delete f['vocab.json']; delete f['merges.txt']; return f; })(), 'tokenizerMissing', null],
   ];
   for (const [what, files, kind, file] of cases) {
     const r = await d.open({ kind: 'files', files: asFiles(files) });

@@ -266,7 +266,7 @@ const widgetOptions = {
 // is the one file's own instance, which the one file lends it through a registry on
 // globalThis (SHARED). Three passes: the one file without the registry (what it holds), the
 // side file (which of those modules it imports), the one file with the registry.
-const SIDE = { ids: ['training', 'trained-heads'], file: 'attention-explorer-more.js' };
+const SIDE = { ids: ['training', 'trained-heads', 'real-models'], file: 'attention-explorer-more.js' };
 const SHARED = 'attention-explorer.shared';
 const oneFile = (registry) => build({
   ...widgetOptions,
@@ -359,7 +359,8 @@ await Promise.all([
   ...['attn-core.mjs', 'attn-core.wasm', 'attn-core-lite.wasm', 'attn-core-scalar.mjs', 'attn-core-scalar.wasm']
     .map((f) => cp(join(wasmDir, f), join(widgetDist, f))),
   // the workers import ./attn.mjs next to them
-  ...['attn.mjs', 'training-worker.js', 'cost-run.js', 'sentence-heads.js'].map((f) => cp(join(dist, f), join(widgetDist, f))),
+  ...['attn.mjs', 'training-worker.js', 'cost-run.js', 'sentence-heads.js', 'real-model.js', 'pretrained.mjs', 'attn-pretrained.mjs', 'attn-pretrained.wasm']
+    .map((f) => cp(join(dist, f), join(widgetDist, f))),
   ...lightFonts.map((f) => cp(join(web, 'node_modules', 'katex', 'dist', f.file), join(widgetDist, f.file))),
 ]);
 

@@ -119,6 +119,12 @@ export function urlSource(base, fetchFn = globalThis.fetch) {
   };
 }
 
+// The tokenizer's errors in the core's terms: 'vocab' stays, a missing or unreadable tokenizer
+// gets its own kind ('tokenizerMissing', 'tokenizer'), not the weights' 'missing' / 'format'.
+const tokenizerError = (e) => ({
+  kind: e.kind === 'vocab' ? 'vocab' : e.kind === 'missing' ? 'tokenizerMissing' : 'tokenizer',
+  file: e.file, tensor: '', detail: e.file ? e.message.slice(e.file.length + 2) : e.message, message: e.message,
+});
 const errorOf = (e) => ({
   kind: e?.kind ?? 'error', file: e?.file ?? '', tensor: e?.tensor ?? '', detail: e?.detail ?? e?.message ?? String(e),
   message: e?.message ?? String(e), n: e?.n, max: e?.max,
@@ -133,7 +139,7 @@ export function maskedPositions(ids, special) {
   return [...new Set(Array.from({ length: n }, (_, j) => content[Math.floor(((j + 0.5) * m) / n)]))];
 }
 
-export function createRealModel({ core, post, now = () => Date.now() }) {
+export function createRealModel({ core, post, now = () => (globalThis.performance ?? Date).now() }) {
   let current = null; // {model, tok, info, special: Set, pool}
   let loading = null; // {id, cancelled}
   let sentence = null; // {id, ids, types, arch}
@@ -226,7 +232,7 @@ export function createRealModel({ core, post, now = () => Date.now() }) {
     } catch (e) {
       if (began) c.abort();
       if (e?.kind === 'cancelled') post({ type: 'cancelled', id });
-      else post({ type: 'error', id, of: 'open', error: errorOf(e instanceof TokenizerError ? Object.assign(e, { detail: e.message.replace(/^[^:]*: /, '') }) : e) });
+      else post({ type: 'error', id, of: 'open', error: errorOf(e instanceof TokenizerError ? tokenizerError(e) : e) });
     } finally {
       if (loading === job) loading = null;
     }
@@ -258,9 +264,10 @@ export function createRealModel({ core, post, now = () => Date.now() }) {
       if (enc.ids.length > P)
         return post({ type: 'error', id, of: 'analyse', error: { kind: 'tooLong', n: enc.ids.length, max: P, message: `the sentence is ${enc.ids.length} tokens; the model reads at most ${P}` } });
       if (enc.ids.length < 1) return post({ type: 'error', id, of: 'analyse', error: { kind: 'empty', message: 'no tokens' } });
+      const t0 = now();
       const r = current.model.forward(enc.ids, { valueNorms: true, rollout: true });
       sentence = { id, ids: enc.ids };
-      post({ type: 'heads', id, ...enc, T: r.T, weights: r.weights, norms: r.norms, rollout: r.rollout },
+      post({ type: 'heads', id, ...enc, T: r.T, weights: r.weights, norms: r.norms, rollout: r.rollout, ms: now() - t0 },
         [r.weights.buffer, r.norms.buffer, r.rollout.buffer]);
     } catch (e) {
       return post({ type: 'error', id, of: 'analyse', error: errorOf(e) });
@@ -271,8 +278,9 @@ export function createRealModel({ core, post, now = () => Date.now() }) {
       const bos = arch === 'bert' ? current.cls : -1;
       const room = config.positions - 1 - (eos >= 0 ? 1 : 0);
       const repeat = Math.max(1, Math.min(16, Math.floor(room / 2)));
+      const t0 = now();
       const roles = current.model.roles(enc.ids, { pool, bos, eos, repeat, sequences: 4, seed: 1 });
-      post({ type: 'roles', id, roles });
+      post({ type: 'roles', id, roles, ms: now() - t0 });
     } catch (e) {
       post({ type: 'error', id, of: 'roles', error: errorOf(e) });
     }
@@ -297,8 +305,9 @@ export function createRealModel({ core, post, now = () => Date.now() }) {
       } else {
         targets = tokens.map((_, i) => (i + 1 < tokens.length ? tokens[i + 1] : -1));
       }
+      const t0 = now();
       const a = model.ablate(tokens, targets, { progress: (done, total) => post({ type: 'ablating', id, done, total }) });
-      post({ type: 'ablation', id, ablation: { ...a, masked, sentence: sentence.id } });
+      post({ type: 'ablation', id, ablation: { ...a, masked, sentence: sentence.id, ms: now() - t0 } });
     } catch (e) {
       post({ type: 'error', id, of: 'ablate', error: errorOf(e) });
     }
