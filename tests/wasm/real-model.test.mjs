@@ -48,14 +48,14 @@ function relErr(ours, theirs) {
 // A driver of the worker's logic: open a source, send messages, wait for the answer.
 function driver() {
   const got = [];
-  let wake = null;
-  const rm = createRealModel({ core, post: (m) => { got.push(m); wake?.(); } });
+  let wakers = [];
+  const rm = createRealModel({ core, post: (m) => { got.push(m); for (const w of wakers.splice(0)) w(); } });
   let next = 1;
   async function until(id, types) {
     for (;;) {
       const i = got.findIndex((m) => m.id === id && types.includes(m.type));
       if (i >= 0) return got.splice(i, 1)[0];
-      await new Promise((r) => (wake = r));
+      await new Promise((r) => wakers.push(r));
     }
   }
   return {
@@ -231,6 +231,14 @@ test('a load is cancelled between chunks; a URL folder loads through Range reque
   d.rm.receive({ type: 'cancel' });
   release();
   assert.equal((await p).type, 'cancelled');
+  // a second open while one is under way: the first stops, the second loads
+  const bert = asFiles(await folder('bert-f16'));
+  const first = d.open({ kind: 'files', files: asFiles(good) });
+  const second = d.open({ kind: 'files', files: bert });
+  assert.equal((await first).type, 'cancelled');
+  const r2 = await second;
+  assert.equal(r2.type, 'loaded', JSON.stringify(r2.error));
+  assert.equal(r2.info.modelType, 'bert');
   // a URL: a fetch that serves the folder with Range
   const ranges = [];
   const fetchFn = async (url, opts = {}) => {

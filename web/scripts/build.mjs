@@ -258,9 +258,9 @@ const widgetOptions = {
   charset: 'utf8', // Korean prose as UTF-8, not \uXXXX escapes (modules are always read as UTF-8)
   logLevel: 'warning',
 };
-// The one file holds every chapter but the two that need files next to it anyway (the whole
+// The one file holds every chapter but those that need files next to it anyway (the whole
 // core for training's in-page trainer and for trained-heads' text model, the model's weights,
-// the training worker): those two, their code and prose, are attention-explorer-more.js,
+// the training worker; real-models' worker and its own module): those, their code and prose, are attention-explorer-more.js,
 // imported from next to the widget when one of them is shown. That file holds only what is
 // theirs: every module it imports that the one file has too (the kit, the components, KaTeX)
 // is the one file's own instance, which the one file lends it through a registry on

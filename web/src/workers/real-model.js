@@ -141,19 +141,19 @@ export function maskedPositions(ids, special) {
 
 export function createRealModel({ core, post, now = () => (globalThis.performance ?? Date).now() }) {
   let current = null; // {model, tok, info, special: Set, pool}
-  let loading = null; // {id, cancelled}
+  const jobs = new Set(); // the loads asked for and not finished: {id, cancelled}
+  let opening = Promise.resolve(); // the loads, one after the other
   let sentence = null; // {id, ids, types, arch}
 
-  async function open(id, src) {
-    if (loading) loading.cancelled = true;
-    const job = { id, cancelled: false };
-    loading = job;
+  async function open(job, src) {
+    const { id } = job;
     const c = await core;
     const started = now();
     const source = src.kind === 'url' ? urlSource(src.base) : filesSource(src.files);
     let began = false;
     try {
       // config.json first; without it, a refused weights file is the better message
+      if (job.cancelled) throw new SourceError('cancelled', '', 'cancelled');
       const configText = await source.text('config.json');
       const names = source.names ?? [];
       const hasWeights = (await source.has(INDEX)) || (await source.has(WEIGHTS));
@@ -233,8 +233,6 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
       if (began) c.abort();
       if (e?.kind === 'cancelled') post({ type: 'cancelled', id });
       else post({ type: 'error', id, of: 'open', error: errorOf(e instanceof TokenizerError ? tokenizerError(e) : e) });
-    } finally {
-      if (loading === job) loading = null;
     }
   }
 
@@ -315,9 +313,17 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
 
   return {
     receive(msg) {
-      if (msg.type === 'open') return open(msg.id, msg.source);
+      // one load at a time (the module has one loader): a new one stops the one under way
+      // after its current chunk, then starts
+      if (msg.type === 'open') {
+        for (const j of jobs) j.cancelled = true;
+        const job = { id: msg.id, cancelled: false };
+        jobs.add(job);
+        opening = opening.then(() => open(job, msg.source)).finally(() => jobs.delete(job));
+        return opening;
+      }
       if (msg.type === 'cancel') {
-        if (loading) loading.cancelled = true;
+        for (const j of jobs) j.cancelled = true;
         return undefined;
       }
       if (msg.type === 'analyse') return analyse(msg.id, msg.text);

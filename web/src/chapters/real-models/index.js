@@ -271,7 +271,7 @@ export default {
     function buildModelView() {
       const { layers, heads: H } = info;
       const px = H > 8 ? 44 : 64;
-      Object.assign(modelView.style, { display: 'grid', gridTemplateColumns: `auto repeat(${H}, ${px + 8}px)`, gap: '4px', alignItems: 'center' });
+      Object.assign(modelView.style, { display: 'grid', gridTemplateColumns: `max-content repeat(${H}, ${px + 8}px)`, justifyContent: 'start', gap: '4px', alignItems: 'center' });
       thumbs = [];
       rebuild(modelView, (into) => {
         for (let l = 0; l < layers; l++) {
@@ -413,6 +413,7 @@ export default {
       // loading
       bar.hidden = barText.hidden = cancelButton.hidden = !progress;
       if (progress) {
+        bar.setAttribute('aria-label', tr('readingStart'));
         bar.max = progress.bytesTotal || 1;
         bar.value = progress.bytesDone;
         setText(barText, progress.starting ? tr('readingStart') : tr('reading', {
@@ -527,6 +528,7 @@ export default {
       ablBar.hidden = !ablating;
       ablateButton.disabled = !!ablating;
       if (ablating) {
+        ablBar.setAttribute('aria-label', tr('ablateButton'));
         ablBar.max = ablating.total || 1;
         ablBar.value = ablating.done;
         setText(ablLine, tr('ablating', { done: ablating.done, total: ablating.total }));

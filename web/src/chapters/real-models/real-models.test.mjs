@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { harness } from '../../../../tests/e2e/harness.mjs';
 import { openPage } from '../../../scripts/browser.mjs';
 import { open as openHost, LAX_CSP } from '../../../../tests/e2e/embed-helpers.mjs';
+import { assertAccessible } from '../../../../tests/e2e/chapter-helpers.mjs';
 import ko from './ko.js';
 import en from './en.js';
 
@@ -99,6 +100,7 @@ test('real-models: no model yet; a GPT-2 checkpoint through the file picker: eve
   assert.match(await text(page, `${S} [data-check="ablation"]`), /원래 손실 \d+\.\d{3} nats\/토큰/);
   const deltas = await page.$$eval(`${S} [data-table="roles"] tbody tr`, (rs) => rs.map((r) => r.cells[7].textContent));
   assert.ok(deltas.every((d) => /^[+−-]\d+\.\d{3}$/.test(d)), deltas.join(' '));
+  await assertAccessible(page, 'real-models');
   assert.deepEqual(errors, []);
   await page.close();
 });
