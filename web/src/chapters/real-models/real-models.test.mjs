@@ -176,6 +176,17 @@ test('real-models: ?model= opens a BERT folder on the same site, in English; ano
   assert.match(await text(page, `${S} [data-check="ablation"]`), /Base loss \d+\.\d{3} nats per token/);
   // the link keeps its model
   await page.waitForFunction(() => location.search.includes('model='));
+  // a folder through the folder picker
+  await page.setInputFiles(`${S} input[data-control="model-folder"]`, join(data, 'gpt2-f16'));
+  await page.waitForFunction((s) => /gpt2:/.test(document.querySelector(`${s} [data-check="model-summary"]`)?.textContent), S, { timeout: 30000 });
+  // files dropped on the box
+  await page.evaluate(async (s) => {
+    const dt = new DataTransfer();
+    for (const f of ['config.json', 'model.safetensors', 'vocab.txt', 'tokenizer_config.json'])
+      dt.items.add(new File([await (await fetch(`/pretrained/bert-bf16-encoder/${f}`)).arrayBuffer()], f));
+    document.querySelector(`${s} [data-drop="model"]`).dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, S);
+  await page.waitForFunction((s) => /bert:/.test(document.querySelector(`${s} [data-check="model-summary"]`)?.textContent), S, { timeout: 30000 });
   assert.deepEqual(errors, []);
   await page.close();
 
