@@ -97,8 +97,14 @@ export default {
       worker.postMessage(msg);
     };
     function onMessage(m) {
-      if (m.type === 'progress' && m.id === openId) progress = m;
-      else if (m.type === 'loaded' && m.id === openId) {
+      if (m.type === 'progress' && m.id === openId) {
+        // the bar and its line only (up to 20 a second while hundreds of MB load), not a render
+        const first = progress?.starting;
+        progress = m;
+        if (first) k.render();
+        else drawProgress();
+        return;
+      } else if (m.type === 'loaded' && m.id === openId) {
         info = m.info;
         progress = null;
         openError = null;
@@ -406,21 +412,22 @@ export default {
     const roleName = (r) => tr(`role_${r || 'none'}`);
     let paintedFor = null, tableKey = null;
 
+    function drawProgress() {
+      bar.hidden = barText.hidden = cancelButton.hidden = !progress;
+      if (!progress) return;
+      bar.setAttribute('aria-label', tr('readingStart'));
+      bar.max = progress.bytesTotal || 1;
+      bar.value = progress.bytesDone;
+      setText(barText, progress.starting ? tr('readingStart') : tr('reading', {
+        done: f2(progress.bytesDone / 1e6), total: f2(progress.bytesTotal / 1e6),
+        tensorsDone: progress.tensorsDone, tensorsTotal: progress.tensorsTotal,
+      }));
+    }
     k.start((s) => {
       viewButtons.forEach((b) => (b.checked = b.value === s.view));
       const t = sentenceOf(s);
       if (document.activeElement !== input && input.value !== t) input.value = t;
-      // loading
-      bar.hidden = barText.hidden = cancelButton.hidden = !progress;
-      if (progress) {
-        bar.setAttribute('aria-label', tr('readingStart'));
-        bar.max = progress.bytesTotal || 1;
-        bar.value = progress.bytesDone;
-        setText(barText, progress.starting ? tr('readingStart') : tr('reading', {
-          done: f2(progress.bytesDone / 1e6), total: f2(progress.bytesTotal / 1e6),
-          tensorsDone: progress.tensorsDone, tensorsTotal: progress.tensorsTotal,
-        }));
-      }
+      drawProgress();
       const loadedVars = info ? {
         modelType: safe(info.modelType), layers: info.layers, heads: info.heads, dModel: info.dModel, vocab: info.vocab,
         positions: info.positions, mb: f2(info.weightBytes / 1e6), seconds: f2(info.seconds), tokenizer: safe(info.tokenizer),
