@@ -465,14 +465,19 @@ export default {
         paintedFor = heads;
         thumbs.forEach(({ c }, x) => paint(c, heads.weights, x * T * T, T));
       }
+      // (each attribute written only when it changes: 144 maps, every render)
+      const put = (n, a, v) => n.getAttribute(a) !== v && n.setAttribute(a, v);
       thumbs.forEach(({ b, lab, l }, x) => {
         const on = x === head;
-        b.setAttribute('aria-pressed', String(on));
-        b.style.borderColor = on ? 'var(--accent, #c60)' : 'var(--line)';
+        if (b.getAttribute('aria-pressed') !== String(on)) {
+          b.setAttribute('aria-pressed', String(on));
+          b.style.borderColor = on ? 'var(--accent, #c60)' : 'var(--line)';
+        }
         const role = roles?.layers[Math.floor(x / H)][x % H]?.role ?? null;
-        b.setAttribute('aria-label', tr('thumbLabel', { head: headName(x), role: role == null ? '…' : roleName(role) }));
-        b.title = `${headName(x)} · ${role == null ? '…' : roleName(role)}`;
-        b.dataset.role = role ?? '';
+        const shown_ = role == null ? '…' : roleName(role);
+        put(b, 'aria-label', tr('thumbLabel', { head: headName(x), role: shown_ }));
+        put(b, 'title', `${headName(x)} · ${shown_}`);
+        put(b, 'data-role', role ?? '');
         if (lab) setText(lab, tr('layerName', { layer: l + 1 }));
       });
       // the head enlarged, and beside it the value-norm view or the rollout
