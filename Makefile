@@ -6,7 +6,7 @@
 #                tables on stdout, results in build/bench/, docs/benchmarks.md updated
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help deps apt-deps npm-deps wasm web native debug serve test fuzz bench bench-deps bench-page bench-pool screenshots clean bench-training pretrained-deps pretrained-fixtures check-pretrained-fixtures bench-model-native test-stress
+.PHONY: help deps apt-deps npm-deps wasm web native debug serve test fuzz bench bench-deps bench-page bench-pool screenshots clean bench-training pretrained-deps pretrained-fixtures check-pretrained-fixtures bench-model-native bench-model test-stress
 
 APT_PACKAGES := cmake g++ make emscripten libxsimd-dev catch2 chromium fonts-nanum clang-14 libclang-rt-14-dev zstd nlohmann-json3-dev
 # Only `make bench` needs these (the native benchmark and its peers).
@@ -37,6 +37,7 @@ help:
 	@echo "make bench-page   the page in headless Chromium: edit to paint, boot, language switch, bytes (see docs/benchmarks.md)"
 	@echo "make pretrained-fixtures   regenerate the real-model tests' tiny checkpoints and PyTorch results (installs python3-torch)"
 	@echo "make check-pretrained-fixtures   check that a fresh PyTorch run writes the committed fixtures byte for byte"
+	@echo "make bench-model   the real-models chapter in headless Chromium on a GPT-2-small-shaped random checkpoint (see docs/real-models.md)"
 	@echo "make bench-pool   the cost chapter's live run with 1 and 2 workers in headless Chromium: the pool's speed-up (see docs/benchmarks.md)"
 
 # apt: install only what is missing (a fresh machine's package lists are empty,
@@ -221,6 +222,12 @@ bench-model-native: native build/wasm-release/CMakeCache.txt
 	build/native-release/tools/pretrained/attn_bench_model --dtype $(DTYPE) --repeats $(REPEATS) --json build/bench/model-native-$(DTYPE).json
 	cmake --build --preset wasm-release --target attn_bench_model_wasm -j $(JOBS)
 	node build/wasm-release/tools/pretrained/attn_bench_model_wasm.js --dtype $(DTYPE) --repeats $(REPEATS) --json build/bench/model-wasm-$(DTYPE).json
+
+# The real-models chapter in headless Chromium (docs/real-models.md, docs/benchmarks.md): a
+# GPT-2-small-shaped random checkpoint (548 MB, written under build/bench/ and deleted
+# afterwards) opened from a file: load, 144 heads of 16 tokens, roles, page-thread tasks, memory.
+bench-model: web
+	node tools/pretrained/bench_page.mjs --json build/bench/model-page.json
 
 screenshots: web
 	cd web && SEGMENTS=1 node scripts/screenshot.mjs ../build/screenshots

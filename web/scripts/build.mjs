@@ -45,6 +45,7 @@ await mustExist(join(wasmDir, 'attn-core-scalar.wasm'), 'build the WebAssembly c
 await mustExist(join(wasmDir, 'attn-core-lite.wasm'), 'build the WebAssembly core first: make wasm');
 await mustExist(join(wasmDir, 'attn-core-relaxed.wasm'), 'build the WebAssembly core first: make wasm');
 await mustExist(join(wasmDir, 'attn-core-lite-relaxed.wasm'), 'build the WebAssembly core first: make wasm');
+await mustExist(join(wasmDir, 'pretrained', 'attn-pretrained.wasm'), 'build the WebAssembly core first: make wasm');
 // attn.mjs loads attn-core-lite.wasm (the core without the trainer) with attn-core.mjs, so
 // the two Emscripten loaders must be the same but for the wasm file's name.
 {
@@ -67,6 +68,10 @@ await Promise.all([
   cp(join(wasmDir, 'attn-core-scalar.mjs'), join(dist, 'attn-core-scalar.mjs')),
   cp(join(wasmDir, 'attn-core-scalar.wasm'), join(dist, 'attn-core-scalar.wasm')),
   cp(join(root, 'wasm', 'attn.mjs'), join(dist, 'attn.mjs')),
+  // the real-model worker's own module (wasm/pretrained/; docs/real-models.md)
+  cp(join(wasmDir, 'pretrained', 'attn-pretrained.mjs'), join(dist, 'attn-pretrained.mjs')),
+  cp(join(wasmDir, 'pretrained', 'attn-pretrained.wasm'), join(dist, 'attn-pretrained.wasm')),
+  cp(join(root, 'wasm', 'pretrained', 'pretrained.mjs'), join(dist, 'pretrained.mjs')),
   cp(join(root, 'wasm', 'attn.d.ts'), join(dist, 'attn.d.ts')),
   cp(join(web, 'index.html'), join(dist, 'index.html')),
   cp(join(web, 'favicon.svg'), join(dist, 'favicon.svg')),
@@ -128,6 +133,19 @@ await build({
   minify,
   sourcemap: true,
   external: ['./attn.mjs'],
+  logLevel: 'warning',
+});
+// The real-model chapter's worker (dist/real-model.js): the checkpoint's reader and the
+// tokenizer library, importing ./pretrained.mjs (the worker's own module, up to 4 GB).
+await build({
+  entryPoints: { 'real-model': join(web, 'src', 'workers', 'real-model-worker.js') },
+  outdir: dist,
+  bundle: true,
+  format: 'esm',
+  target,
+  minify,
+  sourcemap: true,
+  external: ['./pretrained.mjs'],
   logLevel: 'warning',
 });
 
@@ -240,15 +258,15 @@ const widgetOptions = {
   charset: 'utf8', // Korean prose as UTF-8, not \uXXXX escapes (modules are always read as UTF-8)
   logLevel: 'warning',
 };
-// The one file holds every chapter but the two that need files next to it anyway (the whole
+// The one file holds every chapter but those that need files next to it anyway (the whole
 // core for training's in-page trainer and for trained-heads' text model, the model's weights,
-// the training worker): those two, their code and prose, are attention-explorer-more.js,
+// the training worker; real-models' worker and its own module): those, their code and prose, are attention-explorer-more.js,
 // imported from next to the widget when one of them is shown. That file holds only what is
 // theirs: every module it imports that the one file has too (the kit, the components, KaTeX)
 // is the one file's own instance, which the one file lends it through a registry on
 // globalThis (SHARED). Three passes: the one file without the registry (what it holds), the
 // side file (which of those modules it imports), the one file with the registry.
-const SIDE = { ids: ['training', 'trained-heads'], file: 'attention-explorer-more.js' };
+const SIDE = { ids: ['training', 'trained-heads', 'real-models'], file: 'attention-explorer-more.js' };
 const SHARED = 'attention-explorer.shared';
 const oneFile = (registry) => build({
   ...widgetOptions,
@@ -341,7 +359,8 @@ await Promise.all([
   ...['attn-core.mjs', 'attn-core.wasm', 'attn-core-lite.wasm', 'attn-core-scalar.mjs', 'attn-core-scalar.wasm']
     .map((f) => cp(join(wasmDir, f), join(widgetDist, f))),
   // the workers import ./attn.mjs next to them
-  ...['attn.mjs', 'training-worker.js', 'cost-run.js', 'sentence-heads.js'].map((f) => cp(join(dist, f), join(widgetDist, f))),
+  ...['attn.mjs', 'training-worker.js', 'cost-run.js', 'sentence-heads.js', 'real-model.js', 'pretrained.mjs', 'attn-pretrained.mjs', 'attn-pretrained.wasm']
+    .map((f) => cp(join(dist, f), join(widgetDist, f))),
   ...lightFonts.map((f) => cp(join(web, 'node_modules', 'katex', 'dist', f.file), join(widgetDist, f.file))),
 ]);
 

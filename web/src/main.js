@@ -25,6 +25,9 @@ const named = new Set(); // the chapters the link names (readable or not): mount
 const linkProblems = []; // [key, vars], translated when shown
 let lang = 'ko';
 let embed = null;
+// ?model=<folder on this site>: a checkpoint for the real-models chapter (docs/real-models.md),
+// opened when that chapter mounts (it is mounted at load, as a chapter the link names).
+let model = null;
 for (const [name, value, bad] of readQuery(location.search)) {
   if (ids.has(name)) named.add(name);
   if (bad) linkProblems.push([ids.has(name) ? 'unreadable' : 'unknownSetting', { name: name.slice(0, 40) }]);
@@ -34,6 +37,9 @@ for (const [name, value, bad] of readQuery(location.search)) {
   } else if (name === 'embed') {
     if (ids.has(value)) embed = value;
     else linkProblems.push(['unknownChapter', { id: value.slice(0, 40) }]);
+  } else if (name === 'model' && ids.has('real-models')) {
+    model = value;
+    named.add('real-models');
   } else if (ids.has(name)) restore[name] = value;
   else linkProblems.push(['unknownSetting', { name: name.slice(0, 40) }]);
 }
@@ -75,6 +81,7 @@ function query({ withEmbed = true } = {}) {
   const pairs = [];
   if (embed && withEmbed) pairs.push(['embed', embed]);
   if (i18n.lang !== 'ko') pairs.push(['lang', i18n.lang]);
+  if (model !== null) pairs.push(['model', model]);
   // A chapter not mounted yet keeps the text its link came with.
   for (const ch of shown) {
     const text = lazy.isMounted(ch.id) ? host.encode(ch.id) : restore[ch.id];
@@ -260,7 +267,7 @@ const lazy = createLazyChapters({
   main: $('main'), list: shown, i18n,
   above: [document.querySelector('.site-header'), $('share-panel'), $('exercise-help'), $('toc'), $('notice'), $('boot-status')].filter(Boolean),
   mount(c, section, module) {
-    module.mount(section, { attn, i18n, store, host, onScreen: (fn) => lazy.onScreen(c.id, fn), coreWithTrainer });
+    module.mount(section, { attn, i18n, store, host, onScreen: (fn) => lazy.onScreen(c.id, fn), coreWithTrainer, model });
     host.finishRestore(c.id);
   },
   onMounted: () => renderNotice(),

@@ -15,7 +15,8 @@
 // default from the page's lang), editable ("false" makes inputs read-only), state (a
 // chapter's permalink text, as in ?<chapter>=<state>), hide (exercise cells: "P.3.1 P.3.2",
 // grid.row.column counted from 1), tolerance (for checking answers: relative, default 0.01, never tighter than the digits shown), theme
-// (auto | light | dark; auto follows the host page).
+// (auto | light | dark; auto follows the host page), model (the real-models chapter: the URL of a
+// checkpoint folder it opens, docs/real-models.md).
 // Every widget on a page shares one instance of the core and keeps its own state; the
 // markup lives in a shadow root, so the page's CSS and the widget's do not meet.
 //
@@ -31,7 +32,7 @@ import { decompress as unzstd } from 'fzstd';
 import { css, fonts, wasmZstd } from 'widget-assets';
 
 export const CHAPTERS = chapters.map((c) => c.id);
-export const ATTRIBUTES = ['chapter', 'step', 'figure', 'tokens', 'd_model', 'heads', 'mask', 'seed', 'lang', 'editable', 'state', 'hide', 'tolerance', 'theme'];
+export const ATTRIBUTES = ['chapter', 'step', 'figure', 'tokens', 'd_model', 'heads', 'mask', 'seed', 'lang', 'editable', 'state', 'hide', 'tolerance', 'theme', 'model'];
 
 // ---- one core, one stylesheet, fonts on the document ----------------------------------------
 // Two builds of this file (web/scripts/build.mjs; docs/embedding.md): the one-file widget,
@@ -315,7 +316,8 @@ class AttentionExplorer extends HTMLElement {
     relabel();
 
     try {
-      module.mount(section, { attn, i18n, store, host, coreWithTrainer });
+      // model: a checkpoint folder's URL for the real-models chapter (docs/real-models.md)
+      module.mount(section, { attn, i18n, store, host, coreWithTrainer, model: a('model') === null ? null : { url: a('model'), sameOrigin: false } });
       host.finishRestore(ch.id);
       if (a('figure')) this.#single(section, host, ch.id, a('figure'), (list) => say('attrFigure', { value: cut(a('figure')), list }));
     } catch (e) {

@@ -1,0 +1,264 @@
+// The real-model worker's module (wasm/pretrained/: attn-pretrained.wasm through pretrained.mjs)
+// and its logic (web/src/workers/real-model.js) in Node, on the tiny checkpoints of
+// tests/core/data/pretrained/ read as Blobs (what File.slice gives the worker): every layer's
+// attention weights, the value norms, the loss and every head's ablated loss against the
+// independent PyTorch reference's results (tools/pretrained/reference.py, expected.safetensors)
+// within 1e-5 relative, as the native test does; the roles; each error the page names; a
+// failed load leaves the previous model usable; cancelling; a URL folder read through Range
+// requests.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, readdir } from 'node:fs/promises';
+import createPretrained from '../../web/dist/pretrained.mjs';
+import { createRealModel, maskedPositions } from '../../web/src/workers/real-model.js';
+
+const data = new URL('../core/data/pretrained/', import.meta.url);
+const manifest = JSON.parse(await readFile(new URL('manifest.json', data), 'utf8'));
+const core = createPretrained();
+
+async function folder(name) {
+  const dir = new URL(`${name}/`, data);
+  const out = {};
+  for (const f of await readdir(dir)) if (f !== 'expected.safetensors') out[f] = new Uint8Array(await readFile(new URL(f, dir)));
+  return out;
+}
+const asFiles = (files) => Object.entries(files).map(([name, bytes]) => new File([bytes], name));
+
+// A safetensors file's F32 tensors, {name: {shape, data: Float32Array}}.
+function readSafetensors(bytes) {
+  const n = Number(new DataView(bytes.buffer, bytes.byteOffset).getBigUint64(0, true));
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n)));
+  const out = {};
+  for (const [k, v] of Object.entries(header)) {
+    if (k === '__metadata__') continue;
+    const [b, e] = v.data_offsets;
+    out[k] = { shape: v.shape, data: new Float32Array(bytes.slice(8 + n + b, 8 + n + e).buffer) };
+  }
+  return out;
+}
+function relErr(ours, theirs) {
+  let d = 0, m = 0;
+  for (let i = 0; i < theirs.length; i++) {
+    d = Math.max(d, Math.abs(ours[i] - theirs[i]));
+    m = Math.max(m, Math.abs(theirs[i]));
+  }
+  return d / m;
+}
+
+// A driver of the worker's logic: open a source, send messages, wait for the answer.
+function driver() {
+  const got = [];
+  let wakers = [];
+  const rm = createRealModel({ core, post: (m) => { got.push(m); for (const w of wakers.splice(0)) w(); } });
+  let next = 1;
+  async function until(id, types) {
+    for (;;) {
+      const i = got.findIndex((m) => m.id === id && types.includes(m.type));
+      if (i >= 0) return got.splice(i, 1)[0];
+      await new Promise((r) => wakers.push(r));
+    }
+  }
+  return {
+    rm, got,
+    async open(source) {
+      const id = next++;
+      rm.receive({ type: 'open', id, source });
+      return until(id, ['loaded', 'error', 'cancelled']);
+    },
+    async analyse(text) {
+      const id = next++;
+      rm.receive({ type: 'analyse', id, text });
+      const heads = await until(id, ['heads', 'error']);
+      if (heads.type === 'error') return { heads };
+      return { heads, roles: await until(id, ['roles', 'error']) };
+    },
+    async ablate() {
+      const id = next++;
+      rm.receive({ type: 'ablate', id });
+      return until(id, ['ablation', 'error']);
+    },
+  };
+}
+
+for (const c of manifest.cases) {
+  test(`${c.name}: every head, value norms, loss and ablation match PyTorch within 1e-5`, async () => {
+    const d = driver();
+    const files = await folder(c.name);
+    const r = await d.open({ kind: 'files', files: asFiles(files) });
+    assert.equal(r.type, 'loaded', JSON.stringify(r.error));
+    const exp = readSafetensors(new Uint8Array(await readFile(new URL(`${c.name}/expected.safetensors`, data))));
+    const m = d.rm.model;
+    const { layers: L, heads: H } = m.info;
+    const T = c.tokens.length;
+    const types = c.token_types.length ? c.token_types : null;
+    const f = m.forward(c.tokens, { types });
+    assert.equal(f.weights.length, L * H * T * T);
+    for (let l = 0; l < L; l++) {
+      const ours = f.weights.subarray(l * H * T * T, (l + 1) * H * T * T);
+      assert.ok(relErr(ours, exp[`attn.${l}`].data) <= 1e-5, `attn.${l}: ${relErr(ours, exp[`attn.${l}`].data)}`);
+      const norms = f.norms.subarray(l * H * T, (l + 1) * H * T);
+      assert.ok(relErr(norms, exp[`value_norm.${l}`].data) <= 1e-5, `value_norm.${l}`);
+    }
+    assert.equal(f.rollout.length, T * T);
+    if (exp.loss) {
+      let tokens = c.tokens;
+      if (c.masked_positions) {
+        tokens = tokens.slice();
+        for (const p of c.masked_positions) tokens[p] = c.mask_id;
+      }
+      const base = m.loss(tokens, c.targets, { types });
+      assert.ok(Math.abs(base.loss - exp.loss.data[0]) <= 1e-5 * Math.abs(exp.loss.data[0]), `loss ${base.loss} vs ${exp.loss.data[0]}`);
+      const ticks = [];
+      const a = m.ablate(tokens, c.targets, { types, progress: (done, total) => ticks.push([done, total]) });
+      assert.ok(relErr(a.loss, exp.ablation.data) <= 1e-5, `ablation ${relErr(a.loss, exp.ablation.data)}`);
+      assert.ok(a.delta instanceof Float64Array && a.delta.length === L * H);
+      assert.ok(Math.abs(a.delta[0] - (a.loss[0] - base.loss)) < 1e-9);
+      assert.deepEqual(ticks.at(-1), [L * H, L * H]);
+    }
+    m.free();
+  });
+}
+
+test('a sentence through the worker: tokens mapped back to the text, every head, roles, ablation', async () => {
+  for (const name of ['gpt2-f32', 'bert-f32']) {
+    const d = driver();
+    assert.equal((await d.open({ kind: 'files', files: asFiles(await folder(name)) })).type, 'loaded');
+    const text = 'the cat sat on the mat and the cat sat';
+    const { heads, roles } = await d.analyse(text);
+    assert.equal(heads.type, 'heads', JSON.stringify(heads.error));
+    const info = d.rm.model.info;
+    assert.equal(heads.weights.length, info.layers * info.heads * heads.T * heads.T);
+    assert.equal(heads.labels.length, heads.T);
+    if (name === 'gpt2-f32') assert.equal(heads.ids[0], 320); // <|endoftext|> first
+    else assert.deepEqual([heads.tokens[0], heads.tokens.at(-1)], ['[CLS]', '[SEP]']);
+    assert.ok(heads.labels.includes('cat') || heads.labels.includes(' cat') || heads.labels.some((l) => l.includes('c')));
+    // every row of every head sums to 1
+    for (let r = 0; r < heads.weights.length / heads.T; r++) {
+      let s = 0;
+      for (let j = 0; j < heads.T; j++) s += heads.weights[r * heads.T + j];
+      assert.ok(Math.abs(s - 1) < 1e-5);
+    }
+    assert.equal(roles.type, 'roles', JSON.stringify(roles.error));
+    assert.equal(roles.roles.layers.length, info.layers);
+    assert.equal(roles.roles.layers[0].length, info.heads);
+    const named = roles.roles.layers.flat().filter((h) => h.role).length;
+    assert.equal(named + roles.roles.unnamed, info.layers * info.heads);
+    const ab = await d.ablate();
+    assert.equal(ab.type, 'ablation', JSON.stringify(ab.error));
+    assert.equal(ab.ablation.delta.length, info.layers * info.heads);
+    assert.ok(Number.isFinite(ab.ablation.base.loss));
+    if (name === 'bert-f32') assert.ok(ab.ablation.masked.length >= 1);
+  }
+});
+
+test('maskedPositions: about 15% of the content tokens, never a special one', () => {
+  const special = new Set([3, 4]);
+  const ids = [3, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 4];
+  const p = maskedPositions(ids, special);
+  assert.ok(p.length >= 1 && p.length <= 2);
+  for (const i of p) assert.ok(!special.has(ids[i]));
+  assert.deepEqual(maskedPositions([3, 4], special), []);
+});
+
+const enc = new TextEncoder();
+const edit = (files, name, f) => ({ ...files, [name]: enc.encode(JSON.stringify(f(JSON.parse(new TextDecoder().decode(files[name]))))) });
+// the safetensors file with one tensor's dtype renamed (same element size: the layout stays valid)
+function retype(bytes, tensor, dtype) {
+  const n = Number(new DataView(bytes.buffer, bytes.byteOffset).getBigUint64(0, true));
+  const text = new TextDecoder().decode(bytes.subarray(8, 8 + n));
+  const h = JSON.parse(text);
+  h[tensor].dtype = dtype;
+  const out = enc.encode(JSON.stringify(h).padEnd(n, ' '));
+  assert.equal(out.length, n);
+  const b = bytes.slice();
+  b.set(out, 8);
+  return b;
+}
+
+test('each error is named, and the previous model stays usable', async () => {
+  const d = driver();
+  const good = await folder('gpt2-f32');
+  assert.equal((await d.open({ kind: 'files', files: asFiles(good) })).type, 'loaded');
+  const first = d.rm.model;
+  const held = await (await core).models();
+  const cases = [
+    ['no config.json', (() => { const f = { ...good }; delete f['config.json']; return f; })(), 'missing', 'config.json'],
+    ['no weights', (() => { const f = { ...good }; delete f['model.safetensors']; return f; })(), 'missing', 'model.safetensors'],
+    ['pytorch_model.bin', (() => { const f = { ...good, 'pytorch_model.bin': new Uint8Array([0x80, 2, 0x8a]) }; delete f['model.safetensors']; return f; })(), 'pickle', 'pytorch_model.bin'],
+    ['architecture', edit(good, 'config.json', (c) => ({ ...c, model_type: 'llama' })), 'architecture', 'config.json'],
+    ['dtype', { ...good, 'model.safetensors': retype(good['model.safetensors'], 'transformer.h.0.attn.c_attn.weight', 'I32') }, 'dtype', 'model.safetensors'],
+    ['truncated', { ...good, 'model.safetensors': good['model.safetensors'].slice(0, good['model.safetensors'].length - 100) }, null, 'model.safetensors'],
+    ['config and weights', edit(good, 'config.json', (c) => ({ ...c, n_embd: 16 })), ['config', 'shape'], 'model.safetensors'],
+    ['vocab (tokenizer)', edit(good, 'config.json', (c) => ({ ...c, vocab_size: 300 })), 'vocab', 'config.json'],
+    ['vocab (weights)', edit(good, 'config.json', (c) => ({ ...c, vocab_size: 400 })), 'vocab', null],
+    ['no tokenizer', (() => { const f = { ...good }; delete f['vocab.json']; delete f['merges.txt']; return f; })(), 'tokenizerMissing', null],
+  ];
+  for (const [what, files, kind, file] of cases) {
+    const r = await d.open({ kind: 'files', files: asFiles(files) });
+    assert.equal(r.type, 'error', what);
+    if (kind) assert.ok([kind].flat().includes(r.error.kind), `${what}: ${JSON.stringify(r.error)}`);
+    if (file) assert.equal(r.error.file, file, `${what}: ${JSON.stringify(r.error)}`);
+    assert.ok(r.error.message.length > 10);
+    if (what === 'truncated') assert.ok(r.error.tensor, `the truncated file's tensor is named: ${JSON.stringify(r.error)}`);
+    if (what === 'dtype') assert.equal(r.error.tensor, 'transformer.h.0.attn.c_attn.weight');
+    if (what === 'pytorch_model.bin') assert.match(r.error.message, /safetensors/);
+    if (what === 'architecture') assert.match(r.error.message, /gpt2/);
+    assert.equal(d.rm.model, first, `${what}: the previous model is kept`);
+  }
+  const { heads } = await d.analyse('the cat sat');
+  assert.equal(heads.type, 'heads');
+  // a sentence longer than the model's positions (24)
+  const long = await d.analyse('the cat sat on the mat '.repeat(10));
+  assert.equal(long.heads.type, 'error');
+  assert.equal(long.heads.error.kind, 'tooLong');
+  assert.equal(long.heads.error.max, 24);
+  assert.ok(long.heads.error.n > 24);
+  assert.equal(await (await core).models(), held, 'failed loads leave no model behind');
+});
+
+test('a load is cancelled between chunks; a URL folder loads through Range requests', async () => {
+  const good = await folder('gpt2-f32');
+  // cancel: the read of the weights' first chunk answers after the cancel
+  const d = driver();
+  let release;
+  const gate = new Promise((r) => (release = r));
+  const slow = asFiles(good).map((f) => (f.name !== 'model.safetensors' ? f : ({
+    name: f.name, size: f.size, text: () => f.text(),
+    slice: (a, b) => ({ arrayBuffer: async () => { if (a > 0 && b - a > 1000) await gate; return f.slice(a, b).arrayBuffer(); } }),
+  })));
+  const p = d.open({ kind: 'files', files: slow });
+  await new Promise((r) => setTimeout(r, 50));
+  d.rm.receive({ type: 'cancel' });
+  release();
+  assert.equal((await p).type, 'cancelled');
+  // a second open while one is under way: the first stops, the second loads
+  const bert = asFiles(await folder('bert-f16'));
+  const first = d.open({ kind: 'files', files: asFiles(good) });
+  const second = d.open({ kind: 'files', files: bert });
+  assert.equal((await first).type, 'cancelled');
+  const r2 = await second;
+  assert.equal(r2.type, 'loaded', JSON.stringify(r2.error));
+  assert.equal(r2.info.modelType, 'bert');
+  // a URL: a fetch that serves the folder with Range
+  const ranges = [];
+  const fetchFn = async (url, opts = {}) => {
+    const name = url.split('/').pop();
+    const b = good[name];
+    if (!b) return new Response('not found', { status: 404 });
+    const m = /bytes=(\d+)-(\d+)/.exec(opts.headers?.Range ?? '');
+    if (!m) return new Response(b, { status: 200 });
+    ranges.push(name);
+    const [a, e] = [Number(m[1]), Math.min(Number(m[2]), b.length - 1)];
+    return new Response(b.slice(a, e + 1), { status: 206, headers: { 'content-range': `bytes ${a}-${e}/${b.length}` } });
+  };
+  const saved = globalThis.fetch;
+  globalThis.fetch = fetchFn;
+  try {
+    const r = await d.open({ kind: 'url', base: 'https://example.test/models/tiny/' });
+    assert.equal(r.type, 'loaded', JSON.stringify(r.error));
+    assert.ok(ranges.filter((n) => n === 'model.safetensors').length >= 3); // first bytes, header, chunks
+    assert.equal(r.info.layers, 2);
+  } finally {
+    globalThis.fetch = saved;
+  }
+});

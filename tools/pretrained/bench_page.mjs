@@ -1,0 +1,233 @@
+// make bench-model: the real-models chapter in headless Chromium on a GPT-2-small-shaped
+// checkpoint with random weights (12 layers × 12 heads, d_model 768, vocabulary 50,257, 1,024
+// positions; the tensors, names, order and buffers of gpt2's model.safetensors, F32, ≈ 548 MB;
+// GPT-2's own vocabulary from js-tiktoken's r50k_base as vocab.json + merges.txt), written under
+// build/bench/ when the benchmark runs and deleted afterwards (never committed), opened from
+// disk through the chapter's file picker. Measured: the load (the worker's time, the page's
+// wall time and how often the progress bar moved), all 144 heads of a 16-token sentence and the
+// role scores (the worker's time of each), the longest task on the page thread meanwhile
+// (PerformanceObserver 'longtask'), and the peak resident memory of the browser's processes
+// (sampled from /proc) against the file's size. Prints a table; --json writes the figures.
+//   node tools/pretrained/bench_page.mjs [--json out.json] [--keep]
+import { mkdir, rm, writeFile, open as openFile, readFile, readdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer } from '../../web/scripts/serve.mjs';
+import { launchChromium } from '../../web/scripts/browser.mjs';
+import { BYTE_TO_CHAR } from '../../web/real-models/tokenizer.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+const keep = process.argv.includes('--keep');
+const reuse = process.argv.includes('--reuse'); // a checkpoint left by --keep is used again
+const dir = resolve(root, 'build', 'bench', 'gpt2-small-random-page');
+const require = createRequire(join(root, 'web', 'package.json'));
+
+// ---- the checkpoint ---------------------------------------------------------------------------
+async function writeCheckpoint() {
+  const L = 12, d = 768, V = 50257, P = 1024;
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'config.json'), JSON.stringify({
+    model_type: 'gpt2', architectures: ['GPT2LMHeadModel'], n_layer: L, n_head: 12, n_embd: d, n_positions: P, n_ctx: P,
+    vocab_size: V, layer_norm_epsilon: 1e-5, activation_function: 'gelu_new', bos_token_id: 50256, eos_token_id: 50256,
+  }, null, 2));
+  const specs = [];
+  for (let l = 0; l < L; l++) {
+    const h = `h.${l}.`;
+    specs.push([`${h}attn.bias`, [1, 1, P, P], 'causal'], [`${h}attn.c_attn.bias`, [3 * d], 'zeros'], [`${h}attn.c_attn.weight`, [d, 3 * d], 'normal'],
+      [`${h}attn.c_proj.bias`, [d], 'zeros'], [`${h}attn.c_proj.weight`, [d, d], 'normal'], [`${h}ln_1.bias`, [d], 'zeros'], [`${h}ln_1.weight`, [d], 'ones'],
+      [`${h}ln_2.bias`, [d], 'zeros'], [`${h}ln_2.weight`, [d], 'ones'], [`${h}mlp.c_fc.bias`, [4 * d], 'zeros'], [`${h}mlp.c_fc.weight`, [d, 4 * d], 'normal'],
+      [`${h}mlp.c_proj.bias`, [d], 'zeros'], [`${h}mlp.c_proj.weight`, [4 * d, d], 'normal']);
+  }
+  specs.push(['ln_f.bias', [d], 'zeros'], ['ln_f.weight', [d], 'ones'], ['wpe.weight', [P, d], 'normal'], ['wte.weight', [V, d], 'normal']);
+  const header = { __metadata__: { format: 'pt' } };
+  let at = 0;
+  for (const [name, shape] of specs) {
+    const bytes = shape.reduce((a, b) => a * b, 1) * 4;
+    header[name] = { dtype: 'F32', shape, data_offsets: [at, at + bytes] };
+    at += bytes;
+  }
+  let text = JSON.stringify(header);
+  while (text.length % 8) text += ' ';
+  const f = await openFile(join(dir, 'model.safetensors'), 'w');
+  const n = Buffer.alloc(8);
+  n.writeBigUInt64LE(BigInt(Buffer.byteLength(text)));
+  await f.write(n);
+  await f.write(Buffer.from(text));
+  // xorshift; normal(0, 0.02) by Box–Muller
+  let s = 0x9e3779b9 | 0;
+  const u = () => {
+    s ^= s << 13; s ^= s >>> 17; s ^= s << 5;
+    return ((s >>> 0) + 1) / 4294967297;
+  };
+  const CH = 1 << 22;
+  for (const [, shape, kind] of specs) {
+    const count = shape.reduce((a, b) => a * b, 1);
+    for (let o = 0; o < count; o += CH) {
+      const m = Math.min(CH, count - o);
+      const v = new Float32Array(m);
+      if (kind === 'normal') for (let i = 0; i < m; i++) v[i] = 0.02 * Math.sqrt(-2 * Math.log(u())) * Math.cos(6.283185307179586 * u());
+      else if (kind === 'ones') v.fill(1);
+      else if (kind === 'causal') for (let i = 0; i < m; i++) { const q = o + i, r = Math.floor(q / P) % P, c = q % P; v[i] = c <= r ? 1 : 0; }
+      await f.write(new Uint8Array(v.buffer));
+    }
+  }
+  await f.close();
+  // GPT-2's tokenizer: r50k_base (js-tiktoken) as vocab.json + merges.txt, as tests/web/tokenizer.test.mjs
+  const { Tiktoken } = require('js-tiktoken/lite');
+  const enc = new Tiktoken(require('js-tiktoken/ranks/r50k_base'));
+  const bytesOf = [];
+  for (const [rank, bytes] of enc.textMap) bytesOf[rank] = Array.from(bytes);
+  const key = (b) => b.join(',');
+  const rankOf = new Map(bytesOf.map((b, r) => [key(b), r]));
+  const vocab = {};
+  bytesOf.forEach((b, r) => (vocab[b.map((x) => BYTE_TO_CHAR[x]).join('')] = r));
+  vocab['<|endoftext|>'] = 50256;
+  const merges = [];
+  for (let r = 256; r < bytesOf.length; ++r) {
+    let parts = bytesOf[r].map((x) => [x]);
+    for (;;) {
+      let best = -1, at2 = -1;
+      for (let i = 0; i + 1 < parts.length; ++i) {
+        const m = rankOf.get(key([...parts[i], ...parts[i + 1]]));
+        if (m !== undefined && m < r && (best < 0 || m < best)) (best = m), (at2 = i);
+      }
+      if (at2 < 0) break;
+      parts.splice(at2, 2, [...parts[at2], ...parts[at2 + 1]]);
+    }
+    merges.push(parts.map((p) => p.map((x) => BYTE_TO_CHAR[x]).join('')).join(' '));
+  }
+  await writeFile(join(dir, 'vocab.json'), JSON.stringify(vocab));
+  await writeFile(join(dir, 'merges.txt'), `#version: 0.2\n${merges.join('\n')}\n`);
+  return 8 + Buffer.byteLength(text) + at;
+}
+
+// ---- memory of the browser's processes ---------------------------------------------------------
+// The resident memory of Chromium's processes (this process's descendants but itself).
+async function treeRss(pid) {
+  const kids = new Map();
+  for (const p of await readdir('/proc')) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      const stat = await readFile(`/proc/${p}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!kids.has(ppid)) kids.set(ppid, []);
+      kids.get(ppid).push(Number(p));
+    } catch { /* gone */ }
+  }
+  let total = 0, largest = 0;
+  const walk = async (p) => {
+    if (p !== pid) try {
+      const st = await readFile(`/proc/${p}/status`, 'utf8');
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(st)?.[1] ?? 0);
+      total += kb * 1024;
+      largest = Math.max(largest, kb * 1024);
+    } catch { /* gone */ }
+    for (const k of kids.get(p) ?? []) await walk(k);
+  };
+  await walk(pid);
+  return { total, largest };
+}
+
+// ---- the run ------------------------------------------------------------------------------------
+const t0 = Date.now();
+let fileBytes;
+try {
+  if (!reuse) throw new Error('write');
+  fileBytes = (await import('node:fs')).statSync(join(dir, 'model.safetensors')).size;
+  await readFile(join(dir, 'merges.txt'));
+} catch {
+  fileBytes = await writeCheckpoint();
+}
+const load = await readFile('/proc/loadavg', 'utf8');
+console.log(`wrote ${dir} (model.safetensors ${(fileBytes / 1e6).toFixed(1)} MB) in ${((Date.now() - t0) / 1000).toFixed(1)} s; load average ${load.split(' ').slice(0, 3).join(' ')}`);
+const server = await startServer({ port: 0 });
+const browser = await launchChromium();
+const pid = process.pid; // Chromium runs as this process's children
+let peak = { total: 0, largest: 0 }, base = null;
+let sampling = true;
+const sampler = (async () => {
+  while (sampling && pid) {
+    const r = await treeRss(pid);
+    if (r.total > peak.total) peak = { ...peak, total: r.total };
+    if (r.largest > peak.largest) peak = { ...peak, largest: r.largest };
+    await new Promise((res) => setTimeout(res, 100));
+  }
+})();
+const out = { fileBytes, loadavg: load.trim() };
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.addInitScript(() => {
+    window.__longest = 0;
+    window.__longTasks = [];
+    window.__since = Infinity;
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) {
+        window.__longTasks.push([Math.round(e.startTime), Math.round(e.duration)]);
+        if (e.startTime >= window.__since) window.__longest = Math.max(window.__longest, e.duration);
+      }
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(`${server.url}?embed=real-models&lang=en#real-models`);
+  await page.waitForSelector('#real-models [data-control="model-files"]', { state: 'attached', timeout: 60000 });
+  base = pid ? await treeRss(pid) : null;
+  // the progress bar, every value it takes
+  await page.evaluate(() => {
+    const bar = document.querySelector('#real-models [data-progress="model"]');
+    window.__progress = [];
+    new MutationObserver(() => window.__progress.push([performance.now(), Number(bar.value), Number(bar.max)]))
+      .observe(bar, { attributes: true, attributeFilter: ['value', 'max'] });
+    window.__since = performance.now(); // long tasks from here on (the page's boot is not measured)
+  });
+  const files = ['config.json', 'model.safetensors', 'vocab.json', 'merges.txt'].map((f) => join(dir, f));
+  const start = Date.now();
+  await page.setInputFiles('#real-models input[data-control="model-files"]', files);
+  await page.waitForFunction(() => document.querySelector('#real-models [data-check="model"]')?.dataset.state === 'loaded', null, { timeout: 600000 });
+  const loadWall = (Date.now() - start) / 1000;
+  const progress = await page.evaluate(() => window.__progress);
+  const summary = await page.textContent('#real-models [data-check="model-summary"]');
+  // a 16-token sentence (with <|endoftext|> first): every head, then the roles
+  const sentence = 'The cat sat on the mat because it was tired and wanted a nap.';
+  await page.fill('#real-models textarea[data-control="text"]', sentence);
+  await page.waitForFunction((s) => document.querySelector('#real-models [data-check="tokens"]')?.textContent.includes('nap') &&
+    document.querySelectorAll('#real-models [data-heads="model-view"] canvas').length === 144, sentence, { timeout: 600000 });
+  const tokens = await page.textContent('#real-models [data-check="tokens"]');
+  const headsMs = Number(await page.getAttribute('#real-models [data-check="tokens"]', 'data-ms'));
+  await page.waitForFunction(() => document.querySelector('#real-models [data-check="roles"]')?.dataset.state === 'done', null, { timeout: 600000 });
+  const rolesMs = Number(await page.getAttribute('#real-models [data-check="roles"]', 'data-ms'));
+  const rolesLine = await page.textContent('#real-models [data-check="roles"]');
+  await page.waitForTimeout(500); // (long-task entries arrive after the task)
+  const longest = await page.evaluate(() => window.__longest);
+  out.longTasks = await page.evaluate(() => window.__longTasks.filter(([t]) => t >= window.__since));
+  const seconds = Number(/read in ([\d.]+) s/.exec(summary)?.[1]);
+  Object.assign(out, {
+    loadWorkerSeconds: seconds, loadWallSeconds: loadWall, progressUpdates: progress.length,
+    tokens: Number(/^(\d+) tokens/.exec(tokens.trim())?.[1]), headsMs, rolesMs, rolesLine: rolesLine.trim(),
+    longestPageTaskMs: longest, peakRssBytes: peak.total, peakLargestProcessBytes: peak.largest, baseRssBytes: base?.total ?? null,
+  });
+} finally {
+  sampling = false;
+  await sampler;
+  await browser.close();
+  await server.close();
+  if (!keep) await rm(dir, { recursive: true, force: true });
+}
+const mb = (b) => (b / 1e6).toFixed(0);
+console.log(`| step | measured | target |
+| --- | --- | --- |
+| load ${mb(fileBytes)} MB from a file (worker; page wall time) | ${out.loadWorkerSeconds.toFixed(2)} s; ${out.loadWallSeconds.toFixed(2)} s, progress bar moved ${out.progressUpdates} times | ≤ 10 s |
+| all 144 heads of ${out.tokens} tokens (worker) | ${out.headsMs} ms | ≤ 1 s |
+| role scores, every head (worker) | ${(out.rolesMs / 1000).toFixed(2)} s | ≤ 10 s |
+| longest task on the page thread | ${out.longestPageTaskMs.toFixed(0)} ms | ≤ 100 ms |
+| peak memory of the browser (all processes; largest one) | ${mb(out.peakRssBytes)} MB; ${mb(out.peakLargestProcessBytes)} MB (before opening: ${mb(out.baseRssBytes ?? 0)} MB) = ${(out.peakRssBytes / fileBytes).toFixed(2)}× / ${(out.peakLargestProcessBytes / fileBytes).toFixed(2)}× the file | ≤ 1.5× the file |`);
+console.log(out.rolesLine);
+console.log(`long tasks on the page thread after the files were given (start ms, duration ms): ${JSON.stringify(out.longTasks)}`);
+const json = arg('json');
+if (json) {
+  await mkdir(dirname(resolve(json)), { recursive: true });
+  await writeFile(resolve(json), JSON.stringify(out, null, 2));
+}

@@ -1,0 +1,569 @@
+// Chapter "Heads of a real pretrained model" (source: seeds/001, 헤드별 패턴; issue 27;
+// docs/real-models.md): the learner's own GPT-2 or BERT checkpoint, opened from disk (a file
+// picker taking several files or a folder, drag-and-drop), from `?model=<folder on this site>`
+// or from the widget's `model` attribute, read and computed in the chapter's worker
+// (web/src/workers/real-model.js in dist/real-model.js, with its own WebAssembly module): every
+// layer × head as a small map (as BertViz's model view), one head enlarged with its
+// token-to-token weights beside the value-norm or rollout view, the measured roles sorted
+// with the heads of no nameable role counted, and the ablation of every head.
+//
+// With no file the chapter explains what to open and works as it is (the project's own model
+// stays in trained-heads). Nothing leaves the machine: files are read with File.slice in the
+// worker. Every error is a message in the page's language, the previous model stays in use.
+import { chapterKit } from '../../kit/kit.js';
+import { setText, setProse, rebuild, escapeHtml } from '../../kit/prose.js';
+import { fmt } from '../../format.js';
+import { weightScale } from '../../components/colors.js';
+
+const ID = 'real-models';
+const MAX_CHARS = 2000;
+const TYPING_PAUSE = 250;
+const ROLE_ORDER = ['previous-token', 'first-token', 'duplicate-token', 'local', 'induction', ''];
+// Text from outside (file and tensor names, the learner's tokens) in prose set as HTML with $TeX$.
+const safe = (s) => escapeHtml(String(s ?? '')).replace(/\$/g, '&#36;');
+const shownToken = (t) => String(t).replace(/ /g, '␣').replace(/\n/g, '↵').replace(/\t/g, '⇥');
+
+// The worker, started when a model is first opened (one per mount: a widget on a course page
+// has its own). Falls back to nothing: a page without module workers cannot open a model, and
+// says so through the same error line.
+function startWorker(onMessage) {
+  const w = new Worker(new URL('./real-model.js', import.meta.url), { type: 'module' });
+  w.onmessage = (e) => onMessage(e.data);
+  w.onerror = (e) => {
+    e.preventDefault?.();
+    onMessage({ type: 'error', id: null, of: 'core', error: { kind: 'core', detail: e.message ?? 'worker error' } });
+  };
+  return w;
+}
+
+// The files of a drop: a folder's entries (one level down, as a model folder is flat) or the
+// files themselves.
+async function droppedFiles(dt) {
+  const entries = [...(dt.items ?? [])].map((it) => it.webkitGetAsEntry?.()).filter(Boolean);
+  if (!entries.length) return [...(dt.files ?? [])];
+  const out = [];
+  const fileOf = (entry) => new Promise((res, rej) => entry.file(res, rej));
+  for (const e of entries) {
+    if (e.isFile) out.push(await fileOf(e));
+    else if (e.isDirectory) {
+      const reader = e.createReader();
+      for (;;) {
+        const batch = await new Promise((res, rej) => reader.readEntries(res, rej));
+        if (!batch.length) break;
+        for (const x of batch) if (x.isFile) out.push(await fileOf(x));
+      }
+    }
+  }
+  return out;
+}
+
+// A model folder's URL from a link (?model=) or the widget's attribute: resolved against the
+// document; a link's must stay on this site (a teacher's checkpoint next to the page).
+export function modelUrl(value, { sameOrigin = true, base = document.baseURI } = {}) {
+  if (typeof value !== 'string' || !value) return null;
+  let u;
+  try {
+    u = new URL(value, base);
+  } catch {
+    return null;
+  }
+  if (!/^https?:$/.test(u.protocol)) return null;
+  if (sameOrigin && u.origin !== new URL(base).origin) return null;
+  if (!u.pathname.endsWith('/')) u.pathname += '/';
+  return u.href;
+}
+
+export default {
+  id: ID,
+  mount(section, ctx) {
+    const k = chapterKit(section, ctx, ID, () => ({ text: null, head: 0, view: 'norm' }));
+    const { el, text, tr, state, patch } = k;
+    const f2 = (x) => fmt(x, { digits: 2, fixed: true });
+    const f3 = (x) => fmt(x, { digits: 3, fixed: true });
+
+    // What the worker last said.
+    let worker = null, nextId = 1;
+    let openId = 0, analyseId = 0, ablateId = 0;
+    let info = null; // the loaded model
+    let progress = null; // {bytesDone, bytesTotal, tensorsDone, tensorsTotal} while reading
+    let openError = null, analyseError = null, rolesError = null, ablationError = null;
+    let cancelled = false;
+    let heads = null, roles = null, ablation = null, ablating = null;
+    let headsFor = null; // the text heads was computed for
+    let urlNote = null; // [key, vars]
+
+    const send = (msg) => {
+      if (!worker) worker = startWorker(onMessage);
+      worker.postMessage(msg);
+    };
+    function onMessage(m) {
+      if (m.type === 'progress' && m.id === openId) {
+        // the bar and its line only (up to 20 a second while hundreds of MB load), not a render
+        const first = progress?.starting;
+        progress = m;
+        if (first) k.render();
+        else drawProgress();
+        return;
+      } else if (m.type === 'loaded' && m.id === openId) {
+        info = m.info;
+        progress = null;
+        openError = null;
+        heads = roles = ablation = null;
+        headsFor = null;
+        buildModelView();
+        analyse(true);
+      } else if (m.type === 'cancelled' && m.id === openId) {
+        progress = null;
+        cancelled = true;
+      } else if (m.type === 'heads' && m.id === analyseId) {
+        heads = m;
+        analyseError = null;
+        if (patchHead()) return;
+      } else if (m.type === 'roles' && m.id === analyseId) {
+        roles = { ...m.roles, ms: m.ms };
+        rolesError = null;
+      } else if (m.type === 'ablating' && m.id === ablateId) ablating = m;
+      else if (m.type === 'ablation' && m.id === ablateId) {
+        ablation = { ...m.ablation, forText: headsFor };
+        ablating = null;
+        ablationError = null;
+      } else if (m.type === 'error') {
+        if (m.of === 'open' && m.id === openId) {
+          openError = m.error;
+          progress = null;
+        } else if (m.of === 'core') {
+          openError = m.error;
+          progress = null;
+          worker?.terminate();
+          worker = null;
+        } else if (m.of === 'analyse' && m.id === analyseId) {
+          analyseError = m.error;
+          heads = null;
+          roles = null;
+        } else if (m.of === 'roles' && m.id === analyseId) rolesError = m.error;
+        else if (m.of === 'ablate' && m.id === ablateId) {
+          ablationError = m.error;
+          ablating = null;
+        } else return;
+      } else return;
+      k.render();
+    }
+    // a link's head past this model's heads: back to the first
+    function patchHead() {
+      const n = info.layers * info.heads;
+      if (!(Number.isInteger(state().head) && state().head >= 0 && state().head < n)) {
+        patch({ head: 0 });
+        return true;
+      }
+      return false;
+    }
+
+    function open(source) {
+      openId = nextId++;
+      openError = null;
+      cancelled = false;
+      progress = { bytesDone: 0, bytesTotal: 0, tensorsDone: 0, tensorsTotal: 0, starting: true };
+      try {
+        send({ type: 'open', id: openId, source });
+      } catch (e) {
+        openError = { kind: 'core', detail: e.message };
+        progress = null;
+      }
+      k.render();
+    }
+    const sentenceOf = (s) => s.text ?? tr('defaultText');
+    function analyse(force = false) {
+      if (!info) return;
+      const t = sentenceOf(state());
+      if (!force && t === headsFor) return;
+      headsFor = t;
+      analyseId = nextId++;
+      roles = null;
+      rolesError = null;
+      send({ type: 'analyse', id: analyseId, text: t });
+    }
+
+    text('h2', 'title');
+    text('p', 'lead');
+    const privacy = text('p', 'privacy', section, undefined, 'note');
+    privacy.dataset.check = 'privacy';
+
+    // ---- opening a model ------------------------------------------------------------------
+    text('h3', 'openTitle');
+    text('p', 'openBody');
+    const drop = el('div', 'controls drop-zone');
+    drop.dataset.drop = 'model';
+    Object.assign(drop.style, { border: '2px dashed var(--line)', borderRadius: '.5rem', padding: '.8rem', display: 'flex', flexWrap: 'wrap', gap: '.6rem', alignItems: 'center' });
+    const pickFiles = el('input', '', drop);
+    Object.assign(pickFiles, { type: 'file', multiple: true, hidden: true });
+    pickFiles.dataset.control = 'model-files';
+    const pickFolder = el('input', '', drop);
+    Object.assign(pickFolder, { type: 'file', multiple: true, hidden: true });
+    pickFolder.setAttribute('webkitdirectory', '');
+    pickFolder.dataset.control = 'model-folder';
+    const filesButton = k.button('openFiles', () => pickFiles.click(), drop);
+    filesButton.dataset.control = 'open-files';
+    const folderButton = k.button('openFolder', () => pickFolder.click(), drop);
+    folderButton.dataset.control = 'open-folder';
+    text('span', 'dropHint', drop, undefined, 'hint');
+    for (const input of [pickFiles, pickFolder])
+      input.addEventListener('change', () => {
+        const files = [...input.files];
+        input.value = '';
+        if (files.length) open({ kind: 'files', files });
+      });
+    drop.addEventListener('dragover', (e) => {
+      e.preventDefault();
+      drop.style.borderColor = 'var(--accent, #c60)';
+    });
+    drop.addEventListener('dragleave', () => (drop.style.borderColor = ''));
+    drop.addEventListener('drop', async (e) => {
+      e.preventDefault();
+      drop.style.borderColor = '';
+      const files = await droppedFiles(e.dataTransfer);
+      if (files.length) open({ kind: 'files', files });
+    });
+
+    const loadBox = el('div', 'controls');
+    const bar = el('progress', '', loadBox);
+    bar.dataset.progress = 'model';
+    bar.style.width = '16rem';
+    const barText = el('span', 'hint', loadBox);
+    const cancelButton = k.button('cancel', () => send({ type: 'cancel' }), loadBox);
+    cancelButton.dataset.control = 'cancel';
+    const status = el('p', 'check-line');
+    status.setAttribute('role', 'status');
+    status.dataset.check = 'model';
+    const [urlSpan, cancelSpan, loadedSpan] = [0, 1, 2].map(() => el('span', '', status));
+    loadedSpan.dataset.check = 'model-summary';
+    const errorLine = el('p', 'number-error');
+    errorLine.setAttribute('role', 'alert');
+    errorLine.dataset.check = 'model-error';
+
+    // ---- the sentence -----------------------------------------------------------------------
+    const work = el('div', '');
+    text('h3', 'inputTitle', work);
+    text('p', 'inputBody', work);
+    const field = el('div', 'controls text-field', work);
+    const fieldLabel = el('label', '', field);
+    fieldLabel.htmlFor = `${ID}-text`;
+    text('span', 'inputLabel', fieldLabel);
+    const input = el('textarea', '', field);
+    Object.assign(input, { id: `${ID}-text`, rows: 2, spellcheck: false, autocomplete: 'off', maxLength: MAX_CHARS });
+    input.dataset.control = 'text';
+    input.style.width = '100%';
+    input.readOnly = k.readOnly;
+    let typing = 0;
+    input.addEventListener('input', () => {
+      clearTimeout(typing);
+      const t = input.value;
+      if (!t.trim()) return;
+      typing = setTimeout(() => patch({ text: t }), TYPING_PAUSE);
+    });
+    const sentenceError = el('p', 'number-error', work);
+    sentenceError.setAttribute('role', 'alert');
+    sentenceError.dataset.check = 'sentence-error';
+    const tokensLine = el('p', 'hint', work);
+    tokensLine.dataset.check = 'tokens';
+
+    // ---- the model view ---------------------------------------------------------------------
+    text('h3', 'viewTitle', work);
+    text('p', 'viewBody', work);
+    const viewScroll = el('div', 'table-scroll', work);
+    viewScroll.style.overflowX = 'auto';
+    const modelView = el('div', '', viewScroll);
+    modelView.dataset.heads = 'model-view';
+    let thumbs = [];
+    function buildModelView() {
+      const { layers, heads: H } = info;
+      const px = H > 8 ? 44 : 64;
+      Object.assign(modelView.style, { display: 'grid', gridTemplateColumns: `max-content repeat(${H}, ${px + 8}px)`, justifyContent: 'start', gap: '4px', alignItems: 'center' });
+      thumbs = [];
+      rebuild(modelView, (into) => {
+        for (let l = 0; l < layers; l++) {
+          const lab = el('span', 'hint', into);
+          lab.dataset.layer = String(l);
+          lab.style.whiteSpace = 'nowrap';
+          for (let h = 0; h < H; h++) {
+            const b = el('button', 'head-thumb', into);
+            b.type = 'button';
+            const index = l * H + h;
+            b.dataset.head = String(index);
+            Object.assign(b.style, { padding: '2px', background: 'none', border: '2px solid var(--line)', borderRadius: '.3rem', cursor: 'pointer', lineHeight: 0 });
+            const c = el('canvas', '', b);
+            c.setAttribute('aria-hidden', 'true');
+            Object.assign(c.style, { width: `${px}px`, height: `${px}px`, imageRendering: 'pixelated' });
+            b.addEventListener('click', () => patch({ head: index }));
+            thumbs.push({ b, c, lab: h === 0 ? lab : null, l, h });
+          }
+        }
+      });
+    }
+
+    // ---- one head ---------------------------------------------------------------------------
+    const headName = (x) => (info ? tr('headName', { layer: Math.floor(x / info.heads) + 1, head: (x % info.heads) + 1 }) : '');
+    text('h3', 'oneTitle', work, (s) => ({ head: safe(headName(s.head)) }));
+    text('p', 'oneBody', work);
+    const viewBox = el('div', 'controls', work);
+    viewBox.setAttribute('role', 'radiogroup');
+    text('span', 'viewLabel', viewBox, undefined, 'label');
+    const viewButtons = ['norm', 'rollout'].map((v) => {
+      const lab = el('label', 'toggle', viewBox);
+      const r = el('input', '', lab);
+      Object.assign(r, { type: 'radio', name: `${ID}-view-${Math.random().toString(36).slice(2)}`, value: v });
+      r.dataset.control = `view-${v}`;
+      r.disabled = k.readOnly;
+      r.addEventListener('change', () => patch({ view: v }));
+      text('span', `view_${v}`, lab);
+      return r;
+    });
+    let labels = [];
+    const label = (i) => labels[i] ?? '';
+    const pair = el('div', 'grid-row', work);
+    const gridP = k.grid({
+      caption: () => 'P', ariaLabel: () => tr('gridP'), rowLabel: label, colLabel: label,
+      note: () => k.common('rowsQueries'), color: 'weights', digits: 2, fixed: true, testId: 'rm-P',
+    });
+    const gridV = k.grid({
+      caption: () => (state().view === 'norm' ? '\\tilde P_{ij} \\propto P_{ij}\\,\\lVert v_j W_O^h \\rVert' : '\\text{rollout}'),
+      ariaLabel: () => tr(state().view === 'norm' ? 'gridNorm' : 'gridRollout'), rowLabel: label, colLabel: label,
+      color: 'weights', digits: 2, fixed: true, testId: 'rm-view',
+    });
+    pair.append(gridP.el, gridV.el);
+    text('p', 'caution', work);
+
+    // ---- roles ------------------------------------------------------------------------------
+    text('h3', 'rolesTitle', work);
+    text('p', 'rolesBody', work, (s, r) => r?.rolesVars ?? { repeat: '…', sequences: '…' });
+    const rolesLine = el('p', 'check-line', work);
+    rolesLine.dataset.check = 'roles';
+    const tableBox = el('div', 'table-scroll', work);
+    tableBox.style.overflowX = 'auto';
+    const table = el('table', 'compare-table', tableBox);
+    text('caption', 'rolesOrder', table, undefined, 'table-order');
+    table.dataset.table = 'roles';
+    table.style.minWidth = '40rem';
+    const thead = el('thead', '', table);
+    const tbody = el('tbody', '', table);
+
+    // ---- ablation ---------------------------------------------------------------------------
+    text('h3', 'ablationTitle', work);
+    text('p', 'ablationBody', work);
+    const ablBox = el('div', 'controls', work);
+    const ablateButton = k.button('ablateButton', () => {
+      if (!info || !heads) return;
+      ablateId = nextId++;
+      ablationError = null;
+      ablating = { done: 0, total: info.layers * info.heads };
+      send({ type: 'ablate', id: ablateId });
+      k.render();
+    }, ablBox);
+    ablateButton.dataset.control = 'ablate';
+    const ablBar = el('progress', '', ablBox);
+    ablBar.style.width = '12rem';
+    const ablLine = el('p', 'check-line', work);
+    ablLine.dataset.check = 'ablation';
+
+    // ---- a model named by a link or the widget ----------------------------------------------
+    const given = ctx.model ?? null;
+    if (given) {
+      const url = modelUrl(given.url ?? given, { sameOrigin: given.sameOrigin ?? true });
+      if (url) {
+        urlNote = ['fromUrl', { url: safe(url) }];
+        queueMicrotask(() => open({ kind: 'url', base: url }));
+      } else urlNote = ['badUrl', { url: safe(String(given.url ?? given).slice(0, 200)) }];
+    }
+
+    // ---- drawing ----------------------------------------------------------------------------
+    const scale = weightScale();
+    const colour = new Map();
+    const rgba = (p) => {
+      const key = Math.round(p * 100);
+      let c = colour.get(key);
+      if (!c) {
+        const x = Number.isFinite(p) ? String(scale(key / 100)).match(/^rgb\((\d+), (\d+), (\d+)\)$/) : null;
+        c = x ? [+x[1], +x[2], +x[3], 255] : [0, 0, 0, 0];
+        colour.set(key, c);
+      }
+      return c;
+    };
+    function paint(canvas, data, offset, T) {
+      if (canvas.width !== T) canvas.width = canvas.height = T;
+      const g = canvas.getContext('2d');
+      const img = g.createImageData(T, T);
+      for (let q = 0; q < T * T; q++) img.data.set(rgba(data[offset + q]), 4 * q);
+      g.putImageData(img, 0, 0);
+    }
+    // An error's message in the page's language: err_<kind>, its parts escaped.
+    const errorText = (e) => {
+      const vars = { file: safe(e.file), tensor: safe(e.tensor), detail: safe(e.detail ?? e.message), n: e.n, max: e.max };
+      let template;
+      try {
+        template = tr(`err_${e.kind}`);
+      } catch {
+        template = tr('err_error');
+      }
+      return [template, vars];
+    };
+    const say = (node, template, vars) => {
+      node.hidden = !template;
+      setProse(node, template ?? '', vars ?? {});
+    };
+    const roleName = (r) => tr(`role_${r || 'none'}`);
+    let paintedFor = null, tableKey = null;
+
+    function drawProgress() {
+      bar.hidden = barText.hidden = cancelButton.hidden = !progress;
+      if (!progress) return;
+      bar.setAttribute('aria-label', tr('readingStart'));
+      bar.max = progress.bytesTotal || 1;
+      bar.value = progress.bytesDone;
+      setText(barText, progress.starting ? tr('readingStart') : tr('reading', {
+        done: f2(progress.bytesDone / 1e6), total: f2(progress.bytesTotal / 1e6),
+        tensorsDone: progress.tensorsDone, tensorsTotal: progress.tensorsTotal,
+      }));
+    }
+    k.start((s) => {
+      viewButtons.forEach((b) => (b.checked = b.value === s.view));
+      const t = sentenceOf(s);
+      if (document.activeElement !== input && input.value !== t) input.value = t;
+      drawProgress();
+      const loadedVars = info ? {
+        modelType: safe(info.modelType), layers: info.layers, heads: info.heads, dModel: info.dModel, vocab: info.vocab,
+        positions: info.positions, mb: f2(info.weightBytes / 1e6), seconds: f2(info.seconds), tokenizer: safe(info.tokenizer),
+      } : null;
+      say(urlSpan, urlNote ? `${tr(urlNote[0])} ` : null, urlNote?.[1]);
+      say(cancelSpan, cancelled ? `${tr('cancelled')} ` : null);
+      say(loadedSpan, info ? tr('loaded') : progress ? null : tr('noModel'), loadedVars);
+      status.dataset.state = info ? 'loaded' : progress ? 'loading' : 'none';
+      if (openError) {
+        const [tpl, vars] = errorText(openError);
+        say(errorLine, info ? `${tpl} ${tr('keepPrevious')}` : tpl, vars);
+      } else say(errorLine, null);
+      errorLine.dataset.kind = openError?.kind ?? '';
+
+      work.hidden = !info;
+      if (!info) return { rolesVars: null };
+
+      // the sentence
+      if (analyseError) say(sentenceError, ...errorText(analyseError));
+      else say(sentenceError, null);
+      sentenceError.dataset.kind = analyseError?.kind ?? '';
+      if (t !== headsFor && !analyseError) {
+        clearTimeout(typing);
+        queueMicrotask(() => analyse());
+      } else if (analyseError && t !== headsFor) queueMicrotask(() => analyse());
+      if (!heads) return { rolesVars: null };
+
+      const T = heads.T, H = info.heads, nh = info.layers * H;
+      labels = heads.labels.map(shownToken);
+      setText(tokensLine, tr('tokensLine', { n: T, tokens: labels.map((x) => `「${x}」`).join(' ') }));
+      tokensLine.dataset.ms = String(Math.round(heads.ms ?? 0)); // the worker's time for every head (make bench-model)
+      const head = Math.min(s.head, nh - 1);
+      // the small maps (painted once per result)
+      if (paintedFor !== heads) {
+        paintedFor = heads;
+        thumbs.forEach(({ c }, x) => paint(c, heads.weights, x * T * T, T));
+      }
+      // (each attribute written only when it changes: 144 maps, every render)
+      const put = (n, a, v) => n.getAttribute(a) !== v && n.setAttribute(a, v);
+      thumbs.forEach(({ b, lab, l }, x) => {
+        const on = x === head;
+        if (b.getAttribute('aria-pressed') !== String(on)) {
+          b.setAttribute('aria-pressed', String(on));
+          b.style.borderColor = on ? 'var(--accent, #c60)' : 'var(--line)';
+        }
+        const role = roles?.layers[Math.floor(x / H)][x % H]?.role ?? null;
+        const shown_ = role == null ? '…' : roleName(role);
+        put(b, 'aria-label', tr('thumbLabel', { head: headName(x), role: shown_ }));
+        put(b, 'title', `${headName(x)} · ${shown_}`);
+        put(b, 'data-role', role ?? '');
+        if (lab) setText(lab, tr('layerName', { layer: l + 1 }));
+      });
+      // the head enlarged, and beside it the value-norm view or the rollout
+      const P = { rows: T, cols: T, data: heads.weights.slice(head * T * T, (head + 1) * T * T) };
+      let other;
+      if (s.view === 'rollout') other = { rows: T, cols: T, data: heads.rollout };
+      else {
+        const norm = heads.norms.subarray(head * T, (head + 1) * T);
+        const d = new Float32Array(T * T);
+        for (let i = 0; i < T; i++) {
+          let sum = 0;
+          for (let j = 0; j < T; j++) sum += d[i * T + j] = P.data[i * T + j] * norm[j];
+          if (sum > 0) for (let j = 0; j < T; j++) d[i * T + j] /= sum;
+        }
+        other = { rows: T, cols: T, data: d };
+      }
+      gridP.update(P);
+      gridV.update(other);
+
+      // roles, sorted, with the unnamed heads counted
+      let rolesVars = null;
+      if (roles) {
+        rolesVars = { repeat: roles.repeatLength, sequences: roles.sequences };
+        const all = roles.layers.flatMap((L, l) => L.map((x, h) => ({ ...x, x: l * H + h })));
+        const count = (r) => all.filter((x) => (x.role || '') === r).length;
+        const byRole = ROLE_ORDER.slice(0, -1).map((r) => `${roleName(r)} ${count(r)}`).join(', ');
+        setText(rolesLine, tr('rolesCount', { total: all.length, byRole, none: roles.unnamed }));
+        rolesLine.dataset.state = 'done';
+        rolesLine.dataset.ms = String(Math.round(roles.ms ?? 0));
+        all.sort((a, b) => ROLE_ORDER.indexOf(a.role || '') - ROLE_ORDER.indexOf(b.role || '') || a.x - b.x);
+        const abl = ablation && ablation.forText === t ? ablation : null;
+        const cols = ['colHead', 'colRole', 'colPrev', 'colFirst', 'colDup', 'colLocal', 'colInduction', 'colDelta'].map((c) => tr(c));
+        const signed = (v) => (v >= 0 ? `+${f3(v)}` : f3(v));
+        const body = all.map((x) => [x.x, headName(x.x), roleName(x.role), f2(x.previousToken), f2(x.firstToken), f2(x.duplicateToken),
+          f2(x.local), f2(x.induction), abl ? signed(abl.delta[x.x]) : '…']);
+        const key = JSON.stringify([cols, body]);
+        if (key !== tableKey) {
+          tableKey = key;
+          rebuild(thead, (into) => {
+            const row = el('tr', '', into);
+            cols.forEach((c) => { const th = el('th', '', row); th.scope = 'col'; th.textContent = c; });
+          });
+          rebuild(tbody, (into) => body.forEach(([x, name, ...cells]) => {
+            const row = el('tr', '', into);
+            row.dataset.head = String(x);
+            const th = el('th', '', row);
+            th.scope = 'row';
+            th.style.whiteSpace = 'nowrap';
+            th.textContent = name;
+            cells.forEach((v) => (el('td', '', row).textContent = v));
+          }));
+        }
+      } else {
+        setText(rolesLine, rolesError ? tr('rolesFailed', { message: rolesError.detail ?? rolesError.message }) : tr('rolesWaiting'));
+        rolesLine.dataset.state = rolesError ? 'error' : 'busy';
+      }
+      table.setAttribute('aria-busy', String(!roles));
+
+      // ablation
+      ablBar.hidden = !ablating;
+      ablateButton.disabled = !!ablating;
+      if (ablating) {
+        ablBar.setAttribute('aria-label', tr('ablateButton'));
+        ablBar.max = ablating.total || 1;
+        ablBar.value = ablating.done;
+        setText(ablLine, tr('ablating', { done: ablating.done, total: ablating.total }));
+        ablLine.dataset.state = 'busy';
+      } else if (ablationError) {
+        setText(ablLine, tr('ablationFailed', { message: ablationError.detail ?? ablationError.message }));
+        ablLine.dataset.state = 'error';
+      } else if (ablation) {
+        const order = [...ablation.delta].map((v, x) => [v, x]).sort((a, b) => b[0] - a[0]);
+        const top = order.slice(0, 3).map(([v, x]) => `${headName(x)} (${v >= 0 ? '+' : ''}${f3(v)})`).join(', ');
+        const stale = ablation.forText !== t;
+        setText(ablLine, stale ? tr('ablationStale') : tr('ablationLine', {
+          base: f3(ablation.base.loss), top, total: order.length,
+          hurt: order.filter(([v]) => v > 0).length, helped: order.filter(([v]) => v < 0).length,
+        }));
+        ablLine.dataset.state = stale ? 'stale' : 'done';
+      } else {
+        setText(ablLine, '');
+        ablLine.dataset.state = 'none';
+      }
+      return { rolesVars };
+    });
+
+  },
+};
+

@@ -1,0 +1,215 @@
+// The served page in headless Chromium: the real-models chapter opening the tiny checkpoints of
+// tests/core/data/pretrained/ (served at /pretrained/ for ?model=) through the file picker,
+// every head's map, the role table, an ablation, and each load error in the page's language
+// with the previous model kept. Nothing is downloaded.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, readdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { harness } from '../../../../tests/e2e/harness.mjs';
+import { openPage } from '../../../scripts/browser.mjs';
+import { open as openHost, LAX_CSP } from '../../../../tests/e2e/embed-helpers.mjs';
+import { assertAccessible } from '../../../../tests/e2e/chapter-helpers.mjs';
+import ko from './ko.js';
+import en from './en.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const data = resolve(here, '..', '..', '..', '..', 'tests', 'core', 'data', 'pretrained');
+const { server, browser } = await harness({ mounts: { '/pretrained/': data } });
+const S = '#real-models';
+
+async function folder(name) {
+  const out = {};
+  for (const f of await readdir(join(data, name))) if (f !== 'expected.safetensors') out[f] = await readFile(join(data, name, f));
+  return out;
+}
+const payload = (files) => Object.entries(files).map(([name, buffer]) => ({ name, mimeType: 'application/octet-stream', buffer }));
+const text = (page, sel) => page.textContent(sel).then((t) => t.replace(/\s+/g, ' ').trim());
+
+async function openChapter(query = '') {
+  const q = new URLSearchParams(query);
+  q.set('embed', 'real-models');
+  const r = await openPage(browser, `${server.url}?${q}#real-models`);
+  await r.page.waitForSelector(`${S} h2`);
+  return r;
+}
+// waits until the model is loaded (its maps built)
+const loaded = (page, layersHeads) => page.waitForFunction(([s, n]) =>
+  document.querySelector(`${s} [data-check="model"]`)?.dataset.state === 'loaded' &&
+  document.querySelectorAll(`${s} [data-heads="model-view"] button canvas`).length === n, [S, layersHeads], { timeout: 30000 });
+// types a sentence and waits for its heads (the tiny checkpoints read 24 tokens: the default
+// sentences are longer)
+async function analysed(page, sentence, word) {
+  await page.fill(`${S} textarea[data-control="text"]`, sentence);
+  await page.waitForFunction(([s, w]) => document.querySelector(`${s} [data-check="tokens"]`)?.textContent.includes(w) &&
+    document.querySelector(`${s} [data-check="sentence-error"]`).hidden, [S, word], { timeout: 30000 });
+}
+const rolesDone = (page) => page.waitForFunction((s) => document.querySelector(`${s} [data-check="roles"]`)?.dataset.state === 'done', S, { timeout: 30000 });
+const errorShown = (page, before) => page.waitForFunction(([s, b]) => {
+  const n = document.querySelector(`${s} [data-check="model-error"]`);
+  return n && !n.hidden && n.textContent !== b && document.querySelector(`${s} [data-progress="model"]`).hidden;
+}, [S, before], { timeout: 30000 });
+
+test('real-models: no model yet; a GPT-2 checkpoint through the file picker: every head, roles, ablation', async () => {
+  const { page, errors } = await openChapter();
+  // no file: the chapter says so, says nothing leaves the machine, and offers the picker
+  await page.waitForFunction((s) => document.querySelector(`${s} [data-check="model"]`)?.dataset.state === 'none', S);
+  assert.match(await text(page, `${S} [data-check="model"]`), /아직 연 모델이 없습니다/);
+  assert.equal(await text(page, `${S} [data-check="privacy"]`), ko.privacy);
+  assert.equal(await text(page, `${S} [data-control="open-files"]`), ko.openFiles);
+  assert.equal(await page.isVisible(`${S} textarea[data-control="text"]`), false);
+
+  await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(await folder('gpt2-f32')));
+  await loaded(page, 8);
+  assert.match(await text(page, `${S} [data-check="model"]`), /gpt2: 층 2개 × 헤드 4개/);
+  assert.ok(page.workers().some((w) => w.url().endsWith('/real-model.js')));
+  // the Korean default sentence is 63 byte-level tokens: more than this model's 24 positions
+  await page.waitForFunction((s) => !document.querySelector(`${s} [data-check="sentence-error"]`).hidden, S, { timeout: 30000 });
+  assert.match(await text(page, `${S} [data-check="sentence-error"]`), /이 모델은 24개까지 읽습니다/);
+  // tokens mapped back (<|endoftext|> first)
+  await analysed(page, 'the cat sat on the mat and the cat sat', 'cat');
+  assert.match(await text(page, `${S} [data-check="tokens"]`), /「<\|endoftext\|>」/);
+  // every head painted; 2 layer labels
+  assert.ok(await page.$eval(`${S} [data-heads="model-view"] canvas`, (c) => c.width > 1 && c.getContext('2d').getImageData(0, 0, 1, 1).data[3] > 0));
+  assert.deepEqual(await page.$$eval(`${S} [data-heads="model-view"] [data-layer]`, (ns) => ns.map((n) => n.textContent)), ['1층', '2층']);
+  // one head enlarged: rows sum to 1
+  await page.click(`${S} [data-heads="model-view"] button[data-head="5"]`);
+  await page.waitForFunction((s) => document.querySelector(`${s} h3:nth-of-type(4)`)?.textContent.includes('2층 2번') ||
+    [...document.querySelectorAll(`${s} h3`)].some((h) => h.textContent.includes('2층 2번')), S);
+  const T = await page.$$eval('[data-grid="rm-P"] tbody tr', (r) => r.length);
+  assert.ok(T > 5);
+  const row = await page.$$eval('[data-grid="rm-P"] tbody tr:nth-child(4) td .v', (ns) => ns.map((n) => Number(n.textContent.replace('\u2212', '-'))));
+  assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 0.05, String(row));
+  // the rollout view
+  await page.check(`${S} input[data-control="view-rollout"]`);
+  await page.waitForFunction(() => document.querySelector('[data-grid="rm-view"] caption, [data-grid="rm-view"]')?.textContent.includes('rollout'));
+  // roles: sorted, counted, the unnamed ones too
+  await rolesDone(page);
+  assert.equal(await page.$$eval(`${S} [data-table="roles"] tbody tr`, (r) => r.length), 8);
+  const line = await text(page, `${S} [data-check="roles"]`);
+  assert.match(line, /헤드 8개 가운데/);
+  const nums = line.match(/\d+/g).map(Number);
+  assert.equal(nums.slice(1).reduce((a, b) => a + b, 0), 8, line); // the counts by role and the unnamed add up
+  const order = ['앞 토큰', '첫 토큰(싱크)', '중복 토큰', '국소', '귀납', '이름 붙일 역할 없음'];
+  const shownRoles = await page.$$eval(`${S} [data-table="roles"] tbody tr`, (rs) => rs.map((r) => r.cells[1].textContent));
+  assert.deepEqual(shownRoles, [...shownRoles].sort((a, b) => order.indexOf(a) - order.indexOf(b)));
+  // ablation of every head
+  await page.click(`${S} [data-control="ablate"]`);
+  await page.waitForFunction((s) => document.querySelector(`${s} [data-check="ablation"]`)?.dataset.state === 'done', S, { timeout: 30000 });
+  assert.match(await text(page, `${S} [data-check="ablation"]`), /원래 손실 \d+\.\d{3} nats\/토큰/);
+  const deltas = await page.$$eval(`${S} [data-table="roles"] tbody tr`, (rs) => rs.map((r) => r.cells[7].textContent));
+  assert.ok(deltas.every((d) => /^[+−-]\d+\.\d{3}$/.test(d)), deltas.join(' '));
+  await assertAccessible(page, 'real-models');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// the safetensors file with one tensor's dtype renamed (same element size: the layout stays valid)
+function retype(bytes, tensor, dtype) {
+  const n = Number(bytes.readBigUInt64LE(0));
+  const h = JSON.parse(bytes.subarray(8, 8 + n).toString('utf8'));
+  h[tensor].dtype = dtype;
+  const b = Buffer.from(bytes);
+  b.write(JSON.stringify(h).padEnd(n, ' '), 8, 'utf8');
+  return b;
+}
+const editConfig = (files, f) => ({ ...files, 'config.json': Buffer.from(JSON.stringify(f(JSON.parse(files['config.json'])))) });
+const without = (files, ...names) => Object.fromEntries(Object.entries(files).filter(([n]) => !names.includes(n)));
+
+test('real-models: each error is said in the page\'s language and the previous model stays', async () => {
+  const { page, errors } = await openChapter();
+  const good = await folder('gpt2-f32');
+  await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(good));
+  await loaded(page, 8);
+  await analysed(page, 'the cat sat', 'cat');
+  const cases = [
+    ['missing', without(good, 'config.json'), /파일이 없습니다: config\.json/],
+    ['missing', without(good, 'model.safetensors'), /파일이 없습니다: model\.safetensors/],
+    ['pickle', { ...without(good, 'model.safetensors'), 'pytorch_model.bin': Buffer.from([0x80, 2, 0x8a, 0x0a]) }, /pytorch_model\.bin은 PyTorch pickle 파일이라 읽지 않습니다.*safe_serialization=True/],
+    ['architecture', editConfig(good, (c) => ({ ...c, model_type: 'llama' })), /읽을 수 있는 구조는 gpt2와 bert입니다/],
+    ['dtype', { ...good, 'model.safetensors': retype(good['model.safetensors'], 'transformer.h.0.attn.c_attn.weight', 'I32') }, /model\.safetensors의 텐서 transformer\.h\.0\.attn\.c_attn\.weight는 자료형을 읽을 수 없습니다/],
+    [null, { ...good, 'model.safetensors': good['model.safetensors'].subarray(0, good['model.safetensors'].length - 100) }, /model\.safetensors.*(잘렸|망가졌)/],
+    [null, editConfig(good, (c) => ({ ...c, n_embd: 16 })), /config\.json과 가중치가 맞지 않/],
+    ['vocab', editConfig(good, (c) => ({ ...c, vocab_size: 300 })), /어휘 크기가 맞지 않습니다/],
+  ];
+  for (const [kind, files, message] of cases) {
+    const before = await text(page, `${S} [data-check="model-error"]`).catch(() => '');
+    await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(files));
+    await errorShown(page, before);
+    const said = await text(page, `${S} [data-check="model-error"]`);
+    assert.match(said, message);
+    assert.match(said, /앞서 연 모델은 그대로 씁니다/);
+    if (kind) assert.equal(await page.getAttribute(`${S} [data-check="model-error"]`, 'data-kind'), kind);
+    // the previous model is still there and answers
+    assert.equal(await page.getAttribute(`${S} [data-check="model"]`, 'data-state'), 'loaded');
+    assert.equal(await page.$$eval(`${S} [data-heads="model-view"] canvas`, (c) => c.length), 8);
+  }
+  // the truncated file names its tensor
+  await page.setInputFiles(`${S} input[data-control="model-files"]`, payload({ ...good, 'model.safetensors': good['model.safetensors'].subarray(0, good['model.safetensors'].length - 100) }));
+  await errorShown(page, '');
+  assert.match(await text(page, `${S} [data-check="model-error"]`), /텐서 \S*transformer\./);
+  // a sentence longer than the model's 24 positions
+  await page.fill(`${S} textarea[data-control="text"]`, 'the cat sat on the mat '.repeat(10));
+  await page.waitForFunction((s) => !document.querySelector(`${s} [data-check="sentence-error"]`).hidden, S, { timeout: 30000 });
+  assert.match(await text(page, `${S} [data-check="sentence-error"]`), /이 모델은 24개까지 읽습니다/);
+  assert.equal(await page.getAttribute(`${S} [data-check="sentence-error"]`, 'data-kind'), 'tooLong');
+  // a shorter one works again
+  await page.fill(`${S} textarea[data-control="text"]`, 'the cat sat');
+  await page.waitForFunction((s) => document.querySelector(`${s} [data-check="sentence-error"]`).hidden, S, { timeout: 30000 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('real-models: ?model= opens a BERT folder on the same site, in English; another origin is refused', async () => {
+  const { page, errors } = await openChapter('model=/pretrained/bert-f32/&lang=en');
+  await loaded(page, 8);
+  await analysed(page, 'the cat sat on the mat', 'mat');
+  assert.match(await text(page, `${S} [data-check="model"]`), /Reading the folder the link names: .*\/pretrained\/bert-f32\//);
+  assert.match(await text(page, `${S} [data-check="model"]`), /bert: 2 layers × 4 heads/);
+  assert.match(await text(page, `${S} [data-check="tokens"]`), /「\[CLS\]」.*「\[SEP\]」/);
+  await rolesDone(page);
+  assert.match(await text(page, `${S} [data-check="roles"]`), /Of 8 heads: .* have no nameable role/);
+  assert.equal(await text(page, `${S} [data-check="privacy"]`), en.privacy);
+  await page.click(`${S} [data-control="ablate"]`);
+  await page.waitForFunction((s) => document.querySelector(`${s} [data-check="ablation"]`)?.dataset.state === 'done', S, { timeout: 30000 });
+  assert.match(await text(page, `${S} [data-check="ablation"]`), /Base loss \d+\.\d{3} nats per token/);
+  // the link keeps its model
+  await page.waitForFunction(() => location.search.includes('model='));
+  // a folder through the folder picker
+  await page.setInputFiles(`${S} input[data-control="model-folder"]`, join(data, 'gpt2-f16'));
+  await page.waitForFunction((s) => /gpt2:/.test(document.querySelector(`${s} [data-check="model-summary"]`)?.textContent), S, { timeout: 30000 });
+  // files dropped on the box
+  await page.evaluate(async (s) => {
+    const dt = new DataTransfer();
+    for (const f of ['config.json', 'model.safetensors', 'vocab.txt', 'tokenizer_config.json'])
+      dt.items.add(new File([await (await fetch(`/pretrained/bert-bf16-encoder/${f}`)).arrayBuffer()], f));
+    document.querySelector(`${s} [data-drop="model"]`).dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, S);
+  await page.waitForFunction((s) => /bert:/.test(document.querySelector(`${s} [data-check="model-summary"]`)?.textContent), S, { timeout: 30000 });
+  assert.deepEqual(errors, []);
+  await page.close();
+
+  const other = await openChapter('model=https://example.com/gpt2/');
+  await other.page.waitForFunction((s) => document.querySelector(`${s} [data-check="model"]`)?.textContent.includes('이 사이트 안의 폴더 주소가 아니라서'), S);
+  assert.equal(await other.page.getAttribute(`${S} [data-check="model"]`, 'data-state'), 'none');
+  assert.deepEqual(other.errors, []);
+  await other.page.close();
+});
+
+test('real-models: the widget\'s model attribute opens a checkpoint', async () => {
+  // a host page with the widget, on the page's own origin
+  const html = `<!doctype html><html lang="en"><body><script type="module" src="/attention-explorer.js"></script>
+<attention-explorer chapter="real-models" model="/pretrained/gpt2-f16/"></attention-explorer></body></html>`;
+  const r = await openHost(browser, `${server.url}widget-host.html`, {
+    route: (context) => context.route('**/widget-host.html', (route) => route.fulfill({ contentType: 'text/html', body: html, headers: { 'Content-Security-Policy': LAX_CSP } })),
+  });
+  await r.page.waitForFunction(() => {
+    const root = document.querySelector('attention-explorer')?.shadowRoot;
+    return root?.querySelector('[data-check="model"]')?.dataset.state === 'loaded' &&
+      root.querySelectorAll('[data-heads="model-view"] canvas').length === 8;
+  }, null, { timeout: 60000 });
+  assert.deepEqual(r.errors, []);
+  assert.deepEqual(r.foreign, []);
+  await r.close();
+});

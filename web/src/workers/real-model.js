@@ -1,0 +1,338 @@
+// The real-model worker's logic (docs/real-models.md): the learner's GPT-2 or BERT checkpoint
+// read tensor by tensor into the worker's own module (wasm/pretrained/pretrained.mjs), its
+// tokenizer (web/real-models/tokenizer.js), and for a sentence every head, the value norms,
+// the rollout, the head roles and, on request, the ablation of every head. It runs in
+// real-model-worker.js (one worker per page); Node tests drive it directly
+// (tests/wasm/real-model.test.mjs) with Blobs for files.
+//
+// Messages in (receive):
+//   {type: 'open', id, source}         source: {kind: 'files', files: [File]} (a picked folder,
+//                                       several files or a drop; names are the files' base
+//                                       names) or {kind: 'url', base: 'https://…/folder/'}
+//   {type: 'cancel'}                   the load under way stops after its current chunk
+//   {type: 'analyse', id, text}        every head of the sentence, then its roles
+//   {type: 'ablate', id}               every head switched off in turn, on the last sentence
+// Messages out (post):
+//   {type: 'progress', id, bytesDone, bytesTotal, tensorsDone, tensorsTotal, phase}
+//   {type: 'loaded', id, info}         the new model replaces the previous one
+//   {type: 'heads', id, …}             {tokens, labels, ids, T, weights, norms, rollout}
+//   {type: 'roles', id, roles}  {type: 'ablation', id, ablation}  {type: 'ablating', id, done, total}
+//   {type: 'error', id, of: 'open' | 'analyse' | 'roles' | 'ablate', error: {kind, file, tensor, detail, message, n, max}}
+//   {type: 'cancelled', id}
+// A load that fails or is cancelled leaves the previous model as it was (both are held while
+// the new one loads: the peak is the two models' weights).
+//
+// Reading: a File's bytes through File.slice(a, b) one chunk at a time (≤ 16 MiB, the core's
+// kChunkBytes), a URL's through HTTP Range requests (bytes=a-b); each chunk is copied into the
+// tensor's own storage in the module (F32) or its 16 MiB scratch buffer (F16/BF16, widened
+// there): no second whole copy of the file exists at any time. A server that ignores Range
+// (200 instead of 206) sends the whole file once; it is then kept for that file's chunks (a
+// second copy for that server only: static hosts answer Range requests).
+import { createTokenizer, TokenizerError } from '../../real-models/tokenizer.js';
+
+const TOKENIZER_FILES = ['tokenizer.json', 'tokenizer_config.json', 'vocab.json', 'merges.txt', 'vocab.txt', 'special_tokens_map.json'];
+const WEIGHTS = 'model.safetensors';
+const INDEX = 'model.safetensors.index.json';
+const REFUSED = /(\.bin|\.pt|\.pth|\.ckpt|\.h5|\.msgpack|\.gguf|\.onnx)$/i;
+
+export class SourceError extends Error {
+  constructor(kind, file, detail) {
+    super(file ? `${file}: ${detail}` : detail);
+    this.kind = kind;
+    this.file = file;
+    this.detail = detail;
+  }
+}
+
+// {names: [..], has(name), size(name) -> Promise<n>, read(name, offset, n) -> Promise<Uint8Array>, text(name)}
+export function filesSource(files) {
+  const byName = new Map();
+  for (const f of files) {
+    const name = String(f.name).split(/[\\/]/).pop();
+    if (name && !byName.has(name)) byName.set(name, f);
+  }
+  return {
+    label: 'files',
+    names: [...byName.keys()],
+    has: async (name) => byName.has(name),
+    size: async (name) => byName.get(name).size,
+    async read(name, offset, n) {
+      const f = byName.get(name);
+      if (offset + n > f.size) throw new SourceError('truncated', name, `${n} bytes at ${offset} pass the end of the file (${f.size} bytes)`);
+      return new Uint8Array(await f.slice(offset, offset + n).arrayBuffer());
+    },
+    text: async (name) => (byName.has(name) ? byName.get(name).text() : undefined),
+  };
+}
+
+export function urlSource(base, fetchFn = globalThis.fetch) {
+  const root = base.endsWith('/') ? base : `${base}/`;
+  const url = (name) => new URL(name, root).href;
+  const known = new Map(); // name -> {size, whole: Uint8Array | null} | null (absent)
+  async function probe(name) {
+    if (known.has(name)) return known.get(name);
+    let r;
+    try {
+      r = await fetchFn(url(name), { headers: { Range: 'bytes=0-7' } });
+    } catch (e) {
+      throw new SourceError('network', name, `cannot be fetched from ${url(name)} (${e.message})`);
+    }
+    let v = null;
+    if (r.status === 206) {
+      const m = /\/(\d+)\s*$/.exec(r.headers.get('content-range') ?? '');
+      await r.arrayBuffer();
+      v = { size: m ? Number(m[1]) : NaN, whole: null };
+    } else if (r.ok) {
+      const whole = new Uint8Array(await r.arrayBuffer());
+      v = { size: whole.length, whole };
+    } else if (r.status !== 404 && r.status !== 410) {
+      throw new SourceError('network', name, `HTTP ${r.status} from ${url(name)}`);
+    }
+    known.set(name, v);
+    return v;
+  }
+  return {
+    label: root,
+    names: null, // a URL folder cannot be listed: the reader asks for each name
+    has: async (name) => (await probe(name)) !== null,
+    size: async (name) => (await probe(name)).size,
+    async read(name, offset, n) {
+      const k = await probe(name);
+      if (k.whole) return k.whole.subarray(offset, offset + n);
+      if (n === 0) return new Uint8Array(0);
+      const r = await fetchFn(url(name), { headers: { Range: `bytes=${offset}-${offset + n - 1}` } });
+      if (r.status === 200) {
+        k.whole = new Uint8Array(await r.arrayBuffer());
+        return k.whole.subarray(offset, offset + n);
+      }
+      if (r.status !== 206) throw new SourceError('network', name, `HTTP ${r.status} for bytes ${offset}–${offset + n - 1}`);
+      return new Uint8Array(await r.arrayBuffer());
+    },
+    async text(name) {
+      const k = await probe(name);
+      if (!k) return undefined;
+      if (k.whole) return new TextDecoder().decode(k.whole);
+      const r = await fetchFn(url(name));
+      if (!r.ok) throw new SourceError('network', name, `HTTP ${r.status}`);
+      return r.text();
+    },
+  };
+}
+
+// The tokenizer's errors in the core's terms: 'vocab' stays, a missing or unreadable tokenizer
+// gets its own kind ('tokenizerMissing', 'tokenizer'), not the weights' 'missing' / 'format'.
+const tokenizerError = (e) => ({
+  kind: e.kind === 'vocab' ? 'vocab' : e.kind === 'missing' ? 'tokenizerMissing' : 'tokenizer',
+  file: e.file, tensor: '', detail: e.file ? e.message.slice(e.file.length + 2) : e.message, message: e.message,
+});
+const errorOf = (e) => ({
+  kind: e?.kind ?? 'error', file: e?.file ?? '', tensor: e?.tensor ?? '', detail: e?.detail ?? e?.message ?? String(e),
+  message: e?.message ?? String(e), n: e?.n, max: e?.max,
+});
+
+// BERT's masked positions: about 15% of the content tokens (at least one), evenly spread.
+export function maskedPositions(ids, special) {
+  const content = ids.map((x, i) => (special.has(x) ? -1 : i)).filter((i) => i >= 0);
+  const m = content.length;
+  if (!m) return [];
+  const n = Math.max(1, Math.round(0.15 * m));
+  return [...new Set(Array.from({ length: n }, (_, j) => content[Math.floor(((j + 0.5) * m) / n)]))];
+}
+
+export function createRealModel({ core, post, now = () => (globalThis.performance ?? Date).now() }) {
+  let current = null; // {model, tok, info, special: Set, pool}
+  const jobs = new Set(); // the loads asked for and not finished: {id, cancelled}
+  let opening = Promise.resolve(); // the loads, one after the other
+  let sentence = null; // {id, ids, types, arch}
+
+  async function open(job, src) {
+    const { id } = job;
+    const c = await core;
+    const started = now();
+    const source = src.kind === 'url' ? urlSource(src.base) : filesSource(src.files);
+    let began = false;
+    try {
+      // config.json first; without it, a refused weights file is the better message
+      if (job.cancelled) throw new SourceError('cancelled', '', 'cancelled');
+      const configText = await source.text('config.json');
+      const names = source.names ?? [];
+      const hasWeights = (await source.has(INDEX)) || (await source.has(WEIGHTS));
+      if (!hasWeights) {
+        const refused = names.filter((n) => REFUSED.test(n));
+        if (!source.names && (await source.has('pytorch_model.bin'))) refused.push('pytorch_model.bin');
+        for (const n of refused) c.checkWeightsName(n); // throws "pickle" or "format"
+        throw new SourceError('missing', WEIGHTS, 'not found: the folder needs model.safetensors (or model.safetensors.index.json and its shards)');
+      }
+      if (configText === undefined) throw new SourceError('missing', 'config.json', 'not found: the folder needs config.json');
+      let configJson;
+      try {
+        configJson = JSON.parse(configText);
+      } catch {
+        configJson = null; // the core's parse says where
+      }
+      const config = c.begin(configText);
+      began = true;
+      // the tokenizer before the weights: a missing or wrong one fails in a moment
+      const tfiles = {};
+      for (const n of TOKENIZER_FILES) {
+        const t = await source.text(n);
+        if (t !== undefined) tfiles[n] = t;
+      }
+      const tok = createTokenizer(tfiles, configJson ?? {});
+      // the weights' files: one, or the shards the index names
+      let weightFiles = [WEIGHTS];
+      if (await source.has(INDEX)) {
+        const text = await source.text(INDEX);
+        c.setIndex(text);
+        weightFiles = [...new Set(Object.values(JSON.parse(text).weight_map ?? {}))].sort();
+      }
+      for (const name of weightFiles) {
+        if (!(await source.has(name))) throw new SourceError('missing', name, 'not found (the index names it)');
+        const size = await source.size(name);
+        const first = await source.read(name, 0, Math.min(16, size));
+        const n = c.headerLength(first, size, name);
+        c.addFile(name, size, await source.read(name, 8, n));
+        if (job.cancelled) throw new SourceError('cancelled', '', 'cancelled');
+      }
+      const plan = c.plan();
+      let last = 0;
+      for (let i = 0; i < plan.chunks; ++i) {
+        const ch = c.chunk(i);
+        const bytes = await source.read(ch.fileName, ch.offset, ch.bytes);
+        if (job.cancelled) throw new SourceError('cancelled', '', 'cancelled');
+        c.put(i, bytes);
+        const t = now();
+        if (t - last > 50 || i === plan.chunks - 1) {
+          last = t;
+          post({ type: 'progress', id, phase: 'weights', ...c.progress() });
+        }
+      }
+      const model = c.finish();
+      began = false;
+      const special = new Set(tok.specialIds);
+      const arch = config.modelType;
+      const mask = arch === 'bert' ? tok.tokenToId('[MASK]') ?? -1 : -1;
+      const cls = arch === 'bert' ? tok.tokenToId('[CLS]') ?? -1 : -1;
+      const sep = arch === 'bert' ? tok.tokenToId('[SEP]') ?? -1 : -1;
+      const pool = [];
+      for (let k = 0; k < config.vocab; ++k) {
+        if (special.has(k) || k === config.bos || k === config.eos || k === config.pad) continue;
+        const t = tok.idToToken(k);
+        if (t == null || (arch === 'bert' && /^\[.*\]$/.test(t))) continue;
+        pool.push(k);
+      }
+      current?.model.free();
+      current = { model, tok, config, special, pool, mask, cls, sep, arch };
+      sentence = null;
+      const info = {
+        ...model.info, tokenizer: tok.kind, tokenizerVocab: tok.vocabSize, lowercase: tok.lowercase,
+        files: weightFiles, source: source.label, seconds: (now() - started) / 1000, heapBytes: c.heapBytes(),
+      };
+      post({ type: 'loaded', id, info });
+    } catch (e) {
+      if (began) c.abort();
+      if (e?.kind === 'cancelled') post({ type: 'cancelled', id });
+      else post({ type: 'error', id, of: 'open', error: errorOf(e instanceof TokenizerError ? tokenizerError(e) : e) });
+    }
+  }
+
+  // The sentence as the model reads it: GPT-2 gets <|endoftext|> first (where the config names
+  // one), so a head that attends to "nothing" has a first token to do it on; BERT's
+  // tokenizer adds [CLS] … [SEP] itself.
+  function encode(text) {
+    const { tok, config, arch } = current;
+    const e = tok.encode(text);
+    let ids = e.ids.slice(), tokens = e.tokens.slice(), offsets = e.offsets.slice();
+    const bos = config.bos >= 0 ? config.bos : config.eos;
+    if (arch === 'gpt2' && bos >= 0 && ids[0] !== bos) {
+      ids = [bos, ...ids];
+      tokens = [tok.idToToken(bos) ?? '<s>', ...tokens];
+      offsets = [null, ...offsets];
+    }
+    const labels = tokens.map((t, i) => (offsets[i] ? text.slice(offsets[i][0], offsets[i][1]) : t));
+    return { ids, tokens, offsets, labels };
+  }
+
+  function analyse(id, text) {
+    if (!current) return post({ type: 'error', id, of: 'analyse', error: { kind: 'nomodel', message: 'no model loaded' } });
+    let enc;
+    try {
+      enc = encode(text);
+      const P = current.config.positions;
+      if (enc.ids.length > P)
+        return post({ type: 'error', id, of: 'analyse', error: { kind: 'tooLong', n: enc.ids.length, max: P, message: `the sentence is ${enc.ids.length} tokens; the model reads at most ${P}` } });
+      if (enc.ids.length < 1) return post({ type: 'error', id, of: 'analyse', error: { kind: 'empty', message: 'no tokens' } });
+      const t0 = now();
+      const r = current.model.forward(enc.ids, { valueNorms: true, rollout: true });
+      sentence = { id, ids: enc.ids };
+      post({ type: 'heads', id, ...enc, T: r.T, weights: r.weights, norms: r.norms, rollout: r.rollout, ms: now() - t0 },
+        [r.weights.buffer, r.norms.buffer, r.rollout.buffer]);
+    } catch (e) {
+      return post({ type: 'error', id, of: 'analyse', error: errorOf(e) });
+    }
+    try {
+      const { config, arch, pool } = current;
+      const eos = arch === 'bert' ? current.sep : -1;
+      const bos = arch === 'bert' ? current.cls : -1;
+      const room = config.positions - 1 - (eos >= 0 ? 1 : 0);
+      const repeat = Math.max(1, Math.min(16, Math.floor(room / 2)));
+      const t0 = now();
+      const roles = current.model.roles(enc.ids, { pool, bos, eos, repeat, sequences: 4, seed: 1 });
+      post({ type: 'roles', id, roles, ms: now() - t0 });
+    } catch (e) {
+      post({ type: 'error', id, of: 'roles', error: errorOf(e) });
+    }
+  }
+
+  // The loss the ablation changes: GPT-2's next-token loss on the sentence; BERT's
+  // masked-token loss with about 15% of its tokens replaced by [MASK].
+  function ablate(id) {
+    if (!current || !sentence) return post({ type: 'error', id, of: 'ablate', error: { kind: 'nomodel', message: 'no sentence analysed' } });
+    try {
+      const { model, arch, special, mask } = current;
+      let tokens = sentence.ids, targets;
+      let masked = [];
+      if (arch === 'bert') {
+        masked = maskedPositions(tokens, special);
+        tokens = tokens.slice();
+        targets = tokens.map(() => -1);
+        for (const p of masked) {
+          targets[p] = tokens[p];
+          tokens[p] = mask;
+        }
+      } else {
+        targets = tokens.map((_, i) => (i + 1 < tokens.length ? tokens[i + 1] : -1));
+      }
+      const t0 = now();
+      const a = model.ablate(tokens, targets, { progress: (done, total) => post({ type: 'ablating', id, done, total }) });
+      post({ type: 'ablation', id, ablation: { ...a, masked, sentence: sentence.id, ms: now() - t0 } });
+    } catch (e) {
+      post({ type: 'error', id, of: 'ablate', error: errorOf(e) });
+    }
+  }
+
+  return {
+    receive(msg) {
+      // one load at a time (the module has one loader): a new one stops the one under way
+      // after its current chunk, then starts
+      if (msg.type === 'open') {
+        for (const j of jobs) j.cancelled = true;
+        const job = { id: msg.id, cancelled: false };
+        jobs.add(job);
+        opening = opening.then(() => open(job, msg.source)).finally(() => jobs.delete(job));
+        return opening;
+      }
+      if (msg.type === 'cancel') {
+        for (const j of jobs) j.cancelled = true;
+        return undefined;
+      }
+      if (msg.type === 'analyse') return analyse(msg.id, msg.text);
+      if (msg.type === 'ablate') return ablate(msg.id);
+      return undefined;
+    },
+    get model() {
+      return current?.model ?? null;
+    },
+    encode: (text) => encode(text),
+  };
+}
