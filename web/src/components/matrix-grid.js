@@ -17,7 +17,8 @@
 // Exercise cells: setHidden([[i, j], ...]) replaces those numbers by answer fields; the
 // learner's answers are checked against the grid's current values (the core's) within a
 // tolerance. setPicking(true) lets a teacher click cells to hide or show them.
-import { fmt, cellText, decimals, editText, inputText, parseCell, isIncomplete, LIMIT } from '../format.js';
+import { fmt, cellText, decimals, editText, inputText } from '../format.js';
+import { typedNumber, readDecimal, parseCell, numberText } from './typed-number.js';
 import { weightScale, divergingScale, maxAbsFinite, textColorFor, isDark, onSchemeChange } from './colors.js';
 import { texToHtml, escapeHtml, fill, setText, setHtml } from '../kit/prose.js';
 import { matrixToText, matrixToLatex, matrixToMarkdown, matrixToCsv, parseMatrixText, MatrixTextError } from '../matrix-text.js';
@@ -46,6 +47,8 @@ export const TOOL_TEXT = {
   whyTiny: 'too close to 0 for float32, which would store it as 0',
   whyEmpty: 'the cell is empty', whyComma: 'decimals are written with a point, as in {fix}',
 };
+// The typed-number rule's codes (typed-number.js) as this menu's words.
+const CELL_WORDS = { typing: 'cellTyping', left: 'cellLeft', empty: 'whyEmpty', incomplete: 'whyIncomplete', comma: 'whyComma', nan: 'whyNan', range: 'whyRange', tiny: 'whyTiny' };
 const NEG_INF = /^[-\u2212]\s*(∞|inf(inity)?)$/i;
 
 let gridCount = 0;
@@ -188,7 +191,6 @@ export function createMatrixGrid(opts) {
   let current = null;
   let cells = []; // cells[i][j] = {td, node, answer?, and what it shows: text, bg, aria, cls}
   let headCells = []; // the row and column header cells
-  const bad = new Map(); // "i,j" -> text the learner typed that is not a number
   let pasteRefused = false; // the last paste was refused (its message is under the grid)
   const hidden = new Set(); // "i,j" of exercise cells (non-editable grids only)
   const answers = new Map(); // "i,j" -> what the learner typed
@@ -211,7 +213,7 @@ export function createMatrixGrid(opts) {
     const td = tr.insertCell();
     td.dataset.i = i;
     td.dataset.j = j;
-    let node;
+    let node, field = null;
     if (editable) {
       node = document.createElement('input');
       node.type = 'text';
@@ -219,7 +221,7 @@ export function createMatrixGrid(opts) {
       node.autocomplete = 'off';
       node.spellcheck = false;
       node.size = 4;
-      wireInput(node, i, j);
+      field = wireInput(node, i, j);
     } else {
       node = document.createElement('span');
       node.className = 'v';
@@ -235,7 +237,7 @@ export function createMatrixGrid(opts) {
       // A click selects; so does focus (keyboard), once (see focusin below).
       td.addEventListener('click', () => td !== focusSelected && onSelect(i, j));
     }
-    return { td, node, cls: {} };
+    return { td, node, field, cls: {} };
   }
   function build(rows, cols) {
     if (shape.rows === -1) {
@@ -250,7 +252,7 @@ export function createMatrixGrid(opts) {
     } else {
       hidden.clear();
       answers.clear();
-      for (const row of cells) for (const c of row) if (editable) c.node.removeAttribute('aria-invalid');
+      for (const row of cells) for (const c of row) c.field?.reset();
     }
     const hr = thead.rows[0];
     while (colHeads.length > cols) colHeads.pop().remove();
@@ -387,50 +389,14 @@ export function createMatrixGrid(opts) {
     if (err.hidden !== !t) err.hidden = !t;
     setText(err, t);
   }
-  function say1(text) {
-    return text.length > 24 ? `${text.slice(0, 24)}…` : text;
-  }
-  // What is wrong with a cell's text that is not a number (see the rule at wireInput).
-  function problemOf(text) {
-    const t = text.trim();
-    if (t === '') return { why: 'whyEmpty' };
-    if (isIncomplete(t)) return { why: 'whyIncomplete' };
-    const comma = /^([+\-\u2212]?\d+),(\d+)$/.exec(t);
-    if (comma) return { why: 'whyComma', fix: `${comma[1]}.${comma[2]}` };
-    return { why: { range: 'whyRange', tiny: 'whyTiny' }[parseCell(t).error] ?? 'whyNan' };
-  }
-  function cellMessage(text, value, left) {
-    const p = problemOf(text);
-    return () => say(left ? 'cellLeft' : 'cellTyping', { text: say1(text.trim()), why: say(p.why, { fix: p.fix }), value: inputText(value) });
-  }
-
-  function commit(i, j, value) {
-    message = null;
-    bad.delete(`${i},${j}`);
-    cells[i][j].node.removeAttribute('aria-invalid');
-    showErrors();
-    onEdit(i, j, value);
-  }
-
-  // The rule for every typed cell: text that is a complete number in range is used at once.
-  // Anything else (half-typed, not a number, out of range, empty) is not used: the cell is
-  // marked, the computation goes back to the value the cell had when the learner entered it
-  // (or after their last ↑/↓), and the message under the grid says what was typed, why it
-  // is not used and which value is. Leaving the cell puts that value back in it, and the
-  // message stays, saying so, until the next edit. ("1e4" on the way to "1e40" is used
-  // while it is on screen; "1e40" then brings back the value from before.)
+  // Every cell follows the typed-number rule (typed-number.js): what it uses, what it
+  // refuses and what the message under the grid says. A cell also takes a pasted matrix.
   function wireInput(input, i, j) {
-    let before = null; // the value when the learner entered the cell, or after their last ↑/↓
-    let timer = 0;
-    const key = `${i},${j}`;
-    const cellKey = key;
-    input.addEventListener('focus', () => {
-      before = current ? current.data[i * current.cols + j] : null;
-    });
     // Several numbers pasted into a cell: a whole matrix, or a block from this cell.
     input.addEventListener('paste', (e) => {
       const text = e.clipboardData?.getData('text/plain') ?? '';
-      if (!/[\s,;]/.test(text.trim()) || /^[+\-\u2212]?\d+,\d+$/.test(text.trim())) return; // one number (or "1,5"): the browser pastes it
+      const t = numberText(text);
+      if (!/[\s,;]/.test(t) || /^[+-]?\d+,\d+$/.test(t)) return; // one number (or "1,5"): the browser pastes it
       e.preventDefault();
       try {
         applyPasted(parseMatrixText(text), { i, j });
@@ -438,70 +404,19 @@ export function createMatrixGrid(opts) {
         pasteFailed(x);
       }
     });
-    input.addEventListener('input', () => {
-      clearTimeout(timer);
-      fitWidth(input);
-      const r = parseCell(input.value);
-      if ('value' in r) {
-        commit(i, j, r.value);
-        return;
-      }
-      bad.set(key, input.value);
-      input.setAttribute('aria-invalid', 'true');
-      const value = before ?? current?.data[i * current.cols + j];
-      if (current && value !== undefined && !Object.is(value, current.data[i * current.cols + j])) onEdit(i, j, value);
-      message = cellMessage(input.value, value, false);
-      // "-" or "1e" on the way to a number: say so only if the learner stops there. Until
-      // then the message is hidden and emptied, so that nothing (not a screen reader
-      // either) is left saying what the previous keystroke's text was.
-      if (isIncomplete(input.value)) {
-        err.hidden = true;
-        setText(err, '');
-        timer = setTimeout(showErrors, 800);
-      } else showErrors();
-    });
-    input.addEventListener('blur', () => {
-      clearTimeout(timer);
-      if (!current) return;
-      const value = current.data[i * current.cols + j];
-      if (bad.has(key)) {
-        message = cellMessage(bad.get(key), value, true);
-        bad.delete(key);
-        input.removeAttribute('aria-invalid');
+    return typedNumber(input, {
+      read: readDecimal,
+      value: () => current?.data[i * current.cols + j],
+      use: (v) => onEdit(i, j, v),
+      text: editText,
+      quote: inputText,
+      words: (code, vars) => say(CELL_WORDS[code], vars),
+      show: (m) => {
+        message = m;
         showErrors();
-      }
-      // What the cell holds now, as the shortest text of its float32.
-      const t = editText(value);
-      if (input.value !== t) input.value = t;
-      fitWidth(input);
-    });
-    // ↑/↓ nudge the value (the table's keydown handler moves between cells). Escape in a
-    // cell whose text is not used puts back the value in use at once and clears the
-    // message (leaving the cell does the same, with a message saying so).
-    input.addEventListener('keydown', (e) => {
-      const { key } = e;
-      if (key === 'Escape' && bad.has(cellKey) && current) {
-        e.preventDefault();
-        clearTimeout(timer);
-        bad.delete(cellKey);
-        input.removeAttribute('aria-invalid');
-        message = null;
-        showErrors();
-        input.value = editText(current.data[i * current.cols + j]);
-        fitWidth(input);
-        input.select();
-        return;
-      }
-      if ((key === 'ArrowUp' || key === 'ArrowDown') && !e.altKey && current) {
-        e.preventDefault();
-        const step = (e.shiftKey ? 0.1 : 1) * (key === 'ArrowUp' ? 1 : -1);
-        const base = parseCell(input.value).value ?? current.data[i * current.cols + j];
-        const next = Math.max(-LIMIT, Math.min(LIMIT, Math.round((base + step) * 1e6) / 1e6));
-        input.value = editText(next);
-        fitWidth(input);
-        commit(i, j, next);
-        before = next; // a deliberate step, not a prefix on the way to another number
-      }
+      },
+      onText: () => fitWidth(input),
+      nudge: { unit: 1, fine: 0.1 },
     });
   }
 
@@ -570,7 +485,6 @@ export function createMatrixGrid(opts) {
   }
   function write(m) {
     if (m.rows !== shape.rows || m.cols !== shape.cols) {
-      bad.clear();
       const first = shape.rows === -1;
       build(m.rows, m.cols);
       if (first) pruneHidden();
@@ -609,7 +523,7 @@ export function createMatrixGrid(opts) {
         if (editable) {
           const label = `${aria}: ${rowLabel(i)}, ${colLabel(j)}`;
           if (c.aria !== label) node.setAttribute('aria-label', (c.aria = label));
-          if (active !== node && !bad.has(`${i},${j}`)) {
+          if (active !== node && c.field.typed === null) {
             const t = editText(x);
             if (node.value !== t) {
               node.value = t;
@@ -718,8 +632,7 @@ export function createMatrixGrid(opts) {
     for (let i = 0; i < p.rows; i++) for (let j = 0; j < p.cols; j++) data[(i0 + i) * cols + j0 + j] = p.data[i * p.cols + j];
     message = null;
     pasteRefused = false;
-    bad.clear();
-    cells.flat().forEach((c) => c.node.removeAttribute?.('aria-invalid'));
+    cells.flat().forEach((c) => c.field?.reset());
     showErrors();
     if (io && !io.hidden && io.dataset.mode === 'paste') io.hidden = true;
     const root = el.getRootNode?.() ?? document;

@@ -16,7 +16,8 @@
 import { createMatrixGrid } from '../components/matrix-grid.js';
 import { createStepper } from '../components/stepper.js';
 import { createPlot } from '../components/plot.js';
-import { fmt, fmtCount, numberText } from '../format.js';
+import { fmt, fmtCount } from '../format.js';
+import { typedNumber, readWhole } from '../components/typed-number.js';
 import { setProse, setText } from './prose.js';
 import { fill } from './fill.js';
 import { plainText, readableText } from './plain.js';
@@ -32,6 +33,9 @@ import { printing, onPrint } from './print.js';
 // {transient: ['hover']} names state keys that a permalink should not carry;
 // {implied: (state) => ({...})} the settings that follow from others (a permalink leaves
 // them out when they are what the others imply, and gets them when it leaves them out).
+// The typed-number rule's codes (components/typed-number.js) as the kit's words.
+const FIELD_WORDS = { typing: 'numberTyping', left: 'numberLeft', empty: 'whyFieldEmpty', whole: 'whyWhole' };
+
 export function chapterKit(section, ctx, id, initialState, { transient = [], implied = null } = {}) {
   const { attn, i18n, store } = ctx;
   const host = ctx.host ?? null;
@@ -254,15 +258,12 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     });
     return { label, input, span };
   }
-  // A labelled whole-number input bound to state()[name] (every chapter's number field).
-  // The rule is the grid cells' (matrix-grid.js, wireInput): text that is a whole number in
-  // [min, max] (and passes `check`) is used at once; anything else is not used, the field
-  // is marked, the computation goes back to the value the field had when the learner
-  // entered it, and the message beside the field says what was typed, why it is not used
-  // and which value is. Leaving the field puts that value back, and the message stays,
-  // saying so, until the next edit. `check(v)` may reject a whole number (return the
-  // reason, or null); `patchFor(v)` patches more than the one key (default {[name]: v});
-  // `testId` names the input for tests (data-control, default name).
+  // A labelled whole-number input bound to state()[name] (every chapter's number field),
+  // by the typed-number rule of the grid cells (components/typed-number.js): a whole number
+  // in [min, max] that passes `check` is used at once; anything else is not used and the
+  // message beside the field says why and which value is. `check(v)` may reject a whole
+  // number (return the reason, or null); `patchFor(v)` patches more than the one key
+  // (default {[name]: v}); `testId` names the input for tests (data-control, default name).
   // A text input (numeric keyboard on phones), so the message can quote what was typed.
   function number(name, key, { min = 1, max = Number.MAX_SAFE_INTEGER, parent = section, vars = () => ({}), check, patchFor, testId = name } = {}) {
     const label = el('label', 'number', parent);
@@ -277,94 +278,25 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     msg.id = `${id}-${testId}-error`;
     input.setAttribute('aria-describedby', msg.id);
     msg.hidden = true;
-    let before = null; // the value when the learner entered the field
     let message = null; // () => text, so that a language switch re-words it
-    let typed = null; // the text that is not used, while the field has it
-    let timer = 0;
     const show = () => {
       const t = message ? message() : '';
       if (msg.hidden !== !t) msg.hidden = !t;
       setText(msg, t);
     };
-    // the field marked as not used, with its message
-    const mark = () => {
-      input.setAttribute('aria-invalid', 'true');
-      show();
-    };
-    const apply = (v) => v !== state()[name] && patch(patchFor ? patchFor(v) : { [name]: v });
-    // (full-width digits and minus signs are read as ASCII: format.js, numberText)
-    const why = (typed) => {
-      const t = numberText(typed);
-      if (t === '') return common('whyFieldEmpty');
-      const v = Number(t);
-      if (!/^[+-]?\d+$/.test(t) || !Number.isInteger(v) || v < min || v > max) return common('whyWhole', { min: fmtCount(min), max: fmtCount(max) });
-      return check?.(v) ?? null;
-    };
-    // reason() is asked again when the message is shown, so it follows the language.
-    const say = (t, reason, value, left) => () =>
-      common(left ? 'numberLeft' : 'numberTyping', { text: t.length > 24 ? `${t.slice(0, 24)}…` : t, why: reason(), value: fmtCount(value) });
-    input.addEventListener('focus', () => {
-      before = state()[name];
-    });
-    input.addEventListener('input', () => {
-      clearTimeout(timer);
-      const t = input.value.trim();
-      const reason = why(t);
-      if (reason === null) {
-        typed = null;
-        message = null;
-        input.setAttribute('aria-invalid', 'false');
+    const field = typedNumber(input, {
+      read: (t) => readWhole(t, { min, max, check }),
+      value: () => state()[name],
+      use: (v) => patch(patchFor ? patchFor(v) : { [name]: v }),
+      quote: fmtCount,
+      words: (code, v) => common(FIELD_WORDS[code], code === 'whole' ? { min: fmtCount(v.min), max: fmtCount(v.max) } : v),
+      show: (m) => {
+        message = m;
         show();
-        apply(Number(numberText(t)));
-        return;
-      }
-      typed = t;
-      if (before !== null) apply(before);
-      message = say(t, () => why(t), state()[name], false);
-      // "" or "-" on the way to a number: say so (and mark the field) only if the learner
-      // stops there, or presses Enter. Hidden and emptied until then, so nothing says what
-      // the previous text was.
-      if (/^[+-]?$/.test(numberText(t))) {
-        input.setAttribute('aria-invalid', 'false');
-        msg.hidden = true;
-        setText(msg, '');
-        timer = setTimeout(mark, 800);
-      } else mark();
-    });
-    input.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' && typed !== null) {
-        clearTimeout(timer);
-        mark();
-        return;
-      }
-      // Escape while the text is not used: the value in use comes back at once, no message.
-      if (e.key !== 'Escape' || typed === null) return;
-      e.preventDefault();
-      clearTimeout(timer);
-      typed = null;
-      message = null;
-      input.setAttribute('aria-invalid', 'false');
-      show();
-      input.value = String(state()[name]);
-      input.select();
-    });
-    input.addEventListener('blur', () => {
-      clearTimeout(timer);
-      if (typed !== null) {
-        const t = typed;
-        message = say(t, () => why(t) ?? '', state()[name], true);
-        typed = null;
-        input.setAttribute('aria-invalid', 'false');
-        show();
-      }
-      const v = String(state()[name]);
-      if (input.value !== v) input.value = v;
+      },
     });
     relabelers.push(show);
-    syncs.push(() => {
-      const v = String(state()[name]);
-      if (input.value !== v && typed === null && document.activeElement !== input && (input.getRootNode?.().activeElement ?? null) !== input) input.value = v;
-    });
+    syncs.push(() => field.sync());
     return { label, input, span, msg };
   }
   // edits: the button changes the numbers (a reset, new random values), so a read-only

@@ -45,9 +45,9 @@ test('editing a Q cell changes S and P; a malformed entry keeps the last good st
   const good = await cellTexts(page, 'S', 3);
   for (const garbage of ['1,,2', 'abc', '-', '1e999']) {
     await page.fill(cell, garbage);
-    assert.equal(await page.getAttribute(cell, 'aria-invalid'), 'true', garbage);
-    // "-" may become a number: its message waits for a pause in typing.
+    // "-" may become a number: its mark and message wait for a pause in typing.
     await page.waitForSelector('[data-grid="input-Q"] .grid-error', { state: 'visible', timeout: 3000 });
+    assert.equal(await page.getAttribute(cell, 'aria-invalid'), 'true', garbage);
     assert.deepEqual(await cellTexts(page, 'S', 3), good, `state kept for ${garbage}`);
   }
   // Typed key by key, "1,,2" first commits the valid prefix "1"; leaving the cell
@@ -162,3 +162,4 @@ test('a change of head writes the dot product\'s signs in place; the formula is 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
