@@ -195,6 +195,7 @@ export function createMatrixGrid(opts) {
   const hidden = new Set(); // "i,j" of exercise cells (non-editable grids only)
   const answers = new Map(); // "i,j" -> what the learner typed
   let picking = false;
+  let judged = null; // "i,j" -> the value the last check compared the answer with (see check)
   let tol = tolerance;
   let lastScale = null;
 
@@ -229,7 +230,9 @@ export function createMatrixGrid(opts) {
     }
     td.append(node);
     if (onHover) {
-      td.addEventListener('pointerenter', () => onHover(i, j));
+      // (not while a teacher picks exercise cells: what they point at must not change what
+      // the chapter shows, nor so the warning about where hidden values still show)
+      td.addEventListener('pointerenter', () => picking || onHover(i, j));
       td.addEventListener('pointerleave', () => onHover(null));
     }
     if (onSelect && !editable) {
@@ -342,7 +345,7 @@ export function createMatrixGrid(opts) {
       active = [i, j];
       syncTabStops();
     }
-    onHover?.(i, j);
+    if (!picking) onHover?.(i, j);
     if (explains && !table.contains(e.relatedTarget)) explains()?.setAttribute('aria-live', 'polite');
     if (onSelect && !editable && !picking && e.target === td) {
       focusSelected = td;
@@ -479,6 +482,7 @@ export function createMatrixGrid(opts) {
     if (m) write(m);
   });
   function update(m) {
+    if (judged && !judgedStill(m)) clearVerdict();
     current = m;
     unwritten = m;
     later();
@@ -715,6 +719,7 @@ export function createMatrixGrid(opts) {
     if (out.length && fn) fn(out, { rows: shape.rows, cols: shape.cols });
   }
   function setHidden(list = [], { onOutside = null } = {}) {
+    clearVerdict();
     hidden.clear();
     if (!editable) for (const [i, j] of list) if (i >= 0 && j >= 0) hidden.add(`${i},${j}`);
     outsideListener = onOutside;
@@ -723,6 +728,7 @@ export function createMatrixGrid(opts) {
   }
   function toggleHidden(i, j) {
     const k = `${i},${j}`;
+    clearVerdict();
     if (hidden.has(k)) hidden.delete(k);
     else hidden.add(k);
     if (current) update(current);
@@ -730,6 +736,7 @@ export function createMatrixGrid(opts) {
   }
   function setPicking(on) {
     picking = !!on && !editable;
+    if (picking) onHover?.(null);
     if (current) update(current);
   }
   table.addEventListener('click', (e) => {
@@ -762,8 +769,30 @@ export function createMatrixGrid(opts) {
       else c.answer?.setAttribute('aria-invalid', 'true');
       results.push({ i, j, ok, expected: v, given });
     }
+    judged = new Map(results.map(({ i, j, expected }) => [`${i},${j}`, expected]));
     exResult.textContent = say('checkResult', { right, total: results.length });
     return { right, total: results.length, results };
+  }
+  // A verdict holds for the values it judged: when one of them changes (an input upstream
+  // was edited) or the hidden cells change, the verdict and its marks go, until the next
+  // check. (An answer typed anew clears its own cell's mark, see drawAnswer.)
+  const judgedStill = (m) => m.rows === current?.rows && m.cols === current?.cols &&
+    [...judged].every(([k, v]) => {
+      const [i, j] = k.split(',').map(Number);
+      return Object.is(m.data[i * m.cols + j], v);
+    });
+  function clearVerdict() {
+    if (!judged) return;
+    for (const k of judged.keys()) {
+      const [i, j] = k.split(',').map(Number);
+      const c = cells[i]?.[j];
+      if (!c) continue;
+      c.td.classList.remove('right', 'wrong');
+      c.td.removeAttribute('title');
+      c.answer?.removeAttribute('aria-invalid');
+    }
+    judged = null;
+    exResult.textContent = '';
   }
   function reveal() {
     later.flush();
