@@ -13,7 +13,7 @@
 //       });                                          // picture stays
 //     },
 //   };
-import { createMatrixGrid } from '../components/matrix-grid.js';
+import { createMatrixGrid, checkLeaks as findLeaks } from '../components/matrix-grid.js';
 import { createStepper } from '../components/stepper.js';
 import { createPlot } from '../components/plot.js';
 import { fmt, fmtCount } from '../format.js';
@@ -141,7 +141,8 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
   }
   // An exercise must not give its own answer away: a value hidden in one grid may still
   // show in another grid (a later step repeats P), a worked formula or a sentence. Each
-  // grid with hidden cells tells the teacher where, after every render (one frame later).
+  // grid with hidden cells tells the teacher where, after every render (one frame later;
+  // components/grid/exercise.js checkLeaks).
   const grids = [];
   let leakFrame = 0;
   function scheduleLeaks() {
@@ -149,51 +150,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
   }
   function checkLeaks() {
     leakFrame = 0;
-    const places = [];
-    const what = (n) => {
-      const fig = n.closest('[data-grid]');
-      if (fig) return fig.querySelector('table')?.caption?.textContent ?? fig.dataset.grid;
-      const worked = n.closest('.worked');
-      if (worked) return worked.querySelector('.worked-title')?.textContent ?? '';
-      const t = n.textContent.replace(/\s+/g, ' ').trim();
-      return t.length > 40 ? `${t.slice(0, 40)}…` : t;
-    };
-    // A figure may be shown twice (P in step ③ and again in ⑤): each place says its step,
-    // else the heading it is under.
-    const headings = [...section.querySelectorAll('h3, h4')];
-    const whereOf = (n) => {
-      const panel = n.closest('.step-panel');
-      const tab = panel && section.querySelector(`#${CSS.escape(panel.getAttribute('aria-labelledby') ?? '')}`);
-      if (tab) return ['leakInStep', tab.textContent.trim()];
-      // the last heading before it whose block holds it (a head's h4 names only that head's box)
-      const h = headings.filter((x) => x.compareDocumentPosition(n) & Node.DOCUMENT_POSITION_FOLLOWING && x.parentElement.contains(n)).pop();
-      return h ? ['leakUnder', h.textContent.trim()] : null;
-    };
-    const nameOf = (n) => {
-      const name = what(n);
-      const where = whereOf(n);
-      return where ? common(`tools.${where[0]}`, { name, where: where[1] }) : `“${name}”`;
-    };
-    for (const g of grids) {
-      const texts = g.hiddenTexts().filter((t) => /\d\.\d|\d{2,}/.test(t)); // not "0" or "1": found everywhere
-      if (!texts.length) {
-        g.setLeakNote('');
-        continue;
-      }
-      if (!places.length)
-        for (const n of section.querySelectorAll('[data-grid] td[data-i]:not(.hidden-cell) .v, .worked-math .katex-html, .worked-math:not(:has(.katex)), p, li')) {
-          if (n.closest('[data-grid] .exercise') || n.closest('.grid-io') || n.hidden) continue;
-          places.push([n, n.textContent.replace(/\u2212/g, '-')]);
-        }
-      const found = [];
-      for (const t of new Set(texts)) {
-        const re = new RegExp(`(?<![\\d.])${t.replace(/\u2212/g, '-').replace(/[.]/g, '\\.')}(?!\\d)`);
-        const where = new Set();
-        for (const [n, text] of places) if (!g.el.contains(n) && re.test(text)) where.add(nameOf(n));
-        if (where.size) found.push(common('tools.leakValue', { value: t, places: [...where].join(', ') }));
-      }
-      g.setLeakNote(found.length ? common('tools.leak', { list: found.join('; ') }) : '');
-    }
+    findLeaks(section, grids, common);
   }
   // A plot (components/plot.js) whose save-as-image menu speaks the page's language.
   function plot(opts = {}) {
