@@ -45,14 +45,14 @@ const texts = (page, grid, row) =>
 test('garbage typed into a cell: inline message, last good state kept, no uncaught error', async () => {
   const { page, errors, close } = await open();
   const good = await texts(page, 'S', 3);
-  const garbage = ['1,,2', '1e999', '-1e999', 'NaN', 'Infinity', '-', '+', '.', '😀', '1😀', '١٢', '0x1F', '1e', '--2',
+  const garbage = ['1,,2', '1e999', '-1e999', 'NaN', 'Infinity', '-', '+', '.', '😀', '1😀', '0x1F', '1e', '--2',
     '\u0000', 'x'.repeat(10000), '9'.repeat(10000), '<img src=x onerror=alert(1)>', '${1}'];
   for (const g of garbage) {
     tried.typed++;
     await page.fill(Q_CELL, g);
-    assert.equal(await page.getAttribute(Q_CELL, 'aria-invalid'), 'true', g.slice(0, 20));
-    // (a half-typed number such as "-" or "1e" is explained after a short pause)
+    // (a half-typed number such as "-" or "1e" is marked and explained after a short pause)
     await page.waitForSelector('[data-grid="input-Q"] .grid-error:not([hidden])', { timeout: 3000 });
+    assert.equal(await page.getAttribute(Q_CELL, 'aria-invalid'), 'true', g.slice(0, 20));
     const msg = await page.textContent('[data-grid="input-Q"] .grid-error');
     assert.ok(msg.length > 10, `message for ${g.slice(0, 20)}`);
     assert.ok(msg.length < 400, 'the message quotes a long entry only in part');

@@ -1,8 +1,9 @@
 // What a learner types, key by key, into a grid cell and into a number field, and what the
-// page then does and says (one rule for every number input: matrix-grid.js wireInput,
-// kit.js number): a complete number in range is used at once; anything else is not used,
-// the computation goes back to the value from before the edit, the message says exactly
-// that, and leaving the input puts that value back with the message still explaining it.
+// page then does and says (one rule for every number input, components/typed-number.js,
+// which matrix-grid.js and kit.js number() use): a complete number in range is used at
+// once; anything else is not used, the computation goes back to the value from before the
+// edit, the message says exactly that, and leaving the input puts that value back with the
+// message still explaining it.
 // Also: a stored input is shown as the shortest text of its float32 (after a paste, after
 // a permalink reload), and no cell cuts the number it holds.
 import test from 'node:test';
@@ -40,6 +41,34 @@ test('grid cells: full-width digits and minus are the number they show', async (
   assert.equal(await rowP(page), ascii);
   assert.equal(await page.inputValue(S11), '-3.5', 'shown in ASCII once left');
   assert.equal(await message(page, sError), null);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// Every script's decimal digits (Unicode Nd) are the number they show, in a cell and in a
+// number field alike: Arabic-Indic ١٢, Devanagari २, with the Arabic decimal separator ٫.
+test('cells and number fields: Arabic-Indic and Devanagari digits are the number they show', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=softmax&lang=en#softmax`);
+  await typeInto(page, S11, '-3.5');
+  await page.keyboard.press('Tab');
+  const ascii = await rowP(page);
+  await typeInto(page, S11, '2');
+  await page.keyboard.press('Tab');
+  await typeInto(page, S11, '-٣٫٥');
+  assert.equal(await page.getAttribute(S11, 'aria-invalid'), null, 'used as it is typed');
+  assert.equal(await message(page, sError), null);
+  await page.keyboard.press('Tab');
+  assert.equal(await rowP(page), ascii);
+  assert.equal(await page.inputValue(S11), '-3.5');
+  await page.goto(`${server.url}?embed=cost&lang=en#cost`);
+  const field = '#cost [data-control="n"]';
+  await typeInto(page, field, '٢٠٤٨');
+  assert.equal(await page.getAttribute(field, 'aria-invalid'), null);
+  assert.match(await page.textContent('#cost-complexity-caption'), /n = 2,048/);
+  await page.keyboard.press('Tab');
+  assert.equal(await page.inputValue(field), '2048');
+  await typeInto(page, field, '५१२');
+  assert.match(await page.textContent('#cost-complexity-caption'), /n = 512/);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -185,11 +214,11 @@ test('Escape in a cell or a number field whose text is not used: the value in us
   await page.keyboard.press('Escape');
   assert.equal(await page.inputValue(field), '1024');
   assert.equal(await message(page, error), null);
-  assert.equal(await page.getAttribute(field, 'aria-invalid'), 'false');
+  assert.equal(await page.getAttribute(field, 'aria-invalid'), null);
   assert.ok(await focused(field));
   // an empty field is marked only with its message: at once on Enter, or after a pause
   await typeInto(page, field, '');
-  assert.equal(await page.getAttribute(field, 'aria-invalid'), 'false');
+  assert.equal(await page.getAttribute(field, 'aria-invalid'), null);
   await page.keyboard.press('Enter');
   assert.match(await message(page, error), /the field is empty/);
   assert.equal(await page.getAttribute(field, 'aria-invalid'), 'true');

@@ -6,7 +6,8 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
-import { parseCell, isIncomplete, editText, f32Text, fmt, cellText, tex, texFactor, LIMIT } from '../../web/src/format.js';
+import { editText, f32Text, fmt, cellText, tex, texFactor } from '../../web/src/format.js';
+import { parseCell, isIncomplete, LIMIT } from '../../web/src/components/typed-number.js';
 
 const fc = createRequire(new URL('../../web/package.json', import.meta.url))('fast-check');
 const matrixTextUrl = new URL('../../web/src/matrix-text.js', import.meta.url);
@@ -65,7 +66,8 @@ test('parseCell: full-width digits, point, signs and exponent read as their ASCI
   // an invisible character that came with a paste is not part of the number
   for (const t of ['\u200b1', '１\u200b', '\ufeff1', '1\u00ad', '\u200e1\u200f']) assert.deepEqual(parseCell(t), { value: 1 }, JSON.stringify(t));
   assert.equal(isIncomplete('－'), true);
-  for (const t of ['2²', '①', '½', '٣']) assert.deepEqual(parseCell(t), { error: 'nan' }, t);
+  for (const t of ['2²', '①', '½']) assert.deepEqual(parseCell(t), { error: 'nan' }, t);
+  assert.deepEqual(parseCell('٣'), { value: 3 }, 'a decimal digit of any script is (tests/web/typed-number.test.mjs)');
   tried.parseCellWide = n;
 });
 

@@ -9,7 +9,7 @@
 // rel 0.001). Two decimals, as the documents print the answer, always pass; so does a
 // learner who rounded √2 to 1.414 along the way (the result moves by about 3·10⁻⁴).
 // "close" means within ten times that: right idea, rounded too early.
-import { parseCell } from './format.js';
+import { parseCell } from './components/typed-number.js';
 
 export const TOLERANCE = Object.freeze({ abs: 0.01, rel: 0.001 });
 

@@ -76,48 +76,7 @@ export function texFactor(x, opts) {
   return t.startsWith('-') ? `(${t})` : t;
 }
 
-export const LIMIT = 1e6;
-
-// A typographic, small or full-width minus (−, –, ﹣, －) read as "-".
-const MINUSES = /[\u2212\u2013\uFE63\uFF0D]/g;
-
-// Full-width forms (what a CJK input method types: ２, ．, ，, the ideographic space) as
-// ASCII. Only these: NFKC would also read a superscript ² or a circled ① as a digit.
-export function asciiForms(text) {
-  return String(text).replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xFEE0)).replace(/\u3000/g, ' ');
-}
-
-// What a learner typed into a number field or a cell, as ASCII: full-width forms as ASCII,
-// any minus above as "-", invisible format characters (a zero-width space, a byte order
-// mark, a soft hyphen, direction marks: Unicode's Cf) dropped, trimmed.
-export function numberText(text) {
-  return asciiForms(text).replace(MINUSES, '-').replace(/\p{Cf}/gu, '').trim();
-}
-
-// Text that is not a number yet but may become one as the learner keeps typing:
-// "-", ".", "1e", "2e-", "+".
-const PREFIX = /^[+-]?(\d*\.?\d*)(e[+-]?)?$/i;
-export function isIncomplete(text) {
-  const t = numberText(text);
-  return t.length > 0 && t.length <= 40 && PREFIX.test(t) && !NUMBER.test(t.replace(/^\+/, ''));
-}
-
-// Parses what a learner typed into a cell. Accepts "-1.5", "−1.5" (typographic minus),
-// "+2", ".5", "1e-3", full-width "－１．５", surrounding spaces. Returns {value} or {error: 'nan' | 'range' | 'tiny'}.
-// Every input is stored as float32, so the rule is float32's on both sides: past ±LIMIT is
-// 'range', and a nonzero number closer to 0 than float32's smallest (≈1.4e-45, which
-// would be stored as 0) is 'tiny'; neither is used, as the learner typed something else
-// than what would be computed. (Subnormals, 1.4e-45 to 1.2e-38, are kept: they read back.)
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
-export function parseCell(text) {
-  const t = numberText(text).replace(/^\+/, '');
-  if (t.length === 0 || t.length > 40 || !NUMBER.test(t)) return { error: 'nan' };
-  const value = Number(t);
-  if (!Number.isFinite(value) || Math.abs(value) > LIMIT) return { error: 'range' };
-  // ("1e-999" is 0 even as a double: whether the text is nonzero is read from its digits)
-  if (Math.fround(value) === 0 && /[1-9]/.test(t.split(/e/i)[0])) return { error: 'tiny' };
-  return { value: value === 0 ? 0 : value };
-}
+// Reading what a learner types (parseCell, numberText, LIMIT…) is components/typed-number.js.
 
 // Whole numbers with thousands separators: fmtCount(67108864) -> "67,108,864".
 export function fmtCount(x) {

@@ -1,6 +1,7 @@
 // Matrices as text: plain rows of numbers (copy out, paste in), LaTeX bmatrix, Markdown
 // table and CSV. No DOM: the matrix grid uses these, and tests/web checks them in Node.
-import { cellText, tex, parseCell, asciiForms } from './format.js';
+import { cellText, tex } from './format.js';
+import { parseCell, asciiForms } from './components/typed-number.js';
 
 // code: 'empty' | 'long' | 'nan' | 'range' | 'gap' | 'ragged' | 'shape'; vars fill a translated message.
 export class MatrixTextError extends Error {

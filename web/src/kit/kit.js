@@ -13,10 +13,11 @@
 //       });                                          // picture stays
 //     },
 //   };
-import { createMatrixGrid } from '../components/matrix-grid.js';
+import { createMatrixGrid, checkLeaks as findLeaks } from '../components/matrix-grid.js';
 import { createStepper } from '../components/stepper.js';
 import { createPlot } from '../components/plot.js';
-import { fmt, fmtCount, numberText } from '../format.js';
+import { fmt, fmtCount } from '../format.js';
+import { typedNumber, readWhole } from '../components/typed-number.js';
 import { setProse, setText } from './prose.js';
 import { fill } from './fill.js';
 import { plainText, readableText } from './plain.js';
@@ -32,6 +33,9 @@ import { printing, onPrint } from './print.js';
 // {transient: ['hover']} names state keys that a permalink should not carry;
 // {implied: (state) => ({...})} the settings that follow from others (a permalink leaves
 // them out when they are what the others imply, and gets them when it leaves them out).
+// The typed-number rule's codes (components/typed-number.js) as the kit's words.
+const FIELD_WORDS = { typing: 'numberTyping', left: 'numberLeft', empty: 'whyFieldEmpty', whole: 'whyWhole' };
+
 export function chapterKit(section, ctx, id, initialState, { transient = [], implied = null } = {}) {
   const { attn, i18n, store } = ctx;
   const host = ctx.host ?? null;
@@ -137,7 +141,8 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
   }
   // An exercise must not give its own answer away: a value hidden in one grid may still
   // show in another grid (a later step repeats P), a worked formula or a sentence. Each
-  // grid with hidden cells tells the teacher where, after every render (one frame later).
+  // grid with hidden cells tells the teacher where, after every render (one frame later;
+  // components/grid/exercise.js checkLeaks).
   const grids = [];
   let leakFrame = 0;
   function scheduleLeaks() {
@@ -145,51 +150,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
   }
   function checkLeaks() {
     leakFrame = 0;
-    const places = [];
-    const what = (n) => {
-      const fig = n.closest('[data-grid]');
-      if (fig) return fig.querySelector('table')?.caption?.textContent ?? fig.dataset.grid;
-      const worked = n.closest('.worked');
-      if (worked) return worked.querySelector('.worked-title')?.textContent ?? '';
-      const t = n.textContent.replace(/\s+/g, ' ').trim();
-      return t.length > 40 ? `${t.slice(0, 40)}…` : t;
-    };
-    // A figure may be shown twice (P in step ③ and again in ⑤): each place says its step,
-    // else the heading it is under.
-    const headings = [...section.querySelectorAll('h3, h4')];
-    const whereOf = (n) => {
-      const panel = n.closest('.step-panel');
-      const tab = panel && section.querySelector(`#${CSS.escape(panel.getAttribute('aria-labelledby') ?? '')}`);
-      if (tab) return ['leakInStep', tab.textContent.trim()];
-      // the last heading before it whose block holds it (a head's h4 names only that head's box)
-      const h = headings.filter((x) => x.compareDocumentPosition(n) & Node.DOCUMENT_POSITION_FOLLOWING && x.parentElement.contains(n)).pop();
-      return h ? ['leakUnder', h.textContent.trim()] : null;
-    };
-    const nameOf = (n) => {
-      const name = what(n);
-      const where = whereOf(n);
-      return where ? common(`tools.${where[0]}`, { name, where: where[1] }) : `“${name}”`;
-    };
-    for (const g of grids) {
-      const texts = g.hiddenTexts().filter((t) => /\d\.\d|\d{2,}/.test(t)); // not "0" or "1": found everywhere
-      if (!texts.length) {
-        g.setLeakNote('');
-        continue;
-      }
-      if (!places.length)
-        for (const n of section.querySelectorAll('[data-grid] td[data-i]:not(.hidden-cell) .v, .worked-math .katex-html, .worked-math:not(:has(.katex)), p, li')) {
-          if (n.closest('[data-grid] .exercise') || n.closest('.grid-io') || n.hidden) continue;
-          places.push([n, n.textContent.replace(/\u2212/g, '-')]);
-        }
-      const found = [];
-      for (const t of new Set(texts)) {
-        const re = new RegExp(`(?<![\\d.])${t.replace(/\u2212/g, '-').replace(/[.]/g, '\\.')}(?!\\d)`);
-        const where = new Set();
-        for (const [n, text] of places) if (!g.el.contains(n) && re.test(text)) where.add(nameOf(n));
-        if (where.size) found.push(common('tools.leakValue', { value: t, places: [...where].join(', ') }));
-      }
-      g.setLeakNote(found.length ? common('tools.leak', { list: found.join('; ') }) : '');
-    }
+    findLeaks(section, grids, common);
   }
   // A plot (components/plot.js) whose save-as-image menu speaks the page's language.
   function plot(opts = {}) {
@@ -254,15 +215,12 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     });
     return { label, input, span };
   }
-  // A labelled whole-number input bound to state()[name] (every chapter's number field).
-  // The rule is the grid cells' (matrix-grid.js, wireInput): text that is a whole number in
-  // [min, max] (and passes `check`) is used at once; anything else is not used, the field
-  // is marked, the computation goes back to the value the field had when the learner
-  // entered it, and the message beside the field says what was typed, why it is not used
-  // and which value is. Leaving the field puts that value back, and the message stays,
-  // saying so, until the next edit. `check(v)` may reject a whole number (return the
-  // reason, or null); `patchFor(v)` patches more than the one key (default {[name]: v});
-  // `testId` names the input for tests (data-control, default name).
+  // A labelled whole-number input bound to state()[name] (every chapter's number field),
+  // by the typed-number rule of the grid cells (components/typed-number.js): a whole number
+  // in [min, max] that passes `check` is used at once; anything else is not used and the
+  // message beside the field says why and which value is. `check(v)` may reject a whole
+  // number (return the reason, or null); `patchFor(v)` patches more than the one key
+  // (default {[name]: v}); `testId` names the input for tests (data-control, default name).
   // A text input (numeric keyboard on phones), so the message can quote what was typed.
   function number(name, key, { min = 1, max = Number.MAX_SAFE_INTEGER, parent = section, vars = () => ({}), check, patchFor, testId = name } = {}) {
     const label = el('label', 'number', parent);
@@ -277,94 +235,25 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     msg.id = `${id}-${testId}-error`;
     input.setAttribute('aria-describedby', msg.id);
     msg.hidden = true;
-    let before = null; // the value when the learner entered the field
     let message = null; // () => text, so that a language switch re-words it
-    let typed = null; // the text that is not used, while the field has it
-    let timer = 0;
     const show = () => {
       const t = message ? message() : '';
       if (msg.hidden !== !t) msg.hidden = !t;
       setText(msg, t);
     };
-    // the field marked as not used, with its message
-    const mark = () => {
-      input.setAttribute('aria-invalid', 'true');
-      show();
-    };
-    const apply = (v) => v !== state()[name] && patch(patchFor ? patchFor(v) : { [name]: v });
-    // (full-width digits and minus signs are read as ASCII: format.js, numberText)
-    const why = (typed) => {
-      const t = numberText(typed);
-      if (t === '') return common('whyFieldEmpty');
-      const v = Number(t);
-      if (!/^[+-]?\d+$/.test(t) || !Number.isInteger(v) || v < min || v > max) return common('whyWhole', { min: fmtCount(min), max: fmtCount(max) });
-      return check?.(v) ?? null;
-    };
-    // reason() is asked again when the message is shown, so it follows the language.
-    const say = (t, reason, value, left) => () =>
-      common(left ? 'numberLeft' : 'numberTyping', { text: t.length > 24 ? `${t.slice(0, 24)}…` : t, why: reason(), value: fmtCount(value) });
-    input.addEventListener('focus', () => {
-      before = state()[name];
-    });
-    input.addEventListener('input', () => {
-      clearTimeout(timer);
-      const t = input.value.trim();
-      const reason = why(t);
-      if (reason === null) {
-        typed = null;
-        message = null;
-        input.setAttribute('aria-invalid', 'false');
+    const field = typedNumber(input, {
+      read: (t) => readWhole(t, { min, max, check }),
+      value: () => state()[name],
+      use: (v) => patch(patchFor ? patchFor(v) : { [name]: v }),
+      quote: fmtCount,
+      words: (code, v) => common(FIELD_WORDS[code], code === 'whole' ? { min: fmtCount(v.min), max: fmtCount(v.max) } : v),
+      show: (m) => {
+        message = m;
         show();
-        apply(Number(numberText(t)));
-        return;
-      }
-      typed = t;
-      if (before !== null) apply(before);
-      message = say(t, () => why(t), state()[name], false);
-      // "" or "-" on the way to a number: say so (and mark the field) only if the learner
-      // stops there, or presses Enter. Hidden and emptied until then, so nothing says what
-      // the previous text was.
-      if (/^[+-]?$/.test(numberText(t))) {
-        input.setAttribute('aria-invalid', 'false');
-        msg.hidden = true;
-        setText(msg, '');
-        timer = setTimeout(mark, 800);
-      } else mark();
-    });
-    input.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' && typed !== null) {
-        clearTimeout(timer);
-        mark();
-        return;
-      }
-      // Escape while the text is not used: the value in use comes back at once, no message.
-      if (e.key !== 'Escape' || typed === null) return;
-      e.preventDefault();
-      clearTimeout(timer);
-      typed = null;
-      message = null;
-      input.setAttribute('aria-invalid', 'false');
-      show();
-      input.value = String(state()[name]);
-      input.select();
-    });
-    input.addEventListener('blur', () => {
-      clearTimeout(timer);
-      if (typed !== null) {
-        const t = typed;
-        message = say(t, () => why(t) ?? '', state()[name], true);
-        typed = null;
-        input.setAttribute('aria-invalid', 'false');
-        show();
-      }
-      const v = String(state()[name]);
-      if (input.value !== v) input.value = v;
+      },
     });
     relabelers.push(show);
-    syncs.push(() => {
-      const v = String(state()[name]);
-      if (input.value !== v && typed === null && document.activeElement !== input && (input.getRootNode?.().activeElement ?? null) !== input) input.value = v;
-    });
+    syncs.push(() => field.sync());
     return { label, input, span, msg };
   }
   // edits: the button changes the numbers (a reset, new random values), so a read-only

@@ -45,9 +45,9 @@ test('editing a Q cell changes S and P; a malformed entry keeps the last good st
   const good = await cellTexts(page, 'S', 3);
   for (const garbage of ['1,,2', 'abc', '-', '1e999']) {
     await page.fill(cell, garbage);
-    assert.equal(await page.getAttribute(cell, 'aria-invalid'), 'true', garbage);
-    // "-" may become a number: its message waits for a pause in typing.
+    // "-" may become a number: its mark and message wait for a pause in typing.
     await page.waitForSelector('[data-grid="input-Q"] .grid-error', { state: 'visible', timeout: 3000 });
+    assert.equal(await page.getAttribute(cell, 'aria-invalid'), 'true', garbage);
     assert.deepEqual(await cellTexts(page, 'S', 3), good, `state kept for ${garbage}`);
   }
   // Typed key by key, "1,,2" first commits the valid prefix "1"; leaving the cell
@@ -159,6 +159,34 @@ test('a change of head writes the dot product\'s signs in place; the formula is 
     });
   }
   assert.ok(seen.some(Boolean), 'a sign changed with the head');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// The teacher's warning about hidden values still on screen follows the hidden cells: the
+// cell the teacher points at or last clicked (hidden, then shown again) does not change it,
+// as the learner's link opens on the chapter's own row (issue 26, first try 3).
+test('exercise: the leak warning follows the hidden cells, not the cell the teacher last clicked', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?lang=en&core-attention=!step:softmax#core-attention`);
+  await page.click('#exercise-toggle');
+  const P = (i, j) => `[data-grid="P"] tbody tr:nth-child(${i}) td:nth-of-type(${j})`;
+  const leak = '[data-grid="P"] .exercise-leak';
+  const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
+  await page.click(P(3, 1));
+  await page.click(P(3, 3));
+  await page.waitForFunction((sel) => /0\.844 in [^;]*step “④ softmax”/.test(document.querySelector(sel).textContent), leak);
+  const warned = await page.textContent(leak);
+  assert.match(warned, /0\.114 in [^;]*step “④ softmax”/, warned);
+  await page.click(P(1, 1));
+  await page.click(P(1, 1)); // hidden and shown again; the pointer stays on row 1
+  await frames();
+  assert.equal(await page.$$eval('[data-grid="P"] td.hidden-cell', (n) => n.length), 2);
+  assert.equal(await page.textContent(leak), warned);
+  // the worked softmax row is still the chapter's (row 3), the one a learner's link opens on
+  assert.match(await page.textContent('[data-worked="softmax"] .worked-title'), /3/);
+  await page.hover(P(2, 2));
+  await frames();
+  assert.equal(await page.textContent(leak), warned, 'pointing at another row while picking');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -150,3 +150,32 @@ test('two-keys: equal scores give equal weights, and the result sentence says so
   assert.deepEqual([...errors, ...e2], []);
   await p2.close();
 });
+
+// A verdict holds for the values it judged (issue 26, first try 4): set q so that α₁ changes
+// and "1 of 1 correct" goes; checking again judges the new value.
+test('two-keys: an exercise verdict goes when the numbers it judged change', async () => {
+  const { page, errors } = await open('?lang=en&two-keys=!hide:@two-keys-weights.1.1#two-keys');
+  await atFragment(page, 'two-keys');
+  const W = '[data-grid="two-keys-weights"]';
+  const result = () => page.textContent(`${W} .exercise-result`);
+  await page.fill(`${W} td[data-i="0"][data-j="0"] input.answer`, '0.33');
+  await page.click(`${W} [data-act="check"]`);
+  assert.equal(await result(), '1 of 1 correct.');
+  assert.equal(await page.$$eval(`${W} td.right`, (n) => n.length), 1);
+  await page.fill(cellInput('two-keys-q', 1, 1), '2');
+  await page.fill(cellInput('two-keys-q', 1, 2), '1');
+  await page.waitForFunction((sel) => document.querySelector(sel).textContent === '0.500', `${W} td[data-i="0"][data-j="1"] .v`);
+  assert.equal(await result(), '', 'the verdict about α₁ = 0.330 is gone');
+  assert.equal(await page.$$eval(`${W} td.right, ${W} td.wrong`, (n) => n.length), 0);
+  assert.equal(await page.inputValue(`${W} td[data-i="0"][data-j="0"] input.answer`), '0.33', 'the answer stays');
+  await page.click(`${W} [data-act="check"]`);
+  assert.equal(await result(), '0 of 1 correct.');
+  // an edit that leaves α₁ as it was (a value vector) keeps the verdict
+  await page.fill(`${W} td[data-i="0"][data-j="0"] input.answer`, '0.5');
+  await page.click(`${W} [data-act="check"]`);
+  await page.fill(cellInput('two-keys-V', 1, 1), '5');
+  await page.waitForFunction(() => /5/.test(new URL(location.href).searchParams.get('two-keys') ?? ''), null, { timeout: 5000 });
+  assert.equal(await result(), '1 of 1 correct.');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
