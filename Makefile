@@ -6,9 +6,9 @@
 #                tables on stdout, results in build/bench/, docs/benchmarks.md updated
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help deps apt-deps npm-deps wasm web native debug serve test fuzz bench bench-deps bench-page bench-pool screenshots clean bench-training pretrained-deps pretrained-fixtures check-pretrained-fixtures bench-model-native bench-model test-stress
+.PHONY: help deps apt-deps npm-deps wasm web native debug serve test test-stage test-chapter fuzz bench bench-deps bench-page bench-pool screenshots clean bench-training pretrained-deps pretrained-fixtures check-pretrained-fixtures bench-model-native bench-model test-stress
 
-APT_PACKAGES := cmake g++ make emscripten libxsimd-dev catch2 chromium fonts-nanum clang-14 libclang-rt-14-dev zstd nlohmann-json3-dev
+APT_PACKAGES := cmake ninja-build g++ make emscripten libxsimd-dev catch2 chromium fonts-nanum clang-14 libclang-rt-14-dev zstd nlohmann-json3-dev
 # Only `make bench` needs these (the native benchmark and its peers).
 BENCH_APT_PACKAGES := libbenchmark-dev libeigen3-dev libopenblas-dev
 # Only `make pretrained-fixtures` needs these: the PyTorch reference of the real-model tests
@@ -31,6 +31,8 @@ help:
 	@echo "make serve   build and serve the page on http://localhost:$(PORT)"
 	@echo "make test    build natively and run every test (ctest), then the core again under ASan+UBSan with fixed-seed fuzz runs; both always run"
 	@echo "make test-stress   the browser (e2e) tests while a busy loop keeps one core busy (races a quiet machine hides)"
+	@echo "make test-stage STAGE=softmax   one stage of the core (tests/core/test_softmax.cpp), after rebuilding its program"
+	@echo "make test-chapter ID=softmax    one chapter's browser test, after rebuilding what changed of the page"
 	@echo "make fuzz    run each libFuzzer target for FUZZ_SECONDS (default $(FUZZ_SECONDS)) seconds"
 	@echo "make train-text-model   build the text corpus from Debian packages and train the text model (~10 min on 2 busy cores)"
 	@echo "make bench   native and WebAssembly benchmarks against Eigen, OpenBLAS, onnxruntime-node, plain JS, TF.js, onnxruntime-web; the small calls (see docs/benchmarks.md)"
@@ -105,14 +107,31 @@ test: deps native debug
 	[ $$rel -eq 0 ] && [ $$dbg -eq 0 ]
 
 # The browser (e2e) tests while a process started here keeps one core busy, to shake out
-# races that a quiet machine hides. The busy loop is stopped on every exit path.
+# races that a quiet machine hides. The busy loop is stopped on every exit path: the traps
+# kill it on exit, Ctrl-C (INT), TERM and HUP, and it ends by itself within a tenth of a
+# second once the shell that started it is gone (even if that shell was killed with -9).
 test-stress: deps native
-	@busy=; trap '[ -n "$$busy" ] && kill $$busy 2>/dev/null; wait $$busy 2>/dev/null' EXIT INT TERM; \
-	sh -c 'while :; do :; done' & busy=$$!; \
+	@busy=; stop() { [ -n "$$busy" ] && kill $$busy 2>/dev/null; wait $$busy 2>/dev/null; busy=; }; \
+	trap stop EXIT; trap 'stop; exit 130' INT; trap 'stop; exit 143' TERM; trap 'stop; exit 129' HUP; \
+	sh -c 'p=$$1; while kill -0 $$p 2>/dev/null; do i=0; while [ $$i -lt 100000 ]; do i=$$((i+1)); done; done' busy $$$$ & busy=$$!; \
 	echo "== make test-stress: busy loop pid $$busy"; \
 	st=0; ctest --preset native-release -j $(JOBS) -L '^e2e$$' || st=$$?; \
 	echo "== make test-stress: e2e tests $$( [ $$st -eq 0 ] && echo passed || echo "FAILED (ctest exit $$st)" )"; \
 	exit $$st
+
+# One stage of the core: its Catch2 cases (tests/core/test_$(STAGE).cpp, label core.$(STAGE)),
+# after rebuilding the test program. Nothing else is built or run.
+test-stage: build/native-release/CMakeCache.txt
+	@test -n "$(STAGE)" || { echo "usage: make test-stage STAGE=<stage> (one of: $$(ls tests/core | sed -n 's/^test_\(.*\)\.cpp$$/\1/p' | tr _ - | tr '\n' ' '))" >&2; exit 2; }
+	cmake --build --preset native-release -j $(JOBS) --target attn_tests
+	ctest --preset native-release -j $(JOBS) -L '^core\.$(STAGE)$$' --no-tests=error
+
+# One chapter's browser test (web/src/chapters/$(ID)/$(ID).test.mjs, ctest e2e.$(ID)). ctest's
+# web.build fixture runs `make web` first, which rebuilds only what changed (nothing at all when
+# no input did; web/scripts/build.mjs).
+test-chapter: build/native-release/CMakeCache.txt npm-deps
+	@test -n "$(ID)" -a -f "web/src/chapters/$(ID)/$(ID).test.mjs" || { echo "usage: make test-chapter ID=<chapter> (one of: $$(cd web/src/chapters && ls */*.test.mjs | sed 's,/.*,,' | tr '\n' ' '))" >&2; exit 2; }
+	ctest --preset native-release -R '^e2e\.$(ID)$$' --no-tests=error
 
 # Long fuzz runs (one target after the other). New inputs accumulate in
 # build/native-debug/fuzz-corpus/; crashes land in build/native-debug/fuzz-artifacts/

@@ -19,8 +19,21 @@
 //   dist/text-model.bin + text-model-results.json (the trained text model and its measured
 //   roles, from models/text-model/; fetched by the trained-heads chapter next to its script),
 //   and next to every text and wasm file its .gz and .br (precompressed, the last step).
+//
+// Incremental: build/web-stamp.json records a hash of every input (web/src but the browser
+// tests, web/scripts, index.html, the npm lockfiles, the wasm modules, the JS of wasm/ (attn.mjs
+// and what it imports), the text model,
+// every other file a bundle read, the build's environment) and the hash of every file it wrote.
+// When the inputs hash the same and dist/ holds exactly those bytes, the build does nothing
+// ("up to date").
+// Else it rebuilds dist/ from scratch (esbuild bundles everything in seconds, so no stale
+// bundle is ever left), but the slow steps are content-addressed in build/web-cache/: the
+// .gz/.br of a file whose bytes are unchanged, the zstd of an unchanged wasm, the font subsets.
+// So after an edit to one chapter only its bundles (and the widget files holding it) are
+// compressed again. --force (or ATTN_WEB_FORCE=1) rebuilds even when the stamp matches.
 import { build } from 'esbuild';
-import { cp, mkdir, rm, access, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, rm, access, readdir, readFile, stat, writeFile, rename } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -55,6 +68,91 @@ await mustExist(join(wasmDir, 'pretrained', 'attn-pretrained.wasm'), 'build the 
     if (full !== other.replaceAll(`${name}.wasm`, 'attn-core.wasm'))
       throw new Error(`attn-core.mjs and ${name}.mjs differ by more than the wasm file's name: attn.mjs cannot load ${name}.wasm with the full loader`);
 }
+
+// ---- up to date? ---------------------------------------------------------------------------------
+const STAMP = join(root, 'build', 'web-stamp.json');
+const cacheDir = join(root, 'build', 'web-cache');
+const sha = (bytes) => createHash('sha256').update(bytes).digest('hex');
+// Every file under dir (relative to root), skipping the browser tests beside the chapters.
+async function filesUnder(dir) {
+  const out = [];
+  const walk = async (d) => {
+    for (const e of await readdir(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) await walk(p);
+      else if (!e.name.endsWith('.test.mjs')) out.push(p);
+    }
+  };
+  await walk(dir);
+  return out;
+}
+// The inputs' hash: each file's path and bytes (a missing one hashes as missing), the
+// environment that changes the output, and this Node's zlib and brotli (the precompression).
+async function inputHash(extra) {
+  const files = new Set([
+    ...await filesUnder(join(web, 'src')), ...await filesUnder(join(web, 'scripts')),
+    join(web, 'index.html'), join(web, 'favicon.svg'), join(web, 'package.json'), join(web, 'package-lock.json'),
+    join(web, 'node_modules', '.package-lock.json'),
+    // the public API: wasm/attn.mjs, attn.d.ts and any module beside or below them
+    ...(await filesUnder(join(root, 'wasm'))).filter((f) => /\.(m?js|ts|json)$/.test(f)),
+    join(root, 'models', 'text-model', 'model.bin'), join(root, 'models', 'text-model', 'results.json'),
+    ...['attn-core', 'attn-core-lite', 'attn-core-relaxed', 'attn-core-lite-relaxed', 'attn-core-scalar']
+      .flatMap((f) => [join(wasmDir, `${f}.mjs`), join(wasmDir, `${f}.wasm`)]),
+    join(wasmDir, 'pretrained', 'attn-pretrained.mjs'), join(wasmDir, 'pretrained', 'attn-pretrained.wasm'),
+    ...extra.map((p) => resolve(root, p)),
+  ]);
+  const h = createHash('sha256');
+  h.update(JSON.stringify({ wasmDir, minify: process.env.ATTN_NO_MINIFY ?? '', node: process.version, zlib: process.versions.zlib, brotli: process.versions.brotli }));
+  for (const f of [...files].sort()) {
+    const bytes = await readFile(f).catch(() => null);
+    h.update(`\0${relative(root, f)}\0${bytes ? sha(bytes) : 'missing'}`);
+  }
+  return h.digest('hex');
+}
+const force = process.argv.includes('--force') || !!process.env.ATTN_WEB_FORCE;
+// Every file of dist/ (relative to it) with its bytes' hash.
+async function distFiles() {
+  const out = {};
+  const walk = async (d) => {
+    for (const e of await readdir(join(dist, d), { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) await walk(p);
+      else out[p] = sha(await readFile(join(dist, p)));
+    }
+  };
+  await walk('.');
+  return out;
+}
+const previous = await readFile(STAMP, 'utf8').then(JSON.parse, () => null);
+const startHash = await inputHash(previous?.extra ?? []);
+if (!force && previous?.inputs === startHash && previous.outputs) {
+  const now = await distFiles().catch(() => ({}));
+  if (JSON.stringify(now) === JSON.stringify(previous.outputs)) {
+    console.log(`web: up to date (inputs unchanged since ${previous.built}; --force rebuilds)`);
+    process.exit(0);
+  }
+}
+await rm(STAMP, { force: true }); // no stamp while dist/ is being rebuilt
+
+// ---- the content-addressed caches of the slow steps (build/web-cache/) ------------------------------
+// cached(kind, key, make): the bytes make() returns for this key, from the cache when there.
+// Entries not used by this build are deleted at its end (the cache holds one build's worth).
+// (One promise per key: identical files, such as a wasm copied twice, are compressed once.)
+const usedCache = new Map();
+function cached(kind, key, make) {
+  const file = join(cacheDir, `${kind}-${key}`);
+  if (!usedCache.has(file)) usedCache.set(file, (async () => {
+    const hit = await readFile(file).catch(() => null);
+    if (hit) return hit;
+    const bytes = Buffer.from(await make());
+    const tmp = `${file}.${process.pid}.tmp`;
+    await writeFile(tmp, bytes);
+    await rename(tmp, file);
+    return bytes;
+  })());
+  return usedCache.get(file);
+}
+await mkdir(cacheDir, { recursive: true });
 
 await rm(dist, { recursive: true, force: true });
 await mkdir(join(dist, 'katex'), { recursive: true });
@@ -95,6 +193,16 @@ for (const c of await readChapters()) {
   chapterEntries[`ch-${c.id}`] = join(web, 'src', 'chapters', c.id, 'index.js');
   for (const lang of LANGS) chapterEntries[`ch-${c.id}.${lang}`] = join(web, 'src', 'chapters', c.id, `${lang}.js`);
 }
+// Files the bundles read (esbuild's metafiles; paths relative to the working directory): those outside the
+// folders hashed anyway go into the stamp, so an edit to them rebuilds too.
+const readByBundles = new Set();
+function noteInputs(result) {
+  for (const p of Object.keys(result.metafile?.inputs ?? {})) {
+    if (p.includes(':')) continue; // a plugin's namespace (chapters:list, widget-assets)
+    readByBundles.add(relative(root, resolve(p)));
+  }
+  return result;
+}
 const target = ['es2022', 'chrome100', 'firefox100', 'safari15'];
 const minify = !process.env.ATTN_NO_MINIFY;
 await build({
@@ -115,7 +223,8 @@ await build({
   external: ['./attn.mjs'],
   plugins: [chromaticPlugin, chapterListPlugin],
   logLevel: 'warning',
-});
+  metafile: true,
+}).then(noteInputs);
 // The workers, one file each (no shared chunks: the widget's documentation has a teacher
 // copy one worker file next to the widget): training-worker is the training chapter's,
 // cost-run the cost chapter's live run, sentence-heads the trained-heads chapter's
@@ -134,7 +243,8 @@ await build({
   sourcemap: true,
   external: ['./attn.mjs'],
   logLevel: 'warning',
-});
+  metafile: true,
+}).then(noteInputs);
 // The real-model chapter's worker (dist/real-model.js): the checkpoint's reader and the
 // tokenizer library, importing ./pretrained.mjs (the worker's own module, up to 4 GB).
 await build({
@@ -147,7 +257,8 @@ await build({
   sourcemap: true,
   external: ['./pretrained.mjs'],
   logLevel: 'warning',
-});
+  metafile: true,
+}).then(noteInputs);
 
 // ---- the widget ------------------------------------------------------------------------------
 // The page's stylesheet, rewritten for a shadow root: variables on .ae-root instead of
@@ -180,7 +291,8 @@ async function katexFonts(katexCss, { inline = true } = {}) {
       continue;
     }
     const whole = await readFile(join(web, 'node_modules', 'katex', 'dist', 'fonts', `KaTeX_${file}.woff2`));
-    const bytes = keep.text === null ? whole : await subsetFont(whole, keep.text, { targetFormat: 'woff2' });
+    const bytes = keep.text === null ? whole
+      : await cached('font', sha(Buffer.concat([whole, Buffer.from(`\0${keep.text}`)])), () => subsetFont(whole, keep.text, { targetFormat: 'woff2' }));
     out.push({ family, style, weight, data: Buffer.from(bytes).toString('base64') });
   }
   if (out.length !== WIDGET_FONTS.length) throw new Error(`KaTeX's stylesheet has ${out.length} of the widget's ${WIDGET_FONTS.length} fonts`);
@@ -208,7 +320,8 @@ function zstd(file) {
     throw new Error(`the widget's core is packed with the zstd command (Debian package zstd; make deps installs it): ${e.message}`);
   }
 }
-const wasmZstd = zstd(join(wasmDir, 'attn-core-lite.wasm')).toString('base64');
+const liteWasm = await readFile(join(wasmDir, 'attn-core-lite.wasm'));
+const wasmZstd = (await cached('zstd22', sha(liteWasm), () => zstd(join(wasmDir, 'attn-core-lite.wasm')))).toString('base64');
 
 // registry: the modules the one file lends to attention-explorer-more.js (above), by path.
 const widgetAssets = (registry) => ({
@@ -276,7 +389,7 @@ const oneFile = (registry) => build({
   metafile: true,
   plugins: [chromaticPlugin, widgetAssets(registry ?? []), chapterListPluginWith({ side: SIDE })],
 });
-const held = new Set(Object.keys((await oneFile(null)).metafile.inputs).map((p) => resolve(web, p)));
+const held = new Set(Object.keys(noteInputs(await oneFile(null)).metafile.inputs).map((p) => resolve(web, p)));
 const lent = new Set();
 await build({
   ...widgetOptions,
@@ -378,9 +491,10 @@ async function precompress(dir) {
   let raw = 0, gz = 0, br = 0;
   await Promise.all(files.map(async (f) => {
     const bytes = await readFile(join(dir, f));
+    const key = sha(bytes);
     const [g, b] = await Promise.all([
-      gzip(bytes, { level: 9 }),
-      brotli(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+      cached('gz9', key, () => gzip(bytes, { level: 9 })),
+      cached('br11', key, () => brotli(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } })),
     ]);
     raw += bytes.length; gz += g.length; br += b.length;
     await Promise.all([writeFile(join(dir, `${f}.gz`), g), writeFile(join(dir, `${f}.br`), b)]);
@@ -390,5 +504,16 @@ async function precompress(dir) {
 
 const packed = await precompress(dist);
 const files = await readdir(dist);
+
+// The stamp, last: what went in (the inputs' hash, with the files the bundles read outside the
+// folders always hashed) and every file written. None if an input changed during the build.
+{
+  const always = [join(web, 'src'), join(web, 'scripts'), join(web, 'node_modules')].map((d) => relative(root, d) + '/');
+  const extra = [...readByBundles].filter((p) => !always.some((d) => p.startsWith(d))).sort();
+  if (await inputHash(previous?.extra ?? []) === startHash)
+    await writeFile(STAMP, JSON.stringify({ built: new Date().toISOString(), inputs: await inputHash(extra), extra, outputs: await distFiles() }, null, 1));
+  else console.warn('web: an input changed during the build: no stamp written (the next build starts again)');
+  for (const e of await readdir(cacheDir)) if (!usedCache.has(join(cacheDir, e))) await rm(join(cacheDir, e), { force: true });
+}
 console.log(`web: built ${files.length} entries into ${dist} (widget ${(size / 1e6).toFixed(2)} MB); ` +
   `${packed.files} files precompressed: ${(packed.raw / 1e6).toFixed(2)} MB, gzip ${(packed.gz / 1e6).toFixed(2)} MB, brotli ${(packed.br / 1e6).toFixed(2)} MB`);
