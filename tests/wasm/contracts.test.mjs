@@ -14,9 +14,8 @@
 //      nor of attention().output and attentionOutput() for keys the mask hides (the tiled
 //      kernel: within rounding, for the same reason).
 //   3. Hidden keys have weight exactly 0; a fully masked row is exactly 0.
-// KNOWN VIOLATION (todo below, docs/reliability.md): in the relaxed-SIMD builds contracts 1
-// and 2 fail by one ulp: f32x4.relaxed_madd is fused on an engine whose CPU has FMA, while
-// kernels::madd's scalar overload (the kernels' tails) is a*b + c there, two roundings.
+// The relaxed-SIMD builds hold them because kernels::madd's scalar overload (the kernels' tails)
+// is the lanes' own f32x4.relaxed_madd there, fused or not as the engine does it.
 // The relaxed builds need --experimental-wasm-relaxed-simd in Node 20 (ctest passes it); run by
 // hand without it, this file runs itself again in a Node started with the flag (as relaxed.test.mjs).
 import test from 'node:test';
@@ -88,7 +87,6 @@ function assertRowClose(a, b, i, what) {
 }
 
 // The relaxed-SIMD builds' known violation of contracts 1 and 2 (see the top of this file).
-const RELAXED_TODO = 'known violation: relaxed_madd is fused on FMA hardware, the scalar tails of kernels::madd are not (docs/reliability.md)';
 
 function variants(api, Q, K, V, tile) {
   return {
@@ -101,8 +99,7 @@ function variants(api, Q, K, V, tile) {
 
 for (const b of BUILDS) {
   const skip = b.relaxed ? noRelaxed : false;
-  const todo = b.relaxed ? RELAXED_TODO : undefined;
-  test(`${b.name}: contract 1: under causal, no variant's output for a token depends on the tokens after it`, { skip, todo }, async () => {
+  test(`${b.name}: contract 1: under causal, no variant's output for a token depends on the tokens after it`, { skip }, async () => {
     const api = await createAttention(b.options);
     assert.equal(api.simd, b.simd);
     const specials = [kNaN, kInf, -kInf, 1e30, -7];
@@ -135,7 +132,7 @@ for (const b of BUILDS) {
     assert.ok(rows > 1000, `${rows} rows compared`);
   });
 
-  test(`${b.name}: contract 2: a NaN or ∞ Value under a zero weight changes no bit of any output`, { skip, todo }, async () => {
+  test(`${b.name}: contract 2: a NaN or ∞ Value under a zero weight changes no bit of any output`, { skip }, async () => {
     const api = await createAttention(b.options);
     for (const dv of [1, 3, 4, 5, 7, 8, 9, 16, 17, 33]) {
       for (let seed = 0; seed < 20; seed++) {
