@@ -34,69 +34,136 @@ bool block_fully_masked(ConstMatrixView M, std::size_t i0, std::size_t rows, std
 
 constexpr float kLog2e = 1.44269504088896341f;
 
-#if !defined(__wasm__) && !defined(ATTN_SCALAR)
-// Natively, without a custom mask, the scores are kept in base 2 (log2 e folded into the
-// scale, exp2 in the online softmax: kernels/simd.hpp) and a tile's row maxima come from
-// the QKᵀ product's registers (micro_rows_max) instead of a pass over the tile.
-constexpr bool kBase2 = true;
+// ---------------------------------------------------------------------------------------------
+// The variants of the tiled kernel (as llm.c lists the variants of a kernel): the body below,
+// tiled<Variant>(), is written once; what differs between builds is three steps, each a static
+// member of a variant, and which variant a build runs is chosen in one place (kVariant, below).
+//
+//   Plain       the scalar stand-in (ATTN_SCALAR): scores in base e; every register block of
+//               a tile computed whole; the online softmax's update().
+//   Diagonal    WebAssembly SIMD128, with or without relaxed SIMD: Plain, except that on the
+//               causal diagonal a register block whose last query sees fewer than kNR − kLanes of
+//               its keys computes only the batches of keys it sees (the rest get weight 0 in
+//               step 3; their scores are left unwritten).
+//   Base2Fused  native x86 (AVX-512, AVX2, SSE4.2): without a custom mask the scores are kept in
+//               base 2 (log2 e folded into the scale, exp2 in the online softmax: kernels/simd.hpp),
+//               and a tile whose keys every row of the block sees takes its row maxima from the
+//               QKᵀ product's registers (micro_rows_max) instead of a pass over the tile.
+//
+// Every variant gives the same weights up to rounding (tests/core/test_flash.cpp compares each
+// build with attn::reference; ctest -L core.isa runs the native ones on every instruction set).
+// ---------------------------------------------------------------------------------------------
 
-// micro_rows for a whole register block (kNR keys, stored as they are, not accumulated:
-// A holds the scaled queries) that also folds each row's scores into rmax[r·kLanes,
-// (r + 1)·kLanes), lane by lane.
-void micro_rows_max(std::size_t kc, const float* a, std::size_t lda, const float* b, float* c, std::size_t ldc,
-                    std::size_t mr, float* rmax) {
-    using namespace kernels;
-    batch acc[kMR][kNB];
-    accumulate_rows(kc, a, lda, b, mr, acc);
-    for (std::size_t r = 0; r < kMR; ++r) {
-        if (r >= mr) continue;  // constant bounds keep acc in registers (store_block)
-        batch m = batch::load_aligned(rmax + r * kLanes);
-        for (std::size_t q = 0; q < kNB; ++q) {
-            const batch v = acc[r][q];
-            v.store_unaligned(c + r * ldc + q * kLanes);
-            m = xsimd::max(m, v);
-        }
-        m.store_aligned(rmax + r * kLanes);
+struct Plain {
+    static constexpr bool kBase2 = false;
+    // Step 1 for a register block on the causal diagonal whose last query sees `keys` (< kNR) of
+    // its keys: true when computed here, false to leave it to the whole-block product.
+    static bool diagonal_block(std::size_t, std::size_t, const float*, std::size_t, const float*, float*,
+                               std::size_t, std::size_t, float) {
+        return false;
     }
-}
-#else
-constexpr bool kBase2 = false;
-#endif
+    // Step 1 for a whole tile with its row maxima (Base2Fused only).
+    static void fused_scores(std::size_t, std::size_t, const float*, std::size_t, const float*, float*, std::size_t,
+                             std::size_t, float*) {}
+    // Step 3's update of one row over the tile's first nb scores s (n of them visible; rmax: the
+    // row's lane-wise maxima when the tile was fused). Returns the rescale c of OnlineSoftmax.
+    static float update(kernels::OnlineSoftmax<float>& row, float* s, std::size_t nb, std::size_t, bool, bool,
+                        const float*) {
+        return row.update(s, nb);
+    }
+};
 
 #if defined(__wasm_simd128__)
-// In WebAssembly, the causal diagonal's register blocks: the block's last query sees only
-// the first `keys` (< kNR) of its kNR keys, so only ceil(keys / kLanes) batches of them are
-// computed (the rest would get weight 0 in step 3; their scores are left unwritten).
-template <std::size_t NB>
-void micro_rows_part(std::size_t kc, const float* a, std::size_t lda, const float* b, float* c, std::size_t ldc,
-                     std::size_t mr, float alpha) {
-    using namespace kernels;
-    batch acc[kMR][NB];
-    accumulate_rows<NB>(kc, a, lda, b, mr, acc);
-    const batch va(alpha);
-    for (std::size_t r = 0; r < kMR; ++r)
-        for (std::size_t q = 0; q < NB; ++q) {
-            if (r >= mr) continue;
-            (acc[r][q] * va).store_unaligned(c + r * ldc + q * kLanes);
+struct Diagonal : Plain {
+    static bool diagonal_block(std::size_t keys, std::size_t kc, const float* a, std::size_t lda, const float* b,
+                               float* c, std::size_t ldc, std::size_t mr, float alpha) {
+        using namespace kernels;
+        static_assert(kNB == 4, "the diagonal blocks are written for 2 x 4 register blocks");
+        if (keys > kNR - kLanes) return false;
+        switch ((keys + kLanes - 1) / kLanes) {
+            case 1: part<1>(kc, a, lda, b, c, ldc, mr, alpha); break;
+            case 2: part<2>(kc, a, lda, b, c, ldc, mr, alpha); break;
+            default: part<3>(kc, a, lda, b, c, ldc, mr, alpha); break;
         }
-}
-
-// Scores of keys [0, keys) of a register block (their batches), keys < kNR.
-void micro_rows_diagonal(std::size_t keys, std::size_t kc, const float* a, std::size_t lda, const float* b, float* c,
-                         std::size_t ldc, std::size_t mr, float alpha) {
-    static_assert(kernels::kNB == 4, "the diagonal blocks are written for 2 x 4 register blocks");
-    switch ((keys + kernels::kLanes - 1) / kernels::kLanes) {
-        case 1: return micro_rows_part<1>(kc, a, lda, b, c, ldc, mr, alpha);
-        case 2: return micro_rows_part<2>(kc, a, lda, b, c, ldc, mr, alpha);
-        default: return micro_rows_part<3>(kc, a, lda, b, c, ldc, mr, alpha);
+        return true;
     }
-}
-#endif
-}  // namespace
 
-Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, const FlashOptions& options) {
+private:
+    // The first NB batches of keys of a register block, scaled by alpha and stored.
+    template <std::size_t NB>
+    static void part(std::size_t kc, const float* a, std::size_t lda, const float* b, float* c, std::size_t ldc,
+                     std::size_t mr, float alpha) {
+        using namespace kernels;
+        batch acc[kMR][NB];
+        accumulate_rows<NB>(kc, a, lda, b, mr, acc);
+        const batch va(alpha);
+        for (std::size_t r = 0; r < kMR; ++r)
+            for (std::size_t q = 0; q < NB; ++q) {
+                if (r >= mr) continue;  // constant bounds keep acc in registers (store_block)
+                (acc[r][q] * va).store_unaligned(c + r * ldc + q * kLanes);
+            }
+    }
+};
+#endif
+
+#if !defined(__wasm__) && !defined(ATTN_SCALAR)
+struct Base2Fused : Plain {
+    static constexpr bool kBase2 = true;
+
+    // S = A·Bᵀ for the tile's `cols` keys (whole panels; A holds the block's scaled queries),
+    // each row's scores also folded into rmax[r·kLanes, (r + 1)·kLanes), lane by lane.
+    static void fused_scores(std::size_t cols, std::size_t rows, const float* qb, std::size_t ldq, const float* kp,
+                             float* S, std::size_t ldS, std::size_t dk, float* rmax) {
+        using namespace kernels;
+        std::fill_n(rmax, rows * kLanes, kNegInf);
+        for (std::size_t jr = 0; jr < cols; jr += kNR)
+            for (std::size_t ir = 0; ir < rows; ir += kMR)
+                micro_rows_max(dk, qb + ir * ldq, ldq, kp + jr * dk, S + ir * ldS + jr, ldS, std::min(kMR, rows - ir),
+                               rmax + ir * kLanes);
+    }
+
+    static float update(kernels::OnlineSoftmax<float>& row, float* s, std::size_t nb, std::size_t n, bool base2, bool fused,
+                        const float* rmax) {
+        if (!base2) return row.update(s, nb);
+        return row.update_base2(s, nb, fused ? kernels::max(rmax, kernels::kLanes) : kernels::max(s, n));
+    }
+
+private:
+    // micro_rows for a whole register block (kNR keys, stored as they are, not accumulated)
+    // that also folds each row's scores into rmax, lane by lane.
+    static void micro_rows_max(std::size_t kc, const float* a, std::size_t lda, const float* b, float* c,
+                               std::size_t ldc, std::size_t mr, float* rmax) {
+        using namespace kernels;
+        batch acc[kMR][kNB];
+        accumulate_rows(kc, a, lda, b, mr, acc);
+        for (std::size_t r = 0; r < kMR; ++r) {
+            if (r >= mr) continue;  // constant bounds keep acc in registers (store_block)
+            batch m = batch::load_aligned(rmax + r * kLanes);
+            for (std::size_t q = 0; q < kNB; ++q) {
+                const batch v = acc[r][q];
+                v.store_unaligned(c + r * ldc + q * kLanes);
+                m = xsimd::max(m, v);
+            }
+            m.store_aligned(rmax + r * kLanes);
+        }
+    }
+};
+#endif
+
+// The one place a build's variant is chosen.
+#if !defined(__wasm__) && !defined(ATTN_SCALAR)
+using BuildVariant = Base2Fused;
+#elif defined(__wasm_simd128__)
+using BuildVariant = Diagonal;
+#else
+using BuildVariant = Plain;
+#endif
+
+// The tiled kernel (FlashAttention's loop: Dao et al. 2022, Algorithm 1), one variant's steps
+// filled in (above). Inputs checked by the caller.
+template <class Variant>
+Matrix tiled(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, const FlashOptions& options) {
     using namespace kernels;
-    check_flash_inputs(Q, K, V, options);
     // Shapes: Q: Tq x dk, K: Tk x dk, V: Tk x dv, O: Tq x dv.
     const std::size_t Tq = Q.rows(), Tk = K.rows(), dk = Q.cols(), dv = V.cols();
     const float scale = options.scale.value_or(1.0f / std::sqrt(float(dk)));
@@ -118,7 +185,7 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
     // skips zero weights instead of multiplying them (0·∞ would be NaN). The pack checks.
     const bool v_finite = pack_b(V.data(), V.stride(), false, 0, Tk, 0, dv, vp.data());
     // Scores in base 2 (above): natively, without a custom mask.
-    const bool base2 = kBase2 && !options.mask && std::isfinite(scale * kLog2e);
+    const bool base2 = Variant::kBase2 && !options.mask && std::isfinite(scale * kLog2e);
     const float alpha = base2 ? scale * kLog2e : scale;
 
     // Per query block: one Br x Bc tile of scores/weights, the online-softmax state of
@@ -153,19 +220,11 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
         for (std::size_t j0 = 0; j0 < kend; j0 += Bc) {
             const std::size_t cols = std::min(Bc, kend - j0);
             if (options.mask && block_fully_masked(*options.mask, i0, rows, j0, cols)) continue;
-            // Row maxima from the product: whole panels only (a padded key's score is 0,
-            // not a score) and every key visible to every row of the block.
+            // Base2Fused's step 1: the whole tile with its row maxima from the product; whole
+            // panels only (a padded key's score is 0, not a score) and every key visible to
+            // every row of the block.
             const bool fused = base2 && cols % kNR == 0 && visible_keys(i0, Tk, options.causal) >= j0 + cols;
-#if !defined(__wasm__) && !defined(ATTN_SCALAR)
-            if (fused) {
-                std::fill_n(rmax.data(), rows * kLanes, kNegInf);
-                for (std::size_t jr = 0; jr < cols; jr += kNR)
-                    for (std::size_t ir = 0; ir < rows; ir += kMR)
-                        micro_rows_max(dk, qb + ir * ldq, ldq, kp.data() + (j0 + jr) / kNR * dk * kNR,
-                                       S.data() + ir * ldS + jr, ldS, std::min(kMR, rows - ir),
-                                       rmax.data() + ir * kLanes);
-            }
-#endif
+            if (fused) Variant::fused_scores(cols, rows, qb, ldq, kp.data() + j0 * dk, S.data(), ldS, dk, rmax.data());
 
             // (1) S = scale · Q[i0 : i0+rows] · K[j0 : j0+cols]ᵀ, register-blocked; Q read in place.
             //     A register block whose first key its last query does not see is entirely
@@ -175,14 +234,11 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
                     const std::size_t mr = std::min(kMR, rows - ir);
                     const std::size_t seen = visible_keys(i0 + ir + mr - 1, Tk, options.causal);
                     if (j0 + jr >= seen) continue;
-#if defined(__wasm_simd128__)
-                    if (seen - (j0 + jr) <= kNR - kLanes) {
-                        micro_rows_diagonal(seen - (j0 + jr), dk, qb + ir * ldq, ldq,
-                                            kp.data() + (j0 + jr) / kNR * dk * kNR, S.data() + ir * ldS + jr, ldS, mr,
-                                            qscale);
+                    if (seen - (j0 + jr) < kNR &&
+                        Variant::diagonal_block(seen - (j0 + jr), dk, qb + ir * ldq, ldq,
+                                                kp.data() + (j0 + jr) / kNR * dk * kNR, S.data() + ir * ldS + jr, ldS,
+                                                mr, qscale))
                         continue;
-                    }
-#endif
                     micro_rows(dk, qb + ir * ldq, ldq, kp.data() + (j0 + jr) / kNR * dk * kNR,
                                S.data() + ir * ldS + jr, ldS, mr, kNR, qscale, false);
                 }
@@ -219,13 +275,7 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
                 const std::size_t read = v_finite ? std::min(cols, n + kMR - 1) : cols;
                 if (nb < read) std::fill(s + nb, s + read, 0.0f);
                 const bool first = row[r].max == kNegInf;
-#if !defined(__wasm__) && !defined(ATTN_SCALAR)
-                const float c = !base2 ? row[r].update(s, nb)
-                                       : row[r].update_base2(s, nb, fused ? kernels::max(rmax.data() + r * kLanes, kLanes)
-                                                                          : kernels::max(s, n));
-#else
-                const float c = row[r].update(s, nb);
-#endif
+                const float c = Variant::update(row[r], s, nb, n, base2, fused, fused ? rmax.data() + r * kLanes : nullptr);
                 if (c != 1.0f && !first) kernels::scale(Oacc.data() + r * ldO, c, Oacc.data() + r * ldO, dv);
             }
 
@@ -259,6 +309,12 @@ Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, 
         }
     }
     return O;
+}
+}  // namespace
+
+Matrix flash_attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V, const FlashOptions& options) {
+    check_flash_inputs(Q, K, V, options);
+    return tiled<BuildVariant>(Q, K, V, options);
 }
 
 }  // namespace attn
