@@ -307,7 +307,7 @@ int type_id();
 // "f" Float32Array, ["a", element] list, "d" dynamic (a type id, then that type), or the id
 // of a struct (object<S>).
 template <class T>
-std::string layout() {
+[[gnu::noinline]] std::string layout() {
     if constexpr (std::is_same_v<T, bool>) return "\"b\"";
     else if constexpr (std::is_arithmetic_v<T>) return "\"n\"";
     else if constexpr (std::is_same_v<T, std::string>) return "\"s\"";
@@ -318,18 +318,22 @@ std::string layout() {
     else return std::to_string(type_id<T>());
 }
 
-// The writers of the struct fields registered with object<S>.
+// The fields of a struct registered with object<S>: how to write each member (the member
+// pointer is kept in `member`, the writer knows its type), in order.
+template <class S>
+struct Field {
+    void (*write)(Out&, const S&, const void* member);
+    alignas(std::max_align_t) unsigned char member[sizeof(std::max_align_t)];
+};
 template <class S>
 struct Fields {
-    static std::vector<void (*)(Out&, const S&, const void*)>& writers() {
-        static std::vector<void (*)(Out&, const S&, const void*)> w;
-        return w;
-    }
-    static std::vector<std::pair<std::string, std::string>>& members() {  // member pointers, as bytes
-        static std::vector<std::pair<std::string, std::string>> m;
-        return m;
+    static std::vector<Field<S>>& list() {
+        static std::vector<Field<S>> l;
+        return l;
     }
 };
+// Appends ["key", layout()] to the layout of result type `id`.
+void add_field(int id, const char* key, std::string (*layout)());
 
 template <class T>
 void put(Out& o, const T& x);
@@ -355,10 +359,8 @@ private:
 };
 
 template <class S>
-void put_object(Out& o, const S& x) {
-    const auto& writers = Fields<S>::writers();
-    const auto& members = Fields<S>::members();
-    for (std::size_t i = 0; i < writers.size(); ++i) writers[i](o, x, members[i].second.data());
+[[gnu::noinline]] void put_object(Out& o, const S& x) {
+    for (const Field<S>& f : Fields<S>::list()) f.write(o, x, f.member);
 }
 
 void put_string(Out& o, const std::string& s);
@@ -391,14 +393,11 @@ struct object {
     object() { type_id<S>(); }
     template <class T>
     object& field(const char* key, T S::*member) {
-        std::string bytes(sizeof(member), '\0');
-        std::memcpy(bytes.data(), &member, sizeof(member));
-        Fields<S>::members().emplace_back(key, std::move(bytes));
-        Fields<S>::writers().push_back(&write_member<T>);
-        std::string& l = type_layouts()[std::size_t(TypeId<S>::id())];
-        l.pop_back();  // the closing ]
-        if (l.size() > 1) l += ',';
-        l += "[\"" + std::string(key) + "\"," + layout<T>() + "]]";
+        static_assert(sizeof(member) <= sizeof(Field<S>::member));
+        Field<S> f{&write_member<T>, {}};
+        std::memcpy(f.member, &member, sizeof(member));
+        Fields<S>::list().push_back(f);
+        add_field(TypeId<S>::id(), key, &layout<T>);
         return *this;
     }
 
@@ -426,58 +425,50 @@ int type_id() {
 // Keeps the kind and message of a failed call (lastError() hands them to attn.mjs).
 void fail(const char* kind, const std::string& message);
 
-// Runs f (which writes the result into out()), turning any C++ exception into the last
-// error; returns the address of the result's table, or 0 after an error.
-template <class F>
-double guard(F&& f) {
-    Out& o = out();
-    o.clear();
-    try {
-        f(o);
-        o.w[0] = double(reinterpret_cast<std::uintptr_t>(o.bytes.data()));
-        return double(reinterpret_cast<std::uintptr_t>(o.w.data()));
-    } catch (const ShapeError& e) {
-        fail("ShapeError", e.what());
-    } catch (const ValueError& e) {
-        fail("ValueError", e.what());
-    } catch (const SizeError& e) {
-        fail("SizeError", e.what());
-    } catch (const std::bad_alloc&) {
-        fail("SizeError", "out of memory: the WebAssembly module could not allocate this much");
-    } catch (const std::exception& e) {
-        fail("Error", e.what());
-    } catch (...) {
-        fail("Error", "unknown C++ exception");
-    }
-    o.clear();
-    return 0;
-}
+// Runs run(out(), context), which writes the result into out(), turning any C++ exception
+// into the last error; returns the address of the result's table, or 0 after an error.
+// (Not a template: its catch clauses exist once in the module, not once per function.)
+double guarded(void (*run)(Out&, void*), void* context);
 
-// The functions bound, for attn.mjs: name, the kinds of the parameters, the result's layout.
-std::vector<std::string>& function_list();
+
+// What describe() says of a function: its name, its parameters' kinds and its result's
+// layout, kept as function pointers (data, not code per function) and written out as JSON
+// by describe() at start-up.
+using Text = std::string (*)();
+struct Described {
+    const char* name;
+    const Text* kinds;
+    std::size_t arity;
+    Text result;  // nullptr: no result
+};
+std::vector<Described>& function_list();
 
 template <auto F>
 struct Bound;
 template <class R, class... A, R (*F)(A...)>
 struct Bound<F> {
+    using Wires = std::tuple<typename Arg<std::decay_t<A>>::wire...>;
     static double call(typename Arg<std::decay_t<A>>::wire... a) {
-        return guard([&](Out& o) {
-            // Arguments are converted left to right (a braced list).
-            std::tuple<std::decay_t<A>...> args{Arg<std::decay_t<A>>::from(std::move(a))...};
-            if constexpr (std::is_void_v<R>) {
-                std::apply(F, args);
-            } else {
-                put(o, o.hold(std::apply(F, args)));
-            }
-        });
+        Wires w{std::move(a)...};
+        return guarded(&run, &w);
     }
-    static std::string describe(const char* name) {
-        std::string kinds;
-        ((kinds += (kinds.empty() ? "\"" : ",\"") + Arg<std::decay_t<A>>::kind() + "\""), ...);
-        std::string result;
-        if constexpr (std::is_void_v<R>) result = "null";
-        else result = layout<std::decay_t<R>>();
-        return "[\"" + std::string(name) + "\",[" + kinds + "]," + result + "]";
+    static void run(Out& o, void* context) {
+        run(o, *static_cast<Wires*>(context), std::index_sequence_for<A...>{});
+    }
+    template <std::size_t... I>
+    static void run(Out& o, Wires& w, std::index_sequence<I...>) {
+        // Arguments are converted left to right (a braced list).
+        std::tuple<std::decay_t<A>...> args{Arg<std::decay_t<A>>::from(std::move(std::get<I>(w)))...};
+        if constexpr (std::is_void_v<R>) {
+            std::apply(F, args);
+        } else {
+            put(o, o.hold(std::apply(F, args)));
+        }
+    }
+    static Described describe(const char* name) {
+        static constexpr Text kinds[sizeof...(A) + 1] = {&Arg<std::decay_t<A>>::kind..., nullptr};
+        if constexpr (std::is_void_v<R>) return {name, kinds, sizeof...(A), nullptr};
+        else return {name, kinds, sizeof...(A), &layout<std::decay_t<R>>};
     }
 };
 

@@ -43,8 +43,19 @@ std::string join(const std::vector<std::string>& v) {
     return s + "]";
 }
 
+// [name, [kinds...], result layout] per function.
+std::string describe_functions() {
+    std::vector<std::string> list;
+    for (const Described& f : function_list()) {
+        std::string s = "[\"" + std::string(f.name) + "\",[";
+        for (std::size_t i = 0; i < f.arity; ++i) s += (i ? ",\"" : "\"") + f.kinds[i]() + "\"";
+        list.push_back(s + "]," + (f.result ? f.result() : std::string("null")) + "]");
+    }
+    return join(list);
+}
+
 std::string describe() {
-    return "{\"functions\":" + join(function_list()) + ",\"types\":" + join(type_layouts()) +
+    return "{\"functions\":" + describe_functions() + ",\"types\":" + join(type_layouts()) +
            ",\"records\":" + join(record_layouts()) + ",\"constants\":" + join(constant_list()) + "}";
 }
 
@@ -79,8 +90,8 @@ std::vector<std::string>& record_layouts() {
     static std::vector<std::string> r;
     return r;
 }
-std::vector<std::string>& function_list() {
-    static std::vector<std::string> f;
+std::vector<Described>& function_list() {
+    static std::vector<Described> f;
     return f;
 }
 std::vector<std::string>& constant_list() {
@@ -92,6 +103,38 @@ void constant(const char* name, double value) {
     char v[40];
     std::snprintf(v, sizeof v, "%.17g", value);
     constant_list().push_back("[\"" + std::string(name) + "\"," + v + "]");
+}
+
+double guarded(void (*run)(Out&, void*), void* context) {
+    Out& o = out();
+    o.clear();
+    try {
+        run(o, context);
+        o.w[0] = double(reinterpret_cast<std::uintptr_t>(o.bytes.data()));
+        return double(reinterpret_cast<std::uintptr_t>(o.w.data()));
+    } catch (const ShapeError& e) {
+        fail("ShapeError", e.what());
+    } catch (const ValueError& e) {
+        fail("ValueError", e.what());
+    } catch (const SizeError& e) {
+        fail("SizeError", e.what());
+    } catch (const std::bad_alloc&) {
+        fail("SizeError", "out of memory: the WebAssembly module could not allocate this much");
+    } catch (const std::exception& e) {
+        fail("Error", e.what());
+    } catch (...) {
+        fail("Error", "unknown C++ exception");
+    }
+    o.clear();
+    return 0;
+}
+
+void add_field(int id, const char* key, std::string (*layout)()) {
+    std::string field = "[\"" + std::string(key) + "\"," + layout() + "]]";
+    std::string& l = type_layouts()[std::size_t(id)];
+    l.pop_back();  // the closing ]
+    if (l.size() > 1) l += ',';
+    l += field;
 }
 
 void fail(const char* kind, const std::string& message) {

@@ -284,7 +284,7 @@ test('memory stays flat over 10,000 create/compute cycles (no results left held 
   stillWorks();
 });
 
-// A getter that throws while the input is read (attn.mjs checks it, then encodes it for
+// A getter that throws while the input is read (attn.mjs checks it, then copies it into wasm memory for
 // the core): the JS exception must reach the caller as itself, leave nothing held or
 // allocated behind, and leave the module working.
 test('a JS exception thrown while the core reads its input reaches the caller unchanged', () => {

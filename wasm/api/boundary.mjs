@@ -42,6 +42,15 @@ const GROW = Symbol('attn.grow');
 // constants.
 export function connect(module) {
   const { functions, types, records, constants } = JSON.parse(module.describe());
+  // 'r<id>' kinds resolved once to their record's layout
+  const layouts = records.map(() => ({ keys: [], kinds: [] }));
+  const resolve = (kind) => (kind[0] === 'r' ? layouts[+kind.slice(1)] : kind);
+  records.forEach((fields, id) => {
+    for (const [key, kind] of fields) {
+      layouts[id].keys.push(key);
+      layouts[id].kinds.push(resolve(kind));
+    }
+  });
   const KEEP = constants.find(([k]) => k === 'ARENA_KEEP')[1];
   let H, F, U8; // the memory's views, taken afresh at every call (memory growth detaches them)
   const views = () => {
@@ -83,13 +92,14 @@ export function connect(module) {
         const addresses = Array.from(v, (m) => stage('m', m));
         return stage('l', addresses);
       }
-      default: { // 'r<id>': an options record, [present, value] per key (a nested value staged after it)
-        const layout = records[+kind.slice(1)], at = alloc(16 * layout.length);
-        for (let k = 0, w = at / 8; k < layout.length; k++, w += 2) {
-          const x = v[layout[k][0]];
+      default: { // an options record ('r<id>', resolved to {keys, kinds}): [present, value]
+        // per key, a nested value (matrix, record) staged after it
+        const { keys, kinds } = kind, at = alloc(16 * keys.length);
+        for (let k = 0, w = at / 8; k < keys.length; k++, w += 2) {
+          const x = v[keys[k]];
           const absent = x === undefined || x === null;
           H[w] = absent ? 0 : 1;
-          H[w + 1] = absent ? 0 : stage(layout[k][1], x);
+          H[w + 1] = absent ? 0 : stage(kinds[k], x);
         }
         return at;
       }
@@ -107,6 +117,14 @@ export function connect(module) {
       return t;
     }
     return utf8.decode(U8.subarray(at, at + len));
+  }
+  // A fresh Float32Array of the n floats at F[at]: element by element when small (cheaper
+  // than slice() on a view of the whole memory at the page's sizes), slice() otherwise.
+  function copy(at, n) {
+    if (n > 64) return F.slice(at, at + n);
+    const data = new Float32Array(n);
+    for (let k = 0; k < n; k++) data[k] = F[at + k];
+    return data;
   }
   const readers = [];
   function reader(l) {
@@ -136,21 +154,21 @@ export function connect(module) {
           data.set(F.subarray(at, at + n));
           return { rows, cols, data };
         }
-        return { rows, cols, data: F.slice(at, at + n) };
+        return { rows, cols, data: copy(at, n) };
       };
       case 'f': return () => {
         const n = H[i++], at = H[i++] / 4;
-        return F.slice(at, at + n);
+        return copy(at, n);
       };
       case 'd': return () => (readers[H[i]] ??= object(types[H[i]]), readers[H[i++]]());
       default: throw new Error(`attn.mjs: the module describes an unknown layout ${l}`);
     }
   }
   function object(fields) {
-    const fs = fields.map(([key, l]) => [key, reader(l)]);
+    const keys = fields.map(([key]) => key), read = fields.map(([, l]) => reader(l)), n = keys.length;
     return () => {
       const o = {};
-      for (let k = 0; k < fs.length; k++) o[fs[k][0]] = fs[k][1]();
+      for (let k = 0; k < n; k++) o[keys[k]] = read[k]();
       return o;
     };
   }
@@ -226,7 +244,7 @@ export function connect(module) {
 
   const raw = {};
   for (const [name, kinds, result] of functions)
-    raw[name] = caller(module[name], kinds, result === null ? null : reader(result));
+    raw[name] = caller(module[name], kinds.map(resolve), result === null ? null : reader(result));
   for (const [name, v] of constants) raw[name] = v;
   raw[INTO] = (array) => (pending = array);
   return raw;

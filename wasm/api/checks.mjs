@@ -28,9 +28,11 @@ export const describe = (v) => (v === null ? 'null' : Array.isArray(v) ? 'an arr
 
 // A method whose failed checks name it ("attention: Q must be ...", "train: steps ...").
 export function named(name, f, length = f.length) {
-  const g = function (...args) {
+  // (five named parameters, no rest array: the page calls attention() on every edit; no
+  // function of the API takes more than five, and none counts its arguments)
+  const g = function (a, b, c, d, e5) {
     try {
-      return f.apply(this, args);
+      return f.call(this, a, b, c, d, e5);
     } catch (e) {
       if (e && e[FROM_CHECKS]) {
         e.message = `${name}: ${e.message}`;
