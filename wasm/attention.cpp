@@ -47,3 +47,10 @@ ATTN_BINDINGS(attn_attention) {
     bind<&attention>("attention");
     bind<&attn::attention_output>("attentionOutput");
 }
+
+// The same call as Module.attention, as a plain wasm export (no Embind): what Embind's own
+// JS wrapper costs per call is measured against it once (tests/bench/small_calls.mjs,
+// docs/benchmarks.md, "Small calls on Embind").
+extern "C" EMSCRIPTEN_KEEPALIVE double attn_raw_attention(double Q, double K, double V, double options) {
+    return attn::wasm::Bound<&attention>::call(Q, K, V, options);
+}

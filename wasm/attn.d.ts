@@ -611,7 +611,7 @@ export interface Attention {
   matrix(rows: number, cols: number, data?: ArrayLike<number>): Matrix;
   /** Current size of the module's memory in bytes. */
   heapBytes(): number;
-  /** The heap's size, bytes malloc'd now and results the wire still holds (leak checks), and the
+  /** The heap's size, bytes malloc'd now and results the boundary still holds (0 between calls; leak checks), and the
    *  core's own memory: what it holds now and its peak since resetPeakMemory(). */
   memoryStats(): MemoryStats & { heapBytes: number; mallocBytes: number; handles: number };
   /** Sets the peak to the current size and returns the stats. */

@@ -1,42 +1,34 @@
-// The WebAssembly boundary, written once. Every binding file (wasm/<header>.cpp, named
-// after the core header whose functions it binds) uses only this:
+// The WebAssembly boundary, written once, on Embind. Every binding file (wasm/<header>.cpp,
+// named after the core header whose functions it binds) uses only this:
 //
-//   bind<&f>("name")      binds any C++ function f: each argument is read from its JS value
-//                         by Arg<its type>; the result goes back through put(); guard() turns
-//                         any C++ exception into an error record (attn.mjs rethrows it as a
-//                         RangeError), so no exception crosses and the module stays usable.
-//                         One line per function.
-//   object<S>()           a struct crosses as a plain JS object, one .field("key", &S::member)
-//                         line per member, in the order JS sees them; any member type put()
-//                         writes (numbers, strings, matrices, vectors, other objects)
+//   bind<&f>("name")      binds any C++ function f with Embind (emscripten::function), one
+//                         line per function. Only numbers cross on the way in (a string
+//                         where f takes one, on cold paths: a name, a text); one number on
+//                         the way out: the address of the result, or 0 for an error whose
+//                         kind and message stay in wasm memory (lastError()). Any C++
+//                         exception is caught here: none crosses, nothing leaks.
+//   object<S>()           how a result struct reads in JS: one .field("key", &S::member)
+//                         line per member, in the order JS sees them
+//   record<S>()           how an options struct is read from JS: read_js(Record&, S&) lists
+//                         its keys once (read_fields); attn.mjs learns the layout at start-up
 //   constant(NAME, x)     a limit attn.mjs reads instead of keeping its own copy
-//   ATTN_BINDINGS(name)   the block that holds a file's registrations (run at start-up)
+//   ATTN_BINDINGS(name)   the block that holds a file's registrations (EMSCRIPTEN_BINDINGS)
 //
-// How a call crosses: the wire. No Embind, no JS object is touched from C++; one call is
-// three plain wasm exports (attn_args, attn_call, attn_release) and two copies:
-// * attn.mjs encodes the (already checked) arguments into a stream of float64 words in a
-//   preallocated wasm buffer, and copies each matrix's data, once, into a preallocated
-//   float buffer beside it; C++ reads the stream through In (a JS value as the stream
-//   holds it) and hands the kernels views of the copied data (no second copy);
-// * C++ writes the result as a stream of words whose matrices point at the result's own
-//   storage (kept alive until attn_release); attn.mjs decodes it into plain objects, each
-//   matrix's data a fresh Float32Array copy (never a view into wasm memory, which
-//   detaches when memory grows).
-// The stream's tags are listed once here (Tag) and once in attn.mjs (WIRE); the format:
-//   undefined/null [0]  false [1]  true [2]  number [3, x]
-//   string  in: [4, n, n UTF-16 code units]   out: [4, n bytes of UTF-8, offset in bytes]
-//   array   in: [5, n, words, elements...]     out: [5, n, elements...]
-//   object  in: [6, n, words, (key length, key code units, value)...]
-//           out: [6, n, (key id, value)...]    (key ids index the names of keys())
-//   matrix  in: [7, rows, cols, offset in the float buffer]   out: [7, rows, cols, address]
-//   Float32Array out: [8, n, address]          error out: [9, kind string, message string]
-//
-// Checks on the way in: a count is an integer in [0, size_t max], a seed an integer in
-// [0, 2^53]; NaN, ±∞, fractions and negatives throw ValueError before any float-to-integer
-// conversion (undefined behaviour in C++, garbage in wasm). attn.mjs checks the same first
-// and gives the learner its messages; this is the second line.
+// How a call crosses (no JS object is touched from C++, no val on any path a chapter takes
+// on an edit):
+// * in: the wrapper (wasm/api/*.mjs) checks the arguments, copies each matrix once into an
+//   arena the module owns (arena(bytes)) and passes numbers: a number as itself, a matrix
+//   as the address of its copy ([rows, cols] as float64, then the float32 data at +16), a
+//   list as the address of [n, x0, x1, ...] (float64), an options struct as the address
+//   of its record ([present, value] per key, float64, in the order read_js reads them);
+// * out: the result stays in C++ (kept until the next call), described by a small table of
+//   float64 in wasm memory whose layout the wrapper knows from the result's type (types(),
+//   read once at start-up): a number as itself, a matrix as [rows, cols, address of its
+//   data], a string as [bytes, address], a list as [n, elements...], a struct as its
+//   fields in order. The wrapper copies each matrix out into a fresh Float32Array.
 #pragma once
 
+#include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
 #include <emscripten/heap.h>
 
@@ -57,96 +49,19 @@
 
 namespace attn::wasm {
 
-enum Tag : int {
-    kUndefined = 0,
-    kFalse = 1,
-    kTrue = 2,
-    kNumber = 3,
-    kString = 4,
-    kArray = 5,
-    kObject = 6,
-    kMatrix = 7,
-    kFloat32 = 8,
-    kError = 9,
-};
+// ---- JS -> C++ ------------------------------------------------------------------------------------
+//
+// attn.mjs has checked every value (checks.mjs: its type, integer-ness and range where the
+// core does not check it); these conversions only keep a value that was not checked (a raw
+// call) from undefined behaviour: they saturate, they do not report.
 
-// ---- JS -> C++: In, one value of the argument stream -----------------------------------------
-
-class In {
-public:
-    In() = default;  // undefined
-    In(const double* p, const float* floats) : p_(p), floats_(floats) {}
-
-    int tag() const { return p_ ? int(p_[0]) : kUndefined; }
-    bool undefined() const { return tag() == kUndefined; }
-    bool is_number() const { return tag() == kNumber; }
-    bool is_true() const { return tag() == kTrue; }
-    bool is_string() const { return tag() == kString; }
-    bool is_array() const { return tag() == kArray; }
-    bool is_object() const { return tag() == kObject; }
-    bool is_matrix() const { return tag() == kMatrix; }
-
-    double number() const { return p_[1]; }
-    // The string as UTF-8 (the stream holds UTF-16 code units; lone surrogates become U+FFFD).
-    std::string string() const;
-    // Elements of an array (0 for anything else).
-    std::size_t length() const { return is_array() ? std::size_t(p_[1]) : 0; }
-    // Element i of an array, undefined past its end.
-    In operator[](std::size_t i) const {
-        if (i >= length()) return {};
-        const double* e = p_ + 3;
-        for (std::size_t k = 0; k < i; ++k) e += words(e);
-        return {e, floats_};
-    }
-    // Member `key` of an object, undefined when it is not there.
-    In operator[](const char* key) const {
-        if (!is_object()) return {};
-        const std::size_t n = std::size_t(p_[1]), len = std::strlen(key);
-        const double* e = p_ + 3;
-        for (std::size_t k = 0; k < n; ++k) {
-            const std::size_t klen = std::size_t(e[0]);
-            const double* value = e + 1 + klen;
-            if (klen == len) {
-                std::size_t c = 0;
-                while (c < len && e[1 + c] == double(static_cast<unsigned char>(key[c]))) ++c;
-                if (c == len) return {value, floats_};
-            }
-            e = value + words(value);
-        }
-        return {};
-    }
-    // A matrix's rows, cols and a view of its data in the argument buffer.
-    std::size_t rows() const { return std::size_t(p_[1]); }
-    std::size_t cols() const { return std::size_t(p_[2]); }
-    const float* data() const { return floats_ + std::size_t(p_[3]); }
-
-    // The first element of an array, and the one after e (for reading all of them in order).
-    In first() const { return length() ? In(p_ + 3, floats_) : In(); }
-    In next() const { return {p_ + words(p_), floats_}; }
-
-private:
-    // Words taken by the value at e (tag included).
-    static std::size_t words(const double* e) {
-        switch (int(e[0])) {
-            case kNumber: return 2;
-            case kString: return 2 + std::size_t(e[1]);
-            case kArray:
-            case kObject: return 3 + std::size_t(e[2]);
-            case kMatrix: return 4;
-            default: return 1;
-        }
-    }
-    const double* p_ = nullptr;
-    const float* floats_ = nullptr;
-};
-
-// A number, or ValueError naming `what`.
-double number(const In& v, const char* what);
-// An integer in [0, max] (ValueError otherwise).
-std::size_t to_count(double x, const char* what, double max = double(std::numeric_limits<std::size_t>::max()));
-// An integer in [0, 2^53] (what a JS number holds exactly; ValueError otherwise).
-std::uint64_t to_seed(double x, const char* what);
-
+inline std::size_t to_size(double x) {
+    constexpr double kMax = double(std::numeric_limits<std::size_t>::max());
+    return x >= 0 ? (x < kMax ? std::size_t(x) : std::numeric_limits<std::size_t>::max()) : 0;
+}
+inline std::uint64_t to_u64(double x) {
+    return x >= 0 ? (x < 18446744073709551616.0 ? std::uint64_t(x) : std::numeric_limits<std::uint64_t>::max()) : 0;
+}
 // double -> float without undefined behaviour: past the float range gives ±∞ (as the wasm
 // instruction would), which the core then rejects or treats as documented.
 inline float to_float(double x) {
@@ -155,122 +70,168 @@ inline float to_float(double x) {
     if (x < -kMax) return -std::numeric_limits<float>::infinity();
     return float(x);
 }
+template <class P>
+inline const P* at(double address) {
+    return reinterpret_cast<const P*>(std::uintptr_t(to_size(address)));
+}
 
-// o is an object and o[key] is neither undefined nor null.
-inline bool has(const In& o, const char* key) { return !o[key].undefined(); }
-// o[key] === true.
-inline bool flag(const In& o, const char* key) { return o[key].is_true(); }
+// A staged matrix: [rows, cols] as float64 at `address`, its float32 data from address + 16.
+inline ConstMatrixView staged_matrix(double address) {
+    const double* h = at<double>(address);
+    const std::size_t rows = to_size(h[0]), cols = to_size(h[1]);
+    check_size(rows, cols, "matrix");
+    return ConstMatrixView(reinterpret_cast<const float*>(h + 2), rows, cols, cols);
+}
 
-// How a value of type T is read from a JS value. Binding files add their own for the
-// option objects of their header (read_js below).
+// An options struct's record: [present, value] per key, in the order read_js reads them.
+// In describing mode (at start-up) it lists the keys and their kinds instead (the layout).
+class Record {
+public:
+    explicit Record(const double* p) : p_(p) {}
+    explicit Record(std::string* layout) : layout_(layout) {}
+    bool describing() const { return layout_ != nullptr; }
+    void describe(const char* key, const std::string& kind) {
+        if (layout_->size() > 1) *layout_ += ',';
+        *layout_ += "[\"";
+        *layout_ += key;
+        *layout_ += "\",\"" + kind + "\"]";
+    }
+    // The next [present, value]: value, or nullopt when the key was absent.
+    std::optional<double> next() {
+        const double present = p_[0], value = p_[1];
+        p_ += 2;
+        if (present == 0) return std::nullopt;
+        return value;
+    }
+
+private:
+    const double* p_ = nullptr;
+    std::string* layout_ = nullptr;
+};
+
+// How a value of type T crosses into C++: Arg<T>::kind names its staging for attn.mjs
+// ("n" a number, "m" a matrix, "l" a list of numbers, "L" a list of matrices, "s" a
+// string, "r<id>" a record), Arg<T>::wire is its Embind type, from() makes the T.
 template <class T, class = void>
 struct Arg;
 
-// A matrix argument, checked: a view of the data attn.mjs copied into the argument
-// buffer (valid for the call).
-ConstMatrixView matrix_view(const In& m);
+template <class T>
+struct Number {
+    using wire = double;
+    static std::string kind() { return "n"; }
+};
+template <>
+struct Arg<double> : Number<double> {
+    static double from(double x) { return x; }
+};
+template <>
+struct Arg<float> : Number<float> {
+    static float from(double x) { return to_float(x); }
+};
+template <>
+struct Arg<std::size_t> : Number<std::size_t> {
+    static std::size_t from(double x) { return to_size(x); }
+};
+template <>
+struct Arg<std::uint64_t> : Number<std::uint64_t> {
+    static std::uint64_t from(double x) { return to_u64(x); }
+};
+template <>
+struct Arg<unsigned> : Number<unsigned> {
+    static unsigned from(double x) { return unsigned(std::min<std::size_t>(to_size(x), 4294967295u)); }
+};
+template <>
+struct Arg<int> : Number<int> {
+    static int from(double x) { return x >= -2147483648.0 && x <= 2147483647.0 ? int(x) : 0; }
+};
+template <>
+struct Arg<bool> : Number<bool> {
+    static bool from(double x) { return x != 0; }
+};
+// softmax's axis: 0 rows, 1 cols (attn.mjs checks the name).
+template <>
+struct Arg<Axis> : Number<Axis> {
+    static Axis from(double x) { return x == 1 ? Axis::Cols : Axis::Rows; }
+};
+template <>
+struct Arg<std::string> {
+    using wire = std::string;
+    static std::string kind() { return "s"; }
+    static std::string from(std::string s) { return s; }
+};
+// A matrix: a view of the staged copy (valid for the call).
 template <>
 struct Arg<ConstMatrixView> {
-    static ConstMatrixView from(const In& m) { return matrix_view(m); }
+    using wire = double;
+    static std::string kind() { return "m"; }
+    static ConstMatrixView from(double address) { return staged_matrix(address); }
 };
 // An owning matrix (a copy), for parameters that keep it (option structs, const Matrix&).
 template <>
 struct Arg<Matrix> {
-    static Matrix from(const In& m) { return Matrix(matrix_view(m)); }
+    using wire = double;
+    static std::string kind() { return "m"; }
+    static Matrix from(double address) { return Matrix(staged_matrix(address)); }
 };
-
-// A JS value read by the function itself (an options object it takes apart).
-template <>
-struct Arg<In> {
-    static In from(const In& v) { return v; }
-};
-
-template <>
-struct Arg<std::size_t> {
-    static std::size_t from(const In& v) { return to_count(number(v, "a count"), "a count"); }
-};
-template <>
-struct Arg<std::uint64_t> {
-    static std::uint64_t from(const In& v) { return to_seed(number(v, "a seed"), "a seed"); }
-};
-template <>
-struct Arg<float> {
-    static float from(const In& v) { return to_float(number(v, "a number")); }
-};
-template <>
-struct Arg<double> {
-    static double from(const In& v) { return number(v, "a number"); }
-};
-template <>
-struct Arg<bool> {
-    static bool from(const In& v) { return v.is_true(); }
-};
-template <>
-struct Arg<std::string> {
-    static std::string from(const In& v) {
-        if (!v.is_string()) throw ValueError("a name must be a string");
-        return v.string();
-    }
-};
-template <>
-struct Arg<Axis> {
-    static Axis from(const In& v) {
-        const std::string axis = Arg<std::string>::from(v);
-        if (axis != "rows" && axis != "cols")
-            throw ValueError("softmax: axis must be 'rows' or 'cols', got '" + axis + "'");
-        return axis == "rows" ? Axis::Rows : Axis::Cols;
-    }
-};
+// A list: [n, x0, x1, ...] as float64; of matrices, each x the address of a staged matrix.
 template <class T>
 struct Arg<std::vector<T>> {
-    static std::vector<T> from(const In& list) {
-        if (!list.is_array()) throw ValueError("expected a list");
-        const std::size_t n = to_count(double(list.length()), "list length", double(kMaxElements));
+    using wire = double;
+    static std::string kind() { return Arg<T>::kind() == "m" ? "L" : "l"; }
+    static std::vector<T> from(double address) {
+        const double* p = at<double>(address);
+        const std::size_t n = std::min(to_size(p[0]), kMaxElements);
         std::vector<T> out;
         out.reserve(n);
-        In e = list.first();
-        for (std::size_t i = 0; i < n; ++i, e = e.next()) out.push_back(Arg<T>::from(e));
+        for (std::size_t i = 0; i < n; ++i) out.push_back(Arg<T>::from(p[1 + i]));
         return out;
     }
 };
-// Token flags and token ids: integers that fit the C++ type.
-template <>
-struct Arg<unsigned> {
-    static unsigned from(const In& v) { return unsigned(to_count(number(v, "an index"), "an index", 4294967295.0)); }
-};
-template <>
-struct Arg<int> {
-    static int from(const In& v) {
-        const double t = number(v, "a token");
-        if (!(t >= -1e9 && t <= 1e9) || t != std::floor(t)) throw ValueError("a token must be an integer in -1e9..1e9");
-        return int(t);
-    }
-};
-
 template <class T>
 struct Arg<std::optional<T>> {
-    static std::optional<T> from(const In& v) { return Arg<T>::from(v); }
+    using wire = typename Arg<T>::wire;
+    static std::string kind() { return Arg<T>::kind(); }
+    static std::optional<T> from(wire w) { return Arg<T>::from(w); }
 };
 
-// Option objects: read_fields(o, "key", member, "key", member, ...) reads each key that is
-// there (neither undefined nor null) into its member with the member's Arg<>, and leaves
-// the others at their defaults: the way in, as object<S> is the way out.
-inline void read_fields(const In&) {}
+// Option structs: read_fields(r, "key", member, "key", member, ...) reads each key that is
+// there into its member with the member's Arg<>, and leaves the others at their defaults.
+inline void read_fields(Record&) {}
 template <class T, class... Rest>
-void read_fields(const In& o, const char* key, T& member, Rest&&... rest) {
-    const In v = o[key];
-    if (!v.undefined()) member = Arg<T>::from(v);
-    read_fields(o, std::forward<Rest>(rest)...);
+void read_fields(Record& r, const char* key, T& member, Rest&&... rest) {
+    if (r.describing()) {
+        r.describe(key, Arg<T>::kind());
+    } else if (const std::optional<double> v = r.next()) {
+        member = Arg<T>::from(*v);
+    }
+    read_fields(r, std::forward<Rest>(rest)...);
 }
 
-// An option object: Arg<T> for every T with a read_js(const In&, T&), found by
-// argument-dependent lookup: for the core's option structs in namespace attn (below, and
-// in the binding file of their header), for a binding file's own structs beside them.
+// The layouts of the option records, by id (records() lists them for attn.mjs).
+std::vector<std::string>& record_layouts();
+
+// An option struct: Arg<T> for every T with a read_js(Record&, T&), found by
+// argument-dependent lookup. Crosses as the address of its record.
 template <class T>
-struct Arg<T, std::void_t<decltype(read_js(std::declval<const In&>(), std::declval<T&>()))>> {
-    static T from(const In& o) {
+struct Arg<T, std::void_t<decltype(read_js(std::declval<Record&>(), std::declval<T&>()))>> {
+    using wire = double;
+    static int id() {
+        static const int i = [] {
+            std::string layout = "[";
+            Record describing(&layout);
+            T t;
+            read_js(describing, t);
+            layout += ']';
+            record_layouts().push_back(layout);
+            return int(record_layouts().size() - 1);
+        }();
+        return i;
+    }
+    static std::string kind() { return "r" + std::to_string(id()); }
+    static T from(double address) {
         T t;
-        read_js(o, t);
+        Record r(at<double>(address));
+        read_js(r, t);
         return t;
     }
 };
@@ -279,20 +240,20 @@ struct Arg<T, std::void_t<decltype(read_js(std::declval<const In&>(), std::declv
 
 namespace attn {
 // {rate, seed, training}
-inline void read_js(const wasm::In& o, DropoutOptions& d) {
-    wasm::read_fields(o, "rate", d.rate, "seed", d.seed, "training", d.training);
+inline void read_js(wasm::Record& r, DropoutOptions& d) {
+    wasm::read_fields(r, "rate", d.rate, "seed", d.seed, "training", d.training);
 }
 // {causal, scale, mask, dropout}, each optional.
-inline void read_js(const wasm::In& o, AttentionOptions& a) {
-    wasm::read_fields(o, "causal", a.causal, "scale", a.scale, "mask", a.mask, "dropout", a.dropout);
+inline void read_js(wasm::Record& r, AttentionOptions& a) {
+    wasm::read_fields(r, "causal", a.causal, "scale", a.scale, "mask", a.mask, "dropout", a.dropout);
 }
 }  // namespace attn
 
 namespace attn::wasm {
 
-// ---- C++ -> JS: put(out, value) -------------------------------------------------------------
+// ---- C++ -> JS --------------------------------------------------------------------------------------
 
-// A value kept alive while JS copies what the result stream points into.
+// A value kept alive while JS copies what the result's table points into.
 struct Held {
     virtual ~Held() = default;
 };
@@ -302,17 +263,13 @@ struct HeldValue final : Held {
     T value;
 };
 
-// The result stream of one call. Matrices and Float32Arrays point into values kept alive
-// in `keep` until attn_release().
+// The result of the last call: its table (w[0]: the address of `bytes`, the value from
+// w[1]) and what the table points into, kept until the next call starts.
 struct Out {
-    std::vector<double> w;                      // w[0]: the address of `bytes`; the value from w[1]
-    std::vector<char> bytes;                    // UTF-8 of the strings
-    std::vector<std::unique_ptr<Held>> keep;    // the results the addresses point into
-    void clear() {
-        w.assign(1, 0.0);
-        bytes.clear();
-    }
-    // Keeps x alive until attn_release(); returns it where it now lives.
+    std::vector<double> w;
+    std::vector<char> bytes;                  // UTF-8 of the strings
+    std::vector<std::unique_ptr<Held>> keep;
+    void clear();
     template <class T>
     const T& hold(T&& x) {
         auto h = std::make_unique<HeldValue<T>>(std::move(x));
@@ -321,20 +278,53 @@ struct Out {
         return r;
     }
 };
+Out& out();
 
-// The names of object keys, interned; key ids index this list (attn.mjs reads it once).
-std::vector<std::string>& keys();
-int key_id(const char* key);
+// The result types, by id: each one's layout as attn.mjs reads it (types()).
+std::vector<std::string>& type_layouts();
 
-// A member of a struct registered with object<S>: its key id, and how to write it (the
-// member pointer is kept in `member`, the writer knows its type).
+template <class S>
+struct TypeId {
+    static int& id() {
+        static int i = -1;
+        return i;
+    }
+};
+
+// A result whose type depends on the arguments (example(name)): crosses as its type's id,
+// then the value.
+class Result;
+
+template <class T>
+struct is_vector : std::false_type {};
+template <class T, class A>
+struct is_vector<std::vector<T, A>> : std::true_type {};
+
+template <class T>
+int type_id();
+
+// The layout of T in a result table (JSON): "n" number, "b" boolean, "s" string, "m" matrix,
+// "f" Float32Array, ["a", element] list, "d" dynamic (a type id, then that type), or the id
+// of a struct (object<S>).
+template <class T>
+[[gnu::noinline]] std::string layout() {
+    if constexpr (std::is_same_v<T, bool>) return "\"b\"";
+    else if constexpr (std::is_arithmetic_v<T>) return "\"n\"";
+    else if constexpr (std::is_same_v<T, std::string>) return "\"s\"";
+    else if constexpr (std::is_same_v<T, Matrix>) return "\"m\"";
+    else if constexpr (std::is_same_v<T, std::vector<float>>) return "\"f\"";
+    else if constexpr (is_vector<T>::value) return "[\"a\"," + layout<typename T::value_type>() + "]";
+    else if constexpr (std::is_same_v<T, Result>) return "\"d\"";
+    else return std::to_string(type_id<T>());
+}
+
+// The fields of a struct registered with object<S>: how to write each member (the member
+// pointer is kept in `member`, the writer knows its type), in order.
 template <class S>
 struct Field {
-    int id;
     void (*write)(Out&, const S&, const void* member);
     alignas(std::max_align_t) unsigned char member[sizeof(std::max_align_t)];
 };
-// The members of S, in order.
 template <class S>
 struct Fields {
     static std::vector<Field<S>>& list() {
@@ -342,58 +332,52 @@ struct Fields {
         return l;
     }
 };
+// Appends ["key", layout()] to the layout of result type `id`.
+void add_field(int id, const char* key, std::string (*layout)());
 
-// A value of any type put() writes, with the object that keeps it alive: what a function
-// returns when the type depends on its arguments (example(name)).
+template <class T>
+void put(Out& o, const T& x);
+
 class Result {
 public:
     template <class T>
     explicit Result(T x)
         : value_(std::make_unique<HeldValue<T>>(std::move(x))),
-          write_([](Out& o, const Held& h) { put_value(o, static_cast<const HeldValue<T>&>(h).value); }) {}
-    // Writes the value; `o` keeps it (moved out of this Result) until attn_release().
+          id_(type_id<T>()),
+          write_([](Out& o, const Held& h) { put(o, static_cast<const HeldValue<T>&>(h).value); }) {}
     void write(Out& o) const {
         const Held& h = *value_;
         o.keep.push_back(std::move(value_));
+        o.w.push_back(double(id_));
         write_(o, h);
     }
 
 private:
-    template <class T>
-    static void put_value(Out& o, const T& x);
     mutable std::unique_ptr<Held> value_;
+    int id_;
     void (*write_)(Out&, const Held&);
 };
 
-template <class T>
-struct is_vector : std::false_type {};
-template <class T, class A>
-struct is_vector<std::vector<T, A>> : std::true_type {};
+template <class S>
+[[gnu::noinline]] void put_object(Out& o, const S& x) {
+    for (const Field<S>& f : Fields<S>::list()) f.write(o, x, f.member);
+}
 
 void put_string(Out& o, const std::string& s);
-void put_matrix(Out& o, const Matrix& m);
-void put_floats(Out& o, const std::vector<float>& v);
 
-// Matrices: {rows, cols, data: Float32Array copy}; vector<float>: a Float32Array copy;
-// other vectors: arrays; integers (64-bit too): numbers; structs: objects (object<S>).
-template <class T>
-void put_object(Out& o, const T& x);
-
+// Matrices: [rows, cols, address]; vector<float>: [n, address]; other vectors: [n, elements];
+// numbers (64-bit integers too) as float64; structs: their fields in order (object<S>).
 template <class T>
 void put(Out& o, const T& x) {
-    if constexpr (std::is_same_v<T, bool>) {
-        o.w.push_back(x ? kTrue : kFalse);
-    } else if constexpr (std::is_arithmetic_v<T>) {
-        o.w.push_back(kNumber);
+    if constexpr (std::is_arithmetic_v<T>) {
         o.w.push_back(double(x));
     } else if constexpr (std::is_same_v<T, std::string>) {
         put_string(o, x);
     } else if constexpr (std::is_same_v<T, Matrix>) {
-        put_matrix(o, x);
+        o.w.insert(o.w.end(), {double(x.rows()), double(x.cols()), double(reinterpret_cast<std::uintptr_t>(x.data()))});
     } else if constexpr (std::is_same_v<T, std::vector<float>>) {
-        put_floats(o, x);
+        o.w.insert(o.w.end(), {double(x.size()), double(reinterpret_cast<std::uintptr_t>(x.data()))});
     } else if constexpr (is_vector<T>::value) {
-        o.w.push_back(kArray);
         o.w.push_back(double(x.size()));
         for (const auto& e : x) put(o, e);
     } else if constexpr (std::is_same_v<T, Result>) {
@@ -403,33 +387,17 @@ void put(Out& o, const T& x) {
     }
 }
 
-template <class T>
-[[gnu::noinline]] void put_object(Out& o, const T& x) {
-    const auto& fields = Fields<T>::list();
-    if (fields.empty()) throw std::logic_error("bind.hpp: a result type is not registered with object<>");
-    o.w.push_back(kObject);
-    o.w.push_back(double(fields.size()));
-    for (const Field<T>& f : fields) {
-        o.w.push_back(double(f.id));
-        f.write(o, x, f.member);
-    }
-}
-
-template <class T>
-void Result::put_value(Out& o, const T& x) {
-    put(o, x);
-}
-
-// object<S>().field("key", &S::member)...: how S crosses (as Embind's value_object did).
+// object<S>().field("key", &S::member)...: how S reads in JS (registered at start-up).
 template <class S>
 struct object {
-    object() { Fields<S>::list().clear(); }
+    object() { type_id<S>(); }
     template <class T>
-    [[gnu::noinline]] object& field(const char* key, T S::*member) {
+    object& field(const char* key, T S::*member) {
         static_assert(sizeof(member) <= sizeof(Field<S>::member));
-        Field<S> f{key_id(key), &write_member<T>, {}};
+        Field<S> f{&write_member<T>, {}};
         std::memcpy(f.member, &member, sizeof(member));
         Fields<S>::list().push_back(f);
+        add_field(TypeId<S>::id(), key, &layout<T>);
         return *this;
     }
 
@@ -442,84 +410,82 @@ private:
     }
 };
 
-// ---- the guard ----------------------------------------------------------------------------------
-
-inline void error(Out& o, const char* kind, const std::string& message) {
-    o.clear();
-    o.keep.clear();
-    o.w.push_back(kError);
-    put_string(o, kind);
-    put_string(o, message);
-}
-
-// Runs f(out), turning any C++ exception into an error record.
-template <class F>
-void guard(Out& o, F&& f) {
-    try {
-        f();
-    } catch (const ShapeError& e) {
-        error(o, "ShapeError", e.what());
-    } catch (const ValueError& e) {
-        error(o, "ValueError", e.what());
-    } catch (const SizeError& e) {
-        error(o, "SizeError", e.what());
-    } catch (const std::bad_alloc&) {
-        error(o, "SizeError", "out of memory: the WebAssembly module could not allocate this much");
-    } catch (const std::exception& e) {
-        error(o, "Error", e.what());
-    } catch (...) {
-        error(o, "Error", "unknown C++ exception");
+template <class T>
+int type_id() {
+    int& id = TypeId<T>::id();
+    if (id < 0) {
+        type_layouts().push_back("[]");
+        id = int(type_layouts().size() - 1);
     }
+    return id;
 }
 
-// ---- bind<&f>("name") and the registries --------------------------------------------------------
+// ---- the guard and bind<&f> ---------------------------------------------------------------------------
 
-struct Function {
-    std::string name;
-    std::size_t arity;                       // how many arguments f takes
-    void (*call)(const In& args, Out& out);  // args: the array of the call's arguments
+// Keeps the kind and message of a failed call (lastError() hands them to attn.mjs).
+void fail(const char* kind, const std::string& message);
+
+// Runs run(out(), context), which writes the result into out(), turning any C++ exception
+// into the last error; returns the address of the result's table, or 0 after an error.
+// (Not a template: its catch clauses exist once in the module, not once per function.)
+double guarded(void (*run)(Out&, void*), void* context);
+
+
+// What describe() says of a function: its name, its parameters' kinds and its result's
+// layout, kept as function pointers (data, not code per function) and written out as JSON
+// by describe() at start-up.
+using Text = std::string (*)();
+struct Described {
+    const char* name;
+    const Text* kinds;
+    std::size_t arity;
+    Text result;  // nullptr: no result
 };
-inline std::vector<Function>& functions() {
-    static std::vector<Function> f;
-    return f;
-}
-inline std::vector<std::pair<std::string, double>>& constants() {
-    static std::vector<std::pair<std::string, double>> c;
-    return c;
-}
+std::vector<Described>& function_list();
 
 template <auto F>
 struct Bound;
 template <class R, class... A, R (*F)(A...)>
 struct Bound<F> {
-    static constexpr std::size_t arity = sizeof...(A);
-    static void call(const In& args, Out& out) {
-        call(args, out, std::index_sequence_for<A...>{});
+    using Wires = std::tuple<typename Arg<std::decay_t<A>>::wire...>;
+    static double call(typename Arg<std::decay_t<A>>::wire... a) {
+        Wires w{std::move(a)...};
+        return guarded(&run, &w);
+    }
+    static void run(Out& o, void* context) {
+        run(o, *static_cast<Wires*>(context), std::index_sequence_for<A...>{});
     }
     template <std::size_t... I>
-    static void call(const In& args, Out& out, std::index_sequence<I...>) {
-        // Arguments are read left to right (a braced list), so the first bad one is named.
-        std::tuple<std::decay_t<A>...> a{Arg<std::decay_t<A>>::from(args[I])...};
+    static void run(Out& o, Wires& w, std::index_sequence<I...>) {
+        // Arguments are converted left to right (a braced list).
+        std::tuple<std::decay_t<A>...> args{Arg<std::decay_t<A>>::from(std::move(std::get<I>(w)))...};
         if constexpr (std::is_void_v<R>) {
-            std::apply(F, a);
-            out.w.push_back(kUndefined);
+            std::apply(F, args);
         } else {
-            put(out, out.hold(std::apply(F, a)));
+            put(o, o.hold(std::apply(F, args)));
         }
+    }
+    static Described describe(const char* name) {
+        static constexpr Text kinds[sizeof...(A) + 1] = {&Arg<std::decay_t<A>>::kind..., nullptr};
+        if constexpr (std::is_void_v<R>) return {name, kinds, sizeof...(A), nullptr};
+        else return {name, kinds, sizeof...(A), &layout<std::decay_t<R>>};
     }
 };
 
-// Binds f under `name`; the JS side passes one value per parameter of f.
+// Binds f under `name` (Module[name] in JS): its arguments cross as Arg<>'s wire types.
 template <auto F>
 void bind(const char* name) {
-    functions().push_back({name, Bound<F>::arity, &Bound<F>::call});
+    emscripten::function(name, &Bound<F>::call);
+    function_list().push_back(Bound<F>::describe(name));
 }
 
-// Results the boundary still holds (kept alive until attn_release: 0 between calls).
-double held_results();
-
+// The constants, as JSON pairs.
+std::vector<std::string>& constant_list();
 // A number attn.mjs reads from the module (a limit of the core).
-inline void constant(const char* name, double value) { constants().emplace_back(name, value); }
+void constant(const char* name, double value);
+
+// Results the boundary holds: the last call's, until the next call starts (memoryStats().handles).
+double held_results();
 
 // Refuses a call whose working set (in floats) cannot fit in the module's memory, before
 // anything is allocated: SizeError instead of growing the heap to its maximum first.
@@ -533,8 +499,5 @@ inline void check_budget(double floats, const char* what) {
 
 }  // namespace attn::wasm
 
-// A binding file's registrations, run once at start-up (before attn.mjs asks for them).
-#define ATTN_BINDINGS(name)                                                        \
-    static void attn_bindings_##name();                                            \
-    [[maybe_unused]] static const int attn_bindings_##name##_done = (attn_bindings_##name(), 0); \
-    static void attn_bindings_##name()
+// A binding file's registrations, run once at start-up (Embind's EMSCRIPTEN_BINDINGS).
+#define ATTN_BINDINGS(name) EMSCRIPTEN_BINDINGS(name)

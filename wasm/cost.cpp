@@ -3,7 +3,7 @@
 
 namespace attn {
 // {n, dModel, heads, layers, bytesPerElement, tile} (attn.mjs fills the defaults).
-inline void read_js(const attn::wasm::In& in, CostInput& c) {
+inline void read_js(attn::wasm::Record& in, CostInput& c) {
     wasm::read_fields(in, "n", c.n, "dModel", c.d_model, "heads", c.heads, "layers", c.layers, "bytesPerElement",
                       c.bytes_per_element, "tile", c.tile);
 }

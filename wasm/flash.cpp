@@ -12,7 +12,7 @@ struct FlashArgs {
 };
 
 // {causal, scale, mask, tile}, each optional.
-void read_js(const attn::wasm::In& o, FlashArgs& a) {
+void read_js(attn::wasm::Record& o, FlashArgs& a) {
     attn::wasm::read_fields(o, "causal", a.options.causal, "scale", a.options.scale, "tile", a.options.tile, "mask",
                             a.mask);
 }

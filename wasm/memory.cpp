@@ -19,13 +19,12 @@ attn::MemoryStats reset_peak_memory() {
 }
 
 struct ProfileOptions {
-    std::string kernel;  // "plain" (attention_output) or "tiled" (flash_attention)
     bool causal = false;
     std::size_t tile = 0;
 };
 
-void read_js(const In& o, ProfileOptions& p) {
-    read_fields(o, "kernel", p.kernel, "causal", p.causal, "tile", p.tile);
+void read_js(Record& o, ProfileOptions& p) {
+    read_fields(o, "causal", p.causal, "tile", p.tile);
 }
 
 struct AttentionProfile {
@@ -37,14 +36,14 @@ struct AttentionProfile {
 
 // Runs one kernel on inputs already in wasm memory and measures it.
 AttentionProfile profile_attention(attn::ConstMatrixView Q, attn::ConstMatrixView K, attn::ConstMatrixView V,
-                                   const ProfileOptions& o) {
-    if (o.kernel != "plain" && o.kernel != "tiled")
-        throw attn::ValueError("profileAttention: kernel must be 'plain' or 'tiled', got '" + o.kernel + "'");
+                                   const std::string& kernel, const ProfileOptions& o) {
+    if (kernel != "plain" && kernel != "tiled")
+        throw attn::ValueError("profileAttention: kernel must be 'plain' or 'tiled', got '" + kernel + "'");
     const std::size_t before = attn::memory_stats().current_bytes;
     attn::reset_peak_memory();
     const double t0 = emscripten_get_now();
     attn::Matrix out;
-    if (o.kernel == "tiled") {
+    if (kernel == "tiled") {
         attn::FlashOptions f;
         f.causal = o.causal;
         f.tile = o.tile;
@@ -54,7 +53,7 @@ AttentionProfile profile_attention(attn::ConstMatrixView Q, attn::ConstMatrixVie
         a.causal = o.causal;
         out = attn::attention_output(Q, K, V, a);
     }
-    return {o.kernel, emscripten_get_now() - t0, double(attn::memory_stats().peak_bytes - before), double(out.rows()),
+    return {kernel, emscripten_get_now() - t0, double(attn::memory_stats().peak_bytes - before), double(out.rows()),
             double(out.cols())};
 }
 

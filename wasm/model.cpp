@@ -85,18 +85,24 @@ struct Probed {
     double step = 0;
 };
 
-// cfg: {task, seed, heads, layers, dModel, dK, dV, mlpHidden, positional, scale, dropout,
-// lr, batch, evalSize}; the wrapper fills every field (defaults and type checks in JS).
-Created model_create(const In& cfg) {
+// cfg: {seed, heads, layers, dModel, dK, dV, mlpHidden, positional, scale, dropout, lr,
+// batch, evalSize}; the wrapper fills every field (defaults and checks in JS).
+struct CreateArgs {
+    attn::TrainerConfig c;
+};
+void read_js(Record& r, CreateArgs& a) {
+    attn::ModelConfig& m = a.c.model;
+    read_fields(r, "seed", m.seed, "heads", m.heads, "layers", m.layers, "dModel", m.d_model, "dK", m.d_k, "dV", m.d_v,
+                "mlpHidden", m.mlp_hidden, "positional", m.positional, "scale", m.scale, "dropout", m.dropout, "lr",
+                a.c.adam.lr, "batch", a.c.batch, "evalSize", a.c.eval_size);
+}
+
+Created model_create(const std::string& task, const CreateArgs& args) {
     if (models().size() >= kMaxModels)
         throw attn::SizeError("createModel: " + std::to_string(kMaxModels) +
                               " models are alive; dispose() the ones you no longer need");
-    attn::TrainerConfig c;
-    c.task = attn::task_from_name(Arg<std::string>::from(cfg["task"]));
-    attn::ModelConfig& m = c.model;
-    read_fields(cfg, "seed", m.seed, "heads", m.heads, "layers", m.layers, "dModel", m.d_model, "dK", m.d_k, "dV", m.d_v,
-                "mlpHidden", m.mlp_hidden, "positional", m.positional, "scale", m.scale, "dropout", m.dropout, "lr",
-                c.adam.lr, "batch", c.batch, "evalSize", c.eval_size);
+    attn::TrainerConfig c = args.c;
+    c.task = attn::task_from_name(task);
     auto trainer = std::make_unique<attn::Trainer>(c);
     const attn::TrainerConfig& r = trainer->config();
     Created out;

@@ -11,7 +11,7 @@ struct MultiHeadArgs {
     attn::MultiHeadOptions options;
 };
 
-void read_js(const In& o, MultiHeadArgs& a) {
+void read_js(Record& o, MultiHeadArgs& a) {
     read_fields(o, "Wq", a.weights.Wq, "Wk", a.weights.Wk, "Wv", a.weights.Wv, "Wo", a.weights.Wo, "heads",
                 a.options.heads, "causal", a.options.causal, "dropout", a.options.dropout);
 }

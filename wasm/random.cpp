@@ -5,14 +5,20 @@ namespace {
 
 using namespace attn::wasm;
 
-// {rows, cols, seed, distribution, mean, std, lo, hi} (attn.mjs fills the defaults).
-attn::Matrix random_matrix(const In& o) {
-    const std::size_t rows = Arg<std::size_t>::from(o["rows"]), cols = Arg<std::size_t>::from(o["cols"]);
-    const std::uint64_t seed = Arg<std::uint64_t>::from(o["seed"]);
-    const std::string dist = Arg<std::string>::from(o["distribution"]);
-    const auto f = [&](const char* k) { return to_float(number(o[k], k)); };
-    if (dist == "uniform") return attn::random_uniform(rows, cols, seed, f("lo"), f("hi"));
-    if (dist == "normal") return attn::random_normal(rows, cols, seed, f("mean"), f("std"));
+// {rows, cols, seed, mean, std, lo, hi} (attn.mjs fills the defaults and checks them).
+struct RandomArgs {
+    std::size_t rows = 0, cols = 0;
+    std::uint64_t seed = 0;
+    float mean = 0, std = 1, lo = 0, hi = 1;
+};
+
+void read_js(Record& o, RandomArgs& a) {
+    read_fields(o, "rows", a.rows, "cols", a.cols, "seed", a.seed, "mean", a.mean, "std", a.std, "lo", a.lo, "hi", a.hi);
+}
+
+attn::Matrix random_matrix(const std::string& dist, const RandomArgs& a) {
+    if (dist == "uniform") return attn::random_uniform(a.rows, a.cols, a.seed, a.lo, a.hi);
+    if (dist == "normal") return attn::random_normal(a.rows, a.cols, a.seed, a.mean, a.std);
     throw attn::ValueError("random: distribution must be 'normal' or 'uniform', got '" + dist + "'");
 }
 

@@ -206,7 +206,8 @@ test('argument checks: TypeError / RangeError with a message, and the module kee
   assert.throws(() => attn.difference(M(2, 2), M(2, 3)), (e) => e instanceof RangeError && /2x2.*2x3/.test(e.message));
   assert.throws(() => attn.diagonalCheck(M(2, 3)), RangeError);
   assert.throws(() => attn.dotGeometry(M(2, 2), M(2, 2)), RangeError);
-  assert.throws(() => attn.softmaxParts(M(1, 2), { axis: 'diagonal' }), TypeError);
+  assert.throws(() => attn.softmaxParts(M(1, 2), { axis: 'diagonal' }), { name: 'RangeError', kind: 'ValueError' });
+  assert.throws(() => attn.softmaxParts(M(1, 2), { axis: 1 }), TypeError);
   assert.throws(() => attn.softmaxJacobian(M(2, 2)), RangeError);
   assert.throws(() => attn.scalingEffect(M(1, 2), 0), RangeError);
   assert.throws(() => attn.scalingEffect(M(1, 2), '1'), TypeError);

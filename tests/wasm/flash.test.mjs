@@ -65,7 +65,8 @@ test('bad arguments throw typed errors; the module keeps working', () => {
   assert.throws(() => attn.flashAttention(Q, K, V, { scale: NaN }), RangeError);
   assert.throws(() => attn.flashAttention(Q, K, V, { mask: attn.matrix(2, 2) }), (e) => e instanceof RangeError && /2x2/.test(e.message));
   assert.throws(() => attn.attentionOutput(Q, K, rnd(4, 2, 1)), RangeError);
-  assert.throws(() => attn.profileAttention(Q, K, V, { kernel: 'fast' }), TypeError);
+  assert.throws(() => attn.profileAttention(Q, K, V, { kernel: 'fast' }), { name: 'RangeError', kind: 'ValueError' });
+  assert.throws(() => attn.profileAttention(Q, K, V, { kernel: 1 }), TypeError);
   assert.equal(attn.flashAttention(Q, K, V).rows, 3);
 });
 

@@ -4,7 +4,7 @@
 //   dist/training-worker.js (the training chapter's module worker),
 //   dist/cost-run.js (the Web Worker of the cost chapter's live run; imports ./attn.mjs),
 //   dist/katex/ (KaTeX's stylesheet and fonts, served locally: no CDN),
-//   dist/attn.mjs + attn.d.ts (the public JS API) and attn-core.mjs + attn-core.wasm
+//   dist/attn.mjs + attn.d.ts (the public JS API, wasm/attn.mjs and wasm/api/*.mjs bundled) and attn-core.mjs + attn-core.wasm
 //   (the Emscripten build of the core, from build/wasm-release/wasm by default),
 //   attn-core-lite.wasm (the same without the trainer, which the page loads),
 //   attn-core-relaxed.wasm and attn-core-lite-relaxed.wasm (the same two with relaxed SIMD's
@@ -165,7 +165,16 @@ await Promise.all([
   cp(join(wasmDir, 'attn-core-lite-relaxed.wasm'), join(dist, 'attn-core-lite-relaxed.wasm')),
   cp(join(wasmDir, 'attn-core-scalar.mjs'), join(dist, 'attn-core-scalar.mjs')),
   cp(join(wasmDir, 'attn-core-scalar.wasm'), join(dist, 'attn-core-scalar.wasm')),
-  cp(join(root, 'wasm', 'attn.mjs'), join(dist, 'attn.mjs')),
+  // the public API: wasm/attn.mjs and its parts (wasm/api/*.mjs) in one readable ES module
+  build({
+    entryPoints: [join(root, 'wasm', 'attn.mjs')],
+    outfile: join(dist, 'attn.mjs'),
+    bundle: true,
+    format: 'esm',
+    target: ['es2022'],
+    external: ['./attn-core.mjs', './attn-core-scalar.mjs', 'node:fs/promises'],
+    logLevel: 'warning',
+  }),
   // the real-model worker's own module (wasm/pretrained/; docs/real-models.md)
   cp(join(wasmDir, 'pretrained', 'attn-pretrained.mjs'), join(dist, 'attn-pretrained.mjs')),
   cp(join(wasmDir, 'pretrained', 'attn-pretrained.wasm'), join(dist, 'attn-pretrained.wasm')),
