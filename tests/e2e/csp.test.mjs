@@ -7,15 +7,15 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { harness } from './harness.mjs';
+import { harness, root, widgetsReady, widgetCells, WAIT_MS } from './harness.mjs';
 import { eagerFigures } from '../../web/scripts/browser.mjs';
 import { CSP } from '../../web/scripts/serve.mjs';
-import { root, widgetsReady, widgetCells } from './embed-helpers.mjs';
 
 const { server, browser } = await harness();
 
 async function open(url, ready) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(WAIT_MS);
   await context.addInitScript(eagerFigures);
   await context.addInitScript(() => {
     window.__csp = [];
@@ -42,13 +42,13 @@ test('the page computes under the policy: no violation, an edit recomputes', asy
   const Q = '[data-grid="input-Q"] tbody tr:nth-child(3) td:nth-of-type(4) input';
   const S = (page) => page.$$eval('[data-grid="S"] tbody tr:nth-child(3) td .v', (ns) => ns.map((n) => n.textContent));
   const { page, errors, close } = await open(`${server.url}#core-attention`,
-    (p) => p.waitForSelector('body[data-ready="true"]', { timeout: 30000 }));
-  await page.waitForSelector('#core-attention[data-mounted="true"]', { timeout: 30000 });
+    (p) => p.waitForSelector('body[data-ready="true"]'));
+  await page.waitForSelector('#core-attention[data-mounted="true"]');
   const before = await S(page);
   assert.equal(before.length, 3);
   await page.fill(Q, '5');
   await page.waitForFunction((b) => [...document.querySelectorAll('[data-grid="S"] tbody tr:nth-child(3) td .v')]
-    .map((n) => n.textContent).join() !== b, before.join(), { timeout: 10000 });
+    .map((n) => n.textContent).join() !== b, before.join());
   assert.deepEqual(await page.evaluate(() => window.__csp), []);
   assert.deepEqual(errors, []);
   await close();
@@ -66,7 +66,7 @@ test('the widget computes under the policy: no violation, an edit recomputes', a
   }, sel);
   await page.waitForFunction(([s, b]) => [...document.querySelector(s).shadowRoot
     .querySelectorAll('[data-grid="S"] tbody tr:nth-child(3) td .v')].map((n) => n.textContent).join() !== b,
-  [sel, before.join()], { timeout: 10000 });
+  [sel, before.join()]);
   assert.deepEqual(await page.evaluate(() => window.__csp), []);
   assert.deepEqual(errors, []);
   await close();

@@ -10,18 +10,18 @@ import { join } from 'node:path';
 import { mkdtemp, mkdir, readFile, readdir, writeFile, copyFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
-import { setup, open, widgetsReady, widgetCells, shots, root, LAX_CSP } from './embed-helpers.mjs';
+import { harness, openIsolated, widgetsReady, widgetCells, shots, root, LAX_CSP, frames } from './harness.mjs';
 
 const examples = join(root, 'docs', 'examples');
 const gen = await mkdtemp(join(tmpdir(), 'attn-examples-'));
-const env = await setup({ '/generated/': { dir: gen, csp: LAX_CSP } });
+const env = await harness({ mounts: { '/generated/': { dir: gen, csp: LAX_CSP } } });
 const { server, browser } = env;
 
 const P3 = ['0.114', '0.042', '0.844'];
 const covered = new Set(['slides.js']); // loaded by reveal.html
 
 async function check(url, name, { width = 1280, before } = {}) {
-  const { page, errors, foreign, close } = await open(browser, url, { width, height: 900 });
+  const { page, errors, foreign, close } = await openIsolated(browser, url, { width, height: 900 });
   if (before) await before(page);
   await widgetsReady(page);
   const n = await page.$$eval('attention-explorer', (ws) => ws.length);
@@ -45,7 +45,7 @@ test('plain HTML page, desktop and 360 px', async () => {
   assert.equal(await r.page.evaluate(() => window.__wasmInstances), 1);
   await r.page.screenshot({ path: join(shots, 'example-plain-desktop.png'), fullPage: true });
   await r.page.setViewportSize({ width: 360, height: 780 });
-  await r.page.waitForTimeout(200);
+  await frames(r.page);
   const overflow = await r.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `${overflow}px too wide at 360 px`);
   await done(r, 'plain-phone');
@@ -54,7 +54,7 @@ test('plain HTML page, desktop and 360 px', async () => {
 test('reveal.js slides: widgets on slides, dark theme followed', async () => {
   covered.add('reveal.html');
   const r = await check(`${server.url}examples/reveal.html#/weights`, 'reveal', {
-    before: (page) => page.waitForFunction(() => window.Reveal?.isReady?.(), null, { timeout: 30000 }),
+    before: (page) => page.waitForFunction(() => window.Reveal?.isReady?.(), null),
   });
   assert.equal(await r.page.evaluate(() => Reveal.getCurrentSlide().id), 'weights');
   assert.equal(await r.page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('.ae-root').dataset.scheme), 'dark');

@@ -4,9 +4,8 @@
 // inputs, keyboard and every-chapter tests; marks: positional-encoding's; the naive
 // overflow: softmax's; the widget's notices: widget's; plurals: tests/web/chapters.)
 import test from 'node:test';
-import { eagerFigures } from '../../web/scripts/browser.mjs';
 import assert from 'node:assert/strict';
-import { harness, shots } from './harness.mjs';
+import { harness, shots, eagerFigures } from './harness.mjs';
 import { join } from 'node:path';
 
 const { server, browser } = await harness();
@@ -19,7 +18,7 @@ async function open(query, { width = 1280, height = 900, colorScheme = 'light' }
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${server.url}${query}`);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  await page.waitForSelector('body[data-ready="true"]');
   return { page, errors, close: () => context.close() };
 }
 
@@ -83,7 +82,7 @@ test('figures that start empty say what they will show and how to start them', a
     assert.match(await page.textContent('[data-plot="scaling-sweep"] svg desc'), /sampled when this figure comes into view/);
   }
   await page.$eval('[data-plot="scaling-sweep"]', (n) => n.scrollIntoView());
-  await page.waitForSelector('[data-plot="scaling-sweep"][data-complete="true"]', { timeout: 20000 });
+  await page.waitForSelector('[data-plot="scaling-sweep"][data-complete="true"]');
   await page.waitForFunction((sel) => document.querySelector(sel)?.hidden, pending);
   assert.equal(await page.$$eval('[data-plot="scaling-sweep"] .plot-message', (n) => n.length), 0);
   assert.equal(await page.$$eval('[data-grid="scaling-sweep-table"] tbody tr', (n) => n.length), 8);
@@ -132,7 +131,10 @@ test('the page\'s tools stay within reach: docked once the header scrolls away, 
     await page.evaluate(() => scrollTo(0, 6000));
     await page.waitForFunction(() => document.body.classList.contains('docked'));
     await page.evaluate(() => scrollBy(0, -200)); // (on the way up the bar shows on a phone too)
-    await page.waitForTimeout(300);
+    await page.waitForFunction(() => ['#lang-toggle', '#copy-link', '#exercise-toggle'].every((sel) => {
+      const r = document.querySelector(sel).getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= innerHeight && r.height > 0;
+    }));
     for (const sel of ['#lang-toggle', '#copy-link', '#exercise-toggle']) assert.equal(await inView(sel), true, `${sel} at ${width}px`);
     const bar = await page.$eval('.tool-row', (n) => n.getBoundingClientRect().height);
     assert.ok(bar < (width < 500 ? 80 : 50), `the bar is ${bar}px tall at ${width}px`);

@@ -4,10 +4,10 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { setup, open, pageReady, pageCells } from './embed-helpers.mjs';
-import { pasteInto } from './harness.mjs';
+import { encodeSlice } from '../../web/src/kit/url-state.js';
+import { pasteInto, harness, openIsolated, pageReady, cells } from './harness.mjs';
 
-const env = await setup();
+const env = await harness();
 const { server, browser } = env;
 
 const Qcell = (i, j) => `[data-grid="input-Q"] tbody tr:nth-child(${i}) td:nth-of-type(${j}) input`;
@@ -19,10 +19,10 @@ const menu = async (page, grid, act) => {
 const exported = (page, grid) => page.inputValue(`[data-grid="${grid}"] .grid-io textarea`);
 
 test('exports: plain text, LaTeX, Markdown and CSV hold the numbers the grid shows', async () => {
-  const { page, errors, foreign, close } = await open(browser, `${server.url}?lang=en#core-attention`, { permissions: ['clipboard-read', 'clipboard-write'] });
+  const { page, errors, foreign, close } = await openIsolated(browser, `${server.url}?lang=en#core-attention`, { permissions: ['clipboard-read', 'clipboard-write'] });
   await pageReady(page);
   await page.click('[data-stepper="core-attention"] [role="tab"][data-step="softmax"]');
-  const shown = await Promise.all([1, 2, 3].map((r) => pageCells(page, 'P', r)));
+  const shown = await Promise.all([1, 2, 3].map((r) => cells(page, 'P', r)));
   const ascii = (s) => s.replace('\u2212', '-');
 
   await menu(page, 'P', 'latex');
@@ -59,7 +59,7 @@ test('exports: plain text, LaTeX, Markdown and CSV hold the numbers the grid sho
 });
 
 test('figures: SVG and PNG files of a grid', async () => {
-  const { page, errors, foreign, close } = await open(browser, `${server.url}?lang=en#core-attention`);
+  const { page, errors, foreign, close } = await openIsolated(browser, `${server.url}?lang=en#core-attention`);
   await pageReady(page);
   await page.click('[data-stepper="core-attention"] [role="tab"][data-step="softmax"]');
   const [svgDl] = await Promise.all([page.waitForEvent('download'), menu(page, 'P', 'svg')]);
@@ -81,23 +81,27 @@ test('figures: SVG and PNG files of a grid', async () => {
 });
 
 test('paste: a whole matrix, a block from a cell, the paste panel; malformed text is refused inline and the state is kept', async () => {
-  const { page, errors, close } = await open(browser, `${server.url}?lang=en#core-attention`);
+  const { page, errors, close } = await openIsolated(browser, `${server.url}?lang=en#core-attention`);
   await pageReady(page);
-  const S0 = await pageCells(page, 'S', 3);
+  const S0 = await cells(page, 'S', 3);
+  const Q0 = await qValues(page);
   // a whole 3×8 matrix, as a spreadsheet copies it (tabs, CRLF)
   const rows = [[1, 0, 1, 0, 0, 1, 1, 0], [2, 0, 2, -1, 1, 0, 0, 1], [-1, 1, 1, 3, 1, 1, 0, -1]];
   await pasteInto(page, Qcell(1, 1), rows.map((r) => r.join('\t')).join('\r\n'));
   assert.deepEqual(await qValues(page), rows.flat().map(String));
-  const S1 = await pageCells(page, 'S', 3);
+  const S1 = await cells(page, 'S', 3);
   assert.notDeepEqual(S1, S0);
-  await page.waitForFunction(() => location.search.includes('core-attention=Q:'));
+  // the link carries the pasted matrix (the whole state, as the page encodes it)
+  const matrix = (vals) => ({ rows: 3, cols: 8, data: Float32Array.from(vals.map(Number)) });
+  const slice = encodeSlice({ Q: matrix(rows.flat()) }, { Q: matrix(Q0) });
+  await page.waitForFunction((w) => new URLSearchParams(location.search).get('core-attention') === w, slice);
   // a 1×2 block from row 2, column 3
   await pasteInto(page, Qcell(2, 3), '9, 8');
   const q = await qValues(page);
   assert.deepEqual([q[8 + 2], q[8 + 3]], ['9', '8']);
   assert.equal(q[8 + 4], '1', 'cells outside the block are unchanged');
   const good = await qValues(page);
-  const S2 = await pageCells(page, 'S', 3);
+  const S2 = await cells(page, 'S', 3);
   // malformed text: inline error that names the problem, nothing changes
   for (const [text, re] of [
     ['1 2\n3 x', /“x” on row 2 is not a number/],
@@ -109,7 +113,7 @@ test('paste: a whole matrix, a block from a cell, the paste panel; malformed tex
     assert.equal(await page.isVisible('[data-grid="input-Q"] .grid-error'), true, text);
     assert.match(await page.textContent('[data-grid="input-Q"] .grid-error'), re, text);
     assert.deepEqual(await qValues(page), good, `state kept after ${JSON.stringify(text)}`);
-    assert.deepEqual(await pageCells(page, 'S', 3), S2);
+    assert.deepEqual(await cells(page, 'S', 3), S2);
   }
   // the paste panel (no clipboard needed): NumPy's print form
   await menu(page, 'input-Q', 'paste');

@@ -7,8 +7,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CSP } from '../../web/scripts/serve.mjs';
-import { openPage, eagerFigures } from '../../web/scripts/browser.mjs';
-import { harness, mountAll, toggleLang } from './harness.mjs';
+import { harness, mountAll, toggleLang, openPage, eagerFigures } from './harness.mjs';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
 const { server, browser } = await harness();
@@ -51,7 +50,7 @@ test('garbage typed into a cell: inline message, last good state kept, no uncaug
     tried.typed++;
     await page.fill(Q_CELL, g);
     // (a half-typed number such as "-" or "1e" is marked and explained after a short pause)
-    await page.waitForSelector('[data-grid="input-Q"] .grid-error:not([hidden])', { timeout: 3000 });
+    await page.waitForSelector('[data-grid="input-Q"] .grid-error:not([hidden])');
     assert.equal(await page.getAttribute(Q_CELL, 'aria-invalid'), 'true', g.slice(0, 20));
     const msg = await page.textContent('[data-grid="input-Q"] .grid-error');
     assert.ok(msg.length > 10, `message for ${g.slice(0, 20)}`);

@@ -8,8 +8,7 @@
 // a permalink reload), and no cell cuts the number it holds.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage } from '../../web/scripts/browser.mjs';
-import { harness, pasteInto } from './harness.mjs';
+import { harness, pasteInto, openPage, afterTimers } from './harness.mjs';
 
 const { server, browser } = await harness();
 
@@ -89,13 +88,13 @@ test('grid cells, typed key by key: what is not a number is not used, and the me
   ];
   for (const [keys, said] of cases) {
     await typeInto(page, S11, keys);
-    await page.waitForFunction((sel) => !document.querySelector(sel).hidden, sError, { timeout: 3000 });
+    await page.waitForFunction((sel) => !document.querySelector(sel).hidden, sError);
     assert.equal(await page.getAttribute(S11, 'aria-invalid'), 'true', keys);
     assert.match(await message(page, sError), said, keys);
     assert.doesNotMatch(await message(page, sError), /too large|10000|keeps using/, keys);
     // What the message says is what is computed: the value from before the edit.
     assert.equal(await rowP(page), P0, `P for ${keys}`);
-    await page.waitForTimeout(250); // the address bar follows edits after 150 ms
+    await afterTimers(page, 250); // the address bar follows edits after 150 ms
     assert.equal(linkState(page), null, `the link for ${keys} records nothing new`);
     await page.keyboard.press('Tab');
     assert.equal(await page.inputValue(S11), '2', `the cell after leaving ${keys}`);
@@ -107,12 +106,12 @@ test('grid cells, typed key by key: what is not a number is not used, and the me
   await page.click(S11);
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Backspace');
-  await page.waitForTimeout(900);
+  await afterTimers(page, 900); // (the message comes after an 800 ms pause)
   assert.match(await message(page, sError), /the cell is empty/);
   await page.keyboard.type('-');
   assert.equal(await message(page, sError), null, 'no message about the empty cell once "-" is typed');
   assert.doesNotMatch(await page.textContent(sError), /empty|“”/, 'nor any stale text left in the hidden message');
-  await page.waitForTimeout(900);
+  await afterTimers(page, 900); // (the message comes after an 800 ms pause)
   assert.match(await message(page, sError), /^“-”: not a complete number yet/, 'stopping on "-" says so');
   // A number in range is used at once, and clears the message.
   await page.keyboard.type('3');
@@ -120,7 +119,7 @@ test('grid cells, typed key by key: what is not a number is not used, and the me
   assert.equal(await message(page, sError), null);
   assert.notEqual(await rowP(page), P0);
   // (the address bar follows 150 ms after the last edit; on a loaded machine, later)
-  await page.waitForFunction(() => /-3/.test(new URL(location.href).searchParams.get('softmax') ?? ''), null, { timeout: 5000 });
+  await page.waitForFunction(() => /-3/.test(new URL(location.href).searchParams.get('softmax') ?? ''), null);
   assert.match(linkState(page), /-3/);
   // The same in Korean, with the value quoted.
   await page.click('#lang-toggle');
@@ -136,12 +135,12 @@ test('grid cells, typed key by key: what is not a number is not used, and the me
   await page.click(S11);
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Backspace');
-  await page.waitForTimeout(900);
+  await afterTimers(page, 900); // (the message comes after an 800 ms pause)
   assert.match(await message(page, sError), /칸이 비어 있습니다/);
   await page.keyboard.type('-');
   assert.equal(await message(page, sError), null);
   assert.doesNotMatch(await page.textContent(sError), /비어|“”/);
-  await page.waitForTimeout(900);
+  await afterTimers(page, 900); // (the message comes after an 800 ms pause)
   assert.match(await message(page, sError), /^“-”: 아직 완성된 숫자가 아닙니다/);
   assert.deepEqual(errors, []);
   await page.close();
@@ -182,7 +181,7 @@ test('Escape in a cell or a number field whose text is not used: the value in us
   const focused = (sel) => page.$eval(sel, (n) => document.activeElement === n);
   // emptied, and the message about it shown after the pause
   await typeInto(page, S11, '');
-  await page.waitForTimeout(900);
+  await afterTimers(page, 900); // (the message comes after an 800 ms pause)
   assert.match(await message(page, sError), /the cell is empty/);
   await page.keyboard.press('Escape');
   assert.equal(await page.inputValue(S11), '2');
@@ -195,7 +194,7 @@ test('Escape in a cell or a number field whose text is not used: the value in us
   await page.keyboard.press('Escape');
   await typeInto(page, S11, '-');
   await page.keyboard.press('Escape');
-  await page.waitForTimeout(900);
+  await afterTimers(page, 900); // (the message comes after an 800 ms pause)
   assert.equal(await page.inputValue(S11), '2');
   assert.equal(await message(page, sError), null, 'no message after the pause');
   // Escape selects the restored text, so the next key replaces it; a valid edit is not
@@ -223,7 +222,7 @@ test('Escape in a cell or a number field whose text is not used: the value in us
   assert.match(await message(page, error), /the field is empty/);
   assert.equal(await page.getAttribute(field, 'aria-invalid'), 'true');
   await page.keyboard.press('Escape');
-  await page.waitForTimeout(900);
+  await afterTimers(page, 900); // (the message comes after an 800 ms pause)
   assert.equal(await page.inputValue(field), '1024');
   assert.equal(await message(page, error), null);
   await page.keyboard.press('Tab');
@@ -240,7 +239,7 @@ test('stored inputs show the shortest text of their float32, after a paste and a
     const row1 = () => page.$$eval('[data-grid="input-Q"] tbody tr:nth-child(1) input', (ns) => ns.map((n) => n.value));
     const clipped = () => page.$$eval('[data-grid] input', (ns) => ns.filter((n) => n.offsetParent && n.scrollWidth > n.clientWidth + 1).map((n) => n.value));
     await pasteInto(page, '[data-grid="input-Q"] tbody td input', long);
-    await page.waitForTimeout(300);
+    await afterTimers(page, 300);
     assert.deepEqual(await row1(), want, `after a paste at ${width}px`);
     // Head 1's copy Q₁ (the first 4 columns, computed by the core) reads as the cells do, to
     // its 3 decimals: 123456.79 (not 123456.789, digits the float32 does not hold).
@@ -251,7 +250,7 @@ test('stored inputs show the shortest text of their float32, after a paste and a
     await typeInto(page, '[data-grid="input-Q"] tbody tr:nth-child(2) td:nth-of-type(1) input', '0.30000001');
     await page.keyboard.press('Tab');
     assert.equal(await page.inputValue('[data-grid="input-Q"] tbody tr:nth-child(2) td:nth-of-type(1) input'), '0.3');
-    await page.waitForTimeout(250);
+    await afterTimers(page, 250);
     await page.reload();
     await page.waitForSelector('body[data-ready="true"]');
     assert.deepEqual(await row1(), want, `after a reload at ${width}px`);

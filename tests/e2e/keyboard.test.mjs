@@ -4,9 +4,8 @@
 // positional-encoding's cell) follow the keyboard too.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage } from '../../web/scripts/browser.mjs';
 import { join } from 'node:path';
-import { harness, shots } from './harness.mjs';
+import { harness, shots, openPage } from './harness.mjs';
 
 const { server, browser } = await harness();
 const focused = (page) => page.evaluate(() => {

@@ -3,8 +3,7 @@
 // holds (fragment, reload); the language and permalinks reach chapters mounted later.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, eagerFigures } from '../../web/scripts/browser.mjs';
-import { harness, paintedTop, mountChapters, toggleLang } from './harness.mjs';
+import { harness, paintedTop, mountChapters, toggleLang, openPage, eagerFigures, settled, frames } from './harness.mjs';
 
 const { server, browser } = await harness();
 
@@ -20,6 +19,13 @@ const content = (page, id) => page.evaluate((i) => {
     math: s ? s.querySelectorAll('.katex').length : 0,
   };
 }, id);
+// The page has remembered where the reader is in its history entry (history.state.position,
+// written when scrolling stops): the place the reader sees now.
+const remembered = (page) => page.waitForFunction(() => {
+  const top = [...document.querySelectorAll('section.chapter')].find((s) => s.getBoundingClientRect().bottom > 0);
+  const p = history.state?.position;
+  return top && p && p.id === top.id && p.offset === Math.round(-top.getBoundingClientRect().top);
+});
 const ids = (page) => page.$$eval('#toc a[href^="#"]', (as) => as.map((a) => a.getAttribute('href').slice(1)));
 const mountedIds = (page) => page.$$eval('section.chapter[data-mounted="true"]', (ss) => ss.map((s) => s.id));
 function assertDrawn(c, id) {
@@ -54,7 +60,7 @@ test('every chapter is reached by its fragment, drawn, and stays where the fragm
     const { page, errors } = await openPage(browser, `${server.url}#${id}`);
     assertDrawn(await content(page, id), id);
     // Chapters above it mount too (they are near the screen): the reader is not moved.
-    await page.waitForTimeout(600);
+    await settled(page);
     const top = await paintedTop(page, `#${id}`);
     assert.ok(Math.abs(top) < 5, `#${id} is at the top of the window after the chapters around it mounted (top = ${top})`);
     assert.deepEqual(errors, [], id);
@@ -88,10 +94,10 @@ test('scrolling down the whole page mounts every chapter, each drawn', async () 
     await page.waitForFunction(() => [...document.querySelectorAll('section.chapter')].every((s) => {
       const r = s.getBoundingClientRect();
       return r.bottom <= 0 || r.top >= innerHeight || s.dataset.mounted === 'true';
-    }), null, { timeout: 30000 });
+    }), null);
     if (done) break;
   }
-  await page.waitForFunction((n) => document.querySelectorAll('section.chapter[data-mounted="true"]').length === n, all.length, { timeout: 20000 });
+  await page.waitForFunction((n) => document.querySelectorAll('section.chapter[data-mounted="true"]').length === n, all.length);
   for (const id of all) assertDrawn(await content(page, id), id);
   assert.deepEqual(errors, []);
   await page.close();
@@ -149,13 +155,13 @@ test('a chapter whose code fails, whose prose fails, whose mount throws or whose
   }));
   await page.route(/\/ch-one-head\.js$/, () => {}); // its code never arrives
   await page.goto(server.url);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  await page.waitForSelector('body[data-ready="true"]');
   const all = await ids(page);
   // each failing chapter is brought into view and says it failed (its space is given back:
   // done first, so that no collapse moves the page while the others are being visited)
   for (const id of failing) {
     await page.evaluate((i) => document.getElementById(i).scrollIntoView(), id);
-    await page.waitForSelector(`#${id}[data-mounted="failed"] .chapter-error`, { timeout: 30000 });
+    await page.waitForSelector(`#${id}[data-mounted="failed"] .chapter-error`);
     const { title, error, busy } = await page.$eval(`#${id}`, (s) => ({
       title: s.querySelector('h2')?.textContent ?? '', error: s.querySelector('.chapter-error').textContent, busy: s.getAttribute('aria-busy'),
     }));
@@ -179,7 +185,7 @@ test('printing shows every chapter: the rest is mounted before the page is print
   const { page, errors } = await openPage(browser, server.url);
   const all = await ids(page);
   // The other chapters' code arrives while the page is idle; printing then mounts them all.
-  await page.waitForSelector('body[data-prefetched="true"]', { timeout: 30000 });
+  await page.waitForSelector('body[data-prefetched="true"]');
   assert.ok((await mountedIds(page)).length < all.length);
   const pdf = await page.pdf({ format: 'A4' }); // Chromium's print path: beforeprint, print media
   assert.ok(pdf.length > 10000);
@@ -206,9 +212,8 @@ test('a first visit keeps the reading position when the chapter above mounts at 
       else scrollTo(0, s.getBoundingClientRect().top + scrollY - 300);
       return s.getBoundingClientRect().top;
     }, [id, how]);
-    await page.waitForFunction((ii) => ii.every((i) => document.getElementById(i).dataset.mounted === 'true'), [prev, id], { timeout: 30000 });
-    await page.evaluate(() => document.fonts.ready);
-    await page.waitForTimeout(600);
+    await page.waitForFunction((ii) => ii.every((i) => document.getElementById(i).dataset.mounted === 'true'), [prev, id]);
+    await settled(page);
     const after = await paintedTop(page, `#${id}`);
     const drawn = await page.$eval(`#${prev}`, (s) => s.getBoundingClientRect().height);
     // (the case at hand: the chapter above was a placeholder and its height changed much)
@@ -228,15 +233,14 @@ test('a language switch with a chapter boundary on screen keeps the reading posi
     scrollTo(0, s.getBoundingClientRect().top + scrollY - 317);
   });
   const prev = await page.$eval('#softmax', (s) => s.previousElementSibling.id);
-  await page.waitForFunction((ii) => ii.every((i) => document.getElementById(i).dataset.mounted === 'true'), [prev, 'softmax'], { timeout: 30000 });
-  await page.evaluate(() => document.fonts.ready);
-  await page.waitForTimeout(600);
+  await page.waitForFunction((ii) => ii.every((i) => document.getElementById(i).dataset.mounted === 'true'), [prev, 'softmax']);
+  await settled(page);
   const before = await paintedTop(page, '#softmax');
   const height = () => page.$eval(`#${prev}`, (s) => s.getBoundingClientRect().height);
   const h0 = await height();
   await toggleLang(page);
   await page.waitForFunction((i) => document.getElementById(i).lang === 'en', prev);
-  await page.waitForTimeout(600);
+  await settled(page);
   const after = await paintedTop(page, '#softmax');
   assert.notEqual(Math.round(await height()), Math.round(h0), `#${prev} changed height in English`);
   assert.ok(Math.abs(after - before) < 5, `#softmax stays in place across the switch: ${before} → ${after}`);
@@ -249,7 +253,7 @@ test('a language switch with a chapter boundary on screen keeps the reading posi
 test('printing keeps the reading position', async () => {
   for (const media of [true, false]) {
     const { page, errors } = await openPage(browser, `${server.url}#softmax`);
-    await page.waitForSelector('body[data-prefetched="true"]', { timeout: 30000 });
+    await page.waitForSelector('body[data-prefetched="true"]');
     const placeholders = await page.$$eval('section.chapter.placeholder', (s) => s.length);
     const before = await paintedTop(page, '#softmax');
     await page.evaluate(() => dispatchEvent(new Event('beforeprint')));
@@ -286,10 +290,7 @@ test('a chapter printed before its code arrived prints its title and a line sayi
 
 for (const forget of [false, true]) test(`a reload keeps the reading position inside a chapter far down the page${forget ? ' (heights forgotten)' : ''}`, async () => {
   const { page, errors } = await openPage(browser, `${server.url}#cost`);
-  const settle = async () => {
-    await page.evaluate(() => document.fonts.ready);
-    await page.waitForTimeout(800);
-  };
+  const settle = () => settled(page);
   await settle();
   await page.evaluate(() => scrollBy(0, 700));
   await settle();
@@ -312,26 +313,27 @@ for (const forget of [false, true]) test(`a reload keeps the reading position in
 test('Back and Forward after a contents link return to where the reader was, at both widths', async () => {
   for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
     const { page, errors } = await openPage(browser, `${server.url}#cost`, viewport);
-    await page.evaluate(() => document.fonts.ready);
-    await page.waitForTimeout(800);
+    await settled(page);
     await page.evaluate(() => scrollBy(0, 700));
-    await page.waitForTimeout(500);
+    await settled(page);
+    await remembered(page);
     const atCost = await paintedTop(page, '#cost');
     // (a link followed where it is: the contents' own is far above, and focusing it first
     // would scroll there, the place Back then returns to)
     await page.evaluate(() => document.querySelector('#toc a[href="#training"]').click());
     await page.waitForSelector('#training[data-mounted="true"]');
-    await page.waitForTimeout(500);
+    await settled(page);
     await page.evaluate(() => scrollBy(0, 300));
-    await page.waitForTimeout(500);
+    await settled(page);
+    await remembered(page);
     const atTraining = await paintedTop(page, '#training');
     await page.goBack();
     await page.waitForFunction(() => location.hash === '#cost');
-    await page.waitForTimeout(500);
+    await settled(page);
     assert.ok(Math.abs((await paintedTop(page, '#cost')) - atCost) < 5, `${viewport.width}px: Back returns inside #cost (${atCost})`);
     await page.goForward();
     await page.waitForFunction(() => location.hash === '#training');
-    await page.waitForTimeout(500);
+    await settled(page);
     assert.ok(Math.abs((await paintedTop(page, '#training')) - atTraining) < 5, `${viewport.width}px: Forward returns inside #training (${atTraining})`);
     assert.deepEqual(errors, []);
     await page.close();
@@ -343,7 +345,7 @@ test('a language switch reaches chapters mounted later; a link keeps the state o
   const { page, errors } = await openPage(browser, `${server.url}?lang=en&multi-head=${state}`);
   // The link's chapter is mounted at load (its state is checked), the URL keeps it.
   await page.waitForSelector('#multi-head[data-mounted="true"]');
-  await page.waitForTimeout(400);
+  await page.waitForFunction((s) => new URLSearchParams(location.search).get('multi-head') === s, state); // (written after load)
   assert.match(page.url(), /multi-head=heads:1/);
   assert.match(await page.textContent('#multi-head h2'), /[A-Za-z]/);
   await page.click('#lang-toggle');
@@ -356,7 +358,7 @@ test('a language switch reaches chapters mounted later; a link keeps the state o
   // English and says so (lang="en"); redrawn when it comes into view, in Korean.
   assert.deepEqual(await page.$eval('#multi-head', (s) => [s.lang, /[가-힣]/.test(s.querySelector('h2').textContent)]), ['en', false]);
   await page.evaluate(() => (location.hash = 'multi-head'));
-  await page.waitForFunction(() => /[가-힣]/.test(document.querySelector('#multi-head h2').textContent), null, { timeout: 5000 });
+  await page.waitForFunction(() => /[가-힣]/.test(document.querySelector('#multi-head h2').textContent), null);
   assert.equal(await page.getAttribute('#multi-head', 'lang'), 'ko', 'redrawn: marked Korean');
   // every section is marked with the language of its title
   const marks = await page.$$eval('section.chapter', (ss) => ss.map((s) => [s.id, s.lang, /[가-힣]/.test(s.querySelector('h2')?.textContent ?? '') ? 'ko' : 'en']));
@@ -411,7 +413,7 @@ test('Tab and Shift+Tab reach a chapter not mounted yet: it mounts and takes the
     }, [focusable, pick]);
     await page.keyboard.press(key);
     await page.waitForFunction((id) => document.getElementById(id).dataset.mounted === 'true'
-      && document.activeElement?.closest('section.chapter')?.id === id && document.activeElement.id !== id, to, { timeout: 15000 });
+      && document.activeElement?.closest('section.chapter')?.id === id && document.activeElement.id !== id, to);
     // forward: near the new chapter's top; backward: near its end (a radio group is one stop)
     const where = await page.$eval(`#${to}`, (s) => {
       const r = s.getBoundingClientRect(), f = document.activeElement.getBoundingClientRect();
@@ -429,11 +431,11 @@ test('a language switch on a phone keeps the chapter being read in place', async
   for (const id of ['multi-head', 'trained-heads']) {
     const { page, errors } = await openPage(browser, `${server.url}#${id}`, { width: 390, height: 844 });
     await page.waitForSelector('body[data-ready="true"]');
-    await page.waitForTimeout(1000);
+    await settled(page);
     const before = await paintedTop(page, `#${id}`);
     await page.$eval('#lang-toggle', (b) => b.click()); // (the tucked tool bar: clicked as a tap would)
     await page.waitForFunction(() => document.documentElement.lang === 'en');
-    await page.waitForTimeout(1500);
+    await settled(page);
     const after = await paintedTop(page, `#${id}`);
     assert.ok(Math.abs(after - before) < 5, `#${id} stays in place across the switch: ${before} → ${after}`);
     assert.deepEqual(errors, []);
@@ -454,7 +456,6 @@ test('a grid far below the screen is written when it comes near it, and before p
     await page.waitForSelector('#why-qkv [data-grid] td .v');
     return { page, errors };
   };
-  const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
   const setT = (page, v) => page.$eval('#why-qkv [data-control="T"]', (el, t) => {
     el.value = String(t);
     el.dispatchEvent(new Event('input', { bubbles: true }));
@@ -479,7 +480,7 @@ test('a grid far below the screen is written when it comes near it, and before p
     assert.equal(await read(lazy.page), shown, `${name}, far from the screen, is not written yet`);
     await flush(lazy.page);
     await lazy.page.waitForFunction(([n, w]) => [...document.querySelectorAll(`[data-grid="${n}"] td .v`)]
-      .map((v) => v.textContent).join(' ') === w, [name, want], { timeout: 5000 });
+      .map((v) => v.textContent).join(' ') === w, [name, want]);
     await lazy.page.evaluate(() => scrollTo(0, 0));
     await frames(lazy.page);
   }
@@ -499,8 +500,7 @@ test('a marked grid far below the screen is written with its mark when it comes 
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${server.url}?embed=no-weights`);
   await page.waitForSelector('[data-grid="nw-Z"] td .v');
-  const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
-  await frames();
+  await frames(page);
   assert.ok(await page.$eval('[data-grid="nw-Z"]', (g) => g.getBoundingClientRect().top > 1.6 * innerHeight), 'Z is far below the screen');
   const read = () => page.$$eval('[data-grid="nw-Z"] tbody tr', (rows) => rows.map((r) => [r.querySelector('td.hl') ? 'hl' : '',
     ...[...r.querySelectorAll('td .v')].map((v) => v.textContent)].join(' ')));
@@ -512,10 +512,10 @@ test('a marked grid far below the screen is written with its mark when it comes 
     n.value = String(Number(n.value) + 1);
     n.dispatchEvent(new Event('input', { bubbles: true }));
   });
-  await frames();
+  await frames(page);
   assert.deepEqual(await read(), before, 'far from the screen, Z keeps its numbers and its mark');
   await page.$eval('[data-grid="nw-Z"]', (g) => g.scrollIntoView());
-  await page.waitForFunction(() => document.querySelector('[data-grid="nw-Z"] tbody tr:nth-child(3) td.hl'), null, { timeout: 5000 });
+  await page.waitForFunction(() => document.querySelector('[data-grid="nw-Z"] tbody tr:nth-child(3) td.hl'), null);
   const after = await read();
   assert.notDeepEqual(after.map((r) => r.replace(/^hl /, '')), before.map((r) => r.replace(/^hl /, '')), 'Z has its new numbers');
   assert.deepEqual(after.map((r) => r.startsWith('hl')), before.map((_, i) => i === 2), 'and only t3 marked');

@@ -6,11 +6,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { setup, open, pageReady, pageCells, widgetsReady, widgetCells, shots } from './embed-helpers.mjs';
-import { toggleLang } from './harness.mjs';
+import { toggleLang, harness, openIsolated, pageReady, cells, widgetsReady, widgetCells, shots, frames } from './harness.mjs';
 
 const gen = await mkdtemp(join(tmpdir(), 'attn-permalink-'));
-const env = await setup({ '/generated/': gen });
+const env = await harness({ mounts: { '/generated/': gen } });
 const { server, browser } = env;
 
 const Qcell = (i, j) => `[data-grid="input-Q"] tbody tr:nth-child(${i}) td:nth-of-type(${j}) input`;
@@ -20,12 +19,12 @@ const selectedStep = (page) => page.getAttribute('[data-stepper="core-attention"
 const snapshot = async (page) => {
   const out = {};
   for (const g of ['S', 'scaled', 'masked', 'P', 'O', 'H'])
-    out[g] = await Promise.all([1, 2, 3].map((r) => pageCells(page, g, r)));
+    out[g] = await Promise.all([1, 2, 3].map((r) => cells(page, g, r)));
   return out;
 };
 
 test('permalink round trip: edited matrices, mask, head, step and language come back exactly', async () => {
-  const { page, errors, foreign, close } = await open(browser, `${server.url}#core-attention`, { permissions: ['clipboard-read', 'clipboard-write'] });
+  const { page, errors, foreign, close } = await openIsolated(browser, `${server.url}#core-attention`, { permissions: ['clipboard-read', 'clipboard-write'] });
   await pageReady(page);
   await page.fill(Qcell(3, 4), '5');
   await page.fill(Kcell(1, 1), '-2.25');
@@ -49,7 +48,7 @@ test('permalink round trip: edited matrices, mask, head, step and language come 
   assert.match(await page.inputValue('#share-iframe'), /<iframe src="[^"]*\?embed=core-attention&lang=en&core-attention=/);
   await close();
 
-  const again = await open(browser, link);
+  const again = await openIsolated(browser, link);
   await pageReady(again.page);
   assert.equal(await again.page.inputValue(Qcell(3, 4)), '5');
   assert.equal(await again.page.inputValue(Kcell(1, 1)), '-2.25');
@@ -64,7 +63,7 @@ test('permalink round trip: edited matrices, mask, head, step and language come 
 
   // the widget code from the panel shows the same numbers in a host page
   await writeFile(join(gen, 'snippet.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>snippet</title></head><body>${snippet}</body></html>`);
-  const host = await open(browser, `${server.url}generated/snippet.html`);
+  const host = await openIsolated(browser, `${server.url}generated/snippet.html`);
   await widgetsReady(host.page);
   await host.page.check('attention-explorer [data-control="head-2"]');
   for (const g of ['S', 'P', 'O']) for (const r of [1, 2, 3])
@@ -89,7 +88,7 @@ test('corrupt or hand-edited links: a visible notice, the defaults, never a blan
     ['?core-attention=V:3x8' + ',1e30'.repeat(24) + ';!step:nope;!hide:@Z.1.1&lang=en', [/outside the allowed range/, /no step "nope"/, /no figure "Z"/]],
     ['?embed=nope', [/nope/]],
   ];
-  const { page, errors, close } = await open(browser, server.url);
+  const { page, errors, close } = await openIsolated(browser, server.url);
   await pageReady(page); // (leaving a page while its core still loads logs a fetch error)
   for (const [query, res] of cases) {
     await page.goto(`${server.url}${query}#core-attention`); // the chapter read below (chapters mount near the screen)
@@ -98,7 +97,7 @@ test('corrupt or hand-edited links: a visible notice, the defaults, never a blan
     const notice = await page.textContent('#notice');
     for (const re of res) assert.match(notice, re, query);
     assert.ok(await page.$$eval('section.chapter', (s) => s.length) >= 1, `${query}: a chapter is shown`);
-    assert.deepEqual(await pageCells(page, 'P', 3), ['0.114', '0.042', '0.844'], `${query}: defaults`);
+    assert.deepEqual(await cells(page, 'P', 3), ['0.114', '0.042', '0.844'], `${query}: defaults`);
     assert.equal(await page.inputValue(Qcell(3, 4)), '2', query);
     // the notice can be dismissed; the address bar no longer holds what was dropped
     await page.click('#notice button');
@@ -110,7 +109,7 @@ test('corrupt or hand-edited links: a visible notice, the defaults, never a blan
 });
 
 test('exercise cells past a figure\'s edge: named in the notice with its shape, left out, nothing throws', async () => {
-  const { page, errors, close } = await open(browser, `${server.url}?lang=en&core-attention=!step:softmax;!hide:@P.9.9,P.3.1,P.1.4,Z.1.1#core-attention`);
+  const { page, errors, close } = await openIsolated(browser, `${server.url}?lang=en&core-attention=!step:softmax;!hide:@P.9.9,P.3.1,P.1.4,Z.1.1#core-attention`);
   await pageReady(page);
   const notice = await page.textContent('#notice');
   assert.match(notice, /no cell P\.9\.9 to hide: P is 3 × 3/, notice);
@@ -123,19 +122,20 @@ test('exercise cells past a figure\'s edge: named in the notice with its shape, 
   assert.match(await page.textContent('[data-grid="P"] .exercise-result'), /1 of 1 correct/);
   await page.click('[data-grid="P"] [data-act="reveal"]');
   assert.match(await page.textContent('[data-grid="P"] .exercise-result'), /1 of 1 correct/);
-  await page.waitForTimeout(100); // the leak check runs a frame later
-  await page.waitForFunction(() => !location.href.includes('P.9.9'));
+  await frames(page); // the leak check runs a frame later
+  // the link keeps only the cell that exists: the whole state, not a part of it
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('core-attention') === '!step:softmax;!hide:@P.3.1');
   assert.deepEqual(errors, []);
   await close();
 });
 
 test('iframe embed: one chapter, sized to the frame, with a link to the full page', async () => {
-  const { page, errors, foreign, close } = await open(browser, `${server.url}fixtures/iframe.html`, {
+  const { page, errors, foreign, close } = await openIsolated(browser, `${server.url}fixtures/iframe.html`, {
     width: 420, height: 700,
     init: () => window.addEventListener('message', (e) => (window.__heights ??= []).push(e.data)),
   });
   const frame = page.frame({ url: /embed=core-attention/ });
-  await frame.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  await frame.waitForSelector('body[data-ready="true"]');
   assert.equal(await frame.$$eval('section.chapter', (s) => s.length), 1);
   assert.equal(await frame.isHidden('#toc'), true);
   assert.equal(await frame.isHidden('.site-footer'), true);
@@ -149,7 +149,7 @@ test('iframe embed: one chapter, sized to the frame, with a link to the full pag
   await page.waitForFunction(() => (window.__heights ?? []).some((m) => m?.type === 'attention-explorer:height' && m.height > 500));
   // editing inside the frame keeps the frame's own URL as a permalink
   await frame.fill(Qcell(3, 4), '4');
-  await frame.waitForFunction(() => location.search.includes('Q:~19_4'));
+  await frame.waitForFunction(() => new URLSearchParams(location.search).get('core-attention') === 'Q:~19_4');
   assert.match(frame.url(), /embed=core-attention/);
   await page.screenshot({ path: join(shots, 'iframe-embed.png') });
   assert.deepEqual(errors, []);
@@ -158,7 +158,7 @@ test('iframe embed: one chapter, sized to the frame, with a link to the full pag
 });
 
 test('exercise: a teacher hides cells, the link carries them, the learner checks answers against the core', async () => {
-  const { page, errors, close } = await open(browser, `${server.url}?lang=en#core-attention`);
+  const { page, errors, close } = await openIsolated(browser, `${server.url}?lang=en#core-attention`);
   await pageReady(page);
   await page.click(tab('softmax'));
   await page.click('#exercise-toggle');
@@ -185,7 +185,7 @@ test('exercise: a teacher hides cells, the link carries them, the learner checks
   const link = page.url();
   await close();
 
-  const learner = await open(browser, link);
+  const learner = await openIsolated(browser, link);
   await pageReady(learner.page);
   const lp = learner.page;
   assert.equal(await selectedStep(lp), 'softmax');

@@ -9,9 +9,7 @@ import http from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
-import { openPage } from '../../web/scripts/browser.mjs';
-import { harness } from './harness.mjs';
-import { root } from './embed-helpers.mjs';
+import { harness, root, openPage } from './harness.mjs';
 
 const dist = join(root, 'web', 'dist');
 const { server, browser } = await harness();

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
-import { setup, open, widgetsReady, widgetCells, shots, root, LAX_CSP } from './embed-helpers.mjs';
 import { WIDGET_FONTS } from '../../web/scripts/widget-fonts.mjs';
+import { harness, openIsolated, widgetsReady, widgetCells, shots, root, LAX_CSP, frames, afterTimers } from './harness.mjs';
 
 const gen = await mkdtemp(join(tmpdir(), 'attn-widget-'));
-const env = await setup({ '/generated/': { dir: gen, csp: LAX_CSP } });
+const env = await harness({ mounts: { '/generated/': { dir: gen, csp: LAX_CSP } } });
 const { server, browser } = env;
 
 // The paths of the files the page has fetched.
@@ -19,7 +19,7 @@ const fetched = (page) => page.evaluate(() => performance.getEntriesByType('reso
 const inWidget = (page, sel, fn, arg) => page.evaluate(([s, f, a]) => new Function('w', 'arg', `return (${f})(w, arg)`)(document.querySelector(s), a), [sel, fn.toString(), arg]);
 
 test('two widgets: their own numbers, their own state, one shared core; console clean, no foreign request', async () => {
-  const { page, errors, foreign, close } = await open(browser, `${server.url}fixtures/two-widgets.html`);
+  const { page, errors, foreign, close } = await openIsolated(browser, `${server.url}fixtures/two-widgets.html`);
   await widgetsReady(page);
   assert.deepEqual((await fetched(page)).filter((p) => /attention-explorer-scalar|\.wasm$/.test(p)), [], 'the inlined SIMD core only');
   // a: English, no mask, opened at the softmax step; b: Korean, causal, first step
@@ -56,7 +56,7 @@ test('two widgets: their own numbers, their own state, one shared core; console 
 });
 
 test('a narrow column (360 px): the widget fits, wide grids scroll inside it', async () => {
-  const { page, errors, close } = await open(browser, `${server.url}fixtures/two-widgets.html`, { width: 360, height: 780 });
+  const { page, errors, close } = await openIsolated(browser, `${server.url}fixtures/two-widgets.html`, { width: 360, height: 780 });
   await widgetsReady(page);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than the phone`);
@@ -70,7 +70,7 @@ test('a narrow column (360 px): the widget fits, wide grids scroll inside it', a
 });
 
 test('a hostile host stylesheet does not reach into the widget; KaTeX fonts work in the shadow root', async () => {
-  const { page, errors, close } = await open(browser, `${server.url}fixtures/hostile.html`);
+  const { page, errors, close } = await openIsolated(browser, `${server.url}fixtures/hostile.html`);
   await widgetsReady(page);
   const look = await inWidget(page, 'attention-explorer', (w) => {
     const r = w.shadowRoot;
@@ -109,7 +109,7 @@ test('a hostile host stylesheet does not reach into the widget; KaTeX fonts work
 });
 
 test('light or dark as the host page is; theme="light" overrides', async () => {
-  const { page, errors, close } = await open(browser, `${server.url}fixtures/dark.html`, { width: 700, height: 600 });
+  const { page, errors, close } = await openIsolated(browser, `${server.url}fixtures/dark.html`, { width: 700, height: 600 });
   await widgetsReady(page);
   const scheme = () => page.evaluate(() => [...document.querySelectorAll('attention-explorer')].map((w) => w.shadowRoot.querySelector('.ae-root').dataset.scheme));
   assert.deepEqual(await scheme(), ['dark', 'light']);
@@ -133,7 +133,7 @@ test('attributes: figure, editable, state, hide, bad values give a notice and de
     <attention-explorer id="ro" chapter="core-attention" editable="false"></attention-explorer>
     </body></html>`;
   await writeFile(join(gen, 'attrs.html'), html);
-  const { page, errors, close } = await open(browser, `${server.url}generated/attrs.html`);
+  const { page, errors, close } = await openIsolated(browser, `${server.url}generated/attrs.html`);
   await widgetsReady(page);
   // figure="P": only that grid is shown
   const fig = await inWidget(page, '#fig', (w) => [...w.shadowRoot.querySelectorAll('figure.grid')].filter((f) => f.offsetParent !== null).map((f) => f.dataset.grid));
@@ -170,7 +170,7 @@ test('editable="false": every control that changes the state is disabled (select
     ${ids.map((c) => `<attention-explorer id="ro-${c}" chapter="${c}" editable="false"></attention-explorer>`).join('\n')}
     </body></html>`;
   await writeFile(join(gen, 'read-only.html'), html);
-  const { page, errors, close } = await open(browser, `${server.url}generated/read-only.html`);
+  const { page, errors, close } = await openIsolated(browser, `${server.url}generated/read-only.html`);
   await widgetsReady(page);
   for (const c of ids) {
     const controls = await inWidget(page, `#ro-${c}`, (w) => [...w.shadowRoot.querySelectorAll('select[data-control], input[data-control], [data-choice] input[type="radio"]')]
@@ -188,7 +188,7 @@ test('editable="false": every control that changes the state is disabled (select
       w.setAttribute('editable', 'false');
       document.body.append(w);
     }, c);
-    await page.waitForFunction((c) => document.querySelector(`#ro2-${c}`)?.shadowRoot?.querySelector('[data-grid] td'), c, { timeout: 60000 });
+    await page.waitForFunction((c) => document.querySelector(`#ro2-${c}`)?.shadowRoot?.querySelector('[data-grid] td'), c);
     const open = await inWidget(page, `#ro2-${c}`, (w) => [
       ...[...w.shadowRoot.querySelectorAll('[data-grid] td input')].filter((n) => !n.readOnly && !n.disabled).map((n) => `cell of ${n.closest('[data-grid]').dataset.grid}`),
       ...[...w.shadowRoot.querySelectorAll('button.reset, button[data-control="cd-redraw"], button[data-control="pe-another-order"], button[data-control="pj-draw"], button[data-control="ws-reseed"], [data-grid] [data-act="paste"]')]
@@ -210,7 +210,7 @@ test('hidden cells past a figure\'s edge and bad attributes: one notice, all in 
     <attention-explorer id="ko" lang="ko" chapter="core-attention" step="softmax" hide="P.9.9 P.3.1 Z.1.1 x" mask="sideways" state="foo:1;Q:2x2,1;causal:3"></attention-explorer>
     </body></html>`;
   await writeFile(join(gen, 'hide.html'), html);
-  const { page, errors, close } = await open(browser, `${server.url}generated/hide.html`);
+  const { page, errors, close } = await openIsolated(browser, `${server.url}generated/hide.html`);
   await widgetsReady(page);
   const items = (sel) => inWidget(page, sel, (w) => [...w.shadowRoot.querySelectorAll('.notice li')].map((li) => li.textContent));
   const en = (await items('#en')).join('\n');
@@ -233,7 +233,7 @@ test('hidden cells past a figure\'s edge and bad attributes: one notice, all in 
   await inWidget(page, '#en', (w) => w.shadowRoot.querySelector('.ae-lang').click());
   await page.waitForFunction(() => document.querySelector('#en').shadowRoot.querySelector('.ae-root').lang === 'ko');
   for (const it of await items('#en')) assert.match(it, /[\uac00-\ud7a3]/, it);
-  await page.waitForTimeout(100); // the leak check runs a frame later
+  await frames(page); // the leak check runs a frame later
   assert.deepEqual(errors, []);
   await close();
 });
@@ -250,8 +250,8 @@ test('every registered chapter mounts in a widget without errors, in both langua
           document.body.append(w);
         }
     </script></body></html>`);
-  const { page, errors, foreign, close } = await open(browser, `${server.url}generated/all.html`);
-  await widgetsReady(page, 90000);
+  const { page, errors, foreign, close } = await openIsolated(browser, `${server.url}generated/all.html`);
+  await widgetsReady(page);
   const report = await page.evaluate(() => [...document.querySelectorAll('attention-explorer')].map((w) => ({
     id: w.getAttribute('chapter'), notice: w.shadowRoot.querySelector('.notice').hidden ? '' : w.shadowRoot.querySelector('.notice').textContent,
     error: [...w.shadowRoot.querySelectorAll('.chapter-error')].filter((e) => !e.hidden).map((e) => e.textContent).join(' '),
@@ -266,7 +266,7 @@ test('every registered chapter mounts in a widget without errors, in both langua
   // trained-heads draws its model: the whole core (attn-core.wasm) and the weights came from
   // next to the widget, the one core that every other widget shares being the inlined one
   await page.waitForFunction(() => [...document.querySelectorAll('attention-explorer[chapter="trained-heads"]')]
-    .every((w) => w.shadowRoot.querySelectorAll('.head-thumb').length > 0), null, { timeout: 30000 });
+    .every((w) => w.shadowRoot.querySelectorAll('.head-thumb').length > 0), null);
   assert.deepEqual((await fetched(page)).filter((p) => /\.wasm$/.test(p)), ['/generated/attn-core.wasm']);
   // their code and prose came from attention-explorer-more.js, once, for all four widgets
   assert.deepEqual((await fetched(page)).filter((p) => /attention-explorer-more/.test(p)), ['/generated/attention-explorer-more.js']);
@@ -315,12 +315,13 @@ test('every registered chapter mounts in a widget without errors, in both langua
 // measures a widget page against issue 13's 400 KB).
 test('the one-file widget: a basic chapter requests nothing but the script; its size', async (t) => {
   const requests = [];
-  const { page, errors, close } = await open(browser, `${server.url}fixtures/two-widgets.html`, {
+  const { page, errors, close } = await openIsolated(browser, `${server.url}fixtures/two-widgets.html`, {
     route: (ctx) => ctx.on('request', (r) => requests.push(new URL(r.url()).pathname)),
   });
   await widgetsReady(page);
   await page.evaluate(() => document.fonts.ready);
-  await page.waitForTimeout(300); // anything fetched late (fonts, a lazy import) would be seen by now
+  await frames(page);
+  await afterTimers(page, 300); // anything fetched late (fonts, a lazy import) would be seen by now
   assert.deepEqual(requests.filter((p) => p !== '/favicon.ico'), ['/fixtures/two-widgets.html', '/fixtures/attention-explorer.js']);
   assert.deepEqual(await widgetCells(page, '#b', 'P', 2), ['0.818', '0.182', '0.000']);
   const file = await readFile(join(root, 'web', 'dist', 'attention-explorer.js'));
@@ -334,7 +335,7 @@ test('the one-file widget: a basic chapter requests nothing but the script; its 
 const NO_SIMD = () => { WebAssembly.validate = () => false; };
 
 test('without WebAssembly SIMD: the scalar core from attention-explorer-scalar.js next to the widget, the same numbers', async () => {
-  const { page, errors, foreign, close } = await open(browser, `${server.url}fixtures/two-widgets.html`, { init: NO_SIMD });
+  const { page, errors, foreign, close } = await openIsolated(browser, `${server.url}fixtures/two-widgets.html`, { init: NO_SIMD });
   await widgetsReady(page);
   assert.deepEqual((await fetched(page)).filter((p) => /attention-explorer-scalar/.test(p)), ['/fixtures/attention-explorer-scalar.js']);
   assert.equal(await page.evaluate(() => document.querySelector('#a').attn.simd), 'scalar');
@@ -346,7 +347,7 @@ test('without WebAssembly SIMD: the scalar core from attention-explorer-scalar.j
 });
 
 test('without SIMD and without attention-explorer-scalar.js: the widget says what is missing', async () => {
-  const { page, close } = await open(browser, `${server.url}fixtures/two-widgets.html`, {
+  const { page, close } = await openIsolated(browser, `${server.url}fixtures/two-widgets.html`, {
     init: NO_SIMD,
     route: (ctx) => ctx.route('**/attention-explorer-scalar.js', (r) => r.fulfill({ status: 404, body: 'not found' })),
   });
@@ -359,7 +360,7 @@ test('without SIMD and without attention-explorer-scalar.js: the widget says wha
 test('anywidget: render({model, el}) from the same file, loaded from a blob: URL as anywidget does', async () => {
   await writeFile(join(gen, 'anywidget.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>anywidget</title></head>
     <body><div id="out"></div></body></html>`);
-  const { page, errors, close } = await open(browser, `${server.url}generated/anywidget.html`);
+  const { page, errors, close } = await openIsolated(browser, `${server.url}generated/anywidget.html`);
   await page.evaluate(async () => {
     const src = await (await fetch('./attention-explorer.js')).text();
     const url = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
@@ -408,7 +409,7 @@ test('the light widget: the same numbers from a folder; the core without the tra
     <script type="module" src="/widget/attention-explorer.js"></script></head>
     <body><attention-explorer id="a" chapter="core-attention" lang="en" mask="none" step="softmax"></attention-explorer>
     <attention-explorer id="b" chapter="core-attention" lang="ko"></attention-explorer></body></html>`);
-  const { page, errors, foreign, close } = await open(browser, `${server.url}generated/light.html`);
+  const { page, errors, foreign, close } = await openIsolated(browser, `${server.url}generated/light.html`);
   await widgetsReady(page);
   assert.deepEqual(await widgetCells(page, '#b', 'P', 2), ['0.818', '0.182', '0.000']);
   assert.equal(await page.evaluate(() => document.querySelector('#a').attn.simd), 'wasm-simd128');
@@ -430,7 +431,7 @@ test('the light widget: the same numbers from a folder; the core without the tra
 });
 
 test('the light widget without WebAssembly SIMD: the scalar core from its folder, the same numbers', async () => {
-  const { page, errors, close } = await open(browser, `${server.url}generated/light.html`, { init: NO_SIMD });
+  const { page, errors, close } = await openIsolated(browser, `${server.url}generated/light.html`, { init: NO_SIMD });
   await widgetsReady(page);
   assert.equal(await page.evaluate(() => document.querySelector('#a').attn.simd), 'scalar');
   assert.deepEqual((await fetched(page)).filter((p) => /\.wasm$/.test(p)), ['/widget/attn-core-scalar.wasm']);

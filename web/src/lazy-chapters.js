@@ -19,6 +19,10 @@
 //   lazy.onScreen(id, fn);         // fn now if the chapter is in view, at the next idle time if
 //                                  // it is near the screen, else when it comes near
 //   lazy.anchorHere();             // after the page put the window somewhere: keep what is at its top
+//
+// body[data-settled="true"] says that nothing is pending near the screen: no chapter near it
+// waits to be loaded or mounted, and no redraw of one is queued. ("false" while something is;
+// the browser tests wait for it instead of for a time.)
 import { printing } from './kit/print.js';
 import { LANGS } from './kit/i18n.js';
 
@@ -200,16 +204,24 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
 
   // Loads (code, prose, and the chapters it needs) and mounts; resolves when mounted, or
   // when it failed (the chapter shows the error).
+  let mounting = 0; // mountNow() calls under way
   async function mountNow(id) {
     if (!entries.has(id)) return;
     const ids = group(id);
-    // again if the language changed meanwhile; a chapter needed that failed does not hold this one
-    while (!ids.every((x) => ready(x) || entries.get(x).state === 'failed'))
-      await Promise.all(ids.map((x) => load(x).catch((err) => fail(x, err))));
-    // one chapter per task: a chapter and the one it needs are two long tasks, not one
-    for (const [k, x] of ids.entries()) {
-      if (k) await nextTask();
-      mountLoaded(x);
+    mounting++;
+    markSettled();
+    try {
+      // again if the language changed meanwhile; a chapter needed that failed does not hold this one
+      while (!ids.every((x) => ready(x) || entries.get(x).state === 'failed'))
+        await Promise.all(ids.map((x) => load(x).catch((err) => fail(x, err))));
+      // one chapter per task: a chapter and the one it needs are two long tasks, not one
+      for (const [k, x] of ids.entries()) {
+        if (k) await nextTask();
+        mountLoaded(x);
+      }
+    } finally {
+      mounting--;
+      markSettled();
     }
   }
 
@@ -254,8 +266,13 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
       pumping = false;
     }
     if (!waiting().length) for (const fn of settled.splice(0)) fn();
+    markSettled();
   }
   const settled = []; // resolved once no chapter near the screen is waiting
+  function markSettled() {
+    const now = String(observing && !firstBatch && !pumping && !mounting && !soon.size && !waiting().length);
+    if (document.body.dataset.settled !== now) document.body.dataset.settled = now;
+  }
 
   let firstBatch = null; // resolves observe() once the first report is handled
   let observing = false; // observe() was called: the core is loaded, chapters may mount
@@ -283,6 +300,7 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
         if (soon.has(id)) runSoon(id);
       } else inView.delete(id);
     }
+    markSettled();
   }, { rootMargin: '-1px 0px' }) : null; // (a section that only touches the viewport's edge is not in it)
   // (a chapter's callback that throws is reported and stops nothing else)
   function run(map, id) {
@@ -300,6 +318,7 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
   const runSoon = (id) => run(soon, id);
   let soonPending = false;
   function scheduleSoon() {
+    markSettled();
     if (soonPending) return;
     soonPending = true;
     // once the main thread is idle: after the frames that show the chapters in view (and
@@ -307,6 +326,7 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     idle(() => {
       soonPending = false;
       for (const id of [...soon.keys()]) runSoon(id);
+      markSettled();
     });
   }
 
@@ -444,14 +464,19 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     }
   }
   let saveTimer = 0;
+  function writeHeights() {
+    clearTimeout(saveTimer);
+    saveTimer = 0;
+    try {
+      localStorage.setItem('attention-explorer:heights', JSON.stringify(heights));
+    } catch { /* private mode, full storage: estimates next time */ }
+  }
   function saveHeights() {
     clearTimeout(saveTimer);
-    saveTimer = setTimeout(() => {
-      try {
-        localStorage.setItem('attention-explorer:heights', JSON.stringify(heights));
-      } catch { /* private mode, full storage: estimates next time */ }
-    }, 1000);
+    saveTimer = setTimeout(writeHeights, 1000);
   }
+  // (a reload within the second after a change still finds the heights it had)
+  addEventListener('pagehide', () => saveTimer && writeHeights());
 
   // ---- printing and idle prefetch -------------------------------------------------------------
   // beforeprint cannot wait: the chapters whose code is here are mounted at once; the code of
@@ -528,6 +553,7 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
         soon.set(id, fn);
         scheduleSoon();
       } else later.set(id, fn);
+      markSettled();
     },
     prefetch,
     // The page has just put the window somewhere (a restored reading position, a fragment):

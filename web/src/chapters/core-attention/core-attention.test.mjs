@@ -3,8 +3,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { openPage } from '../../../scripts/browser.mjs';
-import { harness, shots, toggleLang } from '../../../../tests/e2e/harness.mjs';
+import { harness, shots, toggleLang, openPage } from '../../../../tests/e2e/harness.mjs';
 
 const { server, browser } = await harness();
 const katex = createRequire(import.meta.url)('katex');
@@ -46,7 +45,7 @@ test('editing a Q cell changes S and P; a malformed entry keeps the last good st
   for (const garbage of ['1,,2', 'abc', '-', '1e999']) {
     await page.fill(cell, garbage);
     // "-" may become a number: its mark and message wait for a pause in typing.
-    await page.waitForSelector('[data-grid="input-Q"] .grid-error', { state: 'visible', timeout: 3000 });
+    await page.waitForSelector('[data-grid="input-Q"] .grid-error', { state: 'visible' });
     assert.equal(await page.getAttribute(cell, 'aria-invalid'), 'true', garbage);
     assert.deepEqual(await cellTexts(page, 'S', 3), good, `state kept for ${garbage}`);
   }

@@ -3,8 +3,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openPage } from '../../../scripts/browser.mjs';
-import { harness, shots } from '../../../../tests/e2e/harness.mjs';
+import { harness, shots, openPage, afterTimers } from '../../../../tests/e2e/harness.mjs';
 
 // The chapter alone (?embed=cost): the same chapter code and DOM, without the other chapters.
 // The worker pool's source is served too (/pool-src/), to drive it directly in the browser.
@@ -136,7 +135,7 @@ test('live run: starts in a worker, reports progress, the page stays responsive,
   for (const c of ['liveHeads', 'liveMaxN', 'liveWorkers', 'liveCausal'])
     assert.equal(await page.isDisabled(`#cost [data-control="${c}"]`), true, c);
   // Progress: at least one kernel has reported (the small sizes take milliseconds).
-  await page.waitForFunction(() => document.querySelector('#cost-progress').value > 0, null, { timeout: 60000 });
+  await page.waitForFunction(() => document.querySelector('#cost-progress').value > 0, null);
   await page.waitForFunction(() => document.querySelectorAll('#cost [data-table="live"] tbody tr').length > 0);
   assert.match(await page.textContent('#cost .live-status'), /Running n = [\d,]+, (plain|tiled) kernel \(heads: 8, workers: 1\)/);
   // The main thread is free while the worker computes: a timer fires promptly.
@@ -150,7 +149,7 @@ test('live run: starts in a worker, reports progress, the page stays responsive,
   assert.equal(await page.isDisabled('#cost [data-action="run"]'), false);
   assert.equal(await page.isDisabled('#cost [data-control="liveHeads"]'), false);
   const rows = await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length);
-  await page.waitForTimeout(500);
+  await afterTimers(page, 500);
   assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), rows, 'nothing arrives after cancel');
   // The time plot keeps the run's axis after cancel: n from 256 to the largest n planned
   // (32K), the same ticks as the memory plot beside it, not just the sizes measured so far.
@@ -179,7 +178,7 @@ test('a short live run finishes; screenshots at desktop and phone width; Korean 
   await page.selectOption('#cost [data-control="liveHeads"]', '2');
   await page.selectOption('#cost [data-control="liveWorkers"]', '2'); // the two heads on two workers
   await page.click('#cost [data-action="run"]');
-  await page.waitForFunction(() => /끝났습니다/.test(document.querySelector('#cost .live-status').textContent), null, { timeout: 180000 });
+  await page.waitForFunction(() => /끝났습니다/.test(document.querySelector('#cost .live-status').textContent), null);
   assert.match(await page.textContent('#cost .live-status'), /head 2개, 워커 2개/);
   assert.match(await page.textContent('#cost [data-table="live"] caption'), /워커 2개/);
   assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), 5); // 256 ... 4096
@@ -261,7 +260,7 @@ test('live run: a link whose largest n or heads is not offered selects the neare
   assert.equal(await page.inputValue('#cost [data-control="liveHeads"]'), '4');
   assert.match(await status(), /This link asks for largest n = 524,288, heads h = 3, which is not offered here, so the nearest offered value is selected: largest n = 32,768, heads h = 4\. Press Run/);
   // the link now carries what is selected
-  await page.waitForFunction(() => !/524288/.test(location.href), null, { timeout: 5000 });
+  await page.waitForFunction(() => !/524288/.test(location.href), null);
   // in Korean too
   await page.click('#lang-toggle');
   await page.waitForFunction(() => document.documentElement.lang === 'ko');
@@ -273,7 +272,7 @@ test('live run: a link whose largest n or heads is not offered selects the neare
   assert.match(await status(), /^Not started yet\./);
   await page.selectOption('#cost [data-control="liveHeads"]', '1');
   await page.click('#cost [data-action="run"]');
-  await page.waitForFunction(() => /^Done/.test(document.querySelector('#cost .live-status').textContent), null, { timeout: 180000 });
+  await page.waitForFunction(() => /^Done/.test(document.querySelector('#cost .live-status').textContent), null);
   assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), 5);
   assert.equal(await page.isVisible('#cost [data-table="live"]'), true);
   assert.deepEqual(errors, []);
@@ -286,12 +285,12 @@ test('live run: a worker that fails reaches the chapter as a message; the next r
   await page.selectOption('#cost [data-control="liveHeads"]', '1');
   await page.route('**/cost-run.js', (route) => route.fulfill({ status: 404, body: 'gone' }));
   await page.click('#cost [data-action="run"]');
-  await page.waitForFunction(() => /The run stopped/.test(document.querySelector('#cost .live-status').textContent), null, { timeout: 60000 });
+  await page.waitForFunction(() => /The run stopped/.test(document.querySelector('#cost .live-status').textContent), null);
   assert.match(await page.textContent('#cost .live-status'), /The run stopped: attention pool: worker \d (stopped|could not start)/);
   assert.equal(await page.isDisabled('#cost [data-action="run"]'), false);
   await page.unroute('**/cost-run.js');
   await page.click('#cost [data-action="run"]');
-  await page.waitForFunction(() => /^Done/.test(document.querySelector('#cost .live-status').textContent), null, { timeout: 180000 });
+  await page.waitForFunction(() => /^Done/.test(document.querySelector('#cost .live-status').textContent), null);
   // one head, no causal mask: its query rows are split over every worker offered
   const cores = await page.evaluate(() => Math.min(16, navigator.hardwareConcurrency || 1));
   assert.match(await page.textContent('#cost .live-status'), new RegExp(`Done \\(heads: 1, workers: ${cores}\\)`));

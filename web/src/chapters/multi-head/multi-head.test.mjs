@@ -3,10 +3,10 @@
 // cost table of the original model (d_model = 512, h = 8, d_k = 64) from the cost model.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cellTexts, cellInput, shown, assertVisitedByFragment, assertAccessible, screenshots } from '../../../../tests/e2e/chapter-helpers.mjs';
+import { harness, cellTexts, cellInput, shown, assertAtFragment } from '../../../../tests/e2e/harness.mjs';
 
 const ID = 'multi-head';
-const env = await setup();
+const env = await harness({ core: true });
 const { attn } = env;
 const d2 = { digits: 2 };
 const cards = (page) => page.$$eval('[data-heads="mh"] .head-card', (ns) => ns.length);
@@ -14,8 +14,8 @@ const headOfCols = (page, grid) => page.$$eval(`[data-grid="${grid}"] thead th[d
   ths.map((th) => [0, 1, 2, 3].find((c) => th.classList.contains(`head-${c}`))));
 
 test('h = 2 with the causal mask continues the core-attention example through concat and W_O', async () => {
-  const { page, errors } = await env.open(ID);
-  await assertVisitedByFragment(page, ID);
+  const { page, errors } = await env.openChapter(ID);
+  await assertAtFragment(page, ID);
   assert.equal(await cards(page), 2);
   // Seed 000's head-1 numbers, at the document's precision.
   assert.deepEqual(await cellTexts(page, 'mh-P1', 3), ['0.114', '0.042', '0.844']);
@@ -34,7 +34,7 @@ test('h = 2 with the causal mask continues the core-attention example through co
 });
 
 test('changing h moves the split; editing X changes Q and the output', async () => {
-  const { page, errors } = await env.open(ID);
+  const { page, errors } = await env.openChapter(ID);
   const m = attn.example(ID);
   await page.check('[data-choice="mh-heads"] input[value="4"]');
   assert.equal(await cards(page), 4);
@@ -75,7 +75,7 @@ test('changing h moves the split; editing X changes Q and the output', async () 
 });
 
 test('the cards of a larger h are built while the page is idle: choosing h = 8 adds no table cells', async () => {
-  const { page, errors } = await env.open(ID);
+  const { page, errors } = await env.openChapter(ID);
   const m = attn.example(ID);
   // let the idle slices run (one card each)
   await page.evaluate(async () => { for (let k = 0; k < 12; k++) await new Promise((r) => requestIdleCallback(r)); });
@@ -102,7 +102,7 @@ test('the cards of a larger h are built while the page is idle: choosing h = 8 a
 });
 
 test('the original model: d_model = 512, h = 8 gives d_k = 64; FLOPs the same for every h', async () => {
-  const { page, errors } = await env.open(ID);
+  const { page, errors } = await env.openChapter(ID);
   const row = (h) => page.$$eval(`[data-check="cost"] tr[data-heads="${h}"] > *`, (ns) => ns.map((n) => n.textContent));
   const r8 = await row(8);
   assert.equal(r8[1], String(attn.cost({ n: 512, dModel: 512, heads: 8 }).dHead));
@@ -132,7 +132,7 @@ test('the original model: d_model = 512, h = 8 gives d_k = 64; FLOPs the same fo
 });
 
 test('typing d_model digit by digit keeps the h the learner chose; one column reads "column"', async () => {
-  const { page, errors } = await env.open(ID);
+  const { page, errors } = await env.openChapter(ID);
   const current = () => page.$eval('[data-check="cost"] tr.current', (n) => n.dataset.heads);
   const typeIn = async (text) => {
     await page.click('[data-control="mh-dmodel"]');
@@ -160,11 +160,9 @@ test('typing d_model digit by digit keeps the h the learner chose; one column re
   await page.close();
 });
 
-test('English prose, accessibility scan, desktop and phone screenshots', async () => {
-  const { page, errors } = await env.open(ID, { query: '?lang=en' });
+test('English prose (its axe-core scan and screenshots: every-chapter.test.mjs)', async () => {
+  const { page, errors } = await env.openChapter(ID, { query: '?lang=en' });
   assert.match(await page.textContent(`#${ID} h2`), /Multi-head attention/);
-  await assertAccessible(page, ID);
-  await screenshots(page, ID);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -2,16 +2,16 @@
 // are the core's, the loop-versus-matrix check holds, edits propagate, no console errors.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cellTexts, cellInput, shown, rowOf, assertVisitedByFragment, assertAccessible, screenshots } from '../../../../tests/e2e/chapter-helpers.mjs';
+import { harness, cellTexts, cellInput, shown, rowOf, assertAtFragment } from '../../../../tests/e2e/harness.mjs';
 
 const ID = 'no-weights';
-const env = await setup();
+const env = await harness({ core: true });
 const { attn } = env;
 const w3 = { digits: 3, fixed: true };
 
 test('scores, weights and context vectors are the core’s; the second token’s row is checked', async () => {
-  const { page, errors } = await env.open(ID);
-  await assertVisitedByFragment(page, ID);
+  const { page, errors } = await env.openChapter(ID);
+  await assertAtFragment(page, ID);
   const { X } = attn.example(ID);
   const t = attn.attention(X, X, X, { scale: 1 });
   // The second token is the default query (seed 002 checks the second token).
@@ -35,7 +35,7 @@ test('scores, weights and context vectors are the core’s; the second token’s
 });
 
 test('editing an input changes the dependent scores, weights and context vectors; the check still holds', async () => {
-  const { page, errors } = await env.open(ID);
+  const { page, errors } = await env.openChapter(ID);
   const before = { S: await cellTexts(page, 'nw-S', 2), P: await cellTexts(page, 'nw-P', 2), Z: await cellTexts(page, 'nw-Z', 2) };
   await page.fill(cellInput('nw-X', 2, 1), '1.5'); // token 2, component 1
   const X = attn.example(ID).X;
@@ -78,17 +78,13 @@ test('editing an input changes the dependent scores, weights and context vectors
   const s4 = rowOf(t.scores, 3);
   assert.ok(Math.max(...s4) > s4[3], 'the example keeps a longer vector ahead of token 4 itself');
   assert.match(await page.textContent('#no-weights'), /자기 자신과의 점수 [\d.]+이 아니라/);
-  // Malformed text: inline error, last good state kept.
-  const good = await cellTexts(page, 'nw-S', 2);
-  await page.fill(cellInput('nw-X', 2, 1), '1..5');
-  assert.ok(await page.isVisible('[data-grid="nw-X"] .grid-error'));
-  assert.deepEqual(await cellTexts(page, 'nw-S', 2), good);
+  // (malformed text: tests/e2e/smoke.test.mjs)
   assert.deepEqual(errors, []);
   await page.close();
 });
 
 test('the largest-score sentence quotes the scores as the S grid shows them', async () => {
-  const { page, errors } = await env.open(ID);
+  const { page, errors } = await env.openChapter(ID);
   // token 2 = (−1000, 0.3): its own score 1000000.09 is the float32 1000000.0625, fmt's
   // "1000000.063", the grid's "1000000.1"
   await page.fill(cellInput('nw-X', 2, 1), '-1000');
@@ -102,12 +98,10 @@ test('the largest-score sentence quotes the scores as the S grid shows them', as
   await page.close();
 });
 
-test('English prose, accessibility scan, desktop and phone screenshots', async () => {
-  const { page, errors } = await env.open(ID, { query: '?lang=en' });
+test('English prose (its axe-core scan and screenshots: every-chapter.test.mjs)', async () => {
+  const { page, errors } = await env.openChapter(ID, { query: '?lang=en' });
   assert.match(await page.textContent(`#${ID} h2`), /Attention with nothing to train/);
   assert.match(await page.textContent('[data-check="loop-vs-matrix"]'), /agree bit for bit/);
-  await assertAccessible(page, ID);
-  await screenshots(page, ID);
   assert.deepEqual(errors, []);
   await page.close();
 });

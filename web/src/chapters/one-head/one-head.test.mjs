@@ -3,16 +3,16 @@
 // one-head output unchanged but not the two-head output.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cellTexts, shown, assertVisitedByFragment, assertAccessible, screenshots } from '../../../../tests/e2e/chapter-helpers.mjs';
+import { harness, cellTexts, shown, assertAtFragment } from '../../../../tests/e2e/harness.mjs';
 
 const ID = 'one-head';
-const env = await setup();
+const env = await harness({ core: true });
 const { attn } = env;
 const w3 = { digits: 3, fixed: true };
 
 test('one head splits the verb’s row, two heads focus, numbers from the core', async () => {
-  const { page, errors } = await env.open(ID);
-  await assertVisitedByFragment(page, ID);
+  const { page, errors } = await env.openChapter(ID);
+  await assertAtFragment(page, ID);
   const ex = attn.example(ID);
   const one = attn.multiHeadAttention(ex.X, { ...ex, heads: 1 });
   const two = attn.multiHeadAttention(ex.X, { ...ex, heads: 2 });
@@ -29,7 +29,7 @@ test('one head splits the verb’s row, two heads focus, numbers from the core',
 });
 
 test('swapping subject and object: one head cannot tell, two heads can; stronger queries sharpen only two heads', async () => {
-  const { page, errors } = await env.open(ID);
+  const { page, errors } = await env.openChapter(ID);
   const ex = attn.example(ID);
   const verbRow = ex.verb + 1;
   const y1 = await cellTexts(page, 'oh-Y1', verbRow);
@@ -51,12 +51,10 @@ test('swapping subject and object: one head cannot tell, two heads can; stronger
   await page.close();
 });
 
-test('English prose, accessibility scan, desktop and phone screenshots', async () => {
-  const { page, errors } = await env.open(ID, { query: '?lang=en' });
+test('English prose (its axe-core scan and screenshots: every-chapter.test.mjs)', async () => {
+  const { page, errors } = await env.openChapter(ID, { query: '?lang=en' });
   assert.match(await page.textContent(`#${ID} h2`), /one head is not enough/);
   assert.match(await page.textContent('[data-check="weights"]'), /split in two/);
-  await assertAccessible(page, ID);
-  await screenshots(page, ID);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -1,13 +1,13 @@
 // The served page in headless Chromium: the positional-encoding chapter.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cells, setSlider, text, num } from '../../../../tests/e2e/lecture-helpers.mjs';
+import { harness, cells, setSlider, text, num } from '../../../../tests/e2e/harness.mjs';
 
-const { open } = await setup();
+const { openChapter } = await harness();
 const S = '#positional-encoding';
 
 test('positional-encoding: the sinusoids on screen; odd d works; a cell explains itself', async () => {
-  const { page, errors } = await open('positional-encoding');
+  const { page, errors } = await openChapter('positional-encoding');
   // Position 0: [sin 0, cos 0, ...] = [0, 1, ...]; position 1, column 0: sin 1.
   assert.deepEqual((await cells(page, 'pe-grid', 1)).slice(0, 2), ['0.00', '1.00']);
   assert.equal((await cells(page, 'pe-grid', 2))[0], Math.sin(1).toFixed(2));
@@ -31,7 +31,7 @@ test('positional-encoding: the sinusoids on screen; odd d works; a cell explains
 });
 
 test('positional-encoding: without PE, mask or dropout, reordering only reorders; with any of them it does not', async () => {
-  const { page, errors } = await open('positional-encoding');
+  const { page, errors } = await openChapter('positional-encoding');
   const check = `${S} [data-check="permutation"]`;
   assert.match(await text(page, `${S} .sentence-line`), /개 사람 물었다.*사람 개 물었다/);
   assert.match(await text(page, check), /: 0 ✓/);
@@ -57,7 +57,7 @@ test('positional-encoding: without PE, mask or dropout, reordering only reorders
 });
 
 test('positional-encoding: "dog bites man" vs "man bites dog" in English', async () => {
-  const { page, errors } = await open('positional-encoding', { query: '?lang=en' });
+  const { page, errors } = await openChapter('positional-encoding', { query: '?lang=en' });
   assert.match(await text(page, `${S} .sentence-line`), /dog bites man.*man bites dog/);
   assert.match(await text(page, `${S} [data-check="permutation"]`), /✓/);
   assert.deepEqual(errors, []);

@@ -2,10 +2,10 @@
 // core's; editing W_Q or drawing weights from a seed changes them; bad seeds are refused.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cellTexts, cellInput, shown, assertVisitedByFragment, assertAccessible, screenshots } from '../../../../tests/e2e/chapter-helpers.mjs';
+import { harness, cellTexts, cellInput, shown, assertAtFragment } from '../../../../tests/e2e/harness.mjs';
 
 const ID = 'projections';
-const env = await setup();
+const env = await harness({ core: true });
 const { attn } = env;
 const w3 = { digits: 3, fixed: true };
 const run = ({ X, Wq, Wk, Wv }) => {
@@ -14,8 +14,8 @@ const run = ({ X, Wq, Wk, Wv }) => {
 };
 
 test('Q, K, V, scores, weights and context vectors are the core’s, with shapes on every matrix', async () => {
-  const { page, errors } = await env.open(ID);
-  await assertVisitedByFragment(page, ID);
+  const { page, errors } = await env.openChapter(ID);
+  await assertAtFragment(page, ID);
   const r = run(attn.example(ID));
   assert.deepEqual(await cellTexts(page, 'pj-Q', 2), shown(r.Q, 1));
   assert.deepEqual(await cellTexts(page, 'pj-V', 6), shown(r.V, 5));
@@ -30,7 +30,7 @@ test('Q, K, V, scores, weights and context vectors are the core’s, with shapes
 });
 
 test('editing W_Q and drawing weights from a seed recompute everything downstream', async () => {
-  const { page, errors } = await env.open(ID);
+  const { page, errors } = await env.openChapter(ID);
   const ex = attn.example(ID);
   const Q0 = await cellTexts(page, 'pj-Q', 2);
   const P0 = await cellTexts(page, 'pj-P', 2);
@@ -63,7 +63,7 @@ test('editing W_Q and drawing weights from a seed recompute everything downstrea
 });
 
 test('the symmetry sentence quotes the two scores as the S grid shows them', async () => {
-  const { page, errors } = await env.open(ID);
+  const { page, errors } = await env.openChapter(ID);
   // scores past float32's exact decimals and of both signs (fmt would print −2272002.25)
   for (const [g, i, j, v] of [['pj-X', 2, 1, '-5'], ['pj-Wq', 2, 1, '-0.9'], ['pj-Wk', 3, 2, '1e6']])
     await page.fill(cellInput(g, i, j), v);
@@ -78,12 +78,10 @@ test('the symmetry sentence quotes the two scores as the S grid shows them', asy
   await page.close();
 });
 
-test('English prose, accessibility scan, desktop and phone screenshots', async () => {
-  const { page, errors } = await env.open(ID, { query: '?lang=en' });
+test('English prose (its axe-core scan and screenshots: every-chapter.test.mjs)', async () => {
+  const { page, errors } = await env.openChapter(ID, { query: '?lang=en' });
   assert.match(await page.textContent(`#${ID} h2`), /trainable weights/);
   assert.match(await page.textContent('[data-check="symmetry"]'), /not/);
-  await assertAccessible(page, ID);
-  await screenshots(page, ID);
   assert.deepEqual(errors, []);
   await page.close();
 });

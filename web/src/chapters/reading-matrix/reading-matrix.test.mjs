@@ -1,13 +1,13 @@
 // The served page in headless Chromium: the reading-the-attention-matrix chapter.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cells, setSlider, text, num } from '../../../../tests/e2e/lecture-helpers.mjs';
+import { harness, cells, setSlider, text, num } from '../../../../tests/e2e/harness.mjs';
 
-const { open } = await setup();
+const { openChapter } = await harness();
 const S = '#reading-matrix';
 
 test('reading-matrix: BERT-base 12 × 12 = 144 matrices, computed; a slider changes the count', async () => {
-  const { page, errors } = await open('reading-matrix');
+  const { page, errors } = await openChapter('reading-matrix');
   assert.match(await text(page, `${S} [data-check="bert"]`), /12 × 12 = 144\b/);
   assert.equal(await text(page, `${S} [data-check="bert"] strong`), '144');
   await setSlider(page, `${S} input[data-control="layers"]`, 24);
@@ -17,7 +17,7 @@ test('reading-matrix: BERT-base 12 × 12 = 144 matrices, computed; a slider chan
 });
 
 test('reading-matrix: rows add up to 1, column sums between 0 and n, not symmetric; clicking a row', async () => {
-  const { page, errors } = await open('reading-matrix');
+  const { page, errors } = await openChapter('reading-matrix');
   const rows = await cells(page, 'rm-row-sums');
   assert.equal(rows.length, 6);
   assert.ok(rows.every((x) => x === '1.000'), `row sums ${rows}`);
@@ -45,7 +45,7 @@ test('reading-matrix: rows add up to 1, column sums between 0 and n, not symmetr
 });
 
 test('reading-matrix: the pronoun head falls apart when the sentence changes; two layers reach i−2', async () => {
-  const { page, errors } = await open('reading-matrix');
+  const { page, errors } = await openChapter('reading-matrix');
   assert.match(await text(page, `${S} [data-check="pronoun"]`), /고양이가.*고양이가.*✓/);
   await page.check(`${S} input[data-control="sentence-b"]`);
   assert.match(await text(page, `${S} [data-check="pronoun"]`), /고양이가.*공을.*✗/);
@@ -65,7 +65,7 @@ test('reading-matrix: the pronoun head falls apart when the sentence changes; tw
 });
 
 test('reading-matrix: English sentence with "it" → "cat"', async () => {
-  const { page, errors } = await open('reading-matrix', { query: '?lang=en' });
+  const { page, errors } = await openChapter('reading-matrix', { query: '?lang=en' });
   assert.match(await text(page, `${S} [data-check="pronoun"]`), /"it" looks most at "cat".*"cat" ✓/);
   assert.equal((await cells(page, 'rm-row-sums')).length, 10);
   assert.deepEqual(errors, []);

@@ -7,10 +7,7 @@ import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { harness } from '../../../../tests/e2e/harness.mjs';
-import { openPage } from '../../../scripts/browser.mjs';
-import { open as openHost, LAX_CSP } from '../../../../tests/e2e/embed-helpers.mjs';
-import { assertAccessible } from '../../../../tests/e2e/chapter-helpers.mjs';
+import { harness, openPage, openIsolated as openHost, LAX_CSP, assertAccessible } from '../../../../tests/e2e/harness.mjs';
 import ko from './ko.js';
 import en from './en.js';
 
@@ -37,19 +34,19 @@ async function openChapter(query = '') {
 // waits until the model is loaded (its maps built)
 const loaded = (page, layersHeads) => page.waitForFunction(([s, n]) =>
   document.querySelector(`${s} [data-check="model"]`)?.dataset.state === 'loaded' &&
-  document.querySelectorAll(`${s} [data-heads="model-view"] button canvas`).length === n, [S, layersHeads], { timeout: 30000 });
+  document.querySelectorAll(`${s} [data-heads="model-view"] button canvas`).length === n, [S, layersHeads]);
 // types a sentence and waits for its heads (the tiny checkpoints read 24 tokens: the default
 // sentences are longer)
 async function analysed(page, sentence, word) {
   await page.fill(`${S} textarea[data-control="text"]`, sentence);
   await page.waitForFunction(([s, w]) => document.querySelector(`${s} [data-check="tokens"]`)?.textContent.includes(w) &&
-    document.querySelector(`${s} [data-check="sentence-error"]`).hidden, [S, word], { timeout: 30000 });
+    document.querySelector(`${s} [data-check="sentence-error"]`).hidden, [S, word]);
 }
-const rolesDone = (page) => page.waitForFunction((s) => document.querySelector(`${s} [data-check="roles"]`)?.dataset.state === 'done', S, { timeout: 30000 });
+const rolesDone = (page) => page.waitForFunction((s) => document.querySelector(`${s} [data-check="roles"]`)?.dataset.state === 'done', S);
 const errorShown = (page, before) => page.waitForFunction(([s, b]) => {
   const n = document.querySelector(`${s} [data-check="model-error"]`);
   return n && !n.hidden && n.textContent !== b && document.querySelector(`${s} [data-progress="model"]`).hidden;
-}, [S, before], { timeout: 30000 });
+}, [S, before]);
 
 test('real-models: no model yet; a GPT-2 checkpoint through the file picker: every head, roles, ablation', async () => {
   const { page, errors } = await openChapter();
@@ -65,7 +62,7 @@ test('real-models: no model yet; a GPT-2 checkpoint through the file picker: eve
   assert.match(await text(page, `${S} [data-check="model"]`), /gpt2: 층 2개 × 헤드 4개/);
   assert.ok(page.workers().some((w) => w.url().endsWith('/real-model.js')));
   // the Korean default sentence is 63 byte-level tokens: more than this model's 24 positions
-  await page.waitForFunction((s) => !document.querySelector(`${s} [data-check="sentence-error"]`).hidden, S, { timeout: 30000 });
+  await page.waitForFunction((s) => !document.querySelector(`${s} [data-check="sentence-error"]`).hidden, S);
   assert.match(await text(page, `${S} [data-check="sentence-error"]`), /이 모델은 24개까지 읽습니다/);
   // tokens mapped back (<|endoftext|> first)
   await analysed(page, 'the cat sat on the mat and the cat sat', 'cat');
@@ -96,7 +93,7 @@ test('real-models: no model yet; a GPT-2 checkpoint through the file picker: eve
   assert.deepEqual(shownRoles, [...shownRoles].sort((a, b) => order.indexOf(a) - order.indexOf(b)));
   // ablation of every head
   await page.click(`${S} [data-control="ablate"]`);
-  await page.waitForFunction((s) => document.querySelector(`${s} [data-check="ablation"]`)?.dataset.state === 'done', S, { timeout: 30000 });
+  await page.waitForFunction((s) => document.querySelector(`${s} [data-check="ablation"]`)?.dataset.state === 'done', S);
   assert.match(await text(page, `${S} [data-check="ablation"]`), /원래 손실 \d+\.\d{3} nats\/토큰/);
   const deltas = await page.$$eval(`${S} [data-table="roles"] tbody tr`, (rs) => rs.map((r) => r.cells[7].textContent));
   assert.ok(deltas.every((d) => /^[+−-]\d+\.\d{3}$/.test(d)), deltas.join(' '));
@@ -151,12 +148,12 @@ test('real-models: each error is said in the page\'s language and the previous m
   assert.match(await text(page, `${S} [data-check="model-error"]`), /텐서 \S*transformer\./);
   // a sentence longer than the model's 24 positions
   await page.fill(`${S} textarea[data-control="text"]`, 'the cat sat on the mat '.repeat(10));
-  await page.waitForFunction((s) => !document.querySelector(`${s} [data-check="sentence-error"]`).hidden, S, { timeout: 30000 });
+  await page.waitForFunction((s) => !document.querySelector(`${s} [data-check="sentence-error"]`).hidden, S);
   assert.match(await text(page, `${S} [data-check="sentence-error"]`), /이 모델은 24개까지 읽습니다/);
   assert.equal(await page.getAttribute(`${S} [data-check="sentence-error"]`, 'data-kind'), 'tooLong');
   // a shorter one works again
   await page.fill(`${S} textarea[data-control="text"]`, 'the cat sat');
-  await page.waitForFunction((s) => document.querySelector(`${s} [data-check="sentence-error"]`).hidden, S, { timeout: 30000 });
+  await page.waitForFunction((s) => document.querySelector(`${s} [data-check="sentence-error"]`).hidden, S);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -172,13 +169,13 @@ test('real-models: ?model= opens a BERT folder on the same site, in English; ano
   assert.match(await text(page, `${S} [data-check="roles"]`), /Of 8 heads: .* have no nameable role/);
   assert.equal(await text(page, `${S} [data-check="privacy"]`), en.privacy);
   await page.click(`${S} [data-control="ablate"]`);
-  await page.waitForFunction((s) => document.querySelector(`${s} [data-check="ablation"]`)?.dataset.state === 'done', S, { timeout: 30000 });
+  await page.waitForFunction((s) => document.querySelector(`${s} [data-check="ablation"]`)?.dataset.state === 'done', S);
   assert.match(await text(page, `${S} [data-check="ablation"]`), /Base loss \d+\.\d{3} nats per token/);
   // the link keeps its model
   await page.waitForFunction(() => location.search.includes('model='));
   // a folder through the folder picker
   await page.setInputFiles(`${S} input[data-control="model-folder"]`, join(data, 'gpt2-f16'));
-  await page.waitForFunction((s) => /gpt2:/.test(document.querySelector(`${s} [data-check="model-summary"]`)?.textContent), S, { timeout: 30000 });
+  await page.waitForFunction((s) => /gpt2:/.test(document.querySelector(`${s} [data-check="model-summary"]`)?.textContent), S);
   // files dropped on the box
   await page.evaluate(async (s) => {
     const dt = new DataTransfer();
@@ -186,7 +183,7 @@ test('real-models: ?model= opens a BERT folder on the same site, in English; ano
       dt.items.add(new File([await (await fetch(`/pretrained/bert-bf16-encoder/${f}`)).arrayBuffer()], f));
     document.querySelector(`${s} [data-drop="model"]`).dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
   }, S);
-  await page.waitForFunction((s) => /bert:/.test(document.querySelector(`${s} [data-check="model-summary"]`)?.textContent), S, { timeout: 30000 });
+  await page.waitForFunction((s) => /bert:/.test(document.querySelector(`${s} [data-check="model-summary"]`)?.textContent), S);
   assert.deepEqual(errors, []);
   await page.close();
 
@@ -208,7 +205,7 @@ test('real-models: the widget\'s model attribute opens a checkpoint', async () =
     const root = document.querySelector('attention-explorer')?.shadowRoot;
     return root?.querySelector('[data-check="model"]')?.dataset.state === 'loaded' &&
       root.querySelectorAll('[data-heads="model-view"] canvas').length === 8;
-  }, null, { timeout: 60000 });
+  }, null);
   assert.deepEqual(r.errors, []);
   assert.deepEqual(r.foreign, []);
   await r.close();

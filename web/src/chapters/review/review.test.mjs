@@ -1,17 +1,14 @@
-// The served page in headless Chromium: the review chapter, its links, and the lecture
-// chapters at phone width in both languages.
+// The served page in headless Chromium: the review chapter and its links. (Every chapter at
+// phone width, in both languages, and its axe-core scan: tests/e2e/every-chapter.test.mjs.)
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { setup, cells, setSlider, text, num } from '../../../../tests/e2e/lecture-helpers.mjs';
-import { shootChapter } from '../../../../tests/e2e/harness.mjs';
+import { harness, cells, setSlider, text, num } from '../../../../tests/e2e/harness.mjs';
 
-const { open, browser, server } = await setup();
-const axePath = createRequire(import.meta.url).resolve('../../../node_modules/axe-core/axe.min.js');
+const { openChapter, open } = await harness();
 const S = '#review';
 
 test('review: softmax gives positive weights adding up to 1 (0.330, 0.670 for the lecture example)', async () => {
-  const { page, errors } = await open('review');
+  const { page, errors } = await openChapter('review');
   assert.deepEqual(await cells(page, 'review-scaled', 1), ['0.707', '1.414']);
   assert.deepEqual(await cells(page, 'review-alpha', 1), ['0.330', '0.670']);
   assert.deepEqual(await cells(page, 'review-sum', 1), ['1.000']);
@@ -26,7 +23,7 @@ test('review: softmax gives positive weights adding up to 1 (0.330, 0.670 for th
 });
 
 test('review: dividing by √d_k un-saturates softmax; positional encoding separates the orders', async () => {
-  const { page, errors } = await open('review');
+  const { page, errors } = await openChapter('review');
   const top = async () => (await text(page, `${S} [data-check="q1"]`)).match(/\d\.\d{3}/g).map(Number);
   const [raw64, scaled64] = await top();
   assert.ok(raw64 > scaled64, `d_k = 64: ${raw64} vs ${scaled64}`);
@@ -43,7 +40,8 @@ test('review: dividing by √d_k un-saturates softmax; positional encoding separ
 });
 
 test('review: every link points at a chapter on the page', async () => {
-  const { page, errors } = await open('review');
+  // (the whole page: the links go to the other chapters)
+  const { page, errors } = await open('#review');
   const links = await page.$$eval(`${S} a[data-link]`, (as) => as.map((a) => [a.getAttribute('href'), !!document.querySelector(a.getAttribute('href'))]));
   assert.ok(links.length >= 5, `links: ${links}`);
   for (const [href, exists] of links) assert.ok(exists, `${href} has no target`);
@@ -53,32 +51,4 @@ test('review: every link points at a chapter on the page', async () => {
   assert.match(page.url(), /#positional-encoding$/);
   assert.deepEqual(errors, []);
   await page.close();
-});
-
-test('lecture chapters at 360 px and in English: no horizontal overflow, no console error', async () => {
-  for (const query of ['', 'lang=en'])
-    for (const id of ['why-attention', 'weighted-sum', 'reading-matrix', 'positional-encoding', 'review'])
-      await shootChapter(browser, server, id, { query, suffix: query ? '-en' : '' });
-  // The review links into the other chapters, so it is also checked inside the whole page.
-  const { page, errors } = await open('review', { query: '?lang=en', width: 360, height: 780 });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 0, `page is ${overflow}px wider than a 360px phone`);
-  assert.match(await text(page, `${S} h2`), /Review/);
-  assert.deepEqual(errors, []);
-  await page.close();
-});
-
-test('lecture chapters pass an axe-core scan in both languages', async () => {
-  for (const query of ['', '?lang=en']) {
-    // axe is injected as an inline script, which the page's Content-Security-Policy forbids.
-    const page = await browser.newPage({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
-    await page.goto(`${server.url}${query}`);
-    await page.waitForSelector('body[data-ready="true"]');
-    await page.addScriptTag({ path: axePath });
-    const include = ['why-attention', 'weighted-sum', 'reading-matrix', 'positional-encoding', 'review'].map((id) => [`#${id}`]);
-    const violations = await page.evaluate((ctx) => window.axe.run({ include: ctx }).then((r) =>
-      r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)), include);
-    assert.deepEqual(violations, [], query || 'ko');
-    await page.close();
-  }
 });

@@ -3,13 +3,13 @@
 // edits an input and sees the dependent numbers change, and fails on any console error.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cells, numbers, near, cellInput, atFragment, setRange, completeSweep } from '../../../../tests/e2e/article-helpers.mjs';
+import { harness, cells, numbers, near, cellInput, assertAtFragment, setRange, completeSweep, afterTimers } from '../../../../tests/e2e/harness.mjs';
 
-const { open } = await setup();
+const { openChapter } = await harness();
 
 test('scaling: std 8 at d_k = 64 and 22.6 at 512, sampled variance ≈ d_k, saturation numbers, ratio ≈ 664', async () => {
-  const { page, errors } = await open(`#scaling`);
-  await atFragment(page, 'scaling');
+  const { page, errors } = await openChapter('scaling');
+  await assertAtFragment(page, 'scaling');
   // The sweep over d_k is sampled when it comes near the screen.
   assert.equal(await page.getAttribute('[data-plot="scaling-sweep"]', 'data-complete'), 'false');
   await completeSweep(page);
@@ -24,13 +24,13 @@ test('scaling: std 8 at d_k = 64 and 22.6 at 512, sampled variance ≈ d_k, satu
     assert.ok(Math.abs(vs - 1) < 0.25, `d_k ${dk}: variance after ÷√d_k ${vs}`);
   }
   // Saturation at d_k = 64.
-  const p = await numbers(page, 'scaling-raw-p');
+  const p = await numbers(page, 'scaling-raw-p', 1);
   near(p[0], 0.9997, 4, 'p1');
   near(p[1], 0.0003, 4, 'p2');
   near(p[2], 0.0000001, 7, 'p3');
-  near((await numbers(page, 'scaling-raw-g'))[0], 0.0003, 4, 'gradient before');
-  assert.deepEqual(await cells(page, 'scaling-sqrt-p'), ['0.665', '0.245', '0.090']);
-  near((await numbers(page, 'scaling-sqrt-g'))[0], 0.223, 3, 'gradient after');
+  near((await numbers(page, 'scaling-raw-g', 1))[0], 0.0003, 4, 'gradient before');
+  assert.deepEqual(await cells(page, 'scaling-sqrt-p', 1), ['0.665', '0.245', '0.090']);
+  near((await numbers(page, 'scaling-sqrt-g', 1))[0], 0.223, 3, 'gradient after');
   const ratio = await page.textContent('[data-out="ratio"]');
   assert.match(ratio, /664/, ratio);
   assert.doesNotMatch(ratio, /700/);
@@ -54,7 +54,7 @@ test('scaling: std 8 at d_k = 64 and 22.6 at 512, sampled variance ≈ d_k, satu
   await page.waitForFunction((s) => document.querySelector('[data-out="variance"]').textContent === s, stats);
   // Editing a score changes the softmax and the ratio.
   await page.fill(cellInput('scaling-S', 1, 1), '4');
-  assert.notDeepEqual(await cells(page, 'scaling-sqrt-p'), ['0.665', '0.245', '0.090']);
+  assert.notDeepEqual(await cells(page, 'scaling-sqrt-p', 1), ['0.665', '0.245', '0.090']);
   assert.doesNotMatch(await page.textContent('[data-out="ratio"]'), /664/);
   // Geometry: q·k = |q||k|cos θ on screen.
   assert.match(await page.textContent('[data-out="geometry"]'), /45/);
@@ -70,7 +70,7 @@ test('scaling: std 8 at d_k = 64 and 22.6 at 512, sampled variance ≈ d_k, satu
 // and the "move d_k up" hint only below the slider's end.
 for (const lang of ['ko', 'en']) {
   test(`scaling (${lang}): the saturation prose matches the figure at d_k = 4, 16, 64, 512`, async () => {
-    const { page, errors } = await open(`?lang=${lang}#scaling`);
+    const { page, errors } = await openChapter('scaling', { query: `lang=${lang}` });
     await page.waitForSelector('[data-out="over-squash"]');
     const text = (out) => page.$eval(`[data-out="${out}"]`, (n) => n.textContent.replace(/\u2212/g, '-'));
     const cellTexts = async (grid) => (await cells(page, grid)).map((t) => t.replace(/\u2212/g, '-'));
@@ -79,7 +79,7 @@ for (const lang of ['ko', 'en']) {
     for (const exp of [2, 4, 6, 9]) {
       const dk = 2 ** exp;
       await setRange(page, 'dkExp', exp);
-      await page.waitForFunction((d) => document.querySelector('[data-out="over-squash"]').textContent.includes(`= ${d}`), dk);
+      await page.waitForFunction((d) => new RegExp(`= ${d}(?![\\d,])`).test(document.querySelector('[data-out="over-squash"]').textContent), dk);
       // First line: the stated weight of the largest score is the figure's.
       const raw = await cellTexts('scaling-raw-p');
       const body = await text('saturation');
@@ -118,7 +118,7 @@ for (const lang of ['ko', 'en']) {
 // A plot redrawn for another d_k changes its bars' attributes instead of building its SVG
 // anew (components/plot.js, reuse): counted, not timed.
 test('scaling: a histogram redrawn for another d_k keeps its SVG nodes', async () => {
-  const { page, errors } = await open('#scaling');
+  const { page, errors } = await openChapter('scaling');
   const hist = '[data-plot="scaling-hist-raw"]';
   await page.$eval(hist, (n) => n.scrollIntoView({ block: 'center' }));
   await page.waitForFunction((sel) => document.querySelectorAll(`${sel} rect.bar`).length === 32, hist);
@@ -128,7 +128,7 @@ test('scaling: a histogram redrawn for another d_k keeps its SVG nodes', async (
     return window.__bars.map((r) => r.getAttribute('height')).join();
   });
   await setRange(page, 'dkExp', 8);
-  await page.waitForFunction((sel) => document.querySelector(sel).querySelector('figcaption').textContent.includes('256'), hist);
+  await page.waitForFunction((sel) => /(?<![\d,])256(?![\d,])/.test(document.querySelector(sel).querySelector('figcaption').textContent), hist);
   const after = await page.$eval(hist, (n) => ({
     heights: [...n.querySelectorAll('rect.bar')].map((r) => r.getAttribute('height')).join(),
     same: [...n.querySelectorAll('rect.bar')].every((r, i) => r === window.__bars[i]),
@@ -147,7 +147,7 @@ test('scaling: a histogram redrawn for another d_k keeps its SVG nodes', async (
 // shows the pairs drawn so far, then the whole sample, the same as a page that drew it at
 // once. Counted (data-drawn: pairs drawn so far), not timed.
 test('scaling: the sweep draws only the pairs it lacks, in pieces, to the same numbers', async () => {
-  const { page, errors } = await open('#scaling');
+  const { page, errors } = await openChapter('scaling');
   await completeSweep(page);
   const drawn = () => page.getAttribute('[data-plot="scaling-sweep"]', 'data-drawn').then(Number);
   const stats = () => page.textContent('[data-out="variance"]');
@@ -166,7 +166,7 @@ test('scaling: the sweep draws only the pairs it lacks, in pieces, to the same n
   // (and on, idle, to 2400 + 1000)
   await page.waitForFunction((n) => Number(document.querySelector('[data-plot="scaling-sweep"]').dataset.drawn) === n, 8 * 3400);
   assert.equal(await stepUp(2000), 'true', 'a smaller count takes the first pairs');
-  await page.waitForTimeout(300);
+  await afterTimers(page, 300); // (the idle drawing's timers)
   assert.equal(await drawn(), 8 * 3400, 'nothing drawn twice');
   // d_k = 512 with a new seed: more than one edit draws at once, so the pairs drawn so far
   // are shown and said, then the whole sample.
@@ -197,7 +197,7 @@ test('scaling: the sweep draws only the pairs it lacks, in pieces, to the same n
   await page.waitForFunction((s) => document.querySelector('[data-out="variance"]').textContent === s, whole);
   assert.equal(await drawn(), 8 * 3400 + 8 * 2000, 'back to seed 1: nothing drawn');
   // A page opened at seed 9 and d_k = 512 (its own draw) says the same.
-  const fresh = await open('#scaling');
+  const fresh = await openChapter('scaling');
   await completeSweep(fresh.page);
   await fresh.page.fill('#scaling [data-control="seed"]', '9');
   await fresh.page.press('#scaling [data-control="seed"]', 'Enter');

@@ -1,18 +1,15 @@
-// Browser tests: chapter softmax (seeds/001, seeds/004); the five article chapters in
-// English, their screenshots at desktop and phone width, and an axe-core scan.
-// Each test visits a chapter by its URL fragment, reads a key number the core computed,
-// edits an input and sees the dependent numbers change, and fails on any console error.
+// Browser test of the chapter softmax (seeds/001, seeds/004), opened alone: reads a key
+// number the core computed, edits an input and sees the dependent numbers change, and fails
+// on any console error. (Its English, phone width and axe-core scan: every-chapter.test.mjs.)
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { shootChapter, mountChapters, toggleLang } from '../../../../tests/e2e/harness.mjs';
-import { setup, cells, numbers, cellInput, atFragment, completeSweep } from '../../../../tests/e2e/article-helpers.mjs';
+import { harness, cells, numbers, cellInput, assertAtFragment } from '../../../../tests/e2e/harness.mjs';
 
-const { open, browser, server } = await setup();
+const { openChapter } = await harness();
 
 test('softmax: rows positive and summing to 1, checked on screen; the wrong axis side by side', async () => {
-  const { page, errors } = await open(`#softmax`);
-  await atFragment(page, 'softmax');
+  const { page, errors } = await openChapter('softmax');
+  await assertAtFragment(page, 'softmax');
   for (const r of [1, 2, 3]) assert.deepEqual(await cells(page, 'softmax-P-sums', r), ['1.000000']);
   assert.deepEqual(await cells(page, 'softmax-P', 2), ['0.250', '0.250', '0.250', '0.250']);
   assert.equal(await page.getAttribute('[data-check="positive"]', 'data-ok'), 'true');
@@ -20,7 +17,7 @@ test('softmax: rows positive and summing to 1, checked on screen; the wrong axis
   // Wrong axis: same shape, rows off, columns sum to 1.
   const rowSums = (await Promise.all([1, 2, 3].map((r) => numbers(page, 'softmax-cols-sums', r)))).flat();
   assert.ok(rowSums.some((x) => Math.abs(x - 1) > 0.01), `row sums under the wrong axis: ${rowSums}`);
-  assert.deepEqual(await cells(page, 'softmax-cols-colsums'), ['1.000', '1.000', '1.000', '1.000']);
+  assert.deepEqual(await cells(page, 'softmax-cols-colsums', 1), ['1.000', '1.000', '1.000', '1.000']);
   assert.deepEqual(await cells(page, 'softmax-rows-sums', 1), ['1.000']);
   assert.match(await page.textContent('[data-verdict="axis"]'), /3\s*×\s*4/);
   // An edit: P changes, the sums stay 1.
@@ -43,43 +40,6 @@ test('softmax: rows positive and summing to 1, checked on screen; the wrong axis
   assert.match(await page.textContent(`${row} .worked-title`), /3.*e/);
   assert.doesNotMatch(await page.textContent(`${row} .worked-title`), /최댓값/);
   assert.equal(await page.isVisible(naive), false, 'a row that fits needs no naive version');
-  assert.deepEqual(errors, []);
-  await page.close();
-});
-
-test('the five chapters in English, in the table of contents; screenshots at desktop and phone width', async () => {
-  const { page, errors } = await open(`?lang=en#two-keys`);
-  const toc = await page.$$eval('#toc a', (as) => as.map((a) => a.getAttribute('href')));
-  for (const id of ['terms-formula', 'two-keys', 'why-qkv', 'scaling', 'softmax']) {
-    assert.ok(toc.includes(`#${id}`), `${id} in the table of contents`);
-    assert.equal(await page.$$eval(`section#${id}`, (n) => n.length), 1);
-  }
-  assert.match(await page.textContent('#two-keys h2'), /One query, two keys/);
-  await page.evaluate(() => (location.hash = 'why-qkv')); // mounts it (chapters mount near the screen)
-  await page.waitForSelector('#why-qkv[data-mounted="true"]');
-  assert.match(await page.textContent('#why-qkv [data-verdict="diagonal"]'), /rows/);
-  await toggleLang(page); // (the toggle is at the top of the page: clicking it scrolls there)
-  // A chapter off screen follows the language when it comes into view.
-  await page.evaluate(() => document.getElementById('two-keys').scrollIntoView());
-  await page.waitForFunction(() => /Query 하나/.test(document.querySelector('#two-keys h2').textContent), null, { timeout: 5000 });
-  assert.deepEqual(errors, []);
-  await page.close();
-  // Screenshots of each chapter opened alone (the scaling chapter's sweep finished first).
-  for (const id of ['terms-formula', 'two-keys', 'why-qkv', 'scaling', 'softmax'])
-    await shootChapter(browser, server, id, { prepare: id === 'scaling' ? completeSweep : undefined });
-});
-
-test('accessibility: axe-core finds no violations in the five chapters', async () => {
-  const { page, errors } = await open();
-  await mountChapters(page, ['terms-formula', 'two-keys', 'why-qkv', 'scaling', 'softmax']);
-  await completeSweep(page);
-  // Evaluated through the DevTools protocol, so the page's CSP does not apply.
-  await page.evaluate(await readFile(new URL('../../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8'));
-  const violations = await page.evaluate(async () => {
-    const r = await window.axe.run({ include: [['#terms-formula'], ['#two-keys'], ['#why-qkv'], ['#scaling'], ['#softmax']] });
-    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-  });
-  assert.deepEqual(violations, []);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -3,13 +3,13 @@
 // edits an input and sees the dependent numbers change, and fails on any console error.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cells, numbers, near, cellInput, atFragment } from '../../../../tests/e2e/article-helpers.mjs';
+import { harness, cells, numbers, near, cellInput, assertAtFragment } from '../../../../tests/e2e/harness.mjs';
 
-const { open } = await setup();
+const { open } = await harness();
 
 test('terms-formula: glossary, the formula read inside out with live numbers, symbols link to the example', async () => {
   const { page, errors } = await open(`#terms-formula`);
-  await atFragment(page, 'terms-formula');
+  await assertAtFragment(page, 'terms-formula');
   assert.equal(await page.$$eval('#terms-formula .glossary dt', (n) => n.length), 8);
   const softmaxLine = await page.textContent('#terms-formula .inside-out li[data-sym="softmax"]');
   for (const x of ['2.028', '4.113', '6.141', '0.330', '0.670']) assert.ok(softmaxLine.includes(x), `${x} in "${softmaxLine}"`);

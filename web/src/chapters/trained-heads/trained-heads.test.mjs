@@ -2,26 +2,22 @@
 // model loaded from dist/text-model.bin, every head on the learner's sentence).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cells, text, num } from '../../../../tests/e2e/lecture-helpers.mjs';
-import { shootChapter } from '../../../../tests/e2e/harness.mjs';
-import { assertAccessible } from '../../../../tests/e2e/chapter-helpers.mjs';
-import { open as openHost } from '../../../../tests/e2e/embed-helpers.mjs';
+import { harness, cells, text, num, openIsolated } from '../../../../tests/e2e/harness.mjs';
 import ko from './ko.js';
 
-const { open, browser, server } = await setup();
+const { openChapter, browser, server } = await harness();
 const S = '#trained-heads';
 
 // Opens the chapter and waits for the model and the sentence's own measurements.
 async function ready(query = '') {
-  const r = await open('trained-heads', { query });
-  await r.page.waitForSelector(`${S} [data-heads="small"] button canvas`, { timeout: 30000 });
+  const r = await openChapter('trained-heads', { query });
+  await r.page.waitForSelector(`${S} [data-heads="small"] button canvas`);
   await measured(r.page);
   return r;
 }
-const measured = (page) => page.waitForFunction((s) => {
-  const n = document.querySelector(`${s} [data-check="sentence-roles"]`);
-  return n && !n.hidden && !n.textContent.includes('…');
-}, S, { timeout: 30000 });
+// The sentence drawn has its roles measured (the chapter renders the sentence and marks its
+// roles busy in one render, then done when the worker answers).
+const measured = (page) => page.waitForSelector(`${S} [data-check="sentence-roles"][data-state="done"]:not([hidden])`);
 const rowLabels = (page, grid) => page.$$eval(`[data-grid="${grid}"] tbody th`, (ns) => ns.map((n) => n.textContent));
 const highlighted = (page, grid) => page.$$eval(`[data-grid="${grid}"] tbody tr`, (rs) => rs.findIndex((r) => r.querySelector('td.hl')));
 
@@ -78,7 +74,6 @@ test('trained-heads: every head of the trained model on the Korean default and a
   assert.equal(total, 8);
   assert.equal(prev + first + local + induction + none, total, await text(page, roles));
   assert.ok(page.workers().some((w) => w.url().endsWith('/sentence-heads.js')), page.workers().map((w) => w.url()).join(' '));
-  await assertAccessible(page, 'trained-heads');
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -247,7 +242,7 @@ test('trained-heads: empty, too long and unknown text get a message at the field
   const { page, errors } = await ready();
   const field = `${S} textarea[data-control="text"]`;
   const msg = `${S} #trained-heads-text-error`;
-  const rows = (await rowLabels(page, 'th-P')).length;
+  let rows = (await rowLabels(page, 'th-P')).length;
   await page.fill(field, '   ');
   assert.match(await text(page, msg), /한 글자 이상/);
   assert.equal(await page.getAttribute(field, 'aria-invalid'), 'true');
@@ -255,11 +250,22 @@ test('trained-heads: empty, too long and unknown text get a message at the field
   // invisible characters only (zero-width space, joiner, BOM) are no sentence either
   await page.fill(field, 'x');
   assert.equal(await page.isHidden(msg), true);
+  await page.waitForFunction(() => document.querySelectorAll('[data-grid="th-P"] tbody th').length === 2); // drawn once typing paused
+  rows = 2;
   await page.fill(field, '\u200B\u200D\uFEFF \u200B');
   assert.match(await text(page, msg), /한 글자 이상/);
   assert.equal(await page.getAttribute(field, 'aria-invalid'), 'true');
-  await page.waitForTimeout(400); // past the typing pause: the heads did not take the invisible text
+  // the heads did not take the invisible text: every sentence drawn from now until the next
+  // one typed is recorded (no timer is left once a refused text cleared it)
   assert.equal((await rowLabels(page, 'th-P')).length, rows);
+  await page.evaluate(() => {
+    const drawn = (window.__drawn = []);
+    const grid = document.querySelector('[data-grid="th-P"]');
+    new MutationObserver(() => drawn.push(grid.querySelectorAll('tbody th').length)).observe(grid, { subtree: true, childList: true });
+  });
+  await page.fill(field, 'xy');
+  await page.waitForFunction(() => document.querySelectorAll('[data-grid="th-P"] tbody th').length === 3);
+  assert.deepEqual([...new Set(await page.evaluate(() => window.__drawn))].filter((n) => n !== rows && n !== 3), [], 'no other sentence drawn');
   await page.fill(field, '가'.repeat(400));
   assert.match(await text(page, msg), /400자/);
   // leaving the field keeps the long text (nothing pasted is lost) and its message
@@ -272,7 +278,7 @@ test('trained-heads: empty, too long and unknown text get a message at the field
   assert.equal(await page.isHidden(msg), true);
   // (the heads follow the sentence once typing pauses)
   const reads = (re) => page.waitForFunction(([sel, src]) => new RegExp(src).test(document.querySelector(sel)?.textContent ?? ''),
-    [`${S} [data-check="reading"]`, re.source], { timeout: 10000 });
+    [`${S} [data-check="reading"]`, re.source]);
   await reads(/63개 토큰/);
   // characters outside the vocabulary are named
   await page.fill(field, 'cat 🐱 sat');
@@ -282,7 +288,7 @@ test('trained-heads: empty, too long and unknown text get a message at the field
   await page.fill(field, 'a👩‍💻b👍🏽 고');
   const chipsFor = ['<s>', 'a', '👩‍💻', 'b', '👍🏽', '␣', '고'];
   await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel).length === n,
-    [`${S} [data-query="chars"] button`, chipsFor.length], { timeout: 10000 });
+    [`${S} [data-query="chars"] button`, chipsFor.length]);
   assert.deepEqual(await page.$$eval(`${S} [data-query="chars"] button`, (bs) => bs.map((b) => b.textContent)), chipsFor);
   assert.deepEqual(await rowLabels(page, 'th-P'), chipsFor);
   for (const r of [3, 5, 7]) { // 1-based: the rows of 👩‍💻, 👍🏽 and 고
@@ -292,7 +298,7 @@ test('trained-heads: empty, too long and unknown text get a message at the field
   await reads(/👩‍💻/);
   // the message names the last sentence drawn
   await page.fill(field, 'x');
-  await page.waitForFunction(() => document.querySelectorAll('[data-grid="th-P"] tbody th').length === 2, null, { timeout: 10000 });
+  await page.waitForFunction(() => document.querySelectorAll('[data-grid="th-P"] tbody th').length === 2);
   await page.fill(field, '');
   assert.match(await text(page, msg), /“x”/);
   assert.deepEqual(errors, []);
@@ -313,7 +319,7 @@ test('trained-heads: English', async () => {
 test('trained-heads: <attention-explorer chapter="trained-heads"> fetches the weights next to the widget', async () => {
   // docs/examples/plain.html loads the widget from its folder; the server puts the widget
   // and the model's files next to it, as a teacher copies them
-  const { page, errors, foreign, close } = await openHost(browser, `${server.url}examples/plain.html`);
+  const { page, errors, foreign, close } = await openIsolated(browser, `${server.url}examples/plain.html`);
   await page.evaluate(() => {
     const w = document.createElement('attention-explorer');
     w.id = 'th';
@@ -321,7 +327,7 @@ test('trained-heads: <attention-explorer chapter="trained-heads"> fetches the we
     w.setAttribute('lang', 'en');
     document.body.append(w);
   });
-  await page.waitForFunction(() => document.querySelector('#th')?.shadowRoot?.querySelectorAll('[data-heads="small"] canvas').length === 8, null, { timeout: 60000 });
+  await page.waitForFunction(() => document.querySelector('#th')?.shadowRoot?.querySelectorAll('[data-heads="small"] canvas').length === 8);
   const labels = await page.evaluate(() => [...document.querySelector('#th').shadowRoot.querySelectorAll('[data-grid="th-P"] tbody th')].map((n) => n.textContent));
   assert.deepEqual(labels.slice(0, 4), ['<s>', 'T', 'h', 'e']);
   const fetched = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname));
@@ -329,8 +335,4 @@ test('trained-heads: <attention-explorer chapter="trained-heads"> fetches the we
   assert.deepEqual(errors, []);
   assert.deepEqual(foreign, []);
   await close();
-});
-
-test('trained-heads: screenshots at 1280 and 360 px', async () => {
-  await shootChapter(browser, server, 'trained-heads', { prepare: (page) => page.waitForSelector(`${S} [data-heads="small"] canvas`, { timeout: 30000 }) });
 });

@@ -6,19 +6,36 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openPage } from '../../../scripts/browser.mjs';
-import { harness, shots, toggleLang } from '../../../../tests/e2e/harness.mjs';
+import { harness, shots, toggleLang, openPage, frames, WAIT_MS } from '../../../../tests/e2e/harness.mjs';
 
 const { server, browser } = await harness();
 
 const STATUS = '[data-status="training"]';
 const cells = (page, grid) => page.$$eval(`[data-grid="${grid}"] tbody td .v`, (ns) => ns.map((n) => n.textContent));
 const status = (page, name) => page.getAttribute(STATUS, `data-${name}`);
-const waitFor = (page, fn, arg, timeout = 180000) => page.waitForFunction(fn, arg, { timeout, polling: 100 });
+const waitFor = (page, fn, arg) => page.waitForFunction(fn, arg, { polling: 100 });
+// A task after the ones queued now (a worker's message handled, a timer at 0 run).
+const task = (page) => page.evaluate(() => new Promise((r) => setTimeout(r)));
+// Counts the worker's messages by type (window.__got) and the page's by type (window.__sent).
+const countMessages = () => {
+  const W = window.Worker;
+  window.__got = {};
+  window.__sent = {};
+  window.Worker = class extends W {
+    constructor(...a) {
+      super(...a);
+      this.addEventListener('message', (e) => (window.__got[e.data?.type] = (window.__got[e.data?.type] ?? 0) + 1));
+    }
+    postMessage(m, ...rest) {
+      window.__sent[m?.type] = (window.__sent[m?.type] ?? 0) + 1;
+      return super.postMessage(m, ...rest);
+    }
+  };
+};
 
-async function openChapter(width = 1280) {
-  const r = await openPage(browser, `${server.url}?embed=training#training`, { width, height: 900 });
-  await r.page.waitForSelector(`${STATUS}[data-step="0"]`, { timeout: 60000 });
+async function openChapter(width = 1280, init) {
+  const r = await openPage(browser, `${server.url}?embed=training#training`, { width, height: 900, init });
+  await r.page.waitForSelector(`${STATUS}[data-step="0"]`);
   await r.page.locator('#training').scrollIntoViewIfNeeded();
   return r;
 }
@@ -46,12 +63,12 @@ test('training: start, learn the previous-token task, heatmaps change, pause and
   assert.notDeepEqual(after, before, 'the heatmap follows training');
   // the page thread stayed free: a click is handled while the worker trains
   await page.click('[data-control="start"]'); // pause
-  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.running === 'false', STATUS, 30000);
+  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.running === 'false', STATUS);
   const paused = Number(await status(page, 'step'));
-  await page.waitForTimeout(400);
-  assert.equal(Number(await status(page, 'step')), paused, 'paused means no more steps');
+  // paused means no more steps: one Step is one step more (not more, as a run still going would)
   await page.click('[data-control="step"]');
-  await waitFor(page, ([sel, n]) => Number(document.querySelector(sel)?.dataset.step) === n + 1, [STATUS, paused], 30000);
+  await waitFor(page, ([sel, n]) => Number(document.querySelector(sel)?.dataset.step) > n, [STATUS, paused]);
+  assert.equal(Number(await status(page, 'step')), paused + 1, 'paused means no more steps');
   // the curves are drawn for both runs, and the caution sits next to the heatmaps
   assert.equal(await page.locator('[data-plot="training-loss"] path[stroke-dasharray="6 4"]').count(), 1);
   assert.ok(await page.isVisible('[data-caution="weights"]'));
@@ -65,8 +82,8 @@ test('training: start, learn the previous-token task, heatmaps change, pause and
   assert.match(await page.textContent('#training p.lead'), /sinusoidal positional encoding/);
   // a new setting starts a new run: the lead names it, and the last announcement is gone
   await page.click('[data-control="positional"]');
-  await waitFor(page, () => /no positional encoding/.test(document.querySelector('#training p.lead').textContent), null, 30000);
-  await waitFor(page, (sel) => document.querySelector(sel).textContent === '', said, 30000);
+  await waitFor(page, () => /no positional encoding/.test(document.querySelector('#training p.lead').textContent), null);
+  await waitFor(page, (sel) => document.querySelector(sel).textContent === '', said);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -90,12 +107,12 @@ test('training: a new setting keeps the last picture until the new model\'s snap
   // (a frame before the edit: heads 2 may have been built ahead, and is then drawn at once)
   await page.waitForFunction(() => window.__frames.length > 1);
   await page.selectOption('[data-control="heads"]', '2');
-  await page.waitForFunction(() => document.querySelectorAll('#training [data-heads="probe"] .training-head').length === 2, null, { timeout: 30000 });
-  await page.waitForTimeout(100);
-  const frames = await page.evaluate(() => window.__frames);
-  assert.ok(frames.length > 2);
-  assert.deepEqual(frames.filter((f) => f.lead.includes('…')), [], 'no frame shows placeholders');
-  assert.deepEqual([...new Set(frames.map((f) => f.maps))], [1, 2], 'one map, then two: never none');
+  await page.waitForFunction(() => document.querySelectorAll('#training [data-heads="probe"] .training-head').length === 2);
+  await frames(page);
+  const seen = await page.evaluate(() => window.__frames);
+  assert.ok(seen.length > 2);
+  assert.deepEqual(seen.filter((f) => f.lead.includes('…')), [], 'no frame shows placeholders');
+  assert.deepEqual([...new Set(seen.map((f) => f.maps))], [1, 2], 'one map, then two: never none');
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -113,14 +130,18 @@ test('training: a setting one edit away is drawn at once, from the snapshot buil
     window.Worker = class extends W {
       constructor(...a) {
         super(...a);
-        this.addEventListener('message', (e) => e.data?.reason === 'prefetch' && window.__ahead.push(JSON.parse(e.data.key)));
+        this.addEventListener('message', (e) => {
+          if (e.data?.reason === 'prefetch') window.__ahead.push(JSON.parse(e.data.key));
+          if (e.data?.reason === 'configure') window.__configured = (window.__configured ?? 0) + 1;
+        });
       }
     };
   });
   await page.goto(`${server.url}?embed=training#training`);
-  await page.waitForSelector(`${STATUS}[data-step="0"]`, { timeout: 60000 });
-  await waitFor(page, () => window.__ahead.some((c) => c.heads === 2 && c.lr === 0.01 && c.task === 'previous-token'), null, 60000);
-  await page.waitForTimeout(50); // (the page's own handler runs after the listener above)
+  await page.waitForSelector(`${STATUS}[data-step="0"]`);
+  await waitFor(page, () => window.__ahead.some((c) => c.heads === 2 && c.lr === 0.01 && c.task === 'previous-token'));
+  await task(page); // (the page's own handler runs after the listener above)
+  const configured = await page.evaluate(() => window.__configured ?? 0);
   const shown = await page.evaluate((sel) => {
     const before = Number(document.querySelector(sel).dataset.snapshots);
     const select = document.querySelector('[data-control="heads"]');
@@ -130,12 +151,14 @@ test('training: a setting one edit away is drawn at once, from the snapshot buil
   }, STATUS);
   assert.equal(shown.maps, 2, 'two heads drawn in the change event');
   assert.equal(shown.now, shown.before + 1);
-  await page.waitForTimeout(300);
+  // the worker's answer to the change arrives, and is not drawn again
+  await waitFor(page, (n) => (window.__configured ?? 0) > n, configured);
+  await task(page);
   assert.equal(Number(await status(page, 'snapshots')), shown.now, "the worker's answer is not drawn again");
   assert.equal(await status(page, 'step'), '0');
   // and it trains: the worker took the same configuration
   await page.click('[data-control="step"]');
-  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.step === '1', STATUS, 30000);
+  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.step === '1', STATUS);
   assert.equal(await page.locator('#training [data-heads="probe"] .training-head').count(), 2);
   assert.deepEqual(errors, []);
   await page.close();
@@ -166,7 +189,7 @@ test('training: the previous model is marked busy until the chosen configuration
     };
   });
   await page.goto(`${server.url}?embed=training#training`);
-  await page.waitForSelector(`${STATUS}[data-step="0"]`, { timeout: 60000 });
+  await page.waitForSelector(`${STATUS}[data-step="0"]`);
   const look = () => ({
     building: document.querySelector('#training').classList.contains('training-building'),
     busy: ['p.lead', '[data-status="training"]', '.training-plots', '.training-heads-wrap', '[data-pred="probe"]']
@@ -191,7 +214,7 @@ test('training: the previous model is marked busy until the chosen configuration
   assert.equal(typed.building, true);
   assert.deepEqual(typed.busy, ['true', 'true', 'true', 'true', 'true']);
   assert.match(typed.status, /새 모델을 만드는 중/);
-  await waitFor(page, () => window.__after.some((a) => a.seed === 6), null, 60000);
+  await waitFor(page, () => window.__after.some((a) => a.seed === 6), null);
   const after = await page.evaluate(() => window.__after.filter((a) => a.seed >= 5));
   assert.deepEqual(after.map((a) => [a.seed, a.building, a.busy > 0]), [[5, true, true], [6, false, false]]);
   assert.match(await page.textContent(STATUS), /^0단계/);
@@ -203,7 +226,7 @@ test('training: the previous model is marked busy until the chosen configuration
   }, look.toString());
   assert.deepEqual([clicked.heads, clicked.maps, clicked.building], ['2', 1, true]);
   assert.deepEqual(clicked.busy, ['true', 'true', 'true', 'true', 'true']);
-  await waitFor(page, () => document.querySelectorAll('#training [data-heads="probe"] .training-head').length === 4, null, 60000);
+  await waitFor(page, () => document.querySelectorAll('#training [data-heads="probe"] .training-head').length === 4, null);
   const built = await page.evaluate(look);
   assert.deepEqual([built.building, built.anyBusy, built.maps], [false, 0, 4]);
   assert.match(built.status, /^0단계/);
@@ -221,9 +244,9 @@ test('training: without Web Workers it trains on the page, with the whole core l
   page.on('request', (r) => /\.wasm$/.test(r.url()) && wasm.push(new URL(r.url()).pathname));
   await page.addInitScript(() => delete window.Worker);
   await page.goto(`${server.url}?embed=training#training`);
-  await page.waitForSelector(`${STATUS}[data-step="0"]`, { timeout: 60000 });
+  await page.waitForSelector(`${STATUS}[data-step="0"]`);
   await page.click('[data-control="step"]');
-  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.step === '1', STATUS, 30000);
+  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.step === '1', STATUS);
   // the page's own core has no trainer; the trainer's core came on first use
   assert.deepEqual(wasm.sort(), ['/attn-core-lite-relaxed.wasm', '/attn-core.wasm']);
   assert.deepEqual(errors, []);
@@ -231,7 +254,7 @@ test('training: without Web Workers it trains on the page, with the whole core l
 });
 
 test('training: the scale toggle switches the heatmaps; your own sequence; malformed input', async () => {
-  const { page, errors } = await openChapter();
+  const { page, errors } = await openChapter(1280, countMessages);
   const on = await cells(page, 'probe-l1h1');
   // the redraw writes only what changed: the probe's positions and row headers are the same
   // for both models, so they are not written again (counted mutations, not time)
@@ -246,14 +269,14 @@ test('training: the scale toggle switches the heatmaps; your own sequence; malfo
   await waitFor(page, ([g, prev]) => {
     const now = [...document.querySelectorAll(`[data-grid="${g}"] tbody td .v`)].map((n) => n.textContent);
     return now.join() !== prev.join();
-  }, ['probe-l1h1', on], 10000);
+  }, ['probe-l1h1', on]);
   await page.click('[data-control="scale"]');
-  await page.waitForTimeout(100);
+  await frames(page);
   assert.equal(await page.evaluate(() => window.__kept), 0, 'positions and row headers not rewritten');
   // your own sequence, run by the model in the worker
   await page.fill('[data-control="your-sequence"]', '2 7 1 8 2');
   await page.click('[data-control="your-run"]');
-  await page.waitForSelector('[data-pred="yours"] table', { timeout: 30000 });
+  await page.waitForSelector('[data-pred="yours"] table');
   assert.equal(await page.locator('[data-pred="yours"] tr:nth-child(2) td').count(), 5);
   assert.equal((await cells(page, 'yours-l1h1')).length, 25);
   // malformed text: an inline error where the learner typed, nothing else breaks
@@ -272,7 +295,7 @@ test('training: the scale toggle switches the heatmaps; your own sequence; malfo
   // full-width digits are digits; a flag is one character, quoted whole
   await page.fill('[data-control="your-sequence"]', '２７１８');
   await page.click('[data-control="your-run"]');
-  await page.waitForSelector('[data-pred="yours"]:not([hidden]) table', { timeout: 30000 });
+  await page.waitForSelector('[data-pred="yours"]:not([hidden]) table');
   assert.equal(await page.locator('[data-pred="yours"] tr:nth-child(2) td').count(), 4);
   await page.fill('[data-control="your-sequence"]', '27🇰🇷');
   await page.click('[data-control="your-run"]');
@@ -285,7 +308,8 @@ test('training: the scale toggle switches the heatmaps; your own sequence; malfo
     input.value = '2';
     run.click();
   });
-  await page.waitForTimeout(1000);
+  await waitFor(page, () => window.__got.probe === window.__sent.probe); // the good one's reply came
+  await task(page);
   assert.match(await page.textContent('.training-your + .grid-error'), /1개/);
   assert.ok(await page.isHidden('[data-pred="yours"]'));
   // the message belongs to the task it was about: another task clears it
@@ -299,7 +323,7 @@ test('training: the scale toggle switches the heatmaps; your own sequence; malfo
   assert.equal(await page.getAttribute('[data-control="seed"]', 'aria-invalid'), 'true');
   // switching the task starts over with the sort probe (11 tokens)
   await page.click('[data-control="task-sort"]');
-  await waitFor(page, () => document.querySelectorAll('[data-grid="probe-l1h1"] tbody td').length === 121, null, 30000);
+  await waitFor(page, () => document.querySelectorAll('[data-grid="probe-l1h1"] tbody td').length === 121, null);
   assert.equal(await status(page, 'step'), '0');
   const heads = await page.$$eval('[data-grid="probe-l1h1"] thead th', (ns) => ns.map((n) => n.textContent));
   assert.deepEqual(heads, ['3', '9', '1', '7', '4', '|', '1', '3', '4', '7', '9']); // labels from the core
@@ -317,7 +341,7 @@ test('training: a full-width seed is a seed; an invisible character in your sequ
   assert.ok(await page.isHidden('#training-seed-error'));
   await page.keyboard.press('Tab');
   assert.equal(await page.inputValue(seed), '12', 'the seed in use is 12');
-  await waitFor(page, () => /seed:12/.test(location.search), null, 30000);
+  await waitFor(page, () => /seed:12/.test(location.search), null);
   await page.fill(seed, '－３');
   assert.equal(await page.getAttribute(seed, 'aria-invalid'), 'true'); // a negative seed, refused
   assert.match(await page.textContent('#training-seed-error'), /0에서 2,147,483,647 사이의 정수/);
@@ -346,7 +370,7 @@ test('training: two relations, each of two heads takes one offset (read from the
   const { page, errors } = await openChapter();
   await page.click('[data-control="task-two-relations"]');
   const SPLIT = '[data-split="probe"]';
-  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.state === 'mixed', SPLIT, 30000);
+  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.state === 'mixed', SPLIT);
   assert.equal(await page.inputValue('[data-control="heads"]'), '2');
   assert.equal(await page.locator('[data-heads="probe"] .training-head').count(), 2);
   await page.click('[data-control="start"]');
@@ -365,15 +389,15 @@ test('training: two relations, each of two heads takes one offset (read from the
   await page.locator('#training [data-heads="probe"]').screenshot({ path: join(shots, 'training-two-relations.png') });
   // one head: the page says it cannot take both offsets
   await page.selectOption('[data-control="heads"]', '1');
-  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.state === 'one', SPLIT, 30000);
+  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.state === 'one', SPLIT);
   assert.match(await page.textContent(SPLIT), /헤드 하나는/);
   // positional encoding off: the hint says why no seed helps
   await page.selectOption('[data-control="heads"]', '2');
   await page.click('[data-control="positional"]');
-  await waitFor(page, (sel) => /위치 인코딩이 없으면/.test(document.querySelector(sel)?.textContent ?? ''), SPLIT, 30000);
+  await waitFor(page, (sel) => /위치 인코딩이 없으면/.test(document.querySelector(sel)?.textContent ?? ''), SPLIT);
   // another task: the line is hidden and says nothing
   await page.click('[data-control="task-sort"]');
-  await waitFor(page, (sel) => document.querySelector(sel)?.hidden && !document.querySelector(sel).dataset.state, SPLIT, 30000);
+  await waitFor(page, (sel) => document.querySelector(sel)?.hidden && !document.querySelector(sel).dataset.state, SPLIT);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -382,8 +406,8 @@ test('training: the induction task, two layers, the loss of each half plotted wh
   const { page, errors } = await openChapter();
   await page.click('[data-control="task-induction"]');
   // two layers, two heads, d_model 64 and lr 0.003 are set with the task; 22-token probe, letters from the core
-  await waitFor(page, () => document.querySelectorAll('[data-grid="probe-l2h2"] tbody td').length === 22 * 22, null, 30000);
-  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.dModel === '64', STATUS, 30000);
+  await waitFor(page, () => document.querySelectorAll('[data-grid="probe-l2h2"] tbody td').length === 22 * 22, null);
+  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.dModel === '64', STATUS);
   assert.equal(await page.inputValue('select[data-control="layers"]'), '2');
   assert.equal(await page.inputValue('select[data-control="lr"]'), '0.003');
   assert.ok(await page.isVisible('[data-plot="training-parts"]'));
@@ -398,16 +422,16 @@ test('training: the induction task, two layers, the loss of each half plotted wh
   // trained-heads chapter's words
   const roles = () => page.$$eval('[data-roles]', (ns) => ns.filter((n) => !n.hidden).map((n) => `${n.dataset.roles} ${n.textContent}`));
   const ROLE_KO = /^l\dh\d 앞 토큰 (\d\.\d\d) · 귀납 (\d\.\d\d) · 역할: (이름 붙일 역할 없음|앞 토큰|귀납|국소|첫 토큰\(싱크\))$/;
-  await waitFor(page, () => document.querySelectorAll('[data-roles]:not([hidden])').length === 4, null, 30000);
+  await waitFor(page, () => document.querySelectorAll('[data-roles]:not([hidden])').length === 4, null);
   const at0 = await roles();
   assert.deepEqual(at0.map((x) => x.split(' ')[0]), ['l1h1', 'l1h2', 'l2h1', 'l2h2']);
   for (const x of at0) assert.match(x, ROLE_KO);
   assert.match(await page.textContent('[data-check="head-roles"]'), /^귀납 과제에서는 지도마다 그 헤드의 역할/);
   assert.ok(await page.isVisible('[data-check="head-roles"]'));
   await page.click('[data-control="start"]');
-  await waitFor(page, (sel) => Number(document.querySelector(sel)?.dataset.step) >= 150, STATUS, 120000);
+  await waitFor(page, (sel) => Number(document.querySelector(sel)?.dataset.step) >= 150, STATUS);
   await page.click('[data-control="start"]'); // pause
-  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.running === 'false', STATUS, 30000);
+  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.running === 'false', STATUS);
   // measured again as the model trains
   const at150 = await roles();
   for (const x of at150) assert.match(x, ROLE_KO);
@@ -427,8 +451,8 @@ test('training: the induction task, two layers, the loss of each half plotted wh
   await page.click('[data-control="task-previous-token"]');
   assert.equal(await page.inputValue('select[data-control="layers"]'), '1');
   assert.equal(await page.inputValue('select[data-control="lr"]'), '0.01');
-  await waitFor(page, () => document.querySelector('[data-plot="training-parts"]').hidden, null, 30000);
-  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.dModel === '32', STATUS, 30000);
+  await waitFor(page, () => document.querySelector('[data-plot="training-parts"]').hidden, null);
+  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.dModel === '32', STATUS);
   assert.deepEqual(await roles(), [], 'no role line for the other tasks');
   assert.ok(await page.isHidden('[data-check="head-roles"]'));
   assert.deepEqual(errors, []);
@@ -443,19 +467,19 @@ test('training: a link naming a task gets what picking the task sets; a link wri
     ['task:two-relations', ['1', '2', '0.01']],
   ]) {
     const { page, errors } = await openPage(browser, `${server.url}?embed=training&training=${query}#training`, { width: 1280, height: 900 });
-    await page.waitForSelector(`${STATUS}[data-step="0"]`, { timeout: 60000 });
+    await page.waitForSelector(`${STATUS}[data-step="0"]`);
     assert.deepEqual(await knobs(page), want, query);
-    if (query === 'task:induction') await waitFor(page, (sel) => document.querySelector(sel)?.dataset.dModel === '64', STATUS, 30000);
+    if (query === 'task:induction') await waitFor(page, (sel) => document.querySelector(sel)?.dataset.dModel === '64', STATUS);
     assert.equal(await page.isHidden('#notice'), true, query);
     assert.deepEqual(errors, [], query);
     await page.close();
   }
   const { page, errors } = await openChapter();
   await page.click('[data-control="task-induction"]');
-  await waitFor(page, () => location.search.includes('task:induction'), null, 30000);
+  await waitFor(page, () => new URLSearchParams(location.search).get('training') === 'task:induction', null);
   assert.doesNotMatch(page.url(), /layers|heads|lr/, 'the task implies them');
   await page.selectOption('select[data-control="layers"]', '1');
-  await waitFor(page, () => location.search.includes('layers:1'), null, 30000);
+  await waitFor(page, () => new URLSearchParams(location.search).get('training') === 'task:induction;layers:1', null);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -463,7 +487,7 @@ test('training: a link naming a task gets what picking the task sets; a link wri
 test('training: screenshots at desktop and phone width, in both languages', async () => {
   const { page, errors } = await openChapter();
   await page.click('[data-control="step"]');
-  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.step === '1', STATUS, 30000);
+  await waitFor(page, (sel) => document.querySelector(sel)?.dataset.step === '1', STATUS);
   const section = page.locator('#training');
   await section.screenshot({ path: join(shots, 'training-desktop.png') });
   await toggleLang(page);

@@ -1,13 +1,13 @@
 // The served page in headless Chromium: the "why attention" chapter.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, setSlider, text } from '../../../../tests/e2e/lecture-helpers.mjs';
+import { harness, setSlider, text } from '../../../../tests/e2e/harness.mjs';
 
-const { open } = await setup();
+const { openChapter } = await harness();
 const S = '#why-attention';
 
 test('why-attention: dilution numbers from the core, and the slider changes them', async () => {
-  const { page, errors } = await open('why-attention');
+  const { page, errors } = await openChapter('why-attention');
   // Default pair: 읽었다 → 책은, 4 tokens apart; r = 0.8, a = 6, n = 24.
   let line = await text(page, `${S} [data-check="dilution"]`);
   const rec = (0.2 * 0.8 ** 4).toFixed(3), att = (Math.exp(6) / (Math.exp(6) + 23)).toFixed(3);
@@ -26,7 +26,7 @@ test('why-attention: dilution numbers from the core, and the slider changes them
 });
 
 test('why-attention: 100 tokens take 100 steps in order and a path of 99; attention 2 and 1', async () => {
-  const { page, errors } = await open('why-attention');
+  const { page, errors } = await openChapter('why-attention');
   await setSlider(page, `${S} input[data-control="N"]`, 100);
   const line = await text(page, `${S} [data-check="path"]`);
   assert.match(line, /100/);
@@ -47,10 +47,10 @@ test('why-attention: 100 tokens take 100 steps in order and a path of 99; attent
 });
 
 test('why-attention: the animation runs when motion is allowed', async () => {
-  const { page, errors } = await open('why-attention');
+  const { page, errors } = await openChapter('why-attention');
   await setSlider(page, `${S} input[data-control="N"]`, 4);
   await page.click(`${S} [data-control="run"]`);
-  await page.waitForFunction(() => document.querySelectorAll('#why-attention [data-track="recurrent"] .cell.done').length === 4, null, { timeout: 5000 });
+  await page.waitForFunction(() => document.querySelectorAll('#why-attention [data-track="recurrent"] .cell.done').length === 4, null);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -3,13 +3,13 @@
 // edits an input and sees the dependent numbers change, and fails on any console error.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cells, numbers, near, cellInput, atFragment, setRange, completeSweep } from '../../../../tests/e2e/article-helpers.mjs';
+import { harness, cells, numbers, near, cellInput, assertAtFragment, setRange, completeSweep } from '../../../../tests/e2e/harness.mjs';
 
-const { open } = await setup();
+const { openChapter } = await harness();
 
 test('why-qkv: W stays d_model × d_k while T changes; diagonal ≥ row with equal norms; asymmetry; cross-attention T_q ≠ T_k', async () => {
-  const { page, errors } = await open(`#why-qkv`);
-  await atFragment(page, 'why-qkv');
+  const { page, errors } = await openChapter('why-qkv');
+  await assertAtFragment(page, 'why-qkv');
   const shape = (g) => page.textContent(`[data-grid="${g}"] figcaption .shape`);
   assert.equal(await shape('why-qkv-X'), '6\u2009×\u20094');
   assert.equal(await shape('why-qkv-Wq'), '4\u2009×\u20092');
@@ -52,6 +52,13 @@ test('why-qkv: W stays d_model × d_k while T changes; diagonal ≥ row with equ
   await page.fill(cellInput('why-qkv-E', 2, 1), '5');
   assert.notDeepEqual(await cells(page, 'why-qkv-X', 2), before);
   assert.equal((await cells(page, 'why-qkv-X', 2))[0], '5');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('why-qkv in English: the diagonal verdict speaks of rows', async () => {
+  const { page, errors } = await openChapter('why-qkv', { query: 'lang=en' });
+  assert.match(await page.textContent('#why-qkv [data-verdict="diagonal"]'), /rows/);
   assert.deepEqual(errors, []);
   await page.close();
 });
