@@ -49,3 +49,52 @@ test('a malformed % escape in the fragment: the page boots, no exception (issue 
     await close();
   }
 });
+
+test('Escape closes the link panel from inside it; Alt+Shift+T and the footer link go back to the tools (issue 26, 9)', async () => {
+  const { page, errors, close } = await open('?lang=en');
+  await page.focus('#copy-link');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#share-panel:not([hidden])');
+  for (const inside of ['#share-link', '#share-widget', '#share-close']) {
+    if (await page.isHidden('#share-panel')) {
+      await page.focus('#copy-link');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('#share-panel:not([hidden])');
+    }
+    await page.focus(inside);
+    await page.keyboard.press('Escape');
+    assert.equal(await page.isHidden('#share-panel'), true, `Escape in ${inside} closes the panel`);
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'copy-link', 'the focus is back on the button');
+    assert.equal(await page.getAttribute('#copy-link', 'aria-expanded'), 'false');
+  }
+  // From the last control of the page, one shortcut (announced on the button it lands on)
+  // brings the tools back, without moving the reading position.
+  await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
+  await page.waitForTimeout(300);
+  await page.waitForFunction(() => document.querySelector('main section.chapter:last-of-type').dataset.mounted === 'true');
+  const last = await page.evaluate(() => {
+    const all = [...document.querySelectorAll('main :is(button, input, select, textarea, a[href], [tabindex="0"])')]
+      .filter((n) => !n.disabled && n.getClientRects().length > 0);
+    const n = all.at(-1);
+    n.focus();
+    return document.activeElement === n ? n.outerHTML.slice(0, 80) : '';
+  });
+  assert.ok(last, 'a control of the last chapter has the focus');
+  const y = await page.evaluate(() => scrollY);
+  await page.keyboard.press('Alt+Shift+KeyT');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'lang-toggle');
+  assert.equal(await page.getAttribute('#lang-toggle', 'aria-keyshortcuts'), 'Alt+Shift+T');
+  await page.waitForFunction(() => /tools at the top/.test(document.getElementById('tools-said').textContent));
+  assert.ok(Math.abs((await page.evaluate(() => scrollY)) - y) < 50, 'the reading position stays');
+  const box = await page.$eval('#lang-toggle', (b) => b.getBoundingClientRect().toJSON());
+  assert.ok(box.top >= 0 && box.bottom <= 900, 'the focused button is in the window');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'copy-link');
+  // the link at the foot of the page, one Tab after the last chapter
+  await page.focus('#to-tools');
+  assert.match(await page.textContent('#to-tools'), /Alt\+Shift\+T/);
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'lang-toggle');
+  assert.deepEqual(errors, []);
+  await close();
+});

@@ -169,6 +169,7 @@ function renderChrome() {
   $('site-subtitle').textContent = t('siteSubtitle');
   $('toc-title').textContent = t('toc');
   document.querySelector('.skip-link').textContent = t('skip');
+  $('to-tools').textContent = t('toTools');
   const toggle = $('lang-toggle');
   toggle.textContent = t('langToggle');
   toggle.lang = i18n.lang === 'ko' ? 'en' : 'ko';
@@ -207,9 +208,42 @@ $('lang-toggle').addEventListener('click', async () => {
   syncUrl({ now: true });
 });
 $('copy-link').addEventListener('click', openShare);
-$('share-close').addEventListener('click', () => {
+const closeShare = () => {
   $('share-panel').hidden = true;
   $('copy-link').setAttribute('aria-expanded', 'false');
+};
+$('share-close').addEventListener('click', closeShare);
+// Escape closes the panel from anywhere inside it (or from its button), and the focus goes
+// back to the button that opened it.
+$('share-panel').addEventListener('keydown', (e) => {
+  if (e.key !== 'Escape' || e.defaultPrevented) return;
+  e.preventDefault();
+  closeShare();
+  $('copy-link').focus();
+});
+$('copy-link').addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && !$('share-panel').hidden) closeShare();
+});
+// The way back to the tools from anywhere (the page has hundreds of tab stops): Alt+Shift+T
+// (by key position, so whatever the keyboard layout or input method), or the link at the
+// foot of the page. The first tool takes the focus (in the bar docked at the top of the
+// window, so the reading position stays where it was) and a status line says where it is.
+function toTools() {
+  document.body.classList.remove('tucked');
+  $('lang-toggle').focus();
+  const said = $('tools-said');
+  said.textContent = '';
+  requestAnimationFrame(() => (said.textContent = i18n.t('common.toToolsSaid')));
+}
+document.addEventListener('keydown', (e) => {
+  if (e.altKey && e.shiftKey && !e.ctrlKey && !e.metaKey && e.code === 'KeyT') {
+    e.preventDefault();
+    toTools();
+  }
+});
+$('to-tools').addEventListener('click', (e) => {
+  e.preventDefault();
+  toTools();
 });
 $('exercise-toggle').addEventListener('click', () => {
   host.setPicking(!host.picking);

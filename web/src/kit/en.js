@@ -2,6 +2,8 @@ export default {
   siteTitle: 'Attention, number by number',
   siteSubtitle: 'Every stage of Transformer attention, computed in your browser by a C++ core compiled to WebAssembly. Change a number and everything after it is recomputed.',
   skip: 'Skip to content',
+  toTools: '↑ Back to the tools and contents at the top (Alt+Shift+T from anywhere)',
+  toToolsSaid: 'At the tools at the top. Tab goes on to Copy link, the exercise maker and the contents.',
   langToggle: '한국어',
   langToggleLabel: '한국어로 보기',
   toc: 'Contents',

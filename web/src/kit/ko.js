@@ -2,6 +2,8 @@ export default {
   siteTitle: '어텐션, 숫자로 따라가기',
   siteSubtitle: 'Transformer 어텐션의 각 단계를 브라우저 안의 C++ 코어(WebAssembly)가 직접 계산합니다. 숫자를 고치면 그 뒤의 모든 값이 다시 계산됩니다.',
   skip: '본문으로 건너뛰기',
+  toTools: '↑ 맨 위의 도구와 차례로 (어디서나 Alt+Shift+T)',
+  toToolsSaid: '맨 위의 도구로 왔습니다. Tab으로 링크 복사, 연습 문제, 차례로 갑니다.',
   langToggle: 'English',
   langToggleLabel: 'Switch to English',
   toc: '차례',
