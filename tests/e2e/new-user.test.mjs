@@ -50,6 +50,57 @@ test('a malformed % escape in the fragment: the page boots, no exception (issue 
   }
 });
 
+// Every chapter in a widget loaded from a copy of the folder, and what a chapter without its
+// data shows.
+test('the light widget folder, copied alone, carries what every chapter needs (issue 26, 5)', async () => {
+  await writeFile(join(site, 'all.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>all</title></head><body>
+    <script type="module">
+      import { CHAPTERS } from './widget/attention-explorer.js';
+      for (const id of CHAPTERS) {
+        const w = document.createElement('attention-explorer');
+        w.setAttribute('chapter', id);
+        w.setAttribute('lang', 'en');
+        document.body.append(w);
+      }
+    </script></body></html>`);
+  const { page, errors, close } = await open('site/all.html', { ready: false });
+  const missing = [];
+  page.on('response', (r) => r.status() >= 400 && missing.push(new URL(r.url()).pathname));
+  await page.waitForFunction(() => {
+    const ws = [...document.querySelectorAll('attention-explorer')];
+    return ws.length > 10 && ws.every((w) => w.dataset.ready === 'true');
+  }, null, { timeout: 90000 });
+  await page.waitForFunction(() => document.querySelector('attention-explorer[chapter="trained-heads"]')
+    .shadowRoot.querySelectorAll('.head-thumb').length > 0, null, { timeout: 60000 });
+  const report = await page.evaluate(() => [...document.querySelectorAll('attention-explorer')].map((w) => ({
+    id: w.getAttribute('chapter'),
+    failed: [...w.shadowRoot.querySelectorAll('[data-failure="true"], .chapter-error:not([hidden])')].map((e) => e.textContent).join(' '),
+    templates: (w.shadowRoot.querySelector('section')?.innerText ?? '').match(/\{\w+(\|[^|{}]*\|[^|{}]*)?\}/g),
+  })));
+  for (const r of report) {
+    assert.equal(r.failed, '', `${r.id}: ${r.failed}`);
+    assert.equal(r.templates, null, `${r.id} shows templates`);
+  }
+  assert.deepEqual(missing, []);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('trained-heads without its model file: the error, not half-filled prose (issue 26, 5)', async () => {
+  const route = (context) => context.route('**/text-model.bin', (r) => r.fulfill({ status: 404, body: 'not found' }));
+  for (const lang of ['en', 'ko']) {
+    const { page, close } = await open(`?embed=trained-heads&lang=${lang}#trained-heads`, { route });
+    await page.waitForSelector('#trained-heads [data-failure="true"]', { timeout: 30000 });
+    const seen = await page.$eval('#trained-heads', (s) => s.innerText);
+    assert.match(seen, /text-model\.bin/, 'the error names the file');
+    assert.doesNotMatch(seen, /\{\w+(\|[^|{}]*\|[^|{}]*)?\}/, 'no template is shown');
+    // only the title, the lead and the error line are shown
+    const shown = await page.$$eval('#trained-heads > *', (ns) => ns.filter((n) => n.getClientRects().length > 0).map((n) => n.tagName));
+    assert.deepEqual(shown, ['H2', 'P', 'P']);
+    await close();
+  }
+});
+
 test('Escape closes the link panel from inside it; Alt+Shift+T and the footer link go back to the tools (issue 26, 9)', async () => {
   const { page, errors, close } = await open('?lang=en');
   await page.focus('#copy-link');

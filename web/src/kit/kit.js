@@ -17,7 +17,7 @@ import { createMatrixGrid } from '../components/matrix-grid.js';
 import { createStepper } from '../components/stepper.js';
 import { createPlot } from '../components/plot.js';
 import { fmt, fmtCount, numberText } from '../format.js';
-import { setProse, setText } from './prose.js';
+import { setProse, setText, unfilled } from './prose.js';
 import { fill } from './fill.js';
 import { plainText, readableText } from './plain.js';
 import { watchScrollers } from './scrollers.js';
@@ -435,9 +435,12 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     }
     for (const [n, key, vars] of prose) {
       const k = typeof key === 'function' ? key(s) : key;
-      if (n.hidden !== (k == null)) n.hidden = k == null; // a key function may return null: no text in this state
-      if (k == null) continue;
-      const v = vars(s, result);
+      const v = k == null ? null : vars(s, result);
+      // A key function may return null: no text in this state. Nor is a text shown whose
+      // values are not there (data that has not arrived, or failed to): never a {template}.
+      const none = k == null || unfilled(tr(k), v);
+      if (n.hidden !== none) n.hidden = none;
+      if (none) continue;
       setProse(n, tr(k), v, { keep: !relabel });
       const control = names.get(n);
       if (control) {
@@ -460,8 +463,22 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     render();
   }
 
+  // Data the chapter cannot do without (a model's file, say) did not arrive: the chapter
+  // keeps its title and lead and `line` (which says why, in place), and hides the rest
+  // (styles.css, section[data-failed]): no prose or figure waiting for numbers that will
+  // not come. ok: true takes it back (a later try worked).
+  function failed(line, ok = false) {
+    if (ok) {
+      delete section.dataset.failed;
+      delete line.dataset.failure;
+    } else {
+      section.dataset.failed = 'true';
+      line.dataset.failure = 'true';
+    }
+  }
+
   // Keep the error box near the top of the chapter, after its heading.
   queueMicrotask(() => section.querySelector('h2')?.after(errorBox));
 
-  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, select, number, button, stepper, start, render, name, host, readOnly, plot, shown };
+  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, select, number, button, stepper, start, render, name, host, readOnly, plot, shown, failed };
 }

@@ -165,7 +165,7 @@ export default {
     let fieldProblem = null; // [key, vars] while the field holds text that is not used
 
     text('h2', 'title');
-    text('p', 'lead');
+    text('p', 'lead', section, undefined, 'lead');
     text('p', 'modelNote', section, () => (model ? {
       layers: model.config.layers, heads: model.config.heads, dModel: model.config.dModel, vocab: model.config.vocab,
       parameters: fmt(model.parameters, { digits: 0 }), bpc: results ? f2(results.heldOut.bitsPerChar) : '…',
@@ -339,6 +339,7 @@ export default {
       k.render();
     }, (e) => {
       loadError = e.message;
+      k.failed(status);
       k.render();
     });
 
