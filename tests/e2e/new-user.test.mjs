@@ -149,3 +149,33 @@ test('Escape closes the link panel from inside it; Alt+Shift+T and the footer li
   assert.deepEqual(errors, []);
   await close();
 });
+
+// A figure far from the screen is drawn when it comes near (components/nearby.js); until
+// then what a screen reader reads of it is no number at all, not an old one.
+test('a figure off screen never offers a stale number to a screen reader (issue 26, 7)', async () => {
+  const { page, errors, close } = await open('?lang=en#two-keys', { height: 500, eager: false });
+  const cellIn = (grid, i, j) => `[data-grid="${grid}"] tbody tr:nth-child(${i}) td:nth-of-type(${j}) input`;
+  const readable = (grid) => page.$$eval(`[data-grid="${grid}"] tbody td .v`, (ns) => ns
+    .filter((n) => getComputedStyle(n).visibility !== 'hidden').map((n) => n.textContent));
+  const alpha = 'two-keys-weights';
+  assert.deepEqual(await readable(alpha), ['0.330', '0.670']);
+  // the inputs on screen, step ④ (α) more than a screen below
+  await page.$eval(cellIn('two-keys-K', 1, 1), (n) => n.scrollIntoView({ block: 'start' }));
+  await page.evaluate(() => scrollBy(0, -40));
+  await page.waitForTimeout(300);
+  const gap = await page.$eval(`[data-grid="${alpha}"]`, (g) => g.getBoundingClientRect().top - innerHeight);
+  assert.ok(gap > 250, `α is far below the window (${gap} px)`);
+  // k1 = [3, 0]: the weights swap (0.670, 0.330)
+  await page.fill(cellIn('two-keys-K', 1, 1), '3');
+  await page.fill(cellIn('two-keys-K', 1, 2), '0');
+  await page.waitForTimeout(200);
+  const seen = await readable(alpha);
+  assert.ok(seen.length === 0 || seen.join() === '0.670,0.330', `off screen, α reads ${seen}`);
+  if (!seen.length) assert.equal(await page.getAttribute(`[data-grid="${alpha}"]`, 'aria-busy'), 'true');
+  // in view: the new numbers, readable, not busy
+  await page.$eval(`[data-grid="${alpha}"]`, (g) => g.scrollIntoView({ block: 'center' }));
+  await page.waitForFunction((g) => !document.querySelector(`[data-grid="${g}"]`).hasAttribute('aria-busy'), alpha);
+  assert.deepEqual(await readable(alpha), ['0.670', '0.330']);
+  assert.deepEqual(errors, []);
+  await close();
+});
