@@ -179,3 +179,48 @@ test('a figure off screen never offers a stale number to a screen reader (issue 
   assert.deepEqual(errors, []);
   await close();
 });
+
+// The live run's workers compute; the page's thread only asks them and draws the results.
+// What it is asked to do is measured, not timed (timings flake on a loaded machine): every
+// message the page posts to a worker is counted in bytes of the buffers it carries. Before,
+// the page drew each size's inputs itself and sent them over (n x 64 floats per head and
+// matrix: 1 MB each at n = 4,096, 4 MB at 16,384: hundreds of ms to 2 s of the page's
+// thread); now the workers draw them, and a message is a few hundred bytes at any n. The
+// long tasks seen are reported, for a look, not judged.
+test('the cost chapter\'s live run sends no n x d buffer from the page (issue 26, 2)', async () => {
+  const init = () => {
+    window.__posted = [];
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (msg, transfer) {
+      let bytes = 0;
+      const seen = new Set();
+      const walk = (v, depth) => {
+        if (depth > 8 || v == null || typeof v !== 'object' || seen.has(v)) return;
+        seen.add(v);
+        if (v instanceof ArrayBuffer || ArrayBuffer.isView(v)) bytes += v.byteLength;
+        else for (const x of Object.values(v)) walk(x, depth + 1);
+      };
+      walk(msg, 0);
+      window.__posted.push({ type: msg?.type, bytes });
+      return post.call(this, msg, transfer);
+    };
+    window.__long = [];
+    new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__long.push(Math.round(e.duration)))).observe({ type: 'longtask', buffered: true });
+  };
+  const { page, errors, close } = await open('?embed=cost&lang=en', { init });
+  await page.selectOption('#cost [data-control="liveMaxN"]', '4096');
+  await page.selectOption('#cost [data-control="liveHeads"]', '2');
+  await page.selectOption('#cost [data-control="liveWorkers"]', '1');
+  await page.evaluate(() => (window.__long.length = 0));
+  await page.click('#cost [data-action="run"]');
+  await page.waitForFunction(() => /Done/.test(document.querySelector('#cost .live-status').textContent), null, { timeout: 180000 });
+  assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), 5); // 256 ... 4096
+  const posted = await page.evaluate(() => window.__posted);
+  assert.ok(posted.filter((m) => m.type === 'heads').length >= 10, JSON.stringify(posted));
+  const largest = Math.max(...posted.map((m) => m.bytes));
+  assert.ok(largest < 1024, `the page posted a message carrying ${largest} bytes of buffers`);
+  const long = await page.evaluate(() => window.__long);
+  console.log(`page-thread long tasks during the run (ms): ${long.join(', ') || 'none'}`);
+  assert.deepEqual(errors, []);
+  await close();
+});
