@@ -224,3 +224,93 @@ test('the cost chapter\'s live run sends no n x d buffer from the page (issue 26
   assert.deepEqual(errors, []);
   await close();
 });
+
+// Sentences that state a value or a comparison follow the state, or say that they describe
+// the example's numbers (the kit's describesExample), in every chapter where the learner
+// can make them untrue.
+test('prose that states a value follows the state or says it describes the example (issue 26, 6)', async () => {
+  const cellIn = (grid, i, j) => `[data-grid="${grid}"] tbody tr:nth-child(${i}) td:nth-of-type(${j}) input`;
+  // a paragraph's words, its formulas read once (KaTeX's MathML copy left out)
+  const words = (n) => {
+    const c = n.cloneNode(true);
+    c.querySelectorAll('.katex-mathml').forEach((m) => m.remove());
+    return c.textContent.replace(/\s+/g, ' ');
+  };
+  const say = (page, sel) => page.$eval(sel, (n, w) => (n.hidden ? '' : new Function(`return ${w}`)()(n)), words.toString());
+  const slide = (page, sel, v) => page.$eval(sel, (el, x) => {
+    el.value = String(x);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, v);
+  const para = (page, has) => page.$$eval('section.chapter p', (ps, [h, w]) => ps.map(new Function(`return ${w}`)()).filter((t) => t.includes(h)).join(' '), [has, words.toString()]);
+
+  // softmax: the row whose scores are all equal, from the state
+  let { page, errors, close } = await open('?embed=softmax&lang=en');
+  const even = '#softmax [data-check="even-row"]';
+  assert.match(await say(page, even), /In row 2 every score is 0, and each of its 4 weights is 0\.250/);
+  await page.fill(cellIn('softmax-S', 2, 1), '5');
+  await page.waitForFunction((s) => /No row has equal scores now/.test(document.querySelector(s).textContent), even);
+  assert.doesNotMatch(await say(page, even), /In row 2/);
+  await page.fill(cellIn('softmax-S', 1, 1), '7');
+  await page.fill(cellIn('softmax-S', 1, 2), '7');
+  await page.fill(cellIn('softmax-S', 1, 3), '7');
+  await page.fill(cellIn('softmax-S', 1, 4), '7');
+  await page.waitForFunction((s) => /In row 1 every score is 7/.test(document.querySelector(s).textContent), even);
+  assert.deepEqual(errors, []);
+  await close();
+
+  // multi-head: the continuity with the core-attention chapter, there and here
+  ({ page, errors, close } = await open('?lang=en&core-attention=Q:~19_5#multi-head'));
+  await page.waitForSelector('#multi-head [data-check="continued"]');
+  const cont = '#multi-head [data-check="continued"]';
+  assert.match(await say(page, cont), /you have changed its numbers there, so it now shows others/);
+  await page.close();
+  ({ page, errors, close } = await open('?embed=multi-head&lang=en'));
+  assert.match(await say(page, cont), /, the values of the Core Attention chapter\.$/);
+  await page.fill(cellIn('mh-X', 1, 1), '3');
+  await page.waitForFunction((s) => /With the numbers you edited here/.test(document.querySelector(s).textContent), cont);
+  assert.deepEqual(errors, []);
+  await close();
+  // and on the page, an edit in core-attention reaches multi-head's sentence at once
+  ({ page, errors, close } = await open('?lang=en#multi-head'));
+  await page.waitForSelector(cont);
+  await page.evaluate(() => document.getElementById('core-attention').scrollIntoView());
+  await page.waitForSelector('#core-attention[data-mounted="true"]');
+  await page.fill(cellIn('input-Q', 3, 4), '5');
+  await page.waitForFunction((s) => /you have changed its numbers there/.test(document.querySelector(s).textContent), cont);
+  assert.deepEqual(errors, []);
+  await close();
+
+  // one-head: what the example's weights do, said of the example once they are edited
+  ({ page, errors, close } = await open('?embed=one-head&lang=en'));
+  assert.doesNotMatch(await para(page, 'gives the verb two questions'), /describes the example/);
+  await page.$eval('#one-head details.weights-details', (d) => (d.open = true));
+  await page.fill(cellIn('oh-Wq', 1, 1), '9');
+  await page.waitForFunction(() => [...document.querySelectorAll('#one-head p')].some((p) => p.textContent.includes('gives the verb two questions') && p.textContent.includes('This describes the example')));
+  assert.deepEqual(errors, []);
+  await close();
+  // the other sentence (a choice the chapter offers, not an edit) keeps the words
+  ({ page, errors, close } = await open('?embed=one-head&lang=en'));
+  await page.check('#one-head [data-choice="oh-sentence"] input[value="1"]');
+  await page.waitForFunction(() => document.querySelector('#one-head [data-choice="oh-sentence"] input[value="1"]').checked);
+  assert.doesNotMatch(await para(page, 'Columns 1–2 of the output'), /describes the example/);
+  assert.deepEqual(errors, []);
+  await close();
+
+  // reading-matrix: two stacked heads' claim, checked at the strength set
+  ({ page, errors, close } = await open('?embed=reading-matrix&lang=en'));
+  assert.match(await para(page, 'Layers are stacked'), /in the mixing through both layers, P ?P, token i−2 has the largest share/);
+  assert.doesNotMatch(await para(page, 'Layers are stacked'), /does not hold/);
+  await slide(page, '#reading-matrix [data-control="strength"]', 0);
+  await page.waitForFunction(() => [...document.querySelectorAll('#reading-matrix p')].some((p) => /at strength 0 with these tokens that does not hold/.test(p.textContent)));
+  assert.deepEqual(errors, []);
+  await close();
+
+  // causal-dropout: at rate 0 nothing is dropped, and the rows still sum to 1
+  ({ page, errors, close } = await open('?embed=causal-dropout&lang=en'));
+  assert.match(await para(page, 'Training mode'), /the rows no longer sum to 1/);
+  await slide(page, '#causal-dropout [data-control="cd-rate"]', 0);
+  await page.waitForFunction(() => [...document.querySelectorAll('#causal-dropout p')].some((p) => /nothing is dropped/.test(p.textContent)));
+  assert.doesNotMatch(await para(page, 'Training mode'), /no longer sum to 1/);
+  assert.deepEqual(errors, []);
+  await close();
+});

@@ -23,6 +23,7 @@ import { plainText, readableText } from './plain.js';
 import { watchScrollers } from './scrollers.js';
 import { withEntry } from '../matrix.js';
 import { printing, onPrint } from './print.js';
+import { sameValue } from './url-state.js';
 
 //
 // Embedding (optional, additive): ctx.host is the page or an <attention-explorer> widget
@@ -79,6 +80,19 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     prose.push([n, key, vars]);
     return n;
   }
+  // Prose that describes the example's numbers (which tokens win, which column asks what):
+  // once the learner's `fields` of the state differ from the defaults (or `fields(state)`
+  // says the state is not the example's), the text says that it describes the example
+  // (common.aboutExample) instead of standing as a claim about the numbers on screen.
+  // Returns n.
+  const aboutExample = new Map(); // element -> [state keys]
+  function describesExample(n, fields) {
+    aboutExample.set(n, fields);
+    return n;
+  }
+  let exampleDefaults = null;
+  const differsFromExample = (s, fields) => (typeof fields === 'function' ? fields(s)
+    : fields.some((f) => !sameValue(s[f], (exampleDefaults ??= init())[f])));
   // An element from text() (or a control whose label it is) named by that text in plain
   // form (kit/plain.js): for a header cell or a control whose text is only maths.
   function name(n, control = n) {
@@ -441,7 +455,8 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
       const none = k == null || unfilled(tr(k), v);
       if (n.hidden !== none) n.hidden = none;
       if (none) continue;
-      setProse(n, tr(k), v, { keep: !relabel });
+      const fields = aboutExample.get(n);
+      setProse(n, fields && differsFromExample(s, fields) ? `${tr(k)} ${common('aboutExample')}` : tr(k), v, { keep: !relabel });
       const control = names.get(n);
       if (control) {
         const name = plainText(fill(tr(k), v));
@@ -480,5 +495,5 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
   // Keep the error box near the top of the chapter, after its heading.
   queueMicrotask(() => section.querySelector('h2')?.after(errorBox));
 
-  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, select, number, button, stepper, start, render, name, host, readOnly, plot, shown, failed };
+  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, select, number, button, stepper, start, render, name, host, readOnly, plot, shown, failed, describesExample };
 }
