@@ -12,7 +12,7 @@
 import { chapterKit } from '../../kit/kit.js';
 import { problem } from '../../kit/url-state.js';
 import { setText, rebuild, escapeHtml } from '../../kit/prose.js';
-import { fmt } from '../../format.js';
+import { fmt, fmtCount } from '../../format.js';
 import { weightScale, textColorFor } from '../../components/colors.js';
 import { createSentenceHeads } from '../../workers/sentence-heads.js';
 import { ROLES, THRESHOLDS, scoreOf, roleReason } from './roles.js';
@@ -447,12 +447,14 @@ export default {
     }
 
     const roleName = (role) => tr(`role_${role || 'none'}`);
+    // a score as the table shows it: two decimals, the induction score (small) three
+    const score = (role, x) => (role === 'induction' ? f3(x) : f2(x));
     // A role with the score that earned it ("local 0.79"), or no role with the score that came
     // nearest to its threshold ("no nameable role (local 0.67 < 0.70)"): x holds the scores.
     const roleLabel = (x) => {
       const why = roleReason(x);
-      return why.role ? tr('roleScored', { role: roleName(why.role), score: f2(why.score) })
-        : why.nearest ? tr('roleMissed', { none: roleName(''), role: roleName(why.nearest), score: f2(why.score), threshold: f2(why.threshold) })
+      return why.role ? tr('roleScored', { role: roleName(why.role), score: score(why.role, why.score) })
+        : why.nearest ? tr('roleMissed', { none: roleName(''), role: roleName(why.nearest), score: score(why.nearest, why.score), threshold: f2(why.threshold) })
           : roleName('');
     };
     const shownKeys = { chars: null, table: null }; // what the rebuilt parts show now
@@ -572,11 +574,11 @@ export default {
       for (const r of ROLES) {
         if (results.heads.some((x) => roleReason(x).role === r)) continue;
         const top = results.heads.reduce((a, x, h) => (scoreOf(x, r) > a.score ? { score: scoreOf(x, r), h } : a), { score: -Infinity, h: 0 });
-        misses.push(tr('missRole', { role: roleName(r), score: f2(top.score), head: headName(top.h), threshold: f2(THRESHOLDS[r]) }));
+        misses.push(tr('missRole', { role: roleName(r), score: score(r, top.score), head: headName(top.h), threshold: f2(THRESHOLDS[r]) }));
       }
       results.heads.forEach((x, h) => {
         const why = roleReason(x);
-        if (!why.role && why.nearest) misses.push(tr('missHead', { head: headName(h), role: roleName(why.nearest), score: f2(why.score), threshold: f2(why.threshold) }));
+        if (!why.role && why.nearest) misses.push(tr('missHead', { head: headName(h), role: roleName(why.nearest), score: score(why.nearest, why.score), threshold: f2(why.threshold) }));
       });
       const thresholds = {
         prev: f2(THRESHOLDS['previous-token']), first: f2(THRESHOLDS['first-token']), local: f2(THRESHOLDS.local), induction: f2(THRESHOLDS.induction),
@@ -594,7 +596,7 @@ export default {
         && negatives.push([h, tr('onSentence'), change(m.base.bitsPerChar, x.ablated.bitsPerChar)]));
       if (negatives.length) {
         const [h, where, delta] = negatives[0];
-        negative = { head: headName(h), where, delta, chars: fmt(results.heldOut.chars, { digits: 0 }) };
+        negative = { head: headName(h), where, delta, chars: fmtCount(results.heldOut.chars) };
       }
       const tableKey = JSON.stringify([head_, body]);
       if (tableKey !== shownKeys.table) {
