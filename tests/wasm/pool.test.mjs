@@ -254,3 +254,36 @@ test('terminate(): pending calls reject, every worker stops, later calls throw',
   await assert.rejects(pool.attention({ Q: Q2, K: K2, V: V2 }), /the pool was terminated/);
   await assert.rejects(pool.ready(), /the pool was terminated/);
 });
+
+// The cost chapter's live run (issue 26): the workers draw the inputs themselves and keep
+// them across calls, so that the page's thread makes and sends nothing of size n x d.
+test('draw(): inputs drawn in the workers, the same bits as the page\'s core draws; the page sends only the parts\' places', async () => {
+  for (const size of [1, 2, 3])
+    for (const [h, causal] of [[4, false], [3, false], [3, true]]) {
+      const w = workers();
+      const pool = createPool({ size, createWorker: w.create });
+      await assert.rejects(pool.attention({ kernel: 'tiled' }), /none drawn/);
+      await pool.draw({ rows: 70, cols: 16, heads: h, seed: 5, causal });
+      const [Q, K, V] = heads(h, 70, 16, 5);
+      for (const kernel of ['plain', 'tiled'])
+        for (let rep = 0; rep < 2; rep++) { // the drawn inputs stay for the next call
+          const r = await pool.attention({ kernel, causal });
+          assert.equal(r.Q, undefined, 'no inputs come back: they stay in the workers');
+          r.heads.forEach((x, i) => {
+            const want = (kernel === 'tiled' ? attn.flashAttention : attn.attentionOutput)(Q[i], K[i], V[i], { causal });
+            assert.ok(bits(x.output).equals(bits(want)), `${size} workers, ${h} heads, causal ${causal}, ${kernel}: head ${i}`);
+          });
+        }
+      // what the page posted: small messages with no buffer in them
+      for (const worker of w.made)
+        for (const m of worker.received) {
+          assert.ok(JSON.stringify(m).length < 2000, `a message of ${JSON.stringify(m).length} characters`);
+          assert.ok(!m.heads?.some((p) => p.q || p.k || p.v || p.qBytes), 'no input buffer is sent');
+        }
+      pool.terminate();
+    }
+  const pool = createPool({ size: 2, maxRows: 64, createWorker: workers().create });
+  await assert.rejects(pool.draw({ rows: 65, cols: 16, heads: 2 }), (e) => e.kind === 'SizeError');
+  await assert.rejects(pool.draw({ rows: 8, cols: 0, heads: 2 }), /cols must be a whole number ≥ 1, got 0/);
+  pool.terminate();
+});

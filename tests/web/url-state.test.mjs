@@ -5,7 +5,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
   encodeNumber, decodeNumber, encodeValue, decodeValue, encodeSlice, decodeSlice, sameValue,
-  readQuery, buildQuery, parseCellRefs, cellRef,
+  readQuery, buildQuery, readFragment, parseCellRefs, cellRef,
 } from '../../web/src/kit/url-state.js';
 import { plainNumber, matrixToText, matrixToLatex, matrixToMarkdown, matrixToCsv, parseMatrixText, MatrixTextError } from '../../web/src/matrix-text.js';
 
@@ -103,6 +103,24 @@ test('query strings: read raw (percent-decoded once), written without escaping o
   assert.deepEqual(readQuery('?core-attention=Q%3A~19_5%3Bcausal%3A!f')[0][1], 'Q:~19_5;causal:!f');
   assert.equal(readQuery('?a=%E0%A4%A')[0][2], true); // malformed escapes are flagged, not thrown
   assert.deepEqual(readQuery(''), []);
+});
+
+test('fragments: decoded without ever throwing; a malformed escape stays as typed (issue 26)', () => {
+  assert.equal(readFragment('#two-keys'), 'two-keys');
+  assert.equal(readFragment('two-keys'), 'two-keys');
+  assert.equal(readFragment(''), '');
+  assert.equal(readFragment('#%ED%95%9C'), '\uD55C');
+  assert.equal(readFragment('#two-keys%'), 'two-keys%');
+  assert.equal(readFragment('#%%'), '%%');
+  assert.equal(readFragment('#%E0%A4%A'), '%E0%A4%A');
+  // the valid escapes beside a broken one are still decoded
+  assert.equal(readFragment('#two%2Dkeys%'), 'two-keys%');
+  assert.equal(readFragment('#%ED%95%9C%FF%41'), '\uD55C%FFA');
+  assert.equal(readFragment('#%C3%28'), '%C3(');
+  for (let i = 0; i < 2000; i++) {
+    const t = Array.from({ length: 1 + (i % 9) }, (_, k) => '%%0A9FfzE-'[(i * 7 + k * 13) % 10]).join('');
+    assert.equal(typeof readFragment(`#${t}`), 'string', t);
+  }
 });
 
 test('exercise cell references: grid.row.column from 1', () => {

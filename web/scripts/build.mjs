@@ -48,6 +48,14 @@ const web = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(web, '..');
 const dist = join(web, 'dist');
 const wasmDir = resolve(process.env.ATTN_WASM_DIR ?? join(root, 'build', 'wasm-release', 'wasm'));
+// The data files chapters fetch next to their script (name in dist/ -> source): the page's
+// dist/ and the light widget's folder both carry them (the one-file widget's teacher copies
+// them, docs/embedding.md). trained-heads: the text model and its measured roles
+// (docs/text-model.md).
+const DATA_FILES = {
+  'text-model.bin': join(root, 'models', 'text-model', 'model.bin'),
+  'text-model-results.json': join(root, 'models', 'text-model', 'results.json'),
+};
 
 async function mustExist(path, hint) {
   try { await access(path); } catch { throw new Error(`missing ${path}\n${hint}`); }
@@ -182,9 +190,7 @@ await Promise.all([
   cp(join(root, 'wasm', 'attn.d.ts'), join(dist, 'attn.d.ts')),
   cp(join(web, 'index.html'), join(dist, 'index.html')),
   cp(join(web, 'favicon.svg'), join(dist, 'favicon.svg')),
-  // the trained-heads chapter fetches these next to its script (docs/text-model.md)
-  cp(join(root, 'models', 'text-model', 'model.bin'), join(dist, 'text-model.bin')),
-  cp(join(root, 'models', 'text-model', 'results.json'), join(dist, 'text-model-results.json')),
+  ...Object.entries(DATA_FILES).map(([name, from]) => cp(from, join(dist, name))),
   cp(join(web, 'node_modules', 'katex', 'dist', 'katex.min.css'), join(dist, 'katex', 'katex.min.css')),
   cp(join(web, 'node_modules', 'katex', 'dist', 'fonts'), join(dist, 'katex', 'fonts'), { recursive: true }),
 ]);
@@ -483,6 +489,8 @@ await Promise.all([
   // the workers import ./attn.mjs next to them
   ...['attn.mjs', 'training-worker.js', 'cost-run.js', 'sentence-heads.js', 'real-model.js', 'pretrained.mjs', 'attn-pretrained.mjs', 'attn-pretrained.wasm']
     .map((f) => cp(join(dist, f), join(widgetDist, f))),
+  // the files chapters fetch next to their script: a chapter's chunk is in this folder
+  ...Object.keys(DATA_FILES).map((f) => cp(join(dist, f), join(widgetDist, f))),
   ...lightFonts.map((f) => cp(join(web, 'node_modules', 'katex', 'dist', f.file), join(widgetDist, f.file))),
 ]);
 

@@ -6,7 +6,8 @@
 // widget, dist/attention-explorer.js (and its scalar core, attention-explorer-scalar.js, the
 // whole core attn-core.wasm, and the text model's text-model.bin and text-model-results.json),
 // next to every example (as a teacher copies it) and reveal.js from web/node_modules for
-// the slides example. startServer({mounts}) adds more folders: {'/prefix/': dir}.
+// the slides example. startServer({mounts}) adds more folders: {'/prefix/': dir} or
+// {'/prefix/': {dir, csp, alone}}.
 import http from 'node:http';
 import sirv from 'sirv';
 import { existsSync } from 'node:fs';
@@ -60,7 +61,7 @@ export function startServer({ port = 8000, host = '127.0.0.1', dir = dist, mount
     .map(([prefix, m]) => [prefix, typeof m === 'string' ? { dir: m } : m])
     .filter(([, m]) => existsSync(m.dir))
     .sort((a, b) => b[0].length - a[0].length)
-    .map(([prefix, m]) => [prefix, sirv(m.dir, m.csp ? {
+    .map(([prefix, m]) => [prefix, m.alone, sirv(m.dir, m.csp ? {
       ...options,
       setHeaders(res, pathname, st) {
         options.setHeaders(res, pathname, st);
@@ -77,11 +78,12 @@ export function startServer({ port = 8000, host = '127.0.0.1', dir = dist, mount
       res.statusCode = 204;
       return res.end();
     }
-    for (const [prefix, handler] of table) {
+    for (const [prefix, alone, handler] of table) {
       if (!path.startsWith(prefix)) continue;
       // the widget and the files it fetches next to itself (the whole core and the text
-      // model's weights, for the chapters that need them)
-      const widget = /\/(attention-explorer(-scalar|-more)?\.js|attn-core\.wasm|text-model\.bin|text-model-results\.json)$/.exec(path);
+      // model's weights, for the chapters that need them); not in a folder mounted
+      // {alone: true}, which is served as it is (a copy made as the embedding guide says)
+      const widget = !alone && /\/(attention-explorer(-scalar|-more)?\.js|attn-core\.wasm|text-model\.bin|text-model-results\.json)$/.exec(path);
       if (widget) {
         req.url = `/${widget[1]}`;
         return serve(req, res, notFound(res));

@@ -12,7 +12,7 @@ import chapters from 'chapters:list';
 import { createI18n, LANGS } from './kit/i18n.js';
 import { createStore } from './kit/store.js';
 import { createHost } from './kit/host.js';
-import { readQuery, buildQuery, problemText } from './kit/url-state.js';
+import { readQuery, buildQuery, problemText, readFragment } from './kit/url-state.js';
 import { copyText } from './components/figure-export.js';
 import { createLazyChapters } from './lazy-chapters.js';
 
@@ -114,7 +114,7 @@ for (const type of ['pointerdown', 'focusin', 'input']) {
 }
 let traversed = false; // a step back or forward (popstate) places the window itself
 window.addEventListener('hashchange', async () => {
-  const fragment = decodeURIComponent(location.hash.slice(1));
+  const fragment = readFragment(location.hash);
   if (shown.some((ch) => ch.id === fragment)) lastActive = fragment;
   // A link to a chapter not mounted yet, or to an element inside one: mount it, go there.
   const id = lazy.owner(fragment);
@@ -176,6 +176,7 @@ function renderChrome() {
   $('site-subtitle').textContent = t('siteSubtitle');
   $('toc-title').textContent = t('toc');
   document.querySelector('.skip-link').textContent = t('skip');
+  $('to-tools').textContent = t('toTools');
   const toggle = $('lang-toggle');
   toggle.textContent = t('langToggle');
   toggle.lang = i18n.lang === 'ko' ? 'en' : 'ko';
@@ -214,9 +215,42 @@ $('lang-toggle').addEventListener('click', async () => {
   syncUrl({ now: true });
 });
 $('copy-link').addEventListener('click', openShare);
-$('share-close').addEventListener('click', () => {
+const closeShare = () => {
   $('share-panel').hidden = true;
   $('copy-link').setAttribute('aria-expanded', 'false');
+};
+$('share-close').addEventListener('click', closeShare);
+// Escape closes the panel from anywhere inside it (or from its button), and the focus goes
+// back to the button that opened it.
+$('share-panel').addEventListener('keydown', (e) => {
+  if (e.key !== 'Escape' || e.defaultPrevented) return;
+  e.preventDefault();
+  closeShare();
+  $('copy-link').focus();
+});
+$('copy-link').addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && !$('share-panel').hidden) closeShare();
+});
+// The way back to the tools from anywhere (the page has hundreds of tab stops): Alt+Shift+T
+// (by key position, so whatever the keyboard layout or input method), or the link at the
+// foot of the page. The first tool takes the focus (in the bar docked at the top of the
+// window, so the reading position stays where it was) and a status line says where it is.
+function toTools() {
+  document.body.classList.remove('tucked');
+  $('lang-toggle').focus();
+  const said = $('tools-said');
+  said.textContent = '';
+  requestAnimationFrame(() => (said.textContent = i18n.t('common.toToolsSaid')));
+}
+document.addEventListener('keydown', (e) => {
+  if (e.altKey && e.shiftKey && !e.ctrlKey && !e.metaKey && e.code === 'KeyT') {
+    e.preventDefault();
+    toTools();
+  }
+});
+$('to-tools').addEventListener('click', (e) => {
+  e.preventDefault();
+  toTools();
 });
 $('exercise-toggle').addEventListener('click', () => {
   host.setPicking(!host.picking);
@@ -316,7 +350,7 @@ if (!embed) {
   addEventListener('popstate', async (e) => {
     clearTimeout(rememberTimer);
     const saved = e.state?.position;
-    const frag = decodeURIComponent(location.hash.slice(1));
+    const frag = readFragment(location.hash);
     const id = lazy.owner(saved && lazy.owner(saved.id) ? saved.id : frag);
     if (!id) return;
     traversed = true;
@@ -339,7 +373,7 @@ function where() {
   const top = lazy.sections().find((s) => s.getBoundingClientRect().bottom > 0);
   return top ? { id: top.id, offset: Math.round(-top.getBoundingClientRect().top) } : null;
 }
-const fragment = decodeURIComponent(location.hash.slice(1));
+const fragment = readFragment(location.hash);
 const target = (position && lazy.owner(position.id)) || (fragment && lazy.owner(fragment)) || shown[0]?.id;
 const place = () => {
   if (!embed) goTo(position, fragment);

@@ -12,6 +12,12 @@
 // Everything dirty is drawn at `beforeprint`, and a figure is drawn when focus enters it.
 // window.__eagerFigures = true (set before the page's script runs: the browser tests do,
 // since they read numbers in grids anywhere on the page) turns the deferral off.
+//
+// What a screen reader can read is never a wrong number: while a figure holds older numbers
+// than its state it is marked stale (data-stale, aria-busy="true"), and styles.css hides its
+// numbers (a grid's values, a plot's texts) until it is drawn; `stale(on)` (optional) hides
+// what CSS cannot reach (a plot's description). One attribute write when a figure falls
+// behind and one when it catches up: no layout of the figure's own.
 const dirty = new Map(); // element -> its draw, while far away with a newer value
 const far = new WeakSet(); // elements the observer last saw far from the screen
 let observer = null;
@@ -41,14 +47,31 @@ export function flushAll() {
   for (const draw of all) draw();
 }
 
-export function whenNear(el, write) {
+export function whenNear(el, write, stale) {
   let watched = false;
+  const mark = (on) => {
+    if (on === (el.dataset.stale === 'true')) return;
+    if (on) {
+      el.dataset.stale = 'true';
+      el.setAttribute('aria-busy', 'true');
+    } else {
+      delete el.dataset.stale;
+      el.removeAttribute('aria-busy');
+    }
+    stale?.(on);
+  };
+  const current = () => {
+    mark(false);
+    write();
+  };
   const draw = () => {
     if (!watched) watched = watch(el);
-    if (watched && far.has(el) && !globalThis.__eagerFigures) dirty.set(el, write);
-    else {
+    if (watched && far.has(el) && !globalThis.__eagerFigures) {
+      dirty.set(el, current);
+      mark(true);
+    } else {
       dirty.delete(el);
-      write();
+      current();
     }
   };
   draw.flush = () => {

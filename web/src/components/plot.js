@@ -344,7 +344,8 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
   // A plot far from the screen keeps the new arguments and draws them when it comes near
   // (nearby.js); one on screen draws now.
   let lastArgs;
-  const later = whenNear(el, () => lastArgs && draw(lastArgs));
+  // (while stale, the plot's name is its title alone: its description holds older numbers)
+  const later = whenNear(el, () => lastArgs && draw(lastArgs), (on) => svg.setAttribute('aria-labelledby', on ? `${id}-t` : `${id}-t ${id}-d`));
   const update = (args) => {
     lastArgs = args;
     later();

@@ -57,6 +57,7 @@ export function createHost({ store, options = {}, readOnly = false, restore = {}
 
     registerChapter(id, { defaults, transient = [], implied = null }) {
       const c = chapter(id);
+      c.registered = true;
       c.defaults = () => (c.cache ??= defaults());
       c.transient = transient;
       // Settings that follow from others (the training chapter's task sets its heads,
@@ -158,6 +159,13 @@ export function createHost({ store, options = {}, readOnly = false, restore = {}
       const hidden = withHidden ? host.hiddenRefs(id) : [];
       if (hidden.length) meta.hide = hidden;
       return encodeSlice(s, c.linkDefaults(s), { transient: c.transient, meta });
+    },
+    // Whether a chapter's numbers differ from its defaults (prose of another chapter that
+    // quotes them says so): its state once it is mounted, else whether the link carries a
+    // state for it.
+    differsFromDefaults(id) {
+      if (chapters.get(id)?.registered && store.get()[id]) return host.encodeState(id) !== '';
+      return !!restore[id];
     },
     // The slice only (for the widget's `state` attribute) and the hidden cells apart.
     encodeState: (id) => {

@@ -18,12 +18,13 @@ import { createStepper } from '../components/stepper.js';
 import { createPlot } from '../components/plot.js';
 import { fmt, fmtCount } from '../format.js';
 import { typedNumber, readWhole } from '../components/typed-number.js';
-import { setProse, setText } from './prose.js';
+import { setProse, setText, unfilled } from './prose.js';
 import { fill } from './fill.js';
 import { plainText, readableText } from './plain.js';
 import { watchScrollers } from './scrollers.js';
 import { withEntry } from '../matrix.js';
 import { printing, onPrint } from './print.js';
+import { sameValue } from './url-state.js';
 
 //
 // Embedding (optional, additive): ctx.host is the page or an <attention-explorer> widget
@@ -83,6 +84,19 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     prose.push([n, key, vars]);
     return n;
   }
+  // Prose that describes the example's numbers (which tokens win, which column asks what):
+  // once the learner's `fields` of the state differ from the defaults (or `fields(state)`
+  // says the state is not the example's), the text says that it describes the example
+  // (common.aboutExample) instead of standing as a claim about the numbers on screen.
+  // Returns n.
+  const aboutExample = new Map(); // element -> [state keys]
+  function describesExample(n, fields) {
+    aboutExample.set(n, fields);
+    return n;
+  }
+  let exampleDefaults = null;
+  const differsFromExample = (s, fields) => (typeof fields === 'function' ? fields(s)
+    : fields.some((f) => !sameValue(s[f], (exampleDefaults ??= init())[f])));
   // An element from text() (or a control whose label it is) named by that text in plain
   // form (kit/plain.js): for a header cell or a control whose text is only maths.
   function name(n, control = n) {
@@ -324,10 +338,14 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     }
     for (const [n, key, vars] of prose) {
       const k = typeof key === 'function' ? key(s) : key;
-      if (n.hidden !== (k == null)) n.hidden = k == null; // a key function may return null: no text in this state
-      if (k == null) continue;
-      const v = vars(s, result);
-      setProse(n, tr(k), v, { keep: !relabel });
+      const v = k == null ? null : vars(s, result);
+      // A key function may return null: no text in this state. Nor is a text shown whose
+      // values are not there (data that has not arrived, or failed to): never a {template}.
+      const none = k == null || unfilled(tr(k), v);
+      if (n.hidden !== none) n.hidden = none;
+      if (none) continue;
+      const fields = aboutExample.get(n);
+      setProse(n, fields && differsFromExample(s, fields) ? `${tr(k)} ${common('aboutExample')}` : tr(k), v, { keep: !relabel });
       const control = names.get(n);
       if (control) {
         const name = plainText(fill(tr(k), v));
@@ -349,8 +367,22 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     render();
   }
 
+  // Data the chapter cannot do without (a model's file, say) did not arrive: the chapter
+  // keeps its title and lead and `line` (which says why, in place), and hides the rest
+  // (styles.css, section[data-failed]): no prose or figure waiting for numbers that will
+  // not come. ok: true takes it back (a later try worked).
+  function failed(line, ok = false) {
+    if (ok) {
+      delete section.dataset.failed;
+      delete line.dataset.failure;
+    } else {
+      section.dataset.failed = 'true';
+      line.dataset.failure = 'true';
+    }
+  }
+
   // Keep the error box near the top of the chapter, after its heading.
   queueMicrotask(() => section.querySelector('h2')?.after(errorBox));
 
-  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, select, number, button, stepper, start, render, name, host, readOnly, plot, shown };
+  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, select, number, button, stepper, start, render, name, host, readOnly, plot, shown, failed, describesExample };
 }

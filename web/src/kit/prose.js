@@ -40,6 +40,13 @@ function proseParts(filled) {
     });
 }
 
+// Whether filling `template` with `vars` leaves a {name} (or {name|one|other}) of its text
+// unfilled: a value the caller does not have. (Braces inside $TeX$ are TeX's own.)
+const PLACEHOLDER = /\{\w+(?:\|[^|{}]*\|[^|{}]*)?\}/;
+export function unfilled(template, vars) {
+  return proseParts(fill(template, vars ?? {})).some((p) => typeof p === 'string' && PLACEHOLDER.test(p));
+}
+
 export function proseToHtml(template, vars) {
   const filled = vars ? fill(template, vars) : template;
   return proseParts(filled).map((p) => (typeof p === 'string' ? p : texToHtml(p.tex, p))).join('');

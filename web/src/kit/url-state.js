@@ -327,6 +327,35 @@ export function readQuery(search) {
   return out;
 }
 
+// A URL fragment (location.hash, with or without its '#'), decoded: whatever the address bar
+// holds, never an exception. A malformed escape ('%', '%%', a cut-off UTF-8 sequence) stays as
+// typed while the valid escapes around it are decoded; the result is then simply an id that
+// names nothing.
+export function readFragment(hash) {
+  const raw = hash.startsWith('#') ? hash.slice(1) : hash;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    // Each run of escapes, one UTF-8 sequence at a time: a sequence that decodes is decoded,
+    // a byte that starts none is kept as its escape.
+    return raw.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+      let out = '';
+      for (let i = 0; i < run.length;) {
+        const lead = parseInt(run.slice(i + 1, i + 3), 16);
+        const n = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+        try {
+          out += decodeURIComponent(run.slice(i, i + 3 * n));
+          i += 3 * n;
+        } catch {
+          out += run.slice(i, i + 3);
+          i += 3;
+        }
+      }
+      return out;
+    });
+  }
+}
+
 export function buildQuery(pairs) {
   const safe = (s) => encodeURIComponent(s).replace(/%(2C|3B|3A|40|24|21|7E|2A)/gi, (m, h) => String.fromCharCode(parseInt(h, 16)));
   const q = pairs.filter(([, v]) => v !== undefined && v !== null).map(([n, v]) => (v === '' ? safe(n) : `${safe(n)}=${safe(v)}`));

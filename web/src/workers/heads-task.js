@@ -10,6 +10,8 @@
 // whole head). Rows of Q are independent (each is its own softmax over all the keys), so a
 // part's rows are bit for bit the rows the whole head gives. The reply carries each part's
 // output (count x cols, a fresh ArrayBuffer) and the inputs back, all to be transferred.
+// A part {head, row, count, drawn: true} reads the inputs this worker drew itself (drawInputs:
+// the page made and sent nothing of size rows x cols), which stay here for the next call.
 
 /** Compiles the hot WebAssembly functions with the engine's optimising tier before
  * anything is measured: both kernels on a 256 x dHead input, at least 10 times and for a
@@ -31,7 +33,7 @@ const clock = () => performance.timeOrigin + performance.now();
  * Returns {reply: {heads: [{output, ms, workBytes, q, k, v}], at: [start, end]}, transfer},
  * `at` the clock (ms since the epoch) when the work began and ended.
  * Throws what the core throws (RangeError with the core's message, prefixed by the head). */
-export function runHeads(attn, { heads, rows, cols, kernel, causal = false, first = 0 }) {
+export function runHeads(attn, { heads, rows, cols, kernel, causal = false, first = 0 }, drawn = null) {
   const start = clock();
   if (kernel !== 'plain' && kernel !== 'tiled') throw new RangeError(`attention pool: kernel must be 'plain' or 'tiled', got '${kernel}'`);
   if (!Array.isArray(heads)) throw new TypeError('attention pool: heads must be an array');
@@ -41,16 +43,19 @@ export function runHeads(attn, { heads, rows, cols, kernel, causal = false, firs
   heads.forEach((h, i) => {
     const head = h?.head ?? first + i;
     const row = h?.row ?? 0, count = h?.count ?? rows;
+    const own = h?.drawn ? drawn?.get(head) : null;
+    if (h?.drawn && (!own || own.rows !== rows || own.cols !== cols)) throw new RangeError(`attention pool: head ${head}: no ${rows}x${cols} inputs drawn in this worker`);
+    const src = (name) => (own ? own[name] : h?.[name]);
     const whole = (name) => {
-      if (!(h?.[name] instanceof ArrayBuffer)) throw new TypeError(`attention pool: head ${head}: ${name} must be an ArrayBuffer`);
-      return { rows, cols, data: new Float32Array(h[name]) }; // its shape is the core's to check
+      if (!(src(name) instanceof ArrayBuffer)) throw new TypeError(`attention pool: head ${head}: ${name} must be an ArrayBuffer`);
+      return { rows, cols, data: new Float32Array(src(name)) }; // its shape is the core's to check
     };
     let Q = whole('q');
     if (row !== 0 || count !== rows) {
       if (causal) throw new RangeError(`attention pool: head ${head}: a causal mask needs whole heads, not rows ${row} to ${row + count}`);
-      if (!Number.isInteger(row) || !Number.isInteger(count) || row < 0 || count < 1 || (row + count) * cols * 4 > h.q.byteLength)
-        throw new RangeError(`attention pool: head ${head}: rows ${row} to ${row + count} of q are not in its ${h.q.byteLength} bytes`);
-      Q = { rows: count, cols, data: new Float32Array(h.q, row * cols * 4, count * cols) };
+      if (!Number.isInteger(row) || !Number.isInteger(count) || row < 0 || count < 1 || (row + count) * cols * 4 > src('q').byteLength)
+        throw new RangeError(`attention pool: head ${head}: rows ${row} to ${row + count} of q are not in its ${src('q').byteLength} bytes`);
+      Q = { rows: count, cols, data: new Float32Array(src('q'), row * cols * 4, count * cols) };
     }
     const K = whole('k'), V = whole('v');
     const before = attn.memoryStats().currentBytes;
@@ -66,21 +71,47 @@ export function runHeads(attn, { heads, rows, cols, kernel, causal = false, firs
     const ms = performance.now() - t0;
     const workBytes = attn.memoryStats().peakBytes - before;
     const o = output.data.byteOffset === 0 && output.data.byteLength === output.data.buffer.byteLength ? output.data : output.data.slice();
-    out.push({ output: o.buffer, ms, workBytes, q: h.q, k: h.k, v: h.v });
-    transfer.push(o.buffer, h.q, h.k, h.v);
+    if (own) { // the drawn inputs stay here
+      out.push({ output: o.buffer, ms, workBytes });
+      transfer.push(o.buffer);
+    } else {
+      out.push({ output: o.buffer, ms, workBytes, q: h.q, k: h.k, v: h.v });
+      transfer.push(o.buffer, h.q, h.k, h.v);
+    }
   });
   return { reply: { heads: out, at: [start, clock()] }, transfer: [...new Set(transfer)] }; // Q = K: one buffer, sent once
 }
 
+/** Draws the inputs of `heads` (head numbers) into `into` (a Map head -> {rows, cols, q, k,
+ * v: ArrayBuffers}, emptied first): head i's Q, K, V are attn.random({rows, cols, seed:
+ * seed + 3i + j}), j = 0, 1, 2 (pool.js draw()). */
+export function drawInputs(attn, { heads, rows, cols, seed = 1 }, into) {
+  into.clear();
+  if (!Array.isArray(heads)) throw new TypeError('attention pool: draw: heads must be an array');
+  for (const i of heads) {
+    const [q, k, v] = [0, 1, 2].map((j) => attn.random({ rows, cols, seed: seed + 3 * i + j }).data);
+    const owned = (d) => (d.byteOffset === 0 && d.byteLength === d.buffer.byteLength ? d : d.slice()).buffer;
+    into.set(i, { rows, cols, q: owned(q), k: owned(k), v: owned(v) });
+  }
+}
+
 /** The worker's message handler (cost-run.js wires it to self; Node tests to a fake
  * worker): `ready` resolves to the core, `post(message, transfer)` answers.
+ * {type: 'draw', id, heads, rows, cols, seed} -> {type: 'result', id, heads: [], at};
  * {type: 'heads', id, ...} -> {type: 'result', id, heads, at} or {type: 'error', id, message, name, kind}. */
 export function serveHeads(ready, post) {
+  const drawn = new Map(); // head -> its inputs, drawn here (drawInputs)
   return async ({ data }) => {
-    if (data?.type !== 'heads') return;
+    if (data?.type !== 'heads' && data?.type !== 'draw') return;
     try {
       const attn = await ready;
-      const { reply, transfer } = runHeads(attn, data);
+      if (data.type === 'draw') {
+        const start = clock();
+        drawInputs(attn, data, drawn);
+        post({ type: 'result', id: data.id, heads: [], at: [start, clock()] }, []);
+        return;
+      }
+      const { reply, transfer } = runHeads(attn, data, drawn);
       post({ type: 'result', id: data.id, ...reply }, transfer);
     } catch (e) {
       post({ type: 'error', id: data.id, message: e?.message ?? String(e), name: e?.name, kind: e?.kind });

@@ -11,6 +11,9 @@
 //   const pool = createPool({ url: new URL('./cost-run.js', import.meta.url), size: 2, maxRows: 4096 });
 //   const r = await pool.attention({ Q, K, V, kernel: 'tiled', causal: false });
 //   // r: {heads: [{output, ms, workBytes}], Q, K, V, workers, split, ms, timing}
+//   // or with inputs the workers draw and keep (nothing n x d made or sent by the page):
+//   await pool.draw({ rows: 4096, cols: 64, heads: 8, seed: 1 });
+//   const r2 = await pool.attention({ kernel: 'tiled' }); // r2: as r, without Q, K, V
 //   pool.terminate();
 //
 // Errors: a call with bad arguments rejects with a TypeError/RangeError (the core's message
@@ -53,9 +56,11 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
   const spawn = createWorker ?? (() => new Worker(url, { type: 'module' }));
   let nextId = 1;
   let closed = false;
+  let drawn = null; // the inputs the workers drew (draw()): {rows, cols, heads, causal, byRows, parts}
   const slots = []; // {worker, pending: Map(id -> {resolve, reject})}
 
   function fail(slot, message) {
+    drawn = null; // what this worker drew is gone with it
     slot.loaded.reject(new Error(message));
     for (const p of slot.pending.values()) p.reject(new Error(message));
     slot.pending.clear();
@@ -128,6 +133,7 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
      */
     async attention({ Q, K, V, kernel = 'tiled', causal = false }) {
       if (closed) throw new Error('attention pool: the pool was terminated');
+      if (Q === undefined && K === undefined && V === undefined) return attentionDrawn(kernel, causal);
       if (!Array.isArray(Q) || !Array.isArray(K) || !Array.isArray(V)) throw new TypeError('attention pool: Q, K and V must be arrays of matrices, one per head');
       const h = Q.length;
       if (h < 1 || K.length !== h || V.length !== h) throw new RangeError(`attention pool: Q, K and V must hold the same number of heads (≥ 1), got ${Q.length}, ${K.length} and ${V.length}`);
@@ -141,16 +147,7 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
         list.forEach((m, i) => {
           if (m?.rows !== rows || m?.cols !== cols) throw new RangeError(`attention pool: ${name}[${i}] is ${m?.rows}x${m?.cols}; every head must be ${rows}x${cols} like Q[0]`);
         });
-      // The work: whole heads in contiguous blocks, one block per worker; or, when the heads
-      // do not divide evenly over the workers and there is no causal mask (the core's is
-      // aligned with row 0), every head's query rows in blocks, one per worker, each worker
-      // with all of K and V (rows of Q are independent: the same bits per row).
-      const size = slots.length;
-      const byRows = !causal && h % size !== 0;
-      const blocks = splitBlocks(byRows ? rows : h, size);
-      const parts = blocks.map(([a, b]) => (byRows
-        ? Q.map((_, i) => ({ head: i, row: a, count: b - a }))
-        : Array.from({ length: b - a }, (_, j) => ({ head: a + j, row: 0, count: rows }))));
+      const { byRows, parts } = plan(h, rows, causal);
       // A buffer can be transferred to one worker only: its first user gets it (the caller's
       // matrices come back from there); another worker gets a copy (rows of Q: its rows only).
       const owner = new Map(); // buffer -> worker
@@ -172,36 +169,30 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
         return [{ type: 'heads', heads, rows, cols, kernel, causal }, [...new Set(heads.flatMap((x) => [x.q, x.k, x.v]))]];
       });
       const replies = await Promise.all(messages.map(([msg, transfer], w) => request(slots[w], msg, transfer)));
-      const ms = performance.now() - t0;
-      // Each head: its output (rows put together), its time (summed over its parts) and its
-      // memory (summed: what the head needs, wherever its parts ran).
-      const out = Q.map(() => ({ output: null, ms: 0, workBytes: 0 }));
-      const back = [Q, K, V].map((list) => list.map(() => null));
-      replies.forEach((r, w) => r.heads.forEach((x, j) => {
-        const p = parts[w][j], o = out[p.head];
-        if (byRows) {
-          o.output ??= new Float32Array(rows * cols);
-          o.output.set(new Float32Array(x.output), p.row * cols);
-        } else o.output = new Float32Array(x.output);
-        o.ms += x.ms;
-        o.workBytes += x.workBytes;
-        // the caller's matrices: from the worker that had the whole head, or from the first
-        // (which got every head's buffers) when the rows were split
-        if (!byRows || w === 0) [x.q, x.k, x.v].forEach((buffer, k) => { back[k][p.head] = new Float32Array(buffer); });
-      }));
-      const epoch = performance.timeOrigin + t0;
-      const matrix = (d) => ({ rows, cols, data: d });
-      return {
-        heads: out.map((o) => ({ output: matrix(o.output), ms: o.ms, workBytes: o.workBytes })),
-        Q: back[0].map(matrix), K: back[1].map(matrix), V: back[2].map(matrix),
-        workers: parts.length,
-        split: byRows ? 'rows' : 'heads',
-        ms,
-        // Where the call's time went, per worker (ms from the call's start): its message
-        // arrived and its work began (`start`), its work ended (`end`), the time in the core's
-        // kernel calls (`core`), and when its reply was back here (`back`).
-        timing: replies.map((r) => ({ start: r.at[0] - epoch, end: r.at[1] - epoch, core: r.heads.reduce((a, x) => a + x.ms, 0), back: r.back - t0 })),
-      };
+      return gather(replies, parts, byRows, rows, cols, t0);
+    },
+    /**
+     * Inputs drawn by the workers and kept there, for attention({kernel, causal}) calls
+     * without Q, K, V: head i's Q, K and V are the core's random({rows, cols, seed: seed +
+     * 3i + j}) for j = 0, 1, 2 (the matrices the page's own core would draw). Nothing of size
+     * rows x cols is made on the page's thread or crosses it, so a run at a large n does not
+     * hold the page up. Each worker draws what its part needs (its heads; with the rows split,
+     * every head); `causal` must be the calls' (it decides the split). Replaces the inputs
+     * drawn before. Resolves when every worker has them.
+     */
+    async draw({ rows, cols, heads, seed = 1, causal = false }) {
+      if (closed) throw new Error('attention pool: the pool was terminated');
+      for (const [name, v, lo] of [['rows', rows, 1], ['cols', cols, 1], ['heads', heads, 1], ['seed', seed, 0]])
+        if (!Number.isInteger(v) || v < lo) throw new RangeError(`attention pool: draw: ${name} must be a whole number ≥ ${lo}, got ${v}`);
+      if (rows > maxRows) {
+        const e = new RangeError(`attention pool: n = ${rows} tokens is more than this pool takes (maxRows = ${maxRows})`);
+        e.kind = 'SizeError';
+        throw e;
+      }
+      drawn = null;
+      const { byRows, parts } = plan(heads, rows, causal);
+      await Promise.all(parts.map((list, w) => request(slots[w], { type: 'draw', rows, cols, seed, heads: byRows ? Array.from({ length: heads }, (_, i) => i) : list.map((p) => p.head) })));
+      drawn = { rows, cols, heads, causal, byRows, parts };
     },
     /** Stops every worker (their memory is freed); pending calls reject. */
     terminate() {
@@ -214,4 +205,64 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
       }
     },
   };
+
+  // The work: whole heads in contiguous blocks, one block per worker; or, when the heads do
+  // not divide evenly over the workers and there is no causal mask (the core's is aligned
+  // with row 0), every head's query rows in blocks, one per worker, each worker with all of
+  // K and V (rows of Q are independent: the same bits per row).
+  function plan(h, rows, causal) {
+    const size = slots.length;
+    const byRows = !causal && h % size !== 0;
+    const blocks = splitBlocks(byRows ? rows : h, size);
+    const parts = blocks.map(([a, b]) => (byRows
+      ? Array.from({ length: h }, (_, i) => ({ head: i, row: a, count: b - a }))
+      : Array.from({ length: b - a }, (_, j) => ({ head: a + j, row: 0, count: rows }))));
+    return { byRows, parts };
+  }
+
+  // A call on the inputs the workers drew (draw): only the parts' places are sent.
+  async function attentionDrawn(kernel, causal) {
+    if (!drawn) throw new Error('attention pool: no Q, K, V given and none drawn (call draw() first)');
+    if (!!causal !== !!drawn.causal && plan(drawn.heads, drawn.rows, causal).byRows !== drawn.byRows)
+      throw new RangeError('attention pool: the inputs were drawn for the other mask (draw() again with this causal)');
+    const { rows, cols, byRows, parts } = drawn;
+    const t0 = performance.now();
+    const replies = await Promise.all(parts.map((list, w) => request(slots[w], { type: 'heads', heads: list.map((p) => ({ ...p, drawn: true })), rows, cols, kernel, causal })));
+    return gather(replies, parts, byRows, rows, cols, t0);
+  }
+
+  // The replies of one call put together (see attention()).
+  function gather(replies, parts, byRows, rows, cols, t0) {
+    const ms = performance.now() - t0;
+    const h = Math.max(...parts.flat().map((p) => p.head)) + 1;
+    // Each head: its output (rows put together), its time (summed over its parts) and its
+    // memory (summed: what the head needs, wherever its parts ran).
+    const out = Array.from({ length: h }, () => ({ output: null, ms: 0, workBytes: 0 }));
+    const back = [0, 1, 2].map(() => new Array(h).fill(null));
+    replies.forEach((r, w) => r.heads.forEach((x, j) => {
+      const p = parts[w][j], o = out[p.head];
+      if (byRows) {
+        o.output ??= new Float32Array(rows * cols);
+        o.output.set(new Float32Array(x.output), p.row * cols);
+      } else o.output = new Float32Array(x.output);
+      o.ms += x.ms;
+      o.workBytes += x.workBytes;
+      // the caller's matrices: from the worker that had the whole head, or from the first
+      // (which got every head's buffers) when the rows were split (none: the workers drew them)
+      if (x.q && (!byRows || w === 0)) [x.q, x.k, x.v].forEach((buffer, k) => { back[k][p.head] = new Float32Array(buffer); });
+    }));
+    const epoch = performance.timeOrigin + t0;
+    const matrix = (d) => ({ rows, cols, data: d });
+    return {
+      heads: out.map((o) => ({ output: matrix(o.output), ms: o.ms, workBytes: o.workBytes })),
+      ...(back[0][0] ? { Q: back[0].map(matrix), K: back[1].map(matrix), V: back[2].map(matrix) } : {}),
+      workers: parts.length,
+      split: byRows ? 'rows' : 'heads',
+      ms,
+      // Where the call's time went, per worker (ms from the call's start): its message
+      // arrived and its work began (`start`), its work ended (`end`), the time in the core's
+      // kernel calls (`core`), and when its reply was back here (`back`).
+      timing: replies.map((r) => ({ start: r.at[0] - epoch, end: r.at[1] - epoch, core: r.heads.reduce((a, x) => a + x.ms, 0), back: r.back - t0 })),
+    };
+  }
 }

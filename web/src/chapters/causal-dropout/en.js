@@ -40,6 +40,7 @@ export default {
   seedLabel: 'seed',
   gridDrop: 'dropout multipliers D', gridDropped: 'weights after dropout', rowSum: 'row sum',
   dropTraining: 'Training mode: each entry of $D$ is 0 (dropped) or $1/(1-p) = {keep}$. After dropout the rows no longer sum to 1 — only on average. Over 10,000 entries drawn with the same rate and seed, the multipliers average {mean}.',
+  dropTrainingZero: 'Training mode at rate $p = 0$: nothing is dropped, every entry of $D$ is $1/(1-0) = 1$, and the rows still sum to 1. Raise the rate and the rows sum to 1 only on average.',
   dropEval: 'Evaluation mode: no dropout, so $P$ is used as it is and every row sums to 1. (The grey $D$ is the pattern training mode would use.)',
   rangeOk: 'Right now every output component lies between the values of the same column of $V$, because the weights are non-negative and sum to 1.',
   rangeOut: 'The output of token {rows} lies outside the range of the values in the same column of $V$. After dropout the weights no longer sum to 1 and some are scaled up by $1/(1-p)$, so “outputs lie within the range of the values” does not hold in training mode.',

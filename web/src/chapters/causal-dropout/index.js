@@ -133,7 +133,7 @@ export default {
     opGroup(rowD, '⊙', gD.el);
     opGroup(rowD, '=', gPd.el);
     rowD.append(gSums.el);
-    text('p', (s) => (s.training ? 'dropTraining' : 'dropEval'), section, (s, r) => ({
+    text('p', (s) => (!s.training ? 'dropEval' : s.rate > 0 ? 'dropTraining' : 'dropTrainingZero'), section, (s, r) => ({
       keep: r?.keep ?? '—', rate: fmt(s.rate, { digits: 2 }), mean: r?.mean ?? '', seed: s.seed,
     }));
     text('p', (s) => (flags.rangeOk ? 'rangeOk' : 'rangeOut'), section, (s, r) => ({ rows: r?.outside ?? '' }), 'hint');

@@ -195,16 +195,16 @@ export default {
         resolve();
       }, 0));
     });
-    // Each size and kernel is one call of the pool: the h heads split over its workers, the
-    // inputs made here by the core (seeded per head) and transferred to them.
+    // Each size and kernel is one call of the pool: the h heads split over its workers. The
+    // inputs (seeded per head) are drawn by the workers themselves and stay there for both
+    // kernels (pool.draw): the page's thread makes and sends nothing of size n x d, so it
+    // stays free to paint however large n is.
     let run = null; // {pool} of the run in progress
     const live = () => state().live;
     const setLive = (p) => patch({ live: { ...live(), ...p } });
     function plannedFlops(sizes, heads) {
       return sizes.map((n) => heads * attn.cost({ n, dModel: LIVE_D_HEAD, heads: 1 }).flopsAttention);
     }
-    const inputs = (n, heads, seed) => ['Q', 'K', 'V'].map((_, j) =>
-      Array.from({ length: heads }, (__, h) => attn.random({ rows: n, cols: LIVE_D_HEAD, seed: seed + 3 * h + j })));
     async function startRun() {
       cancelRun(true);
       const s = state();
@@ -233,7 +233,8 @@ export default {
         setLive({ status: 'running' });
         let plainFits = true;
         for (const n of sizes) {
-          let [Q, K, V] = inputs(n, heads, 1);
+          await me.pool.draw({ rows: n, cols: LIVE_D_HEAD, heads, seed: 1, causal: s.liveCausal });
+          if (!alive()) return;
           for (const kernel of ['plain', 'tiled']) {
             if (kernel === 'plain' && !plainFits) continue;
             setLive({ current: { n, kernel } });
@@ -245,9 +246,8 @@ export default {
                 // core from the workers during the call (2 workers on 2 cores have none to spare).
                 await nextFrame();
                 if (!alive()) return;
-                const r = await me.pool.attention({ Q, K, V, kernel, causal: s.liveCausal });
+                const r = await me.pool.attention({ kernel, causal: s.liveCausal });
                 if (!alive()) return;
-                ({ Q, K, V } = r); // the inputs come back with the outputs
                 spent += r.ms;
                 if (!best || r.ms < best.ms) best = r;
               }
@@ -259,7 +259,6 @@ export default {
               const L = live();
               const rest = L.sizes.filter((m) => m >= n).reduce((a, m) => a + L.flops[L.sizes.indexOf(m)], 0);
               setLive({ failed: { n, message: e.message }, total: L.total - rest });
-              [Q, K, V] = inputs(n, heads, 1); // the failed call did not send them back
               continue;
             }
             const L = live();

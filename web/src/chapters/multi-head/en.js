@@ -18,6 +18,8 @@ export default {
   headCardOne: 'head {n} · column {a}',
   gridPHead: 'head {n|weight|weights}', gridOHead: 'head {n} output',
   continued: 'Continuity check: head 1’s weight row for token 3 is ${p3}$ and its output row ${o3}$, the values of the Core Attention chapter.',
+  continuedThere: 'Continuity check: head 1’s weight row for token 3 is ${p3}$ and its output row ${o3}$, the values the Core Attention chapter shows for the example’s numbers; you have changed its numbers there, so it now shows others.',
+  continuedEdited: 'With the numbers you edited here, head 1’s weight row for token 3 is ${p3}$ and its output row ${o3}$. With the example’s numbers (“Reset to the example”) they are the values of the Core Attention chapter.',
   continuedOff: 'To see the Core Attention chapter’s computation, set $h = {h}$ and switch the causal mask on.',
   concatTitle: '③ Concatenate, then mix with $W_O$',
   concatBody: 'Putting the heads’ outputs $O_i$ (${T} \\times {dh}$) side by side, token by token, gives $H$ (${T} \\times {d}$). Concatenation changes no value; it only lines them up. What actually mixes the heads’ findings is $W_O$ (${d} \\times {d}$): each entry of $HW_O$ draws on several heads.',

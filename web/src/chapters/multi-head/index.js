@@ -121,7 +121,16 @@ export default {
       pool.push(c);
       idle(warm);
     }
-    const cont = text('p', (s) => (s.heads === ex.heads && s.causal ? 'continued' : 'continuedOff'), section, (s, r) => ({
+    // The continuity with the core-attention chapter holds for the example's numbers here
+    // (X and the weights that make head 1; h and the mask) and there: the sentence says
+    // which side differs, and follows both.
+    const same = (a, b) => a.rows === b.rows && a.cols === b.cols && a.data.every((x, i) => Object.is(x, b.data[i]));
+    const continuity = (s) => {
+      if (s.heads !== ex.heads || !s.causal) return 'continuedOff';
+      if (!['X', 'Wq', 'Wk', 'Wv'].every((n) => same(s[n], ex[n]))) return 'continuedEdited';
+      return ctx.host?.differsFromDefaults?.('core-attention') ? 'continuedThere' : 'continued';
+    };
+    const cont = text('p', continuity, section, (s, r) => ({
       p3: r && r.t.heads.length > 1 ? vec(rowOf(r.t.heads[0].weights, 2), w3) : '',
       o3: r && r.t.heads.length > 1 ? vec(rowOf(r.t.heads[0].output, 2), w3) : '', h: ex.heads,
     }), 'check');
@@ -241,6 +250,13 @@ export default {
       return {
         t, dh, cost, flops: num(cost.flopsLayer), memLo: mb(lo.bytesPerLayer), memHi: mb(hi.bytesPerLayer), hMax: rows.at(-1).h,
       };
+    });
+    // the continuity sentence follows the core-attention chapter's numbers too
+    let coreSlice = ctx.store.get()['core-attention'];
+    ctx.store.subscribe((all) => {
+      if (all['core-attention'] === coreSlice) return;
+      coreSlice = all['core-attention'];
+      k.render();
     });
   },
 };

@@ -18,6 +18,8 @@ export default {
   headCardOne: 'head {n} · 열 {a}',
   gridPHead: 'head {n}의 가중치', gridOHead: 'head {n}의 출력',
   continued: '이어짐 확인: head 1의 토큰 3 가중치 행은 ${p3}$, 출력 행은 ${o3}$로 Core Attention 장에서 본 값과 같습니다.',
+  continuedThere: '이어짐 확인: head 1의 토큰 3 가중치 행은 ${p3}$, 출력 행은 ${o3}$로 Core Attention 장이 예시 값에서 보여 주는 값과 같습니다. 그 장의 숫자를 바꾸었으므로 지금 그 장에는 다른 값이 보입니다.',
+  continuedEdited: '여기서 바꾼 숫자로는 head 1의 토큰 3 가중치 행이 ${p3}$, 출력 행이 ${o3}$입니다. 예시 값(“예시 값으로 되돌리기”)에서는 Core Attention 장의 값과 같습니다.',
   continuedOff: 'Core Attention 장과 같은 계산을 보려면 $h = {h}$로 두고 causal mask를 켜세요.',
   concatTitle: '③ 이어 붙이고 $W_O$로 섞기',
   concatBody: '각 head의 출력 $O_i$(${T} \\times {dh}$)를 같은 토큰끼리 옆으로 이어 붙이면 $H$(${T} \\times {d}$)입니다. 이어 붙이기는 값을 바꾸지 않고 나란히 놓기만 합니다. head들이 알아낸 것을 실제로 섞는 것은 그다음의 $W_O$(${d} \\times {d}$)이고, $HW_O$의 한 칸에는 여러 head의 값이 함께 들어갑니다.',

@@ -32,6 +32,11 @@ export default {
       return { rows: X.rows, cols: X.cols, data };
     };
     const w3 = { digits: 3, fixed: true };
+    // the example's numbers: its weights, and its X for the sentence chosen
+    const sameM = (a, b) => a.rows === b.rows && a.cols === b.cols && a.data.every((x, i) => Object.is(x, b.data[i]));
+    const weightsEdited = (s) => !['Wq', 'Wk', 'Wv', 'Wo'].every((n) => sameM(s[n], ex[n]));
+    const inputEdited = (s) => !sameM(s.X, s.sentence ? swapNouns(ex.X) : ex.X);
+    const edited = (s) => inputEdited(s) || weightsEdited(s);
     const flags = { sameOne: true, sameTwo: false, tie: true };
 
     text('h2', 'title');
@@ -45,7 +50,7 @@ export default {
       options: () => [0, 1].map((v) => ({ value: v, text: tr(`sentence${v}`) })),
       patchFor: (v) => (v === state().sentence ? {} : { sentence: v, X: swapNouns(state().X) }),
     });
-    text('p', 'inputBody', section, () => ({ d }));
+    k.describesExample(text('p', 'inputBody', section, () => ({ d })), inputEdited);
     const controls = el('div', 'controls');
     const strength = k.slider('strength', 'strengthLabel', { min: 0.5, max: 4, step: 0.5, parent: controls, vars: () => ({ value: fmt(state().strength) }) });
     strength.input.dataset.control = 'oh-strength';
@@ -54,7 +59,7 @@ export default {
     section.append(gX.el);
     const details = foldForPrint(el('details', 'weights-details'));
     text('summary', 'weightsSummary', details);
-    text('p', 'weightsBody', details, () => ({}), 'hint');
+    k.describesExample(text('p', 'weightsBody', details, () => ({}), 'hint'), weightsEdited);
     const wRow = el('div', 'grid-row', details);
     const gW = {};
     for (const [name, cap] of [['Wq', 'W_Q'], ['Wk', 'W_K'], ['Wv', 'W_V'], ['Wo', 'W_O']]) {
@@ -90,7 +95,7 @@ export default {
     verdict.dataset.check = 'weights';
 
     text('h3', 'outputTitle');
-    text('p', 'outputBody', section, () => ({}));
+    k.describesExample(text('p', 'outputBody', section, () => ({})), edited);
     const rowOut = el('div', 'grid-row');
     g.Y1 = k.grid({ caption: () => 'Y^{(h=1)} = H W_O', ariaLabel: () => tr('outOne'), rowLabel: qLabel, colLabel: comp, testId: 'oh-Y1', digits: 3 });
     g.Y2 = k.grid({ caption: () => 'Y^{(h=2)} = H W_O', ariaLabel: () => tr('outTwo'), rowLabel: qLabel, colLabel: comp, testId: 'oh-Y2', digits: 3 });
@@ -100,7 +105,7 @@ export default {
     } : {}), 'check');
     swap.dataset.check = 'swap';
     text('p', 'projectionNote', section, () => ({}));
-    text('p', 'tryIt', section, () => ({}), 'try');
+    k.describesExample(text('p', 'tryIt', section, () => ({}), 'try'), edited);
     text('p', 'summary', section, () => ({}), 'summary');
 
     const vec = (m, i) => `[${rowOf(m, i).map((x) => tex(x, { digits: 2 })).join(',\\ ')}]`;

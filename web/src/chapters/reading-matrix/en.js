@@ -44,6 +44,7 @@ export default {
   cautionTitle: 'A large weight is not a reason',
   cautionBody: 'A large $P_{ij}$ means token $j$\'s Value was mixed into token $i$\'s output in a large proportion. It does not mean the model gave its answer because of token $j$. If that Value is close to zero, even a large weight adds almost nothing.',
   layersBody: 'Layers are stacked: one layer\'s output is the next layer\'s input. Stack two previous-token heads. In each layer\'s matrix, token $i$ gives almost no weight to token $i-2$; in the mixing through both layers, $P\\,P$, token $i-2$ has the largest share. Turn on residual connections (simplified: each layer passes half of its input straight through) and the mixing spreads over more tokens.',
+  layersBodyWeak: 'Layers are stacked: one layer\'s output is the next layer\'s input. Stack two previous-token heads. With a clear enough pattern (the example\'s strength {s0}), token $i$ gives almost no weight to token $i-2$ in each layer\'s matrix, while in the mixing through both layers, $P\\,P$, token $i-2$ has the largest share; at strength {s} with these tokens that does not hold (the line under the matrices gives both weights). Turn on residual connections (simplified: each layer passes half of its input straight through) and the mixing spreads over more tokens.',
   residual: 'with residual connections: R = ½(P + I)',
   gridP1: 'one layer\'s weights',
   gridP2: 'mixing through two layers',

@@ -17,8 +17,9 @@ export default {
   mount(section, ctx) {
     const { attn, i18n } = ctx;
     const ex = attn.example('reading-heads');
+    const STRENGTH = 4; // the example's
     const k = chapterKit(section, ctx, ID, () => ({
-      sentence: 'a', head: 'previous', strength: 4, focus: 3, cell: null, X: {}, residual: false, layers: 12, heads: 12, n: 8,
+      sentence: 'a', head: 'previous', strength: STRENGTH, focus: 3, cell: null, X: {}, residual: false, layers: 12, heads: 12, n: 8,
     }));
     const { el, text, tr, state, patch } = k;
     const f2 = (x) => fmt(x, { digits: 2, fixed: true });
@@ -128,7 +129,10 @@ export default {
     // ---- what one layer cannot tell -----------------------------------------------------------------
     text('h3', 'cautionTitle');
     text('p', 'cautionBody');
-    text('p', 'layersBody');
+    // Its claim (i−2 gets almost nothing in one layer and the most through two) is checked on
+    // the current numbers (strength, sentence); where it does not hold, the text says so.
+    let layersHold = true;
+    text('p', () => (layersHold ? 'layersBody' : 'layersBodyWeak'), section, (s) => ({ s: fmt(s.strength), s0: fmt(STRENGTH) }));
     const layerControls = el('div', 'controls');
     k.toggle('residual', 'residual', layerControls);
     const lRow = el('div', 'grid-row');
@@ -165,6 +169,8 @@ export default {
         composed = attn.matmul(R, R);
       } else composed = attn.matmul(prev, prev);
       const layerRow = Math.max(2, Math.min(focus, T - 1));
+      const pp = s.residual ? attn.matmul(prev, prev) : composed;
+      layersHold = T > 2 && at(prev, layerRow, layerRow - 2) < 0.1 && rowOf(pp, layerRow).every((x, j) => x <= at(pp, layerRow, layerRow - 2) || j === layerRow - 2);
       return {
         sentence, X, T, w, P, rs, cs, focus, cell,
         rowRange: attn.columnRange(rs), colRange: attn.columnRange(attn.transpose(cs)), colTotal: attn.rowSums(cs),

@@ -77,7 +77,16 @@ export default {
     const workedTitle = el('p', 'worked-title', worked);
     const workedMath = el('div', 'worked-math', worked);
     text('p', 'shiftBody', section, undefined, 'note');
-    text('p', 'zeroScore', section, undefined, 'note');
+    // a row whose scores are all equal (row 2 of the defaults: all 0), found in the state
+    const evenRow = (S) => {
+      for (let i = 0; i < S.rows; i++) {
+        const r = rowOf(S, i);
+        if (r.length > 1 && Number.isFinite(r[0]) && r.every((x) => x === r[0])) return i;
+      }
+      return -1;
+    };
+    const zero = text('p', (s) => (evenRow(s.S) >= 0 ? 'zeroScore' : 'zeroScoreNone'), section, (s, r) => r?.even ?? {}, 'note');
+    zero.dataset.check = 'even-row';
 
     // ---- the wrong axis -------------------------------------------------------------------------------
     text('h3', 'axisTitle');
@@ -165,6 +174,12 @@ export default {
         `&P_{${row + 1},\\cdot} = [${w.map((x) => tex(x, { digits: 3, fixed: true })).join(',\\ ')}] \\end{aligned}`,
         { display: true });
 
+      // the row of equal scores, and the weight the core gives each of its entries
+      const ei = evenRow(s.S);
+      const even = ei >= 0
+        ? { i: ei + 1, v: tex(s.S.data[ei * s.S.cols]), n: s.S.cols, w: tex(parts.weights.data[ei * s.S.cols], { digits: 3, fixed: true }) }
+        : {};
+
       // the wrong axis
       const Pc = attn.softmax(s.S, { axis: 'cols' });
       const rs = attn.rowSums(Pc);
@@ -179,7 +194,7 @@ export default {
         off, T: s.S.rows, shape: `${Pc.rows} × ${Pc.cols}`,
         lo: fmt(Math.min(...rs.data), { digits: 3, fixed: true }), hi: fmt(Math.max(...rs.data), { digits: 3, fixed: true }),
       };
-      return { checkVars, axisVars };
+      return { checkVars, axisVars, even };
     });
   },
 };

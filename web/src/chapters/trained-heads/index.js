@@ -12,9 +12,10 @@
 import { chapterKit } from '../../kit/kit.js';
 import { problem } from '../../kit/url-state.js';
 import { setText, rebuild, escapeHtml } from '../../kit/prose.js';
-import { fmt } from '../../format.js';
+import { fmt, fmtCount } from '../../format.js';
 import { weightScale, textColorFor } from '../../components/colors.js';
 import { createSentenceHeads } from '../../workers/sentence-heads.js';
+import { ROLES, THRESHOLDS, scoreOf, roleReason } from './roles.js';
 
 const ID = 'trained-heads';
 const MAX_CHARS = 300; // longer text is refused at the field (the model reads 63 tokens anyway)
@@ -165,7 +166,7 @@ export default {
     let fieldProblem = null; // [key, vars] while the field holds text that is not used
 
     text('h2', 'title');
-    text('p', 'lead');
+    text('p', 'lead', section, undefined, 'lead');
     text('p', 'modelNote', section, () => (model ? {
       layers: model.config.layers, heads: model.config.heads, dModel: model.config.dModel, vocab: model.config.vocab,
       parameters: fmt(model.parameters, { digits: 0 }), bpc: results ? f2(results.heldOut.bitsPerChar) : '…',
@@ -296,6 +297,8 @@ export default {
     // ---- roles ------------------------------------------------------------------------------
     text('h3', 'rolesTitle');
     text('p', 'rolesBody');
+    // the thresholds, once, and what on this model's held-out text stays under them
+    text('p', 'thresholds', section, (s, r) => r?.thresholds ?? {}).dataset.check = 'thresholds';
     const rolesCount = text('p', 'rolesCount', section, (s, r) => r?.roles ?? {}, 'check-line');
     rolesCount.dataset.check = 'roles';
     const tableBox = el('div', 'table-scroll');
@@ -321,6 +324,10 @@ export default {
     offSelect.addEventListener('change', () => patch({ off: Number(offSelect.value) }));
     const ablLine = text('p', (s) => (s.off < 0 ? 'ablationNone' : 'ablationLine'), section, (s, r) => r?.ablation ?? {}, 'check-line');
     ablLine.dataset.check = 'ablation';
+    // a Δ below zero (in the line above or the table): what it means, when one is shown
+    let negative = null;
+    const negLine = text('p', () => (negative ? 'negativeDelta' : null), section, () => negative ?? {}, 'hint');
+    negLine.dataset.check = 'negative-delta';
     text('p', (s) => (results ? 'summary' : null), section, (s, r) => r?.roles ?? {}, 'summary');
 
     // ---- loading ----------------------------------------------------------------------------
@@ -339,6 +346,7 @@ export default {
       k.render();
     }, (e) => {
       loadError = e.message;
+      k.failed(status);
       k.render();
     });
 
@@ -439,6 +447,16 @@ export default {
     }
 
     const roleName = (role) => tr(`role_${role || 'none'}`);
+    // a score as the table shows it: two decimals, the induction score (small) three
+    const score = (role, x) => (role === 'induction' ? f3(x) : f2(x));
+    // A role with the score that earned it ("local 0.79"), or no role with the score that came
+    // nearest to its threshold ("no nameable role (local 0.67 < 0.70)"): x holds the scores.
+    const roleLabel = (x) => {
+      const why = roleReason(x);
+      return why.role ? tr('roleScored', { role: roleName(why.role), score: score(why.role, why.score) })
+        : why.nearest ? tr('roleMissed', { none: roleName(''), role: roleName(why.nearest), score: score(why.nearest, why.score), threshold: f2(why.threshold) })
+          : roleName('');
+    };
     const shownKeys = { chars: null, table: null }; // what the rebuilt parts show now
     k.start((s) => {
       viewButtons.forEach((b) => (b.checked = b.value === s.view));
@@ -487,10 +505,10 @@ export default {
         b.style.borderStyle = off ? 'dashed' : 'solid';
         c.style.opacity = off ? '0.35' : '';
         b.dataset.off = String(off);
-        const role = results?.heads[h]?.role ?? '';
+        const role = results?.heads[h] ? roleLabel(results.heads[h]) : roleName('');
         const name = off ? tr('headOff', { head: headName(h) }) : headName(h);
-        setText(cap, `${name} · ${roleName(role)}`);
-        b.setAttribute('aria-label', tr('thumbLabel', { head: name, role: roleName(role) }));
+        setText(cap, `${name} · ${role}`);
+        b.setAttribute('aria-label', tr('thumbLabel', { head: name, role }));
       });
       // the query characters (rebuilt when they, the focus or the language change)
       const charsKey = JSON.stringify([units, focus, tr('queryChar', { char: '', n: 0 })]);
@@ -546,10 +564,40 @@ export default {
       const head_ = cols.map((c) => tr(c));
       const body = held.map((x) => {
         const sh = m?.heads?.[x.h];
-        return [x.h, headName(x.h), roleName(x.role), f2(x.previousToken), f2(x.firstToken), f2(x.local), f3(x.induction),
+        return [x.h, headName(x.h), roleLabel(x), f2(x.previousToken), f2(x.firstToken), f2(x.local), f3(x.induction),
           change(results.heldOut.bitsPerChar, x.ablatedBitsPerChar),
-          sh ? roleName(sh.role) : '…', sh ? change(m.base.bitsPerChar, sh.ablated.bitsPerChar) : '…'];
+          sh ? roleLabel(sh) : '…', sh ? change(m.base.bitsPerChar, sh.ablated.bitsPerChar) : '…'];
       });
+      // The thresholds, and on the held-out text the roles no head reaches (with the highest
+      // score) and the heads that reach none (with their nearest miss).
+      const misses = [];
+      for (const r of ROLES) {
+        if (results.heads.some((x) => roleReason(x).role === r)) continue;
+        const top = results.heads.reduce((a, x, h) => (scoreOf(x, r) > a.score ? { score: scoreOf(x, r), h } : a), { score: -Infinity, h: 0 });
+        misses.push(tr('missRole', { role: roleName(r), score: score(r, top.score), head: headName(top.h), threshold: f2(THRESHOLDS[r]) }));
+      }
+      results.heads.forEach((x, h) => {
+        const why = roleReason(x);
+        if (!why.role && why.nearest) misses.push(tr('missHead', { head: headName(h), role: roleName(why.nearest), score: score(why.nearest, why.score), threshold: f2(why.threshold) }));
+      });
+      const thresholds = {
+        prev: f2(THRESHOLDS['previous-token']), first: f2(THRESHOLDS['first-token']), local: f2(THRESHOLDS.local), induction: f2(THRESHOLDS.induction),
+        misses: misses.join('; '),
+      };
+      // the first Δ below zero shown (the line's, then the table's), for its explanation
+      negative = null;
+      const below = (from, to) => r2(to) - r2(from) < 0;
+      const negatives = [];
+      if (s.off >= 0 && m?.heads?.[s.off] && below(m.base.bitsPerChar, m.heads[s.off].ablated.bitsPerChar))
+        negatives.push([s.off, tr('onSentence'), change(m.base.bitsPerChar, m.heads[s.off].ablated.bitsPerChar)]);
+      results.heads.forEach((x, h) => below(results.heldOut.bitsPerChar, x.ablatedBitsPerChar)
+        && negatives.push([h, tr('onHeldOut'), change(results.heldOut.bitsPerChar, x.ablatedBitsPerChar)]));
+      m?.heads?.forEach((x, h) => below(m.base.bitsPerChar, x.ablated.bitsPerChar)
+        && negatives.push([h, tr('onSentence'), change(m.base.bitsPerChar, x.ablated.bitsPerChar)]));
+      if (negatives.length) {
+        const [h, where, delta] = negatives[0];
+        negative = { head: headName(h), where, delta, chars: fmtCount(results.heldOut.chars) };
+      }
       const tableKey = JSON.stringify([head_, body]);
       if (tableKey !== shownKeys.table) {
         shownKeys.table = tableKey;
@@ -597,7 +645,7 @@ export default {
           heldDelta: change(results.heldOut.bitsPerChar, heldRow.ablatedBitsPerChar),
         };
       }
-      return { diff, roles, focusLabel: safe(label(focus)), sentenceRoles: sentenceRolesVars, ablation };
+      return { diff, roles, focusLabel: safe(label(focus)), sentenceRoles: sentenceRolesVars, ablation, thresholds };
     });
   },
 };

@@ -37,7 +37,9 @@ test('trained-heads: every head of the trained model on the Korean default and a
   // the rows come in the order of the held-out role, and the caption says so
   assert.match(await text(page, `${S} [data-table="roles"] caption`), /역할 순서/);
   const order = ['앞 토큰', '첫 토큰(싱크)', '국소', '귀납', '이름 붙일 역할 없음'];
-  const heldRoles = await page.$$eval(`${S} [data-table="roles"] tbody tr`, (rs) => rs.map((r) => r.cells[1].textContent));
+  // (a label carries its score: "국소 0.79", "이름 붙일 역할 없음 (국소 0.67 < 0.70)")
+  const heldRoles = await page.$$eval(`${S} [data-table="roles"] tbody tr`, (rs) => rs.map((r) => r.cells[1].textContent.replace(/ \(.*\)$| [\d.]+$/, '')));
+  assert.ok(heldRoles.every((r) => order.includes(r)), heldRoles.join(', '));
   assert.deepEqual(heldRoles, [...heldRoles].sort((a, b) => order.indexOf(a) - order.indexOf(b)));
   const diff = await text(page, `${S} [data-check="difference"]`);
   assert.match(diff, /「\.」/);
@@ -310,6 +312,24 @@ test('trained-heads: English', async () => {
   assert.match(await text(page, `${S} h2`), /trained model/);
   assert.deepEqual((await rowLabels(page, 'th-P')).slice(0, 4), ['<s>', 'T', 'h', 'e']);
   assert.match(await text(page, `${S} [data-check="roles"]`), /of 8 heads have no nameable role/);
+  // Scores beside the labels, the thresholds once, and what a negative Δ means (issue 26)
+  const caps = await page.$$eval(`${S} [data-heads="small"] button span`, (ns) => ns.map((n) => n.textContent));
+  assert.ok(caps.every((c) => /· (local|previous token|first token \(sink\)|induction) \d\.\d\d$|· no nameable role \(\w[\w ()]* \d\.\d\d < \d\.\d\d\)$/.test(c)), caps.join(' | '));
+  assert.ok(caps.some((c) => /L2 H3 · no nameable role \(local 0\.67 < 0\.70\)/.test(c)), caps.join(' | '));
+  const th = await text(page, `${S} [data-check="thresholds"]`);
+  assert.match(th, /previous token 0\.40, first token 0\.50, local 0\.70, induction 0\.30/);
+  assert.match(th, /no head reaches previous token \(the highest score is L1 H4's 0\.39, under 0\.40\)/);
+  assert.match(th, /L2 H3 reaches none \(local 0\.67 is under 0\.70\)/);
+  const sentenceRole = await page.$$eval(`${S} [data-table="roles"] tbody tr`, (rs) => rs.map((r) => r.cells[7].textContent));
+  assert.ok(sentenceRole.every((c) => /\d\.\d\d/.test(c)), `the sentence's roles carry their scores: ${sentenceRole}`);
+  // "The cat sat on the mat.": switching L1 H3 off lowers the loss; the page says what that means
+  const neg = `${S} [data-check="negative-delta"]`;
+  assert.equal(await page.isVisible(neg), true);
+  assert.match(await text(page, neg), /A Δ below zero \(L\d H\d on (your sentence|the held-out text): −0\.\d\d\) means the loss went down with the head switched off/);
+  await page.fill(`${S} textarea[data-control="text"]`, 'Hello, world!');
+  await page.waitForFunction((s) => document.querySelector(`${s} [data-check="sentence-roles"]`).dataset.state === 'done'
+    && document.querySelectorAll('[data-grid="th-P"] tbody th').length === 14, S, { timeout: 30000 });
+  assert.equal(await page.isVisible(neg), false, 'no Δ below zero on this sentence: no explanation');
   await page.fill(`${S} textarea[data-control="text"]`, '');
   assert.match(await text(page, `${S} #trained-heads-text-error`), /at least one character/);
   assert.deepEqual(errors, []);
