@@ -10,8 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eagerFigures } from '../../web/scripts/browser.mjs';
-import { harness } from './harness.mjs';
-import { LAX_CSP } from './embed-helpers.mjs';
+import { harness, LAX_CSP, WAIT_MS, frames } from './harness.mjs';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
 // A course site: the light widget's folder copied as docs/embedding.md says, served as it is
@@ -22,6 +21,7 @@ const { server, browser } = await harness({ mounts: { '/site/': { dir: site, csp
 
 async function open(url, { width = 1280, height = 900, route, ready = true, eager = true, init } = {}) {
   const context = await browser.newContext({ viewport: { width, height } });
+  context.setDefaultTimeout(WAIT_MS);
   if (eager) await context.addInitScript(eagerFigures);
   if (init) await context.addInitScript(init);
   if (route) await route(context);
@@ -30,7 +30,7 @@ async function open(url, { width = 1280, height = 900, route, ready = true, eage
   page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`));
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   await page.goto(`${server.url}${url}`);
-  if (ready) await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  if (ready) await page.waitForSelector('body[data-ready="true"]');
   return { page, errors, close: () => context.close() };
 }
 
@@ -42,9 +42,9 @@ test('a malformed % escape in the fragment: the page boots, no exception (issue 
     assert.ok(await page.$$eval('section.chapter[data-mounted="true"] :is(table, svg)', (t) => t.length) > 0, `${url}: figures are drawn`);
     // and a malformed fragment set later (a hand-edited address, a link on the page)
     await page.evaluate(() => (location.hash = '#%E0%A4'));
-    await page.evaluate(() => new Promise((r) => setTimeout(r, 100)));
+    await frames(page); // the hashchange handled
     await page.goBack();
-    await page.evaluate(() => new Promise((r) => setTimeout(r, 100)));
+    await frames(page); // the popstate handled
     assert.deepEqual(errors, [], url);
     await close();
   }
@@ -69,9 +69,9 @@ test('the light widget folder, copied alone, carries what every chapter needs (i
   await page.waitForFunction(() => {
     const ws = [...document.querySelectorAll('attention-explorer')];
     return ws.length > 10 && ws.every((w) => w.dataset.ready === 'true');
-  }, null, { timeout: 90000 });
+  }, null);
   await page.waitForFunction(() => document.querySelector('attention-explorer[chapter="trained-heads"]')
-    .shadowRoot.querySelectorAll('.head-thumb').length > 0, null, { timeout: 60000 });
+    .shadowRoot.querySelectorAll('.head-thumb').length > 0, null);
   const report = await page.evaluate(() => [...document.querySelectorAll('attention-explorer')].map((w) => ({
     id: w.getAttribute('chapter'),
     failed: [...w.shadowRoot.querySelectorAll('[data-failure="true"], .chapter-error:not([hidden])')].map((e) => e.textContent).join(' '),
@@ -90,7 +90,7 @@ test('trained-heads without its model file: the error, not half-filled prose (is
   const route = (context) => context.route('**/text-model.bin', (r) => r.fulfill({ status: 404, body: 'not found' }));
   for (const lang of ['en', 'ko']) {
     const { page, close } = await open(`?embed=trained-heads&lang=${lang}#trained-heads`, { route });
-    await page.waitForSelector('#trained-heads [data-failure="true"]', { timeout: 30000 });
+    await page.waitForSelector('#trained-heads [data-failure="true"]');
     const seen = await page.$eval('#trained-heads', (s) => s.innerText);
     assert.match(seen, /text-model\.bin/, 'the error names the file');
     assert.doesNotMatch(seen, /\{\w+(\|[^|{}]*\|[^|{}]*)?\}/, 'no template is shown');
@@ -213,7 +213,7 @@ test('the cost chapter\'s live run sends no n x d buffer from the page (issue 26
   await page.selectOption('#cost [data-control="liveWorkers"]', '1');
   await page.evaluate(() => (window.__long.length = 0));
   await page.click('#cost [data-action="run"]');
-  await page.waitForFunction(() => /Done/.test(document.querySelector('#cost .live-status').textContent), null, { timeout: 180000 });
+  await page.waitForFunction(() => /Done/.test(document.querySelector('#cost .live-status').textContent), null);
   assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), 5); // 256 ... 4096
   const posted = await page.evaluate(() => window.__posted);
   assert.ok(posted.filter((m) => m.type === 'heads').length >= 10, JSON.stringify(posted));

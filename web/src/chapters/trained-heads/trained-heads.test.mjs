@@ -328,7 +328,7 @@ test('trained-heads: English', async () => {
   assert.match(await text(page, neg), /A Δ below zero \(L\d H\d on (your sentence|the held-out text): −0\.\d\d\) means the loss went down with the head switched off/);
   await page.fill(`${S} textarea[data-control="text"]`, 'Hello, world!');
   await page.waitForFunction((s) => document.querySelector(`${s} [data-check="sentence-roles"]`).dataset.state === 'done'
-    && document.querySelectorAll('[data-grid="th-P"] tbody th').length === 14, S, { timeout: 30000 });
+    && document.querySelectorAll('[data-grid="th-P"] tbody th').length === 14, S);
   assert.equal(await page.isVisible(neg), false, 'no Δ below zero on this sentence: no explanation');
   await page.fill(`${S} textarea[data-control="text"]`, '');
   assert.match(await text(page, `${S} #trained-heads-text-error`), /at least one character/);
