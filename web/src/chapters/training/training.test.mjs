@@ -183,7 +183,8 @@ test('training: the previous model is marked busy until the chosen configuration
           if (e.data?.type !== 'snapshot' || e.data.reason !== 'configure') return;
           window.__after.push({ seed: e.data.config.seed, task: e.data.config.task,
             building: document.querySelector('#training').classList.contains('training-building'),
-            busy: document.querySelectorAll('#training [aria-busy="true"]').length });
+            // (a figure drawn later because it is off screen is aria-busy while stale: not this)
+            busy: document.querySelectorAll('#training [aria-busy="true"]:not([data-stale])').length });
         };
       }
     };
@@ -194,7 +195,7 @@ test('training: the previous model is marked busy until the chosen configuration
     building: document.querySelector('#training').classList.contains('training-building'),
     busy: ['p.lead', '[data-status="training"]', '.training-plots', '.training-heads-wrap', '[data-pred="probe"]']
       .map((sel) => document.querySelector(`#training ${sel}`).getAttribute('aria-busy')),
-    anyBusy: document.querySelectorAll('#training [aria-busy]').length,
+    anyBusy: document.querySelectorAll('#training [aria-busy]:not([data-stale])').length,
     maps: document.querySelectorAll('#training [data-heads="probe"] .training-head').length,
     status: document.querySelector('[data-status="training"]').textContent,
     heads: document.querySelector('[data-control="heads"]').value,

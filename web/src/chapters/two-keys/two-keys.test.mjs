@@ -152,8 +152,7 @@ test('two-keys: equal scores give equal weights, and the result sentence says so
 // A verdict holds for the values it judged (issue 26, first try 4): set q so that α₁ changes
 // and "1 of 1 correct" goes; checking again judges the new value.
 test('two-keys: an exercise verdict goes when the numbers it judged change', async () => {
-  const { page, errors } = await open('?lang=en&two-keys=!hide:@two-keys-weights.1.1#two-keys');
-  await atFragment(page, 'two-keys');
+  const { page, errors } = await openChapter('two-keys', { query: 'lang=en&two-keys=!hide:@two-keys-weights.1.1' });
   const W = '[data-grid="two-keys-weights"]';
   const result = () => page.textContent(`${W} .exercise-result`);
   await page.fill(`${W} td[data-i="0"][data-j="0"] input.answer`, '0.33');
