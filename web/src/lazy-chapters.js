@@ -6,19 +6,16 @@
 // before any chapter code has loaded. A chapter's code and prose are loaded (dynamic import,
 // one chunk each) and it is mounted when its section comes within a screen of the viewport,
 // one chapter per task so that the page keeps answering input. A chapter above the viewport
-// that changes height (mounted, or its maths re-laid out when the fonts arrive) moves the
-// reading position back by as much, before the frame is painted: our own scroll anchoring,
-// as the browsers' (overflow-anchor) differ, Safari has none and this project's headless
-// Chromium applied none (the page sets overflow-anchor: none so that no browser does it
-// twice). Printing mounts the rest first (beforeprint; their code is fetched while the page
-// is idle, after the first screen is ready).
+// that changes height (mounted, or its maths re-laid out when the fonts arrive) does not move
+// what the reader sees: `position` (reading-position.js) watches the sections and is told
+// before each change of ours (pin). Printing mounts the rest first (beforeprint; their code
+// is fetched while the page is idle, after the first screen is ready).
 //
-//   const lazy = createLazyChapters({ main, list, i18n, mount: (c, section, module) => ... });
+//   const lazy = createLazyChapters({ main, list, i18n, position, mount: (c, section, module) => ... });
 //   await lazy.mount(id);          // load and mount one now (and what it needs)
 //   lazy.observe();                // from now on, mount what comes near the screen
 //   lazy.onScreen(id, fn);         // fn now if the chapter is in view, at the next idle time if
 //                                  // it is near the screen, else when it comes near
-//   lazy.anchorHere();             // after the page put the window somewhere: keep what is at its top
 //
 // body[data-settled="true"] says that nothing is pending near the screen: no chapter near it
 // waits to be loaded or mounted, and no redraw of one is queued. ("false" while something is;
@@ -36,7 +33,9 @@ const nextTask = () => new Promise((r) => {
 
 // `above`: elements above the chapters whose height may change (the header, a notice), so
 // that they keep the reading position too.
-export function createLazyChapters({ main, list, i18n, mount, onMounted = () => {}, onShift = () => {}, above = [] }) {
+export function createLazyChapters({ main, list, i18n, position, mount, onMounted = () => {}, above = [] }) {
+  // (before a change of ours: the reading position reads what is on screen now)
+  const pin = () => position.pin();
   const entries = new Map(); // id -> {c, section, state: 'placeholder' | 'mounted', module}
   const near = new Set(); // ids of sections near the screen
   const later = new Map(); // id -> fn to run when the chapter comes near the screen
@@ -272,6 +271,7 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
   function markSettled() {
     const now = String(observing && !firstBatch && !pumping && !mounting && !soon.size && !waiting().length);
     if (document.body.dataset.settled !== now) document.body.dataset.settled = now;
+    if (now === 'true') position.settle(); // (a saved place put back is held by the anchor from now on)
   }
 
   let firstBatch = null; // resolves observe() once the first report is handled
@@ -330,103 +330,13 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
     });
   }
 
-  // ---- the reading position ------------------------------------------------------------------
-  // Our own scroll anchoring: what the reader saw at the top of the window when they last
-  // scrolled (the anchor) keeps its place on screen when what is above it changes height: a
-  // chapter mounted (its placeholder's reserved height is an estimate, 2000 px off for some),
-  // its figures filled in afterwards, maths re-laid out when the fonts arrive, a language
-  // switch. The anchor is the deepest element that reaches the top of the window (descending
-  // from <body>, down to one whose top is on screen); a placeholder there shows nothing but
-  // its title, so if that is off screen the anchor is the top of what follows it (the next
-  // chapter's title). It is chosen when the reader scrolls (not when we do), in document
-  // coordinates, and kept until they scroll again: a chapter above that is still filling in
-  // moves nothing on screen. Browsers' overflow-anchor is off (styles.css): it re-chooses
-  // after each change and keeps a straddling placeholder's top, which is that very jump;
-  // Safari has none; and we must not correct twice.
-  let anchor = []; // [{el, edge: 'top' | 'bottom', at}], outermost first; at: document y
-  let anchorY = NaN; // the scroll position it was chosen for (or corrected to)
-  const edgeOf = (el, edge) => {
-    const r = el.getBoundingClientRect();
-    return edge === 'bottom' ? r.bottom : r.top;
-  };
-  const moves = (el) => !/^(fixed|sticky)$/.test(getComputedStyle(el).position); // (with the page)
-  function pick() {
-    const chain = [];
-    const y = scrollY;
-    let el = document.body;
-    for (;;) {
-      let next = null, r = null;
-      // (1 px: a fragment puts a section's top at a fraction of a pixel)
-      for (const c of el.children) {
-        const b = c.getBoundingClientRect();
-        if (b.bottom > 1 && b.height > 0 && moves(c)) {
-          next = c;
-          r = b;
-          break;
-        }
-      }
-      if (!next) break;
-      el = next;
-      if (el.classList.contains('placeholder') && r.top < -1 && !(el.querySelector('h2')?.getBoundingClientRect().bottom > 1)) {
-        const after = el.nextElementSibling;
-        chain.push(after ? { el: after, edge: 'top', at: after.getBoundingClientRect().top + y } : { el, edge: 'bottom', at: r.bottom + y });
-        break;
-      }
-      chain.push({ el, edge: 'top', at: r.top + y });
-      if (r.top >= -1) break; // wholly at or below the top of the window: this one
-    }
-    anchor = chain;
-    anchorY = y;
-  }
-  // Before a change that we make: if the reader scrolled since, the anchor is what is on
-  // screen now. Read once per task: reading scrollY lays out whatever changed, and at a
-  // language switch every chapter on screen pins before it redraws, after the one before it
-  // has (each read laid the page out again: 50–140 ms at #multi-head on a loaded machine).
-  // The first pin of a switch comes before anything changed (i18n.onChange: lazy-chapters
-  // listens before main.js's renderChrome).
-  let pinned = false;
-  function pin() {
-    if (printing.on || pinned) return;
-    pinned = true;
-    queueMicrotask(() => (pinned = false));
-    if (scrollY !== anchorY) pick();
-  }
-  // After a change: the anchor (or, if it was taken out of the page, its innermost ancestor
-  // still in it) moved by as much in the page; the window follows it.
-  function correct() {
-    anchor = anchor.filter((x) => x.el.isConnected);
-    const a = anchor.at(-1);
-    if (a) {
-      const d = edgeOf(a.el, a.edge) + scrollY - a.at;
-      if (Math.abs(d) >= 0.5) {
-        scrollBy(0, d);
-        onShift(d); // (a scroll of ours, not the reader's: main.js's toolbar does not tuck for it)
-      }
-    }
-    for (const x of anchor) x.at = edgeOf(x.el, x.edge) + scrollY;
-    anchorY = scrollY;
-  }
-  // The reader scrolled (our own corrections leave scrollY at anchorY): a new anchor, chosen
-  // as the frame begins, before this frame's changes (the header docking, observers' work) are
-  // laid out; a change of ours made since the scroll chose it already (pin).
-  addEventListener('scroll', () => {
-    if (!printing.on) pin();
-  }, { passive: true });
-
-  // Every section's height (and the header's, above): a change moves the page back to the
-  // anchor; a mounted chapter's height is remembered for the next visit's placeholders.
-  // ResizeObserver reports after layout and before paint, so the correction is never seen.
-  // While printing the page keeps still (the print layout is not the screen's); afterprint
-  // brings the anchor chosen before printing back to its place.
-  const last = new Map(); // section -> last height
+  // A mounted chapter's height is remembered for the next visit's placeholders (the reading
+  // position, reading-position.js, watches the same elements and keeps the place).
   const sizes = typeof ResizeObserver === 'function' ? new ResizeObserver((records) => {
-    let changed = false;
+    if (printing.on) return; // (the print layout is not the screen's)
     for (const r of records) {
       const h = r.borderBoxSize?.[0]?.blockSize ?? r.contentRect.height;
-      const before = last.get(r.target);
-      last.set(r.target, h);
-      if (before !== undefined && h !== before) changed = true;
-      if (h > 0 && r.target.dataset?.mounted === 'true' && !printing.on) {
+      if (h > 0 && r.target.dataset?.mounted === 'true') {
         heights[key(r.target.id)] = Math.round(h);
         // Once drawn, a chapter far from the screen is skipped by style, layout and paint
         // (content-visibility: auto, styles.css) at the height it last had when drawn
@@ -440,18 +350,11 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
         }
       }
     }
-    if (printing.on) return;
-    if (changed) correct();
-    else if (!anchor.length) pick();
     saveHeights();
   }) : { observe() {} };
-  addEventListener('beforeprint', () => {
-    if (scrollY !== anchorY) pick(); // (printing.on is already set: kit/print.js listens first)
-  });
-  addEventListener('afterprint', () => requestAnimationFrame(() => {
-    if (!printing.on) correct();
-  }));
-  for (const n of [...above, ...[...entries.values()].map((e) => e.section)]) sizes.observe(n);
+  const sections = [...entries.values()].map((e) => e.section);
+  position.watch([...above, ...sections]);
+  for (const n of sections) sizes.observe(n);
 
   function key(id) {
     return `${matchMedia('(max-width: 700px)').matches ? 'narrow' : 'wide'}:${i18n.lang}:${id}`;
@@ -556,12 +459,6 @@ export function createLazyChapters({ main, list, i18n, mount, onMounted = () => 
       markSettled();
     },
     prefetch,
-    // The page has just put the window somewhere (a restored reading position, a fragment):
-    // what is at its top now is the anchor. (Else a chapter mounted in the same frame would be
-    // corrected for against the anchor chosen before, and move the window off the place.)
-    anchorHere: () => {
-      if (!printing.on) pick();
-    },
     // Which chapter a fragment names: a chapter's id, or an element inside one (its id
     // starts with the chapter's, e.g. two-keys-exercise).
     owner(fragment) {

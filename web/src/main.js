@@ -15,6 +15,8 @@ import { createHost } from './kit/host.js';
 import { readQuery, buildQuery, problemText, readFragment } from './kit/url-state.js';
 import { copyText } from './components/figure-export.js';
 import { createLazyChapters } from './lazy-chapters.js';
+import { createReadingPosition } from './reading-position.js';
+import { printing } from './kit/print.js';
 
 const $ = (id) => document.getElementById(id);
 const ids = new Set(chapters.map((c) => c.id));
@@ -112,18 +114,10 @@ for (const type of ['pointerdown', 'focusin', 'input']) {
     if (section) lastActive = section.id;
   }, true);
 }
-let traversed = false; // a step back or forward (popstate) places the window itself
-window.addEventListener('hashchange', async () => {
+// (a link to a chapter not mounted yet is reading-position.js's: it mounts it and goes there)
+window.addEventListener('hashchange', () => {
   const fragment = readFragment(location.hash);
   if (shown.some((ch) => ch.id === fragment)) lastActive = fragment;
-  // A link to a chapter not mounted yet, or to an element inside one: mount it, go there.
-  const id = lazy.owner(fragment);
-  const placed = traversed;
-  traversed = false;
-  if (id && !lazy.isMounted(id)) {
-    await lazy.mount(id);
-    if (!placed) document.getElementById(fragment)?.scrollIntoView();
-  }
 });
 function currentChapter() {
   if (lastActive && shown.some((ch) => ch.id === lastActive)) return lastActive;
@@ -297,15 +291,17 @@ let attn = null;
 // worker can start, on the page with this one, loaded on first use.
 let withTrainer = null;
 const coreWithTrainer = () => (withTrainer ??= createAttention());
+// The reading position (reading-position.js): kept when what is above changes height, across a
+// reload, Back and Forward, and printing.
+const position = createReadingPosition({ printing, onShift: (d) => { toolsLastY += d; } });
 const lazy = createLazyChapters({
-  main: $('main'), list: shown, i18n,
+  main: $('main'), list: shown, i18n, position,
   above: [document.querySelector('.site-header'), $('share-panel'), $('exercise-help'), $('toc'), $('notice'), $('boot-status')].filter(Boolean),
   mount(c, section, module) {
     module.mount(section, { attn, i18n, store, host, onScreen: (fn) => lazy.onScreen(c.id, fn), coreWithTrainer, model });
     host.finishRestore(c.id);
   },
   onMounted: () => renderNotice(),
-  onShift: (d) => { toolsLastY += d; },
 });
 // After lazy-chapters' own listener, which reads the reading position before anything
 // changes (a read after renderChrome's changes would lay the whole page out at once).
@@ -313,71 +309,15 @@ i18n.onChange(renderChrome);
 document.documentElement.classList.add('outline-ready');
 
 // Where the reader is: a reload or a step back in history returns to the same place in the
-// same chapter (the browser's own restoring would land elsewhere, as the chapters above are
-// only placeholders again); else the fragment's chapter, else the first.
-const POSITION = `attention-explorer:position:${location.pathname}`;
-let position = null;
-if (!embed) {
-  history.scrollRestoration = 'manual';
-  const nav = performance.getEntriesByType?.('navigation')[0]?.type;
-  try {
-    if (nav === 'reload' || nav === 'back_forward') position = JSON.parse(sessionStorage.getItem(POSITION) ?? 'null');
-  } catch { /* no storage */ }
-  addEventListener('pagehide', () => {
-    const here = where();
-    try {
-      if (here) sessionStorage.setItem(POSITION, JSON.stringify(here));
-    } catch { /* no storage */ }
-  });
-  // Back and Forward between places in the page (a contents link, a #fragment): each history
-  // entry keeps where the reader was (history.state.position, written when they stop
-  // scrolling and before a link takes them elsewhere), and a step back or forward returns
-  // there, or to its fragment if it has none (scrollRestoration is manual, above, so the
-  // browser does neither).
-  const remember = () => {
-    const here = where();
-    if (here) history.replaceState({ ...history.state, position: here }, '');
-  };
-  let rememberTimer = 0;
-  addEventListener('scroll', () => {
-    clearTimeout(rememberTimer);
-    rememberTimer = setTimeout(remember, 300);
-  }, { passive: true });
-  document.addEventListener('click', (e) => {
-    const a = e.target?.closest?.('a[href^="#"]');
-    if (a && !e.defaultPrevented && e.button === 0) remember();
-  }, true);
-  addEventListener('popstate', async (e) => {
-    clearTimeout(rememberTimer);
-    const saved = e.state?.position;
-    const frag = readFragment(location.hash);
-    const id = lazy.owner(saved && lazy.owner(saved.id) ? saved.id : frag);
-    if (!id) return;
-    traversed = true;
-    if (!lazy.isMounted(id)) await lazy.mount(id);
-    goTo(saved, frag);
-    traversed = false; // (the hashchange that follows a traversal came during the mount)
-  });
-}
-// Puts the window at a reading position ({id, offset}) if its chapter is on this page, else
-// at a fragment's element (or its chapter's placeholder); what is then at the top of the
-// window is the anchor.
-function goTo(pos, frag) {
-  if (pos && lazy.owner(pos.id)) scrollTo(0, $(pos.id).getBoundingClientRect().top + scrollY + pos.offset);
-  else if (frag && lazy.owner(frag)) ($(frag) ?? $(lazy.owner(frag))).scrollIntoView();
-  else return;
-  lazy.anchorHere();
-}
-// The reading position: the first chapter reaching into the window, and how far into it.
-function where() {
-  const top = lazy.sections().find((s) => s.getBoundingClientRect().bottom > 0);
-  return top ? { id: top.id, offset: Math.round(-top.getBoundingClientRect().top) } : null;
-}
+// same chapter; a #fragment link mounts its chapter and goes there; else the fragment's
+// chapter, else the first.
+const nav = embed ? { target: null, place: () => {} } : position.navigate({
+  key: `attention-explorer:position:${location.pathname}`, fragment: readFragment,
+  sections: lazy.sections, owner: lazy.owner, isMounted: lazy.isMounted, mount: lazy.mount,
+});
 const fragment = readFragment(location.hash);
-const target = (position && lazy.owner(position.id)) || (fragment && lazy.owner(fragment)) || shown[0]?.id;
-const place = () => {
-  if (!embed) goTo(position, fragment);
-};
+const target = nav.target || (fragment && lazy.owner(fragment)) || shown[0]?.id;
+const place = nav.place;
 place(); // the placeholder's title is on screen while the code loads
 lazy.load(target);
 
