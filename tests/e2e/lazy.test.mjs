@@ -1,6 +1,8 @@
 // Chapters mount when they come near the screen (web/src/lazy-chapters.js): every chapter
 // still renders, reached by its fragment, by scrolling and by printing; the reading position
 // holds (fragment, reload); the language and permalinks reach chapters mounted later.
+// The reading position's cases are in tests/web/reading-position.test.mjs (no browser); here
+// each behaviour is shown once in the page, with as few page loads as show it (23).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -36,7 +38,7 @@ function assertDrawn(c, id) {
   assert.ok(c.filled > 0 || c.plots > 0 || c.cells > 0 || c.math > 0, `#${id} shows numbers (${JSON.stringify(c)})`);
 }
 
-test('the page mounts only the chapters near the screen; the others hold their title and their space', async () => {
+test('the page mounts only the chapters near the screen; the others hold their title and their space, and print a line saying so', async () => {
   const { page, errors } = await openPage(browser, server.url);
   const all = await ids(page);
   assert.equal(all.length, await page.$$eval('section.chapter', (s) => s.length), 'a section for every chapter');
@@ -52,24 +54,37 @@ test('the page mounts only the chapters near the screen; the others hold their t
     const estimate = JSON.parse(await readFile(join(root, 'web', 'src', 'chapters', p.id, 'chapter.json'), 'utf8')).height[0];
     assert.ok(p.height >= 0.9 * estimate, `${p.id} reserves its space (${p.height}px, estimate ${estimate}px)`);
   }
+  // Printed from the browser's menu before a chapter's code arrived (beforeprint cannot wait
+  // for it): the chapter prints its title and a line saying so, not pages of blank space.
+  await page.emulateMedia({ media: 'print' }); // (no beforeprint: as if no code had arrived)
+  const printed = await page.$$eval('section.chapter.placeholder', (ss) => ss.map((s) => ({
+    id: s.id, height: s.getBoundingClientRect().height, note: getComputedStyle(s, '::after').content,
+  })));
+  await page.emulateMedia({ media: 'screen' });
+  assert.ok(printed.length > 0);
+  for (const p of printed) {
+    assert.ok(p.height < 300, `${p.id} reserves no blank space on paper (${p.height}px)`);
+    assert.match(p.note, /[가-힣].*Ctrl\+P/, `${p.id} says it was not loaded yet`);
+  }
   assert.deepEqual(errors, []);
   await page.close();
 });
 
+// One load, then every chapter by a fragment link (opening the page AT a fragment is shown by
+// the tests below: #two-keys-exercise, #cost, #softmax, #multi-head, #trained-heads).
 test('every chapter is reached by its fragment, drawn, and stays where the fragment put it', async () => {
-  const probe = await openPage(browser, server.url);
-  const all = await ids(probe.page);
-  await probe.page.close();
-  for (const id of all) {
-    const { page, errors } = await openPage(browser, `${server.url}#${id}`);
+  const { page, errors } = await openPage(browser, server.url);
+  for (const id of await ids(page)) {
+    await page.evaluate((i) => (location.hash = i), id);
+    await page.waitForFunction((i) => document.getElementById(i).dataset.mounted === 'true', id);
+    await settled(page);
     assertDrawn(await content(page, id), id);
     // Chapters above it mount too (they are near the screen): the reader is not moved.
-    await settled(page);
     const top = await paintedTop(page, `#${id}`);
     assert.ok(Math.abs(top) < 5, `#${id} is at the top of the window after the chapters around it mounted (top = ${top})`);
-    assert.deepEqual(errors, [], id);
-    await page.close();
   }
+  assert.deepEqual(errors, []);
+  await page.close();
 });
 
 test('an element inside a chapter not mounted yet is reached by its fragment, at load and by a link', async () => {
@@ -185,14 +200,19 @@ test('a chapter whose code fails, whose prose fails, whose mount throws or whose
   await page.close();
 });
 
-test('printing shows every chapter: the rest is mounted before the page is printed', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+// Chromium's print path (page.pdf: beforeprint, the print layout, afterprint) at #softmax:
+// every chapter is mounted for paper, and afterwards the reader is where they were.
+test('printing shows every chapter (the rest is mounted first) and keeps the reading position', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}#softmax`);
   const all = await ids(page);
   // The other chapters' code arrives while the page is idle; printing then mounts them all.
   await page.waitForSelector('body[data-prefetched="true"]');
   assert.ok((await mountedIds(page)).length < all.length);
-  const pdf = await page.pdf({ format: 'A4' }); // Chromium's print path: beforeprint, print media
+  const before = await paintedTop(page, '#softmax');
+  const pdf = await page.pdf({ format: 'A4' });
   assert.ok(pdf.length > 10000);
+  const after = await paintedTop(page, '#softmax');
+  assert.ok(Math.abs(after - before) < 5, `#softmax stays in place across printing: ${before} → ${after}`);
   assert.equal((await mountedIds(page)).length, all.length, 'every chapter was mounted for printing');
   for (const id of all) assertDrawn(await content(page, id), id);
   assert.deepEqual(errors, []);
@@ -205,25 +225,28 @@ test('printing shows every chapter: the rest is mounted before the page is print
 // whether they came by the scroll bar or by scrollIntoView (whose scroll margin leaves the
 // previous chapter's last lines on screen).
 test('a first visit keeps the reading position when the chapter above mounts at a height far from its estimate', async () => {
-  // (each after a chapter whose estimate is far from what it draws: trained-heads, scaling)
-  for (const [id, how] of [['real-models', 'scrollTo'], ['softmax', 'scrollTo'], ['real-models', 'scrollIntoView']]) {
+  // (each after a chapter whose estimate is far from what it draws: trained-heads, scaling;
+  // two places per page where the second's chapter above is still a placeholder)
+  for (const visits of [[['real-models', 'scrollTo'], ['softmax', 'scrollTo']], [['real-models', 'scrollIntoView']]]) {
     const { page, errors } = await openPage(browser, server.url);
-    const prev = await page.$eval(`#${id}`, (s) => s.previousElementSibling.id);
-    const reserved = await page.$eval(`#${prev}`, (s) => (s.dataset.mounted ? NaN : s.getBoundingClientRect().height));
-    // (where the scroll put it, read in the same task: nothing has mounted yet)
-    const before = await page.evaluate(([i, h]) => {
-      const s = document.getElementById(i);
-      if (h === 'scrollIntoView') s.scrollIntoView();
-      else scrollTo(0, s.getBoundingClientRect().top + scrollY - 300);
-      return s.getBoundingClientRect().top;
-    }, [id, how]);
-    await page.waitForFunction((ii) => ii.every((i) => document.getElementById(i).dataset.mounted === 'true'), [prev, id]);
-    await settled(page);
-    const after = await paintedTop(page, `#${id}`);
-    const drawn = await page.$eval(`#${prev}`, (s) => s.getBoundingClientRect().height);
-    // (the case at hand: the chapter above was a placeholder and its height changed much)
-    assert.ok(Math.abs(drawn - reserved) > 100, `#${prev}: reserved ${reserved}px, drawn ${drawn}px`);
-    assert.ok(Math.abs(after - before) < 5, `#${id} (${how}) stays in place while #${prev} mounts: ${before} → ${after}`);
+    for (const [id, how] of visits) {
+      const prev = await page.$eval(`#${id}`, (s) => s.previousElementSibling.id);
+      const reserved = await page.$eval(`#${prev}`, (s) => (s.dataset.mounted ? NaN : s.getBoundingClientRect().height));
+      // (where the scroll put it, read in the same task: nothing has mounted yet)
+      const before = await page.evaluate(([i, h]) => {
+        const s = document.getElementById(i);
+        if (h === 'scrollIntoView') s.scrollIntoView();
+        else scrollTo(0, s.getBoundingClientRect().top + scrollY - 300);
+        return s.getBoundingClientRect().top;
+      }, [id, how]);
+      await page.waitForFunction((ii) => ii.every((i) => document.getElementById(i).dataset.mounted === 'true'), [prev, id]);
+      await settled(page);
+      const after = await paintedTop(page, `#${id}`);
+      const drawn = await page.$eval(`#${prev}`, (s) => s.getBoundingClientRect().height);
+      // (the case at hand: the chapter above was a placeholder and its height changed much)
+      assert.ok(Math.abs(drawn - reserved) > 100, `#${prev}: reserved ${reserved}px, drawn ${drawn}px`);
+      assert.ok(Math.abs(after - before) < 5, `#${id} (${how}) stays in place while #${prev} mounts: ${before} → ${after}`);
+    }
     assert.deepEqual(errors, []);
     await page.close();
   }
@@ -253,62 +276,23 @@ test('a language switch with a chapter boundary on screen keeps the reading posi
   await page.close();
 });
 
-// Printing mounts every chapter and lays the page out for paper; afterwards the reader is
-// where they were.
-test('printing keeps the reading position', async () => {
-  for (const media of [true, false]) {
-    const { page, errors } = await openPage(browser, `${server.url}#softmax`);
-    await page.waitForSelector('body[data-prefetched="true"]');
-    const placeholders = await page.$$eval('section.chapter.placeholder', (s) => s.length);
-    const before = await paintedTop(page, '#softmax');
-    await page.evaluate(() => dispatchEvent(new Event('beforeprint')));
-    if (media) await page.emulateMedia({ media: 'print' });
-    await page.waitForFunction(() => !document.querySelector('section.chapter.placeholder'));
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r))));
-    if (media) await page.emulateMedia({ media: 'screen' });
-    await page.evaluate(() => dispatchEvent(new Event('afterprint')));
-    const after = await paintedTop(page, '#softmax');
-    assert.ok(placeholders > 0, 'chapters were mounted for printing');
-    assert.ok(Math.abs(after - before) < 5, `#softmax stays in place across printing (print media: ${media}): ${before} → ${after}`);
-    assert.deepEqual(errors, []);
-    await page.close();
-  }
-});
-
-// Printed from the browser's menu before a chapter's code arrived (beforeprint cannot wait
-// for it): the chapter prints its title and a line saying so, not pages of blank space.
-test('a chapter printed before its code arrived prints its title and a line saying so', async () => {
-  const { page, errors } = await openPage(browser, server.url);
-  await page.emulateMedia({ media: 'print' }); // (no beforeprint: as if no code had arrived)
-  const printed = await page.$$eval('section.chapter.placeholder', (ss) => ss.map((s) => ({
-    id: s.id, height: s.getBoundingClientRect().height, note: getComputedStyle(s, '::after').content,
-  })));
-  await page.emulateMedia({ media: 'screen' });
-  assert.ok(printed.length > 0);
-  for (const p of printed) {
-    assert.ok(p.height < 300, `${p.id} reserves no blank space on paper (${p.height}px)`);
-    assert.match(p.note, /[가-힣].*Ctrl\+P/, `${p.id} says it was not loaded yet`);
-  }
-  assert.deepEqual(errors, []);
-  await page.close();
-});
-
-for (const forget of [false, true]) test(`a reload keeps the reading position inside a chapter far down the page${forget ? ' (heights forgotten)' : ''}`, async () => {
+// Twice on one page: with the heights the page remembers, then without (every placeholder is
+// then an estimate, #cost's too: the chapter changes height in the frame that puts the window
+// back in place, which must not move it again).
+test('a reload keeps the reading position inside a chapter far down the page, with and without the heights remembered', async () => {
   const { page, errors } = await openPage(browser, `${server.url}#cost`);
-  const settle = () => settled(page);
-  await settle();
+  await settled(page);
   await page.evaluate(() => scrollBy(0, 700));
-  await settle();
-  const before = await paintedTop(page, '#cost');
-  // (Without the heights the page remembers, every placeholder is an estimate, #cost's too:
-  // the chapter then changes height in the frame that puts the window back in place, which
-  // must not move it again.)
-  if (forget) await page.evaluate(() => localStorage.clear());
-  await page.reload();
-  await page.waitForSelector('body[data-ready="true"]');
-  await settle();
-  const after = await paintedTop(page, '#cost');
-  assert.ok(Math.abs(after - before) < 5, `same place after reload: ${before} → ${after}`);
+  await settled(page);
+  for (const forget of [false, true]) {
+    const before = await paintedTop(page, '#cost');
+    if (forget) await page.evaluate(() => localStorage.clear());
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    await settled(page);
+    const after = await paintedTop(page, '#cost');
+    assert.ok(Math.abs(after - before) < 5, `same place after reload${forget ? ' (heights forgotten)' : ''}: ${before} → ${after}`);
+  }
   assert.deepEqual(errors, []);
   await page.close();
 });
