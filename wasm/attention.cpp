@@ -18,7 +18,7 @@ attn::Trace attention(attn::ConstMatrixView Q, attn::ConstMatrixView K, attn::Co
 
 ATTN_BINDINGS(attn_attention) {
     using namespace attn::wasm;
-    using attn::NonFiniteEntry, attn::NonFiniteReport, attn::Trace;
+    using attn::NonFiniteEntry, attn::NonFiniteReport, attn::SoftmaxParts, attn::Trace;
     object<NonFiniteEntry>()
         .field("input", &NonFiniteEntry::input)
         .field("row", &NonFiniteEntry::row)
@@ -37,12 +37,21 @@ ATTN_BINDINGS(attn_attention) {
         .field("dropped", &Trace::dropped)
         .field("output", &Trace::output)
         .field("nonFinite", &Trace::nonfinite);
+    object<SoftmaxParts>()
+        .field("max", &SoftmaxParts::max)
+        .field("shifted", &SoftmaxParts::shifted)
+        .field("exp", &SoftmaxParts::exp)
+        .field("sums", &SoftmaxParts::sums)
+        .field("expRaw", &SoftmaxParts::exp_raw)
+        .field("sumsRaw", &SoftmaxParts::sums_raw)
+        .field("weights", &SoftmaxParts::weights);
 
     bind<&attn::scores>("scores");
     bind<&attn::scale>("scale");
     bind<&attn::causal_mask>("causalMask");
     bind<&attn::add_mask>("addMask");
     bind<&attn::softmax>("softmax");
+    bind<&attn::softmax_parts>("softmaxParts");
     bind<&attn::weighted_sum>("weightedSum");
     bind<&attention>("attention");
     bind<&attn::attention_output>("attentionOutput");

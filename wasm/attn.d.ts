@@ -395,7 +395,7 @@ export interface ModelHandle {
    *  task.maxLen of them, each 0..task.vocabIn-1; RangeError "probe: ..." otherwise,
    *  TypeError for a non-number). */
   probe(tokens: ArrayLike<number>): ModelProbe;
-  /** Every head's role scores (heads.hpp: the same scores and thresholds as the text
+  /** Every head's role scores (head_roles.hpp: the same scores and thresholds as the text
    *  model's heads()) on the first `sequences` (default 64, 1..4096) held-out sequences of
    *  the task; the induction score counts the rows whose token occurred before (the
    *  induction task's repeated half). RangeError "heads: ..." outside the range. */
@@ -461,7 +461,7 @@ export interface TextEvaluation {
   bitsPerChar: number;
 }
 
-/** One head's measured role scores on a text (heads.hpp) and the loss with it zeroed. */
+/** One head's measured role scores on a text (head_roles.hpp) and the loss with it zeroed. */
 export interface TextHead {
   /** From 0. */
   layer: number;
@@ -497,7 +497,7 @@ export interface TextModelHandle {
   readonly disposed: boolean;
 }
 
-/** Statistics of every entry, accumulated in double (inspect.hpp). */
+/** Statistics of every entry, accumulated in double (statistics.hpp). */
 export interface Moments {
   count: number;
   sum: number;
@@ -692,7 +692,7 @@ export interface Attention {
   example(name: 'multi-head'): MultiHeadExample;
   example(name: 'one-head'): OneHeadExample;
 
-  // ---- inspect.hpp: the numbers the page shows beside its figures ----
+  // ---- reductions.hpp, statistics.hpp, geometry.hpp, score_scale.hpp; attribution.hpp (groupByCharacter, normWeights, weightNormDistance); softmaxParts: attention.hpp; softmaxJacobianDiag: grad.hpp ----
   /** r x c -> r x 1: each row's sum (1 for every row of softmax weights). */
   rowSums(M: MatrixLike): Matrix;
   /** r x c -> 1 x c: each column's sum (in [0, r] for softmax weights; they add up to r). */
@@ -710,7 +710,7 @@ export interface Attention {
   /** Each row divided by its sum; entries must be finite and >= 0, row sums > 0. */
   normalizeWeights(W: MatrixLike): Matrix;
   /**
-   * A T x T token matrix as a C x C character matrix (core: group_by_character in heads.hpp):
+   * A T x T token matrix as a C x C character matrix (core: group_by_character in attribution.hpp):
    * group[t] is token t's character, 0..C−1, starting at 0 and going up by at most 1; column c
    * sums the weights on c's tokens, row c is the row of c's last token. ShapeError when
    * group.length ≠ T, ValueError for ids that skip or go down.
@@ -766,7 +766,7 @@ export interface Attention {
   /** T x d: h_t = r h_{t-1} + (1 - r) x_t, h_{-1} = 0, 0 <= r < 1 (a toy recurrent state). */
   recurrentScan(X: MatrixLike, retention: number): Matrix;
 
-  // ---- reading.hpp: constructed heads ----
+  // ---- constructed_heads.hpp ----
   /** T flag sets -> T x (4 + T): [verb, object, pronoun, animate | one-hot position]. */
   tokenFeatures(flags: number[]): Matrix;
   /** Hand-set (4 + T) x (4 + T) W_Q, W_K producing one head pattern (default strength 4). */

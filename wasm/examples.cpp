@@ -15,7 +15,7 @@ struct ReadingHeads {
 
 ReadingHeads reading_heads() {
     ReadingHeads r;
-    for (auto k : attn::reading::all_heads()) r.heads.push_back(attn::reading::head_name(k));
+    for (auto k : attn::constructed::all_heads()) r.heads.push_back(attn::constructed::head_name(k));
     r.features = {"verb", "object", "pronoun", "animate"};
     r.sentences = ex::reading_sentences();
     return r;

@@ -12,7 +12,7 @@
 #include <map>
 #include <memory>
 
-#include "attn/heads.hpp"
+#include "attn/head_roles.hpp"
 #include "bind.hpp"
 
 namespace {
@@ -159,7 +159,7 @@ Probed model_probe(double id, const std::vector<int>& tokens) {
     return out;
 }
 
-// Every head's role scores (heads.hpp: head_report on one batch of the task, default
+// Every head's role scores (head_roles.hpp: head_report on one batch of the task, default
 // RoleOptions) on the first `sequences` held-out sequences of the task, layer-major.
 struct TaskHead {
     double layer = 0, head = 0;  // from 0

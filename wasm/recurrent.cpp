@@ -1,4 +1,4 @@
-// Bindings of core/include/attn/recurrent.hpp.
+// Bindings of core/include/attn/recurrent.hpp: the recurrent state.
 #include "bind.hpp"
 
 ATTN_BINDINGS(attn_recurrent) {

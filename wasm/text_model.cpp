@@ -1,4 +1,5 @@
-// Bindings of core/include/attn/text_model.hpp, text.hpp and heads.hpp: the project's
+// Bindings of core/include/attn/text_model.hpp, text.hpp, head_roles.hpp and
+// attribution.hpp (rollout): the project's
 // trained text model, loaded from its file. Private: the public API is attn.loadModel()
 // in wasm/attn.mjs, which returns a handle like createModel's (probe, dispose).
 //
@@ -153,7 +154,7 @@ struct HeadRow {
     TextEval ablated;            // the loss on the text with this head zeroed
 };
 
-// Every head's role scores on a text (heads.hpp, default RoleOptions) and its ablation.
+// Every head's role scores on a text (head_roles.hpp, default RoleOptions) and its ablation.
 std::vector<HeadRow> text_model_heads(double id, const std::string& text) {
     const attn::TextModel& m = get(id);
     const attn::text::Tokens t = m.tokenizer.encode(checked_text(text));

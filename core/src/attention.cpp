@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "attn/linalg.hpp"
 #include "kernels/checks.hpp"
@@ -72,6 +73,39 @@ Matrix softmax(ConstMatrixView S, Axis axis) {
     Matrix P(S);
     for (std::size_t i = 0; i < P.rows(); ++i) kernels::softmax_row(P.row(i), P.cols());
     return P;
+}
+
+SoftmaxParts softmax_parts(ConstMatrixView S, Axis axis) {
+    if (axis != Axis::Rows && axis != Axis::Cols)
+        throw ValueError("softmax_parts: unknown axis " + std::to_string(int(axis)));
+    // Work on rows; for the column axis, on the rows of Sᵀ, and transpose back.
+    const Matrix Sr = axis == Axis::Rows ? Matrix(S) : transpose(S);
+    const std::size_t r = Sr.rows(), c = Sr.cols();
+    SoftmaxParts p;
+    Matrix mx(r, 1), shifted(r, c), e(r, c), sums(r, 1), e_raw(r, c), sums_raw(r, 1);
+    for (std::size_t i = 0; i < r; ++i) {
+        const auto rp = kernels::softmax_row_parts(Sr.row(i), c, shifted.row(i), e.row(i), e_raw.row(i));
+        mx(i, 0) = rp.max;
+        sums(i, 0) = rp.sum;
+        sums_raw(i, 0) = rp.sum_raw;
+    }
+    if (axis == Axis::Rows) {
+        p.max = std::move(mx);
+        p.shifted = std::move(shifted);
+        p.exp = std::move(e);
+        p.sums = std::move(sums);
+        p.exp_raw = std::move(e_raw);
+        p.sums_raw = std::move(sums_raw);
+    } else {
+        p.max = transpose(mx);
+        p.shifted = transpose(shifted);
+        p.exp = transpose(e);
+        p.sums = transpose(sums);
+        p.exp_raw = transpose(e_raw);
+        p.sums_raw = transpose(sums_raw);
+    }
+    p.weights = softmax(S, axis);
+    return p;
 }
 
 Matrix weighted_sum(ConstMatrixView P, ConstMatrixView V) {

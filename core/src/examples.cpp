@@ -135,7 +135,7 @@ Permutation permutation() {
 // ---- reading attention matrices ----
 
 std::vector<Sentence> reading_sentences() {
-    using namespace reading;
+    using namespace constructed;
     const unsigned V = kVerb, O = kObject, P = kPronoun, A = kAnimate;
     return {
         // "The cat chased the ball. It was bored." -> it = the cat

@@ -24,6 +24,15 @@ Matrix scale_backward(ConstMatrixView dY, float factor) { return d::scale_backwa
 Matrix add_mask_backward(ConstMatrixView M, ConstMatrixView dY) { return d::add_mask_backward<Matrix>(M, dY); }
 Matrix softmax_backward(ConstMatrixView P, ConstMatrixView dP) { return d::softmax_backward<Matrix>(P, dP); }
 Matrix softmax_jacobian(ConstMatrixView p) { return d::softmax_jacobian<Matrix>(p); }
+Matrix softmax_jacobian_diag(ConstMatrixView P) {
+    Matrix out(P.rows(), P.cols());
+    for (std::size_t i = 0; i < P.rows(); ++i)
+        for (std::size_t j = 0; j < P.cols(); ++j) {
+            const double p = P(i, j);
+            out(i, j) = float(p * (1.0 - p));
+        }
+    return out;
+}
 MatmulGrads weighted_sum_backward(ConstMatrixView P, ConstMatrixView V, ConstMatrixView dO) {
     return d::weighted_sum_backward<Matrix>(P, V, dO);
 }

@@ -1,4 +1,4 @@
-// Measured head roles of a pretrained model (pretrained.hpp: head_roles), on heads.hpp's
+// Measured head roles of a pretrained model (pretrained.hpp: head_roles), on head_roles.hpp's
 // scores and thresholds.
 #include <algorithm>
 #include <set>
@@ -51,7 +51,7 @@ RealRoleReport head_roles(const Model& model, const std::vector<std::vector<int>
         throw ValueError("head roles: no text has more than first_row = " + std::to_string(o.roles.first_row) +
                          " tokens, so no row is scored");
 
-    // Repeated random tokens: heads.hpp's repeated_random over indices into the pool.
+    // Repeated random tokens: head_roles.hpp's repeated_random over indices into the pool.
     const Batch b = repeated_random(o.sequences, Lr, 0, int(pool.size()), o.roles.seed);
     std::vector<std::vector<int>> seqs;
     for (std::size_t s = 0; s < b.size; ++s) {
@@ -108,7 +108,7 @@ RealRoleReport head_roles(const Model& model, const std::vector<std::vector<int>
             out.duplicate_token = dup_rows ? dup[l][h] / double(dup_rows) : 0.0;
             out.roles = base.roles;
             out.role = base.role;
-            // duplicate-token by the same rule as heads.hpp's name_roles: reached, and the
+            // duplicate-token by the same rule as head_roles.hpp's name_roles: reached, and the
             // strongest when its score / threshold is the largest.
             if (out.duplicate_token >= o.duplicate_token) {
                 out.roles.push_back("duplicate-token");

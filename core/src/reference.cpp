@@ -172,7 +172,7 @@ MultiHeadTrace multi_head_attention(ConstMatrixView X, const MultiHeadWeights& w
     return t;
 }
 
-// ---- the reductions and softmax parts of inspect.hpp ----------------------------------------
+// ---- the reductions of reductions.hpp and the softmax parts of attention.hpp ------------------
 
 Matrix row_sums(ConstMatrixView M) {
     Matrix out(M.rows(), 1);

@@ -347,7 +347,7 @@ TEST_CASE("bad input to a loaded model: too long, unknown ids, token types, no m
     CHECK(pretrained::next_token_targets({7, 8, 9}) == std::vector<int>{8, 9, -1});
 }
 
-TEST_CASE("head roles: heads.hpp's scores on the text and on repeated random tokens of the model's vocabulary", "[pretrained]") {
+TEST_CASE("head roles: head_roles.hpp's scores on the text and on repeated random tokens of the model's vocabulary", "[pretrained]") {
     const auto g = load_folder(read_case("gpt2-f32"));
     pretrained::RealRoleOptions o;
     o.sequences = 3;

@@ -1,5 +1,4 @@
-// Stage: the toy recurrent state (recurrent.hpp) the "why attention" chapter compares
-// attention with.
+// Stage: the recurrent state (recurrent.hpp), the baseline attention is compared with.
 #include "helpers.hpp"
 
 TEST_CASE("the toy recurrent state dilutes a token by r^distance, attention's lookup does not", "[recurrent]") {

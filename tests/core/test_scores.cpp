@@ -1,5 +1,5 @@
 // Stage: the scores S = Q Kᵀ and their scale (attention.hpp), and the numbers the page shows
-// about them (inspect.hpp: scaling_effect, score_scale, the q·k variance experiment behind
+// about them (score_scale.hpp: scaling_effect, score_scale, the q·k variance experiment behind
 // 1/√d_k, Vaswani et al. 2017, footnote 4).
 #include "helpers.hpp"
 

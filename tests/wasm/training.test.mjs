@@ -124,7 +124,7 @@ test('previous token, seed 1, default settings: learned within 200 steps; the he
   }
   assert.ok(mean > 0.5, `mean weight on i-1: ${mean}`);
   assert.deepEqual(p.predictions.slice(1), m.task.probe.slice(0, -1));
-  // the core's role scores on held-out sequences name it (heads.hpp, the text model's thresholds)
+  // the core's role scores on held-out sequences name it (head_roles.hpp, the text model's thresholds)
   const h = m.heads();
   assert.equal(h.sequences, 64);
   assert.ok(h.rows > 0);

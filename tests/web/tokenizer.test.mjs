@@ -61,7 +61,7 @@ function corpus() {
         const f = new URL(`${id}/${lang}`, chapters);
         if (existsSync(f)) readFileSync(f, 'utf8').split('\n').forEach((l) => add(l.trim().slice(0, 400)));
       }
-  for (const f of ['core/src/attention.cpp', 'core/src/heads.cpp', 'core/src/safetensors.cpp', 'web/real-models/tokenizer.js', 'README.md'])
+  for (const f of ['core/src/attention.cpp', 'core/src/head_roles.cpp', 'core/src/safetensors.cpp', 'web/real-models/tokenizer.js', 'README.md'])
     readFileSync(new URL(f, root), 'utf8').split('\n').forEach((l) => add(l.slice(0, 300)));
   const emoji = ['😀', '👍🏽', '👩‍💻', '👨‍👩‍👧‍👦', '🇰🇷', '🇺🇸', '❤️', '🏳️‍🌈', '🤖', '🧠', '✨', '🔥'];
   const words = ['attention', '어텐션', 'head', '헤드', 'token', '토큰', 'GPT-2', 'BERT', 'softmax', '가중치', 'I\'m', "they'll", "WE'RE", "it's", "'s", '2019', '3.14', '1e-5', 'x_0', 'Q·Kᵀ', '√d_k', 'naïve', 'café', 'Ünïcödé', '日本語', '中文', 'Привет', 'مرحبا'];

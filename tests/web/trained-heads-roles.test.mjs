@@ -1,5 +1,5 @@
 // The trained-heads chapter's role rule (web/src/chapters/trained-heads/roles.js), shown to
-// the learner beside the scores: the core's thresholds (core/include/attn/heads.hpp) and the
+// the learner beside the scores: the core's thresholds (core/include/attn/head_roles.hpp) and the
 // core's naming, checked against every head the core named in models/text-model/results.json.
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,9 +9,9 @@ import { THRESHOLDS, ROLES, roleReason } from '../../web/src/chapters/trained-he
 const root = new URL('../../', import.meta.url);
 
 test('the thresholds are the core\'s RoleOptions', async () => {
-  const hpp = await readFile(new URL('core/include/attn/heads.hpp', root), 'utf8');
+  const hpp = await readFile(new URL('core/include/attn/head_roles.hpp', root), 'utf8');
   const line = hpp.match(/double previous_token = ([\d.]+), first_token = ([\d.]+), local = ([\d.]+), induction = ([\d.]+);/);
-  assert.ok(line, 'RoleOptions\' thresholds line in heads.hpp');
+  assert.ok(line, 'RoleOptions\' thresholds line in head_roles.hpp');
   assert.deepEqual(ROLES.map((r) => THRESHOLDS[r]), line.slice(1).map(Number));
 });
 

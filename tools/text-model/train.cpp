@@ -31,7 +31,7 @@
 #include <thread>
 #include <vector>
 
-#include "attn/heads.hpp"
+#include "attn/head_roles.hpp"
 #include "attn/linalg.hpp"
 #include "attn/model.hpp"
 #include "attn/random.hpp"

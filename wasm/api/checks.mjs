@@ -51,7 +51,7 @@ export function spreading(kind) {
   return kind;
 }
 
-// The core's limits, as the module exports them (wasm/matrix.cpp, flash.cpp, inspect.cpp, model.cpp).
+// The core's limits, as the module exports them (wasm/matrix.cpp, flash.cpp, statistics.cpp, model.cpp).
 export function limitsOf(raw) {
   const L = {
     maxElements: raw.MAX_ELEMENTS,

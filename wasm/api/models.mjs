@@ -103,7 +103,7 @@ export function modelApi(raw, L, { checkCount, checkSeed, checkRate }) {
           }
           return raw.modelProbe(r.id, Array.from(tokens));
         }],
-        /** Every head's role scores (heads.hpp; Olsson et al. 2022 for induction) on the first
+        /** Every head's role scores (head_roles.hpp; Olsson et al. 2022 for induction) on the first
          *  `sequences` held-out sequences of the task: {heads: [{layer, head, previousToken,
          *  firstToken, local, induction, role}] (layer-major, from 0; role '' for none), rows,
          *  inductionRows, sequences}. */

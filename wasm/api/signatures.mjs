@@ -44,7 +44,7 @@ export const SIGNATURES = {
   profileAttention: ['Q: matrix', 'K: matrix', 'V: matrix', 'options: profileOptions'],
   // examples.hpp
   example: ['example name: string'],
-  // inspect.hpp
+  // reductions.hpp
   rowSums: ['M: matrix'],
   colSums: ['M: matrix'],
   rowMax: ['M: matrix'],
@@ -59,25 +59,30 @@ export const SIGNATURES = {
   diagonal: ['M: matrix'],
   permuteRows: ['M: matrix', 'perm: indices'],
   columnRange: ['M: matrix'],
+  // statistics.hpp
   moments: ['M: matrix'],
   histogram: ['M: matrix', 'histogram options: histogramOptions'],
+  // geometry.hpp
   dotGeometry: ['a: matrix', 'b: matrix'],
   convexHull: ['points: matrix'],
   hullDistance: ['p: matrix', 'points: matrix'],
   diagonalCheck: ['S: matrix', 'diagonalCheck options: relTol'],
+  // attention.hpp: the softmax one intermediate at a time
   softmaxParts: ['S: matrix', 'softmaxParts options: axis'],
+  // grad.hpp
   softmaxJacobianDiag: ['P: matrix'],
+  // score_scale.hpp
   scalingEffect: ['S: matrix', 'factor: positiveNumber'],
   scoreScale: ['dk: positive'],
   sampleDotProducts: ['sampleDotProducts options: sampleOptions'],
   // grad.hpp
   softmaxJacobian: ['p: matrix'],
-  // recurrent.hpp: the toy recurrent state h_t = r h_{t-1} + (1 - r) x_t
+  // recurrent.hpp: the recurrent state h_t = r h_{t-1} + (1 - r) x_t
   recurrentScan: ['X: matrix', 'retention: number'],
-  // reading.hpp: constructed heads
+  // constructed_heads.hpp
   tokenFeatures: ['flags: indices'],
   constructedHead: ['kind: string', 'T: positive', 'strength: number = 4'],
-  // heads.hpp: views of a text model's attention (the trained-heads chapter)
+  // attribution.hpp: views of a text model's attention (the trained-heads chapter)
   groupByCharacter: ['P: matrix', 'group: indices'],
   normWeights: ['P: matrix', 'valueNorm: numbers'],
   weightNormDistance: ['P: matrix', 'N: matrix'],

@@ -13,6 +13,9 @@
 //                                         keys 0..i (a query with i >= Tk sees all keys).
 //   add_mask(S, M)       -> same shape    S + M; M is additive (0 keeps, −∞ hides)
 //   softmax(S, axis)     -> same shape    exp(s - max) / Σ exp(s - max) along the axis
+//   softmax_parts(S, axis) -> SoftmaxParts  the same softmax one intermediate at a time (max,
+//                                         S − max, its exp, their sums, e^S and Σ e^S as
+//                                         printed by hand, the weights)
 //   weighted_sum(P, V)   -> T_q x d_v     O = P V
 //   attention(Q, K, V, options) -> Trace  all of the above, every intermediate kept
 //   attention_output(Q, K, V, options) -> T_q x d_v   only O, one T_q x T_k buffer
@@ -21,6 +24,10 @@
 // listed in forward.hpp; all of them follow the rules below, which are written once in
 // core/src/kernels/ (mask.hpp: the mask rule and causal visibility; softmax.hpp: the row
 // softmax; checks.hpp: the argument checks).
+//
+// The stages' scalar oracles are in reference.hpp (attn::reference::softmax,
+// attn::reference::softmax_parts, ...), as every stage's are: each fast function is
+// declared once, here, and its oracle only there, for the tests, fuzzers and benchmark.
 //
 // Numerics (documented behaviour, tested in tests/core/test_mask.cpp, test_softmax.cpp,
 // test_weighted_sum.cpp and test_forward.cpp, fuzzed by tests/fuzz/):
@@ -75,6 +82,26 @@ Matrix add_mask(ConstMatrixView S, ConstMatrixView M);
 // Axis::Rows is attention's softmax (each query's weights sum to 1). Axis::Cols exists
 // to show the classic wrong-axis bug; its rows do not sum to 1.
 Matrix softmax(ConstMatrixView S, Axis axis = Axis::Rows);
+
+// The stable softmax above, one intermediate at a time, along `axis` (Rows: each row; Cols:
+// each column, the wrong-axis demo). For Rows, max/sums are r x 1; for Cols, 1 x c.
+//   max       the largest entry of each row
+//   shifted   S − max                              (−∞ stays −∞; a fully masked row stays −∞)
+//   exp       e^{S − max}                           (what the core exponentiates)
+//   sums      Σ e^{S − max}
+//   exp_raw   e^{S} itself, as printed by hand     (+∞ where S > ~88.72, the float limit)
+//   sums_raw  Σ e^{S}                               (+∞ when it overflows)
+//   weights   softmax(S, axis), identical to attn::softmax
+// weights = exp / sums = exp_raw / sums_raw whenever the latter are finite and sums > 0.
+struct SoftmaxParts {
+    Matrix max, shifted, exp, sums, exp_raw, sums_raw, weights;
+};
+// (A fully masked row: max −∞, shifted = the row itself, exp 0 and sums 0; a NaN or +∞ in a
+// row makes its sums NaN, and its weights, as in softmax.) The same kernel as softmax
+// (core/src/kernels/softmax.hpp, softmax_row_parts); the gradient of the weights is in
+// grad.hpp (softmax_jacobian, softmax_jacobian_diag). ValueError for an unknown Axis.
+SoftmaxParts softmax_parts(ConstMatrixView S, Axis axis = Axis::Rows);
+
 // O = P V (T_q x d_v); a zero weight takes nothing from its Value row.
 Matrix weighted_sum(ConstMatrixView P, ConstMatrixView V);
 

@@ -9,7 +9,7 @@
 //   one_head()           ("one-head")        subject – object – verb: one head vs two
 //   weighted_sum()       ("weighted-sum")    seeds/001: Values and one row of weights
 //   permutation()        ("permutation")     seeds/004: one token set in two orders
-//   reading_sentences()  ("reading-heads")   sentences for the constructed heads (reading.hpp)
+//   reading_sentences()  ("reading-heads")   sentences for the constructed heads (constructed_heads.hpp)
 //
 // Each example is illustrative (the documents' figures are not from a trained model);
 // entries the documents do not state were chosen by this project, as small integers,
@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "attn/matrix.hpp"
-#include "attn/reading.hpp"
+#include "attn/constructed_heads.hpp"
 
 namespace attn::examples {
 
@@ -108,10 +108,10 @@ struct Permutation {
 };
 Permutation permutation();
 
-// ---- Reading attention matrices: sentences for the constructed heads (reading.hpp) ----------
+// ---- Reading attention matrices: sentences for the constructed heads (constructed_heads.hpp) ----------
 // The chapter's example sentences, Korean and English, each in a version where the pronoun
 // refers to the animate noun and one where it does not (so the pronoun head's "pattern"
-// points at the wrong word), with their feature flags (reading::kVerb | ...), the pronoun's
+// points at the wrong word), with their feature flags (constructed::kVerb | ...), the pronoun's
 // index and the index of the word it actually refers to. Position 0 is a start token like
 // BERT's [CLS].
 struct Sentence {

@@ -21,6 +21,7 @@
 //                                      its diagonal p(1 − p): every weight of a row depends
 //                                      on every logit of the row.
 //   softmax_jacobian(p)                p: 1 x n (one row of P) -> J: n x n, J = diag(p) − p pᵀ
+//   softmax_jacobian_diag(P)           P: any shape -> same shape, J's diagonal p_ij (1 − p_ij)
 //   weighted_sum_backward(P, V, dO)    O = P V      -> dP = dO Vᵀ (T_q x T_k), dV = Pᵀ dO
 //   dropout_backward(dY, rate, seed)   Y = dropout(X) -> dX_ij = dY_ij / (1 − rate) where
 //                                      attn::dropout_keep(seed, i, j, rate), else 0
@@ -96,6 +97,10 @@ Matrix scale_backward(ConstMatrixView dY, float factor);
 Matrix add_mask_backward(ConstMatrixView M, ConstMatrixView dY);
 Matrix softmax_backward(ConstMatrixView P, ConstMatrixView dP);
 Matrix softmax_jacobian(ConstMatrixView p);
+// ∂p_i/∂s_i = p_i (1 − p_i), entry by entry (any shape; computed in double): the diagonal
+// of softmax_jacobian, the gradient a single logit passes to its own weight (Goodfellow,
+// Bengio, Courville 2016, "Deep Learning", §6.2.2.3).
+Matrix softmax_jacobian_diag(ConstMatrixView P);
 MatmulGrads weighted_sum_backward(ConstMatrixView P, ConstMatrixView V, ConstMatrixView dO);
 Matrix dropout_backward(ConstMatrixView dY, float rate, std::uint64_t seed);
 Matrix split_heads_backward(const std::vector<Matrix>& dHeads);

@@ -199,7 +199,7 @@ struct ProbeT {
     std::vector<std::vector<std::vector<double>>> offset_weight;
     // [layer][head][j]: ‖v_j^h W_O^h‖, the norm of what token j hands on through head h (its
     // value row times the head's rows of W_O): attention weight × this norm is the "attention
-    // × value norm" view of Kobayashi et al. 2020 (heads.hpp, norm_weights).
+    // × value norm" view of Kobayashi et al. 2020 (attribution.hpp, norm_weights).
     std::vector<std::vector<std::vector<double>>> value_norm;
     Mat<T> probabilities;                      // T x V_out, softmax of the logits
     std::vector<int> predictions;              // argmax per position
@@ -235,7 +235,7 @@ public:
                     const std::vector<bool>& zeroed = {}) const;
     // Runs the batch once in evaluation mode and hands every head's weights to visit(b, l, h, P):
     // sequence b, layer l, head h, P the T x T weights row-major (rows = queries; 0 above
-    // the diagonal). What heads.hpp measures head roles with.
+    // the diagonal). What head_roles.hpp measures head roles with.
     template <class Visit>
     void visit_weights(const Batch& batch, Visit&& visit) const {
         visit_weights_impl(batch, [&](std::size_t b, std::size_t l, std::size_t h, const T* P) { visit(b, l, h, P); });

@@ -25,7 +25,7 @@
 //
 // Ablation (Michel et al. 2019, "Are Sixteen Heads Really Better than One?"; the "zero
 // ablation" of head i): O_i is set to 0 before the output projection, nothing else changes.
-// Head roles: heads.hpp's scores and thresholds (add_pattern_scores, add_induction_score,
+// Head roles: head_roles.hpp's scores and thresholds (add_pattern_scores, add_induction_score,
 // RoleOptions), on the learner's text (patterns) and on repeated random tokens of the model's
 // own vocabulary (induction, Olsson et al. 2022; duplicate-token, Wang et al. 2022,
 // "Interpretability in the Wild", §3), see RealRoleOptions.
@@ -49,7 +49,8 @@
 #include <vector>
 
 #include "attn/checkpoint.hpp"
-#include "attn/heads.hpp"
+#include "attn/attribution.hpp"
+#include "attn/head_roles.hpp"
 #include "attn/matrix.hpp"
 
 namespace attn::pretrained {
@@ -81,7 +82,7 @@ ForwardResult forward(const Model& model, const std::vector<int>& tokens, const 
 std::vector<ForwardResult> forward_batch(const Model& model, const std::vector<std::vector<int>>& sequences,
                                          const ForwardOptions& options = {});
 
-// Attention rollout (heads.hpp's attention_rollout, Abnar & Zuidema 2020) of a result's
+// Attention rollout (attribution.hpp's attention_rollout, Abnar & Zuidema 2020) of a result's
 // weights: T x T. ValueError without weights.
 Matrix rollout(const ForwardResult& result);
 
@@ -123,7 +124,7 @@ AblationReport ablate_heads(const Model& model, const std::vector<int>& tokens, 
 
 struct RealRoleOptions {
     // first_row, window, the four thresholds and the seed, as for the project's own model
-    // (heads.hpp). `sequences` random sequences of `repeat_length` distinct tokens, twice:
+    // (head_roles.hpp). `sequences` random sequences of `repeat_length` distinct tokens, twice:
     // [bos, r_1..r_L, r_1..r_L (, eos)].
     RoleOptions roles;
     std::size_t sequences = 4;
@@ -141,7 +142,7 @@ struct RealRoleOptions {
 
 struct RealHeadRoles {
     double previous_token = 0, first_token = 0, local = 0, induction = 0, duplicate_token = 0;
-    std::vector<std::string> roles;  // every role reached, as heads.hpp plus "duplicate-token"
+    std::vector<std::string> roles;  // every role reached, as head_roles.hpp plus "duplicate-token"
     std::string role;                // the strongest (score / threshold), "" for none
 };
 struct RealRoleReport {

@@ -1,10 +1,12 @@
-// A toy recurrent state, the comparison point of the "why attention" chapter.
+// A recurrent state: the simplest linear recurrence, the baseline attention is measured
+// against (what a model that carries one state vector through the sequence keeps of a
+// distant token).
 //
 //   recurrent_scan(X, r)   X: T x d  ->  T x d,   row t = h_t with
 //       h_t = r · h_{t−1} + (1 − r) · x_t,   h_{−1} = 0,   0 <= r < 1
 //
-// One state vector is rewritten at every token (an exponential moving average: the
-// simplest linear recurrence, with no learned weights). Unrolled,
+// One state vector is rewritten at every token (an exponential moving average, with no
+// learned weights). Unrolled,
 //   h_t = Σ_{s <= t} (1 − r) · r^(t − s) · x_s,
 // so token s's share of h_t shrinks geometrically with the distance t − s: the
 // "dilution" the source documents (seeds 001 and 004) describe for recurrent networks.

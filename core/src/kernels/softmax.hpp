@@ -134,7 +134,7 @@ struct OnlineSoftmax {
     T finish() const { return sum == T(0) ? T(0) : T(1) / sum; }
 };
 
-// softmax_row with every intermediate kept, for the page (softmax_parts in inspect.hpp):
+// softmax_row with every intermediate kept, for the page (softmax_parts in attention.hpp):
 //   shifted = x − max   (x itself in a fully masked row: −∞ − (−∞) would be NaN)
 //   e       = exp(x − max), and sum = Σ e, by exp_shifted: e / sum is the softmax
 //   e_raw   = e^x as a hand calculation prints it (computed in double; +∞ past the

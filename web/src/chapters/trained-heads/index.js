@@ -6,7 +6,7 @@
 // text come from text-model-results.json, measured by the core when the model was trained.
 //
 // Tokens are jamo; the page shows characters: a syllable's jamo columns are summed and its
-// row is read at its last jamo (attn.groupByCharacter, core/include/attn/heads.hpp). A
+// row is read at its last jamo (attn.groupByCharacter, core/include/attn/attribution.hpp). A
 // character is a grapheme (Intl.Segmenter): an emoji made of several code points (ZWJ, a
 // skin tone) is one, its code points' tokens grouped the same way.
 import { chapterKit } from '../../kit/kit.js';

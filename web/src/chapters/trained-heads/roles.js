@@ -1,9 +1,9 @@
 // The rule that names a head's role from its four scores, as the core applies it
-// (core/include/attn/heads.hpp, RoleOptions and name_roles): a role is reached when its score
+// (core/include/attn/head_roles.hpp, RoleOptions and name_roles): a role is reached when its score
 // reaches its threshold, and a head's role is the reached one with the largest
 // score / threshold; none reached, no nameable role (''). The page shows the thresholds
 // beside the scores; tests/web/trained-heads-roles.test.mjs checks that these are the
-// core's own (heads.hpp) and that the rule gives the core's roles in results.json.
+// core's own (head_roles.hpp) and that the rule gives the core's roles in results.json.
 export const ROLES = ['previous-token', 'first-token', 'local', 'induction'];
 export const THRESHOLDS = { 'previous-token': 0.4, 'first-token': 0.5, local: 0.7, induction: 0.3 };
 const FIELD = { 'previous-token': 'previousToken', 'first-token': 'firstToken', local: 'local', induction: 'induction' };

@@ -1,9 +1,9 @@
-// Stage: constructed heads (reading.hpp): hand-set W_Q, W_K that produce the patterns
+// Stage: constructed heads (constructed_heads.hpp): hand-set W_Q, W_K that produce the patterns
 // analyses of trained models report, on the example sentences (examples.hpp).
 #include "helpers.hpp"
 
-TEST_CASE("constructed heads produce their patterns on every example sentence", "[reading]") {
-    using namespace attn::reading;
+TEST_CASE("constructed heads produce their patterns on every example sentence", "[constructed-heads]") {
+    using namespace attn::constructed;
     for (const auto& s : examples::reading_sentences()) {
         INFO(s.lang << " " << s.id);
         const std::size_t T = s.tokens.size();
@@ -56,8 +56,8 @@ TEST_CASE("constructed heads produce their patterns on every example sentence", 
     REQUIRE_THROWS_AS(constructed_head(HeadKind::Self, 0, 4.0f), ValueError);
 }
 
-TEST_CASE("two previous-token layers mix in token i−2, which neither layer's matrix shows", "[reading]") {
-    using namespace attn::reading;
+TEST_CASE("two previous-token layers mix in token i−2, which neither layer's matrix shows", "[constructed-heads]") {
+    using namespace attn::constructed;
     const auto s = examples::reading_sentences()[2];
     const std::size_t T = s.tokens.size();
     const Matrix X = token_features(s.flags);

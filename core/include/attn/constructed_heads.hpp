@@ -1,4 +1,6 @@
-// Constructed attention heads, for the chapter on reading attention matrices.
+// Constructed attention heads: W_Q and W_K set by hand so that Q Kᵀ on hand-made token
+// features shows a chosen pattern (previous token, self, first token, verb → object,
+// pronoun → noun).
 //
 // NOT from a trained model. Analyses of trained models (Clark et al. 2019, "What Does
 // BERT Look At?"; Vig & Belinkov 2019) report heads that attend to the previous token,
@@ -34,14 +36,13 @@
 
 #include "attn/matrix.hpp"
 
-namespace attn::reading {
+namespace attn::constructed {
 
 enum Feature : unsigned { kVerb = 1u, kObject = 2u, kPronoun = 4u, kAnimate = 8u };
 inline constexpr std::size_t kFeatureCount = 4;
 
 enum class HeadKind { PreviousToken, Self, FirstToken, VerbObject, PronounNoun };
 
-// "previous", "self", "first", "verb-object", "pronoun-noun" (and back).
 // The kind named "previous", "self", "first", "verb-object" or "pronoun-noun"; ValueError otherwise.
 HeadKind head_kind(const std::string& name);
 // ... and back.
@@ -59,4 +60,4 @@ struct HeadWeights {
 HeadWeights constructed_head(HeadKind kind, std::size_t T, float strength);
 
 
-}  // namespace attn::reading
+}  // namespace attn::constructed

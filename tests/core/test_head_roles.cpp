@@ -1,11 +1,11 @@
-// Stage: measured head roles, ablation, attention x value norm and rollout (heads.hpp),
+// Stage: measured head roles and ablation (head_roles.hpp),
 // and the induction task: two layers form an induction head, one layer cannot.
 #include <algorithm>
 #include <set>
 
 #include "helpers.hpp"
 
-#include "attn/heads.hpp"
+#include "attn/head_roles.hpp"
 
 // The sanitizer build (make debug: ASan + UBSan, about 20x slower on training) runs the
 // induction case in a cheaper form; the release build runs it whole.
@@ -41,7 +41,7 @@ Matrix pattern(std::size_t T, std::size_t back, float w) {
 
 }  // namespace
 
-TEST_CASE("pattern scores: previous token, first token, local window", "[heads]") {
+TEST_CASE("pattern scores: previous token, first token, local window", "[head-roles]") {
     RoleOptions o;
     o.first_row = 2;
     o.window = 2;
@@ -64,7 +64,7 @@ TEST_CASE("pattern scores: previous token, first token, local window", "[heads]"
     REQUIRE_THROWS_AS(add_pattern_scores(prev.data(), 6, o, t), ValueError);
 }
 
-TEST_CASE("induction score: weight from a repeated token to the one after its first occurrence", "[heads]") {
+TEST_CASE("induction score: weight from a repeated token to the one after its first occurrence", "[head-roles]") {
     // <s> A B C A B C: rows 4, 5, 6 (the second A, B, C) should look at 2, 3, 4
     const std::vector<int> tokens = {1, 10, 11, 12, 10, 11, 12};
     Matrix P(7, 7);
@@ -100,7 +100,7 @@ TEST_CASE("induction score: weight from a repeated token to the one after its fi
     REQUIRE_THROWS_AS(repeated_random(2, 10, 2, 8, 1), ValueError);  // 10 distinct of 6 ids
 }
 
-TEST_CASE("roles: every score past its threshold, the strongest named, none when none", "[heads]") {
+TEST_CASE("roles: every score past its threshold, the strongest named, none when none", "[head-roles]") {
     RoleOptions o;
     HeadRoles h;
     h.previous_token = 0.9;  // 0.9 / 0.4
@@ -118,52 +118,7 @@ TEST_CASE("roles: every score past its threshold, the strongest named, none when
     REQUIRE(none.role.empty());
 }
 
-TEST_CASE("attention x value norm, rollout, and characters from jamo", "[heads]") {
-    const Matrix P{{1.0f, 0.0f, 0.0f}, {0.5f, 0.5f, 0.0f}, {0.6f, 0.2f, 0.2f}};
-    const Matrix N = norm_weights(P, {0.1, 1.0, 2.0});
-    REQUIRE(N(2, 0) == Approx(0.06f));
-    REQUIRE(N(2, 2) == Approx(0.4f));
-    REQUIRE(weight_norm_distance(P, P) == Approx(0.0).margin(1e-7));
-    // row 1 renormalised: 0.05/0.55, 0.5/0.55: distance ½(|0.5 − 0.0909| + |0.5 − 0.909|)
-    const double row1 = 0.5 * (std::abs(0.5 - 0.05 / 0.55) + std::abs(0.5 - 0.5 / 0.55));
-    const double row2 = 0.5 * (std::abs(0.6 - 0.06 / 0.66) + std::abs(0.2 - 0.2 / 0.66) + std::abs(0.2 - 0.4 / 0.66));
-    REQUIRE(weight_norm_distance(P, N) == Approx((0.0 + row1 + row2) / 3).epsilon(1e-5));
-    REQUIRE_THROWS_AS(norm_weights(P, {1.0}), ShapeError);
-
-    // rollout of one layer of one head: ½P + ½I; of two layers, its square
-    Probe probe;
-    probe.weights = {{P}};
-    const Matrix R1 = attention_rollout(probe);
-    REQUIRE(R1(0, 0) == Approx(1.0f));
-    REQUIRE(R1(2, 0) == Approx(0.3f));
-    REQUIRE(R1(2, 2) == Approx(0.6f));
-    probe.weights = {{P}, {P}};
-    const Matrix R2 = attention_rollout(probe);
-    for (std::size_t i = 0; i < 3; ++i) {
-        double rowsum = 0;
-        for (std::size_t j = 0; j < 3; ++j) {
-            double want = 0;
-            for (std::size_t k = 0; k < 3; ++k) want += double(R1(i, k)) * double(R1(k, j));
-            REQUIRE(R2(i, j) == Approx(want).epsilon(1e-6));
-            rowsum += R2(i, j);
-        }
-        REQUIRE(rowsum == Approx(1.0));  // still a distribution over the input tokens
-    }
-    REQUIRE_THROWS_AS(attention_rollout(Probe{}), ValueError);
-
-    // tokens 0, 1 2, 3 as characters 0, 1, 2: columns summed, rows from each character's last token
-    const Matrix W{{1, 0, 0, 0}, {0.5f, 0.5f, 0, 0}, {0.2f, 0.3f, 0.5f, 0}, {0.1f, 0.2f, 0.3f, 0.4f}};
-    const Matrix C = group_by_character(W, {0, 1, 1, 2});
-    REQUIRE(C.rows() == 3);
-    REQUIRE(C(1, 0) == Approx(0.2f));
-    REQUIRE(C(1, 1) == Approx(0.8f));
-    REQUIRE(C(2, 1) == Approx(0.5f));
-    REQUIRE(C(2, 2) == Approx(0.4f));
-    REQUIRE_THROWS_AS(group_by_character(W, {0, 2, 2, 3}), ValueError);
-    REQUIRE_THROWS_AS(group_by_character(W, {0, 1}), ShapeError);
-}
-
-TEST_CASE("ablation: one loss per head, each different from the intact model's", "[heads]") {
+TEST_CASE("ablation: one loss per head, each different from the intact model's", "[head-roles]") {
     const text::Tokenizer tok = text::Tokenizer::from_text("abc", 1);
     ModelConfig c;
     c.vocab_in = c.vocab_out = tok.size();
@@ -209,7 +164,7 @@ TEST_CASE("ablation: one loss per head, each different from the intact model's",
 // (docs/training.md). The cap leaves room for another instruction set's trajectory.
 // Under the sanitizers (kSanitized) both models train 25 steps and only the bookkeeping
 // is checked: the same code runs, the thresholds are the release build's to hold.
-TEST_CASE("induction: a previous-token head in layer 1 and an induction head in layer 2 that reads it", "[heads]") {
+TEST_CASE("induction: a previous-token head in layer 1 and an induction head in layer 2 that reads it", "[head-roles]") {
     const auto config = [](std::size_t layers) {
         TrainerConfig c;
         c.task = Task::Induction;

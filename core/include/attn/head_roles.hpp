@@ -1,5 +1,7 @@
-// Measured head roles, ablation and the "attention × value norm" view: what a trained
-// head does, measured rather than labelled by hand (docs/text-model.md, "Head roles").
+// Measured head roles and ablation: what a trained head does, measured rather than labelled
+// by hand (docs/text-model.md, "Head roles"): pattern scores, the induction score, the
+// roles they reach, and the loss with each head zeroed. (The attention × value norm view and
+// attention rollout are attribution.hpp.)
 //
 // Pattern scores of one head, averaged over the query rows i ≥ first_row of every sequence
 // (rows with fewer visible keys are left out: on them any head looks local, or like a sink):
@@ -20,16 +22,8 @@
 // evenly over the keys it sees: on rows 4..63 that baseline is about 0.05 on i−1 and on the
 // first token and about 0.18 on the last four tokens (see docs/text-model.md).
 //
-// Attention × value norm (Kobayashi et al. 2020, "Attention is Not Only a Weight: Analyzing
-// Transformers with Vector Norms", eq. 5): head h's output at i is Σ_j P(i, j) f(x_j) with
-// f(x_j) = v_j^h W_O^h, so token j's contribution has norm P(i, j)·‖f(x_j)‖. A large weight on
-// a token whose f is small (typically the attention sink) moves the output little.
-// Attention rollout (Abnar & Zuidema 2020, "Quantifying Attention Flow in Transformers",
-// §3): Ã_ℓ = ½ mean_h P_ℓ^h + ½ I (the residual connection as an identity), R = Ã_L ⋯ Ã_1;
-// R(i, j) is how much of position i's last layer traces back to input token j.
-//
-// Errors: ValueError for first_row = 0 or an empty batch, ShapeError for weights and norms
-// that do not fit.
+// Errors: ValueError for first_row = 0, an empty batch, or a layer or head out of range in
+// ablate_head.
 #pragma once
 
 #include <cstdint>
@@ -106,17 +100,5 @@ struct AblationResult {
 std::vector<AblationResult> ablate_heads(const TinyTransformer& model, const text::Tokens& tokens);
 // One of them: head `head` of layer `layer` (from 0) zeroed. Throws ValueError out of range.
 AblationResult ablate_head(const TinyTransformer& model, const text::Tokens& tokens, std::size_t layer, std::size_t head);
-
-// P(i, j)·value_norm[j], T x T (Kobayashi et al. 2020).
-Matrix norm_weights(ConstMatrixView P, const std::vector<double>& value_norm);
-// Mean over rows (that have any weight) of ½ Σ_j |P(i, j) − N(i, j) / Σ_k N(i, k)|: how far
-// the weights are from the normalised norm view, 0 (the same) .. 1 (disjoint).
-double weight_norm_distance(ConstMatrixView P, ConstMatrixView N);
-// Attention rollout of a probe: T x T.
-Matrix attention_rollout(const Probe& probe);
-// A T x T token matrix as a C x C character matrix, rows and columns grouped by group[t]
-// (0..C−1, nondecreasing): column c sums the weights on c's tokens, row c is the row of
-// c's last token (the query that has read the whole character).
-Matrix group_by_character(ConstMatrixView P, const std::vector<std::size_t>& group);
 
 }  // namespace attn

@@ -1,8 +1,8 @@
-#include "attn/reading.hpp"
+#include "attn/constructed_heads.hpp"
 
 #include <cmath>
 
-namespace attn::reading {
+namespace attn::constructed {
 
 HeadKind head_kind(const std::string& name) {
     for (HeadKind k : all_heads())
@@ -73,4 +73,4 @@ HeadWeights constructed_head(HeadKind kind, std::size_t T, float s) {
     return w;
 }
 
-}  // namespace attn::reading
+}  // namespace attn::constructed
