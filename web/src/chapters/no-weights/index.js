@@ -2,7 +2,7 @@
 // is at once the query, the key and the value. Scores X·Xᵀ (one token's row also as a
 // loop of single dot products, shown equal), softmax weights, context vectors P·X.
 // Every number comes from the WebAssembly core (attn.*).
-import { chapterKit } from '../../kit/kit.js';
+import { exampleKit } from '../../kit/kit.js';
 import { choice, sameBits, opGroup } from '../../kit/controls.js';
 import { tex, texFactor } from '../../format.js';
 import { setText, setMath, setProse } from '../../kit/prose.js';
@@ -14,14 +14,10 @@ export default {
   id: ID,
   mount(section, ctx) {
     const { attn } = ctx;
-    const ex = attn.example(ID);
+    const k = exampleKit(section, ctx, ID, (ex) => ({ X: ex.X, focus: 1 }));
+    const { el, text, tr, state, patch, ex, tok, comp } = k;
     const T = ex.X.rows;
     const d = ex.X.cols;
-    section.classList.add('dense');
-    const k = chapterKit(section, ctx, ID, () => ({ X: ex.X, focus: 1 }));
-    const { el, text, tr, state, patch } = k;
-    const tok = (i) => `t${i + 1}`;
-    const comp = (j) => String(j + 1);
     const dims = () => ({ T, d });
     const w3 = { digits: 3, fixed: true };
     const vec = (xs, o) => `[${xs.map((x) => tex(x, o)).join(',\\ ')}]`;

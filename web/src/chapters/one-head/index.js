@@ -2,7 +2,7 @@
 // row is one distribution. A constructed subject – object – verb example where the
 // verb needs two relations: with one head its weight splits between them, with two
 // heads (same weights, h = 2) each head focuses on one. Every number comes from the core.
-import { chapterKit } from '../../kit/kit.js';
+import { exampleKit } from '../../kit/kit.js';
 import { choice, foldForPrint } from '../../kit/controls.js';
 import { tex, fmt } from '../../format.js';
 import { at, rowOf } from '../../matrix.js';
@@ -13,17 +13,14 @@ export default {
   id: ID,
   mount(section, ctx) {
     const { attn } = ctx;
-    const ex = attn.example(ID);
-    const d = ex.X.cols;
-    const { verb, subject, object } = ex;
-    section.classList.add('dense');
-    const k = chapterKit(section, ctx, ID, () => ({
+    const k = exampleKit(section, ctx, ID, (ex) => ({
       X: ex.X, Wq: ex.Wq, Wk: ex.Wk, Wv: ex.Wv, Wo: ex.Wo, sentence: 0, strength: 1,
     }));
-    const { el, text, tr, state } = k;
+    const { el, text, tr, state, ex, comp } = k;
+    const d = ex.X.cols;
+    const { verb, subject, object } = ex;
     const tokLabel = (i) => tr(`tokens${state().sentence}`).split('|')[i] ?? `t${i + 1}`;
     const featLabel = (j) => tr('features').split('|')[j] ?? String(j + 1);
-    const comp = (j) => String(j + 1);
     // "The fish ate the cat": the same features with the two nouns' identities swapped
     // (columns cat and fish exchanged); a permutation of the inputs, not a computation.
     const swapNouns = (X) => {

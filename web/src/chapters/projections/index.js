@@ -2,7 +2,7 @@
 // inputs into queries, keys and values; the three steps of the previous chapter then run
 // on Q, K, V (with the 1/√d_k scaling). Weights are editable or drawn from a seed by the
 // core (attn.random). Every number comes from the WebAssembly core.
-import { chapterKit } from '../../kit/kit.js';
+import { exampleKit } from '../../kit/kit.js';
 import { choice, opGroup } from '../../kit/controls.js';
 import { tex, texFactor } from '../../format.js';
 import { setMath, setText } from '../../kit/prose.js';
@@ -14,14 +14,10 @@ export default {
   id: ID,
   mount(section, ctx) {
     const { attn } = ctx;
-    const ex = attn.example(ID);
+    const k = exampleKit(section, ctx, ID, (ex) => ({ X: ex.X, Wq: ex.Wq, Wk: ex.Wk, Wv: ex.Wv, seed: 1, focus: 1 }));
+    const { el, text, tr, state, patch, ex, tok, comp } = k;
     const T = ex.X.rows;
     const dIn = ex.X.cols;
-    section.classList.add('dense');
-    const k = chapterKit(section, ctx, ID, () => ({ X: ex.X, Wq: ex.Wq, Wk: ex.Wk, Wv: ex.Wv, seed: 1, focus: 1 }));
-    const { el, text, tr, state, patch } = k;
-    const tok = (i) => `t${i + 1}`;
-    const comp = (j) => String(j + 1);
     const dOut = () => state().Wq.cols;
     const dims = (s = state(), r = null) => ({ T, din: dIn, dout: s.Wq.cols, scale: r ? tex(r.t.scale) : '' });
     const vec = (xs, o) => `[${xs.map((x) => tex(x, o)).join(',\\ ')}]`;
