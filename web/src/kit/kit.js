@@ -25,6 +25,7 @@ import { watchScrollers } from './scrollers.js';
 import { withEntry } from '../matrix.js';
 import { printing, onPrint } from './print.js';
 import { sameValue } from './url-state.js';
+import { renderNarrative } from './narrative.js';
 
 //
 // Embedding (optional, additive): ctx.host is the page or an <attention-explorer> widget
@@ -381,8 +382,30 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     }
   }
 
+  // The chapter's prose blocks and figures in reading order, from its narrative.js (a list
+  // of entries, kit/narrative.js): prose through text()/commonText(), figures built by
+  // parts.figures[name](parent) in their place. Returns the named elements and what each
+  // figure returned: const f = k.narrative(narrative, { figures, vars, choose }).
+  function narrative(list, parts) {
+    return renderNarrative(list, section, { el, text, commonText, describesExample }, parts);
+  }
+
   // Keep the error box near the top of the chapter, after its heading.
   queueMicrotask(() => section.querySelector('h2')?.after(errorBox));
 
-  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, select, number, button, stepper, start, render, name, host, readOnly, plot, shown, failed, describesExample };
+  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, select, number, button, stepper, start, render, name, host, readOnly, plot, shown, failed, describesExample, narrative };
+}
+
+// The preamble of the chapters built on one of the core's worked examples (no-weights,
+// projections, causal-dropout, one-head, multi-head): the example (attn.example(id)), the
+// dense layout, the kit over a state made from the example, and the grids' usual labels:
+//   const k = exampleKit(section, ctx, ID, (ex) => ({ X: ex.X, focus: 1 }));
+//   const { ex, tok, comp } = k;   // tok(i) 't1', 't2', … (a token); comp(j) '1', '2', … (a component)
+// initialState(ex, options) gets the example and the embedder's options (as chapterKit's).
+export const tokenLabel = (i) => `t${i + 1}`;
+export const componentLabel = (j) => String(j + 1);
+export function exampleKit(section, ctx, id, initialState, opts) {
+  const ex = ctx.attn.example(id);
+  section.classList.add('dense');
+  return { ...chapterKit(section, ctx, id, (o) => initialState(ex, o), opts), ex, tok: tokenLabel, comp: componentLabel };
 }

@@ -3,7 +3,7 @@
 // check that a later token cannot change an earlier token's output, and inverted
 // attention dropout (rate, seed, training vs evaluation). Every number comes from the
 // WebAssembly core; this module only compares results (booleans) and lays them out.
-import { chapterKit } from '../../kit/kit.js';
+import { exampleKit } from '../../kit/kit.js';
 import { choice, sameBits, opGroup, foldForPrint } from '../../kit/controls.js';
 import { tex, fmt } from '../../format.js';
 import { rowOf, colOf } from '../../matrix.js';
@@ -15,23 +15,19 @@ export default {
   id: ID,
   mount(section, ctx) {
     const { attn } = ctx;
-    const ex = attn.example(ID);
-    const T = ex.X.rows;
-    const d = ex.X.cols;
     // A new input for the token the learner changes: drawn by the core (seeded), rounded
     // to two decimals so it is easy to read and retype.
-    const drawRow = (seed) => {
+    const drawRow = (seed, d) => {
       const r = attn.random({ rows: 1, cols: d, seed, distribution: 'uniform', lo: -1, hi: 1 });
       return { rows: 1, cols: d, data: Float32Array.from(r.data, (x) => Math.round(x * 100) / 100) };
     };
-    section.classList.add('dense');
-    const k = chapterKit(section, ctx, ID, () => ({
+    const k = exampleKit(section, ctx, ID, (ex) => ({
       X: ex.X, Wq: ex.Wq, Wk: ex.Wk, Wv: ex.Wv, causal: true,
-      training: true, rate: 0.5, seed: 1, probe: 3, probeSeed: 1, newRow: drawRow(1),
+      training: true, rate: 0.5, seed: 1, probe: 3, probeSeed: 1, newRow: drawRow(1, ex.X.cols),
     }));
-    const { el, text, tr, state, patch } = k;
-    const tok = (i) => `t${i + 1}`;
-    const comp = (j) => String(j + 1);
+    const { el, text, tr, state, patch, ex, tok, comp } = k;
+    const T = ex.X.rows;
+    const d = ex.X.cols;
     const dims = () => ({ T, d });
     const score = (key, caption, testId, extra = {}) => k.grid({
       caption, ariaLabel: () => tr(key), rowLabel: tok, colLabel: tok, testId, ...extra,
@@ -96,7 +92,7 @@ export default {
     probeRow.append(gNew.el);
     const redraw = k.button('redraw', () => {
       const probeSeed = state().probeSeed + 1;
-      patch({ probeSeed, newRow: drawRow(probeSeed) });
+      patch({ probeSeed, newRow: drawRow(probeSeed, d) });
     }, probeRow, '', { edits: true });
     redraw.dataset.control = 'cd-redraw';
     const rowZ = el('div', 'grid-row');

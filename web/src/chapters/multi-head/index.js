@@ -4,7 +4,7 @@
 // (T = 3, d = 8, h = 2) with explicit, constructed X and weights; the learner picks h
 // among the divisors of d_model. Then the original model's arithmetic (d_model = 512,
 // h = 8, d_k = 64) from the core's cost model. Every number comes from the core.
-import { chapterKit } from '../../kit/kit.js';
+import { exampleKit } from '../../kit/kit.js';
 import { setText, rebuild } from '../../kit/prose.js';
 import { choice, tintColumns, divisors, foldForPrint } from '../../kit/controls.js';
 import { tex } from '../../format.js';
@@ -17,17 +17,13 @@ export default {
   id: ID,
   mount(section, ctx) {
     const { attn } = ctx;
-    const ex = attn.example(ID);
-    const T = ex.tokens;
-    const d = ex.dModel;
-    section.classList.add('dense');
-    const k = chapterKit(section, ctx, ID, () => ({
+    const k = exampleKit(section, ctx, ID, (ex) => ({
       X: ex.X, Wq: ex.Wq, Wk: ex.Wk, Wv: ex.Wv, Wo: ex.Wo, heads: ex.heads, causal: true,
       n: 512, dModel: 512, costHeads: 8,
     }));
-    const { el, text, tr, state } = k;
-    const tok = (i) => `t${i + 1}`;
-    const comp = (j) => String(j + 1);
+    const { el, text, tr, state, ex, tok, comp } = k;
+    const T = ex.tokens;
+    const d = ex.dModel;
     const vec = (xs, o) => `[${xs.map((x) => tex(x, o)).join(',\\ ')}]`;
     const w3 = { digits: 3, fixed: true };
     const dims = (s = state(), r = null) => ({ T, d, h: s.heads, dh: r ? r.dh : '', scale: r ? tex(r.t.heads[0].scale) : '' });

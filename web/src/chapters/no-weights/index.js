@@ -2,11 +2,12 @@
 // is at once the query, the key and the value. Scores X·Xᵀ (one token's row also as a
 // loop of single dot products, shown equal), softmax weights, context vectors P·X.
 // Every number comes from the WebAssembly core (attn.*).
-import { chapterKit } from '../../kit/kit.js';
+import { exampleKit } from '../../kit/kit.js';
 import { choice, sameBits, opGroup } from '../../kit/controls.js';
 import { tex, texFactor } from '../../format.js';
 import { setText, setMath, setProse } from '../../kit/prose.js';
 import { at, rowOf } from '../../matrix.js';
+import narrative from './narrative.js';
 
 const ID = 'no-weights';
 
@@ -14,14 +15,10 @@ export default {
   id: ID,
   mount(section, ctx) {
     const { attn } = ctx;
-    const ex = attn.example(ID);
+    const k = exampleKit(section, ctx, ID, (ex) => ({ X: ex.X, focus: 1 }));
+    const { el, text, tr, state, patch, ex, tok, comp } = k;
     const T = ex.X.rows;
     const d = ex.X.cols;
-    section.classList.add('dense');
-    const k = chapterKit(section, ctx, ID, () => ({ X: ex.X, focus: 1 }));
-    const { el, text, tr, state, patch } = k;
-    const tok = (i) => `t${i + 1}`;
-    const comp = (j) => String(j + 1);
     const dims = () => ({ T, d });
     const w3 = { digits: 3, fixed: true };
     const vec = (xs, o) => `[${xs.map((x) => tex(x, o)).join(',\\ ')}]`;
@@ -29,86 +26,93 @@ export default {
     let same = true; // set by draw: do the loop and the matrix product agree bit for bit?
     let selfMax = true; // is the focus token's largest score the one with itself?
 
-    text('h2', 'title');
-    text('p', 'lead', section, dims, 'lead');
-    k.commonText('p', 'illustrative', section, 'note illustrative');
-
-    text('h3', 'inputTitle', section, dims);
-    text('p', 'inputBody', section, dims);
-    const controls = el('div', 'controls');
-    k.button('common.reset', k.reset, controls, 'reset');
-    k.commonText('p', 'editHint', section, 'hint');
-    const gX = k.editable('X', { caption: () => 'X', ariaLabel: () => tr('gridX'), rowLabel: tok, colLabel: comp, testId: 'nw-X' });
-    section.append(gX.el);
-
-    // ---- 1. scores: a loop of dot products, and the whole product at once ----------------------
-    text('h3', 'scoresTitle');
-    text('p', 'scoresBody', section, dims);
-    const pick = choice(k, 'focus', {
-      labelKey: 'focusLabel', testId: 'nw-focus',
-      options: () => Array.from({ length: T }, (_, i) => ({ value: i, text: tok(i) })),
+    // The figures, each built in its place in narrative.js.
+    const figures = {
+      reset(parent) {
+        const controls = el('div', 'controls', parent);
+        k.button('common.reset', k.reset, controls, 'reset');
+      },
+      inputs(parent) {
+        const gX = k.editable('X', { caption: () => 'X', ariaLabel: () => tr('gridX'), rowLabel: tok, colLabel: comp, testId: 'nw-X' });
+        parent.append(gX.el);
+        return gX;
+      },
+      focus: (parent) => choice(k, 'focus', {
+        labelKey: 'focusLabel', testId: 'nw-focus', parent,
+        options: () => Array.from({ length: T }, (_, i) => ({ value: i, text: tok(i) })),
+      }),
+      scores(parent) {
+        const pair = el('div', 'grid-row loop-vs-matrix', parent);
+        const loop = el('div', 'worked loop', pair);
+        loop.dataset.worked = 'loop';
+        const loopTitle = el('p', 'worked-title', loop);
+        const loopMath = el('div', 'worked-math', loop);
+        const gS = k.grid({
+          caption: () => 'S = X X^\\top', ariaLabel: () => tr('gridS'), rowLabel: tok, colLabel: tok,
+          note: () => k.common('rowsQueries'), testId: 'nw-S', onSelect: (i) => patch({ focus: i }),
+        });
+        pair.append(gS.el);
+        const compare = el('div', 'worked compare', parent);
+        compare.dataset.worked = 'compare';
+        const compareMath = el('div', 'worked-math', compare);
+        // loop row = matrix row, one element per part: a new query token writes the digits and
+        // the row number in place (one morph of the whole line would parse it anew)
+        const cmpLoop = el('span', 'cmp-label', compareMath);
+        const cmpLoopMath = el('span', '', compareMath);
+        const cmpEq = el('span', 'cmp-eq', compareMath);
+        const cmpRow = el('span', 'cmp-label', compareMath);
+        const cmpRowMath = el('span', '', compareMath);
+        for (const x of [cmpLoopMath, cmpEq, cmpRow, cmpRowMath]) x.before(' ');
+        return { loopTitle, loopMath, gS, cmpLoop, cmpLoopMath, cmpEq, cmpRow, cmpRowMath };
+      },
+      weights(parent) {
+        const rowW = el('div', 'grid-row', parent);
+        const gP = k.grid({
+          caption: () => 'P = \\mathrm{softmax}(S)', ariaLabel: () => tr('gridP'), rowLabel: tok, colLabel: tok,
+          note: () => k.common('rowsQueries'), color: 'weights', digits: 3, fixed: true, testId: 'nw-P',
+          onSelect: (i) => patch({ focus: i }),
+        });
+        const gSum = k.grid({
+          caption: () => '\\textstyle\\sum_j', ariaLabel: () => tr('rowSum'), rowLabel: tok, colLabel: () => 'Σ',
+          color: 'none', digits: 3, fixed: true, testId: 'nw-P-sums',
+        });
+        rowW.append(gP.el, gSum.el);
+        const sm = el('div', 'worked', parent);
+        sm.dataset.worked = 'softmax';
+        const smTitle = el('p', 'worked-title', sm);
+        const smMath = el('div', 'worked-math', sm);
+        return { gP, gSum, smTitle, smMath };
+      },
+      context(parent) {
+        const rowZ = el('div', 'grid-row', parent);
+        const gP2 = k.grid({ caption: () => 'P', ariaLabel: () => tr('gridP'), rowLabel: tok, colLabel: tok, color: 'weights', digits: 3, fixed: true, testId: 'nw-P-2' });
+        const gX2 = k.grid({ caption: () => 'X', ariaLabel: () => tr('gridX'), rowLabel: tok, colLabel: comp, testId: 'nw-X-2' });
+        const gZ = k.grid({ caption: () => 'Z = P X', ariaLabel: () => tr('gridZ'), rowLabel: tok, colLabel: comp, testId: 'nw-Z' });
+        rowZ.append(gP2.el, gX2.el);
+        opGroup(rowZ, '=', gZ.el);
+        const ctxBox = el('div', 'worked', parent);
+        ctxBox.dataset.worked = 'context';
+        const ctxTitle = el('p', 'worked-title', ctxBox);
+        const ctxMath = el('div', 'worked-math', ctxBox);
+        return { gP2, gX2, gZ, ctxTitle, ctxMath };
+      },
+    };
+    const f = k.narrative(narrative, {
+      figures,
+      vars: {
+        dims,
+        focus: () => ({ n: n() }),
+        selfMax: (s, r) => (r ? { n: n(), m: r.argmax + 1, own: tex(at(r.S, s.focus, s.focus)), best: tex(at(r.S, s.focus, r.argmax)) } : {}),
+      },
+      choose: {
+        same: () => (same ? 'checkSame' : 'checkDiff'),
+        selfMax: () => (selfMax ? 'selfMaxYes' : 'selfMaxNo'),
+      },
     });
-    const pair = el('div', 'grid-row loop-vs-matrix');
-    const loop = el('div', 'worked loop', pair);
-    loop.dataset.worked = 'loop';
-    const loopTitle = el('p', 'worked-title', loop);
-    const loopMath = el('div', 'worked-math', loop);
-    const gS = k.grid({
-      caption: () => 'S = X X^\\top', ariaLabel: () => tr('gridS'), rowLabel: tok, colLabel: tok,
-      note: () => k.common('rowsQueries'), testId: 'nw-S', onSelect: (i) => patch({ focus: i }),
-    });
-    pair.append(gS.el);
-    const compare = el('div', 'worked compare');
-    compare.dataset.worked = 'compare';
-    const compareMath = el('div', 'worked-math', compare);
-    // loop row = matrix row, one element per part: a new query token writes the digits and
-    // the row number in place (one morph of the whole line would parse it anew)
-    const cmpLoop = el('span', 'cmp-label', compareMath);
-    const cmpLoopMath = el('span', '', compareMath);
-    const cmpEq = el('span', 'cmp-eq', compareMath);
-    const cmpRow = el('span', 'cmp-label', compareMath);
-    const cmpRowMath = el('span', '', compareMath);
-    for (const n of [cmpLoopMath, cmpEq, cmpRow, cmpRowMath]) n.before(' ');
-    const check = text('p', () => (same ? 'checkSame' : 'checkDiff'), section, () => ({ n: n() }), 'check');
-    check.dataset.check = 'loop-vs-matrix';
-    text('p', () => (selfMax ? 'selfMaxYes' : 'selfMaxNo'), section, (s, r) => (r ? {
-      n: n(), m: r.argmax + 1, own: tex(at(r.S, s.focus, s.focus)), best: tex(at(r.S, s.focus, r.argmax)),
-    } : {}), 'hint');
-
-    // ---- 2. weights ---------------------------------------------------------------------------
-    text('h3', 'weightsTitle');
-    text('p', 'weightsBody', section, dims);
-    const rowW = el('div', 'grid-row');
-    const gP = k.grid({
-      caption: () => 'P = \\mathrm{softmax}(S)', ariaLabel: () => tr('gridP'), rowLabel: tok, colLabel: tok,
-      note: () => k.common('rowsQueries'), color: 'weights', digits: 3, fixed: true, testId: 'nw-P',
-      onSelect: (i) => patch({ focus: i }),
-    });
-    const gSum = k.grid({
-      caption: () => '\\textstyle\\sum_j', ariaLabel: () => tr('rowSum'), rowLabel: tok, colLabel: () => 'Σ',
-      color: 'none', digits: 3, fixed: true, testId: 'nw-P-sums',
-    });
-    rowW.append(gP.el, gSum.el);
-    const sm = el('div', 'worked');
-    sm.dataset.worked = 'softmax';
-    const smTitle = el('p', 'worked-title', sm);
-    const smMath = el('div', 'worked-math', sm);
-
-    // ---- 3. context vectors -------------------------------------------------------------------
-    text('h3', 'contextTitle');
-    text('p', 'contextBody', section, dims);
-    const rowZ = el('div', 'grid-row');
-    const gP2 = k.grid({ caption: () => 'P', ariaLabel: () => tr('gridP'), rowLabel: tok, colLabel: tok, color: 'weights', digits: 3, fixed: true, testId: 'nw-P-2' });
-    const gX2 = k.grid({ caption: () => 'X', ariaLabel: () => tr('gridX'), rowLabel: tok, colLabel: comp, testId: 'nw-X-2' });
-    const gZ = k.grid({ caption: () => 'Z = P X', ariaLabel: () => tr('gridZ'), rowLabel: tok, colLabel: comp, testId: 'nw-Z' });
-    rowZ.append(gP2.el, gX2.el);
-    opGroup(rowZ, '=', gZ.el);
-    const ctxBox = el('div', 'worked');
-    ctxBox.dataset.worked = 'context';
-    const ctxTitle = el('p', 'worked-title', ctxBox);
-    const ctxMath = el('div', 'worked-math', ctxBox);
-    text('p', 'tryIt', section, dims, 'try');
-    text('p', 'summary', section, dims, 'summary');
+    const { inputs: gX, focus: pick } = f;
+    const { loopTitle, loopMath, gS, cmpLoop, cmpLoopMath, cmpEq, cmpRow, cmpRowMath } = f.scores;
+    const { gP, gSum, smTitle, smMath } = f.weights;
+    const { gP2, gX2, gZ, ctxTitle, ctxMath } = f.context;
 
     const ones = attn.matrix(T, 1, new Float32Array(T).fill(1));
     k.start((s) => {

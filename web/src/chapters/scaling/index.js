@@ -7,6 +7,7 @@ import { onPrint } from '../../kit/print.js';
 import { setText } from '../../kit/prose.js';
 import { tex, fmt, texFactor } from '../../format.js';
 import { rowOf, at } from '../../matrix.js';
+import narrative from './narrative.js';
 
 const ID = 'scaling';
 const m = (rows, cols, data) => ({ rows, cols, data: Float32Array.from(data) });
@@ -35,117 +36,119 @@ export default {
     const { el, text, tr, state, patch } = k;
     const dkOf = (s) => 2 ** s.dkExp;
 
-    text('h2', 'title');
-    text('p', 'lead', section, undefined, 'lead');
-
-    // ---- geometry ----------------------------------------------------------------------------------
-    text('h3', 'geoTitle');
-    text('p', 'geoBody');
-    const geoRow = el('div', 'grid-row');
     const comp = (j) => String(j + 1);
-    const gq = k.editable('q', { caption: () => 'q', ariaLabel: () => 'q', rowLabel: () => 'q', colLabel: comp });
-    const gk = k.editable('k', { caption: () => 'k', ariaLabel: () => 'k', rowLabel: () => 'k', colLabel: comp });
-    geoRow.append(gq.el, gk.el);
-    // Same domain on both axes, so that angles look like angles.
-    const geoX = { label: () => 'x₁' }, geoY = { label: () => 'x₂' };
-    const geoPlot = k.plot({ title: () => tr('geoPlot'), x: geoX, y: geoY, width: 320, height: 300, square: true, testId: `${ID}-geo` });
-    const geoFig = el('div', 'geo');
-    geoFig.append(geoPlot.el);
-    const geoMath = text('p', 'geoMath', geoFig, (s, r) => (r ? r.geoVars : {}), 'worked-math');
-    geoMath.dataset.out = 'geometry';
-    text('p', 'geoTry', section, undefined, 'try');
-
-    // ---- the sampling experiment ---------------------------------------------------------------------
-    text('h3', 'varTitle');
-    text('p', 'varBody');
-    const controls = el('div', 'controls');
-    const dkSlider = k.slider('dkExp', 'dkSlider', {
-      min: SWEEP[0], max: SWEEP.at(-1), parent: controls,
-      vars: () => ({ dk: dkOf(state()), std: tex(attn.scoreScale(dkOf(state())).sqrtDk, { digits: 1 }) }),
-    });
-    k.number('seed', 'seedLabel', { min: 0, max: 1000000, parent: controls });
-    k.slider('count', 'countSlider', { min: 200, max: 5000, step: 200, parent: controls });
-    k.button('common.reset', k.reset, controls, 'reset');
-
-    const histRow = el('div', 'plot-row');
-    const histRaw = k.plot({ title: () => tr('histRaw', { dk: dkOf(state()) }), x: { label: () => 'q·k' }, y: { label: () => tr('count') }, width: 420, height: 260, testId: `${ID}-hist-raw` });
-    const histScaled = k.plot({ title: () => tr('histScaled', { dk: dkOf(state()) }), x: { label: () => 'q·k / √d_k' }, y: { label: () => tr('count') }, width: 420, height: 260, testId: `${ID}-hist-scaled` });
-    histRow.append(histRaw.el, histScaled.el);
-    const stats = text('p', 'varStats', section, (s, r) => (r ? r.statVars : {}), 'summary');
-    stats.dataset.out = 'variance';
-    // While the chosen d_k's sample is still being drawn (a large one, in slices), it says so.
-    text('p', () => (chosenPartial ? 'varPending' : null), section, (s, r) => (r ? r.pendingVars : {}), 'note').dataset.out = 'variance-pending';
-
-    text('h4', 'sweepTitle');
-    const sweepRow = el('div', 'plot-row');
-    const sweepPlot = k.plot({
-      title: () => tr('sweepPlot'), x: { label: () => 'd_k', type: 'log', ticks: SWEEP.map((e) => 2 ** e) }, y: { label: () => tr('variance'), type: 'log' },
-      width: 460, height: 300, testId: `${ID}-sweep`,
-    });
-    const gSweep = k.grid({
-      caption: () => '\\text{Var}', ariaLabel: () => tr('gridSweep'), rowLabel: (i) => `d_k=${2 ** SWEEP[i]}`,
-      colLabel: (j) => [tr('colStdTheory'), tr('colStd'), tr('colVar'), tr('colVarSqrt'), tr('colVarDk')][j],
-      color: 'none', digits: 3, testId: `${ID}-sweep-table`,
-    });
-    sweepRow.append(sweepPlot.el, gSweep.el);
-    // Until every d_k is sampled (it starts when the figure comes near the screen), the
-    // figure and the table say what they will show.
-    let sweepComplete = false;
-    text('p', () => (sweepComplete ? null : 'sweepPending'), section, undefined, 'note').dataset.out = 'sweep-pending';
-    text('p', 'sweepBody', section, undefined, 'summary');
-
-    // ---- saturation ------------------------------------------------------------------------------------
-    text('h3', 'satTitle');
-    text('p', 'satBody', section, (s, r) => (r ? { ...r.satVars, sqrt: tex(r.sc.sqrtDk, { digits: 1 }) } : {})).dataset.out = 'saturation';
-    const satControls = el('div', 'controls');
-    const dk2 = k.slider('dkExp', 'dkSlider', {
-      min: SWEEP[0], max: SWEEP.at(-1), parent: satControls,
-      vars: () => ({ dk: dkOf(state()), std: tex(attn.scoreScale(dkOf(state())).sqrtDk, { digits: 1 }) }),
-    });
-    const satInputs = el('div', 'grid-row inputs');
-    const gS = k.editable('S', { caption: () => 's', ariaLabel: () => tr('gridScores'), rowLabel: () => 's', colLabel: comp });
-    satInputs.append(gS.el);
-    const satTable = el('div', 'sat-rows');
-    const satRow = (key, divisor, digits, tid) => {
-      const row = el('div', 'sat-row', satTable);
-      text('h4', key, row, (s, r) => (r ? { dk: dkOf(s), sqrt: tex(r.sc.sqrtDk, { digits: 1 }) } : {}));
-      const line = el('div', 'grid-row compact', row);
-      const fmtOpts = digits === 'small' ? { digits: 7 } : { digits: 3, fixed: true };
-      const g = {
-        x: k.grid({ caption: () => divisor, ariaLabel: () => tr('gridInput'), rowLabel: () => 's', colLabel: comp, color: 'none', digits: 3, testId: `${tid}-x` }),
-        p: k.grid({ caption: () => 'p = \\mathrm{softmax}', ariaLabel: () => tr('gridP'), rowLabel: () => 'p', colLabel: (j) => `p${j + 1}`, color: 'weights', ...fmtOpts, testId: `${tid}-p` }),
-        g: k.grid({ caption: () => 'p(1-p)', ariaLabel: () => tr('gridGrad'), rowLabel: () => '∂', colLabel: (j) => `p${j + 1}`, color: 'none', ...fmtOpts, testId: `${tid}-g` }),
-      };
-      line.append(g.x.el, arrowEl('→'), g.p.el, g.g.el);
-      return g;
-    };
+    const dkVars = () => ({ dk: dkOf(state()), std: tex(attn.scoreScale(dkOf(state())).sqrtDk, { digits: 1 }) });
     function arrowEl(t) {
       const a = document.createElement('span');
       a.className = 'arrow';
       setText(a, t);
       return a;
     }
-    const rows = {
-      raw: satRow('satRaw', 's', 'small', `${ID}-raw`),
-      sqrt: satRow('satSqrt', 's / \\sqrt{d_k}', 3, `${ID}-sqrt`),
-      dk: satRow('satDk', 's / d_k', 3, `${ID}-dk`),
+
+    // The figures, each built in its place in narrative.js.
+    const figures = {
+      geoInputs(parent) {
+        const geoRow = el('div', 'grid-row', parent);
+        const gq = k.editable('q', { caption: () => 'q', ariaLabel: () => 'q', rowLabel: () => 'q', colLabel: comp });
+        const gk = k.editable('k', { caption: () => 'k', ariaLabel: () => 'k', rowLabel: () => 'k', colLabel: comp });
+        geoRow.append(gq.el, gk.el);
+        return { gq, gk };
+      },
+      geoPlot(parent) {
+        // Same domain on both axes, so that angles look like angles.
+        const geoX = { label: () => 'x₁' }, geoY = { label: () => 'x₂' };
+        const geoPlot = k.plot({ title: () => tr('geoPlot'), x: geoX, y: geoY, width: 320, height: 300, square: true, testId: `${ID}-geo` });
+        parent.append(geoPlot.el);
+        return { geoPlot, geoX, geoY };
+      },
+      sampleControls(parent) {
+        const controls = el('div', 'controls', parent);
+        const dkSlider = k.slider('dkExp', 'dkSlider', { min: SWEEP[0], max: SWEEP.at(-1), parent: controls, vars: dkVars });
+        k.number('seed', 'seedLabel', { min: 0, max: 1000000, parent: controls });
+        k.slider('count', 'countSlider', { min: 200, max: 5000, step: 200, parent: controls });
+        k.button('common.reset', k.reset, controls, 'reset');
+        return dkSlider;
+      },
+      histograms(parent) {
+        const histRow = el('div', 'plot-row', parent);
+        const histRaw = k.plot({ title: () => tr('histRaw', { dk: dkOf(state()) }), x: { label: () => 'q·k' }, y: { label: () => tr('count') }, width: 420, height: 260, testId: `${ID}-hist-raw` });
+        const histScaled = k.plot({ title: () => tr('histScaled', { dk: dkOf(state()) }), x: { label: () => 'q·k / √d_k' }, y: { label: () => tr('count') }, width: 420, height: 260, testId: `${ID}-hist-scaled` });
+        histRow.append(histRaw.el, histScaled.el);
+        return { histRaw, histScaled };
+      },
+      sweep(parent) {
+        const sweepRow = el('div', 'plot-row', parent);
+        const sweepPlot = k.plot({
+          title: () => tr('sweepPlot'), x: { label: () => 'd_k', type: 'log', ticks: SWEEP.map((e) => 2 ** e) }, y: { label: () => tr('variance'), type: 'log' },
+          width: 460, height: 300, testId: `${ID}-sweep`,
+        });
+        const gSweep = k.grid({
+          caption: () => '\\text{Var}', ariaLabel: () => tr('gridSweep'), rowLabel: (i) => `d_k=${2 ** SWEEP[i]}`,
+          colLabel: (j) => [tr('colStdTheory'), tr('colStd'), tr('colVar'), tr('colVarSqrt'), tr('colVarDk')][j],
+          color: 'none', digits: 3, testId: `${ID}-sweep-table`,
+        });
+        sweepRow.append(sweepPlot.el, gSweep.el);
+        return { sweepRow, sweepPlot, gSweep };
+      },
+      satControls(parent) {
+        const satControls = el('div', 'controls', parent);
+        return k.slider('dkExp', 'dkSlider', { min: SWEEP[0], max: SWEEP.at(-1), parent: satControls, vars: dkVars });
+      },
+      satInputs(parent) {
+        const satInputs = el('div', 'grid-row inputs', parent);
+        const gS = k.editable('S', { caption: () => 's', ariaLabel: () => tr('gridScores'), rowLabel: () => 's', colLabel: comp });
+        satInputs.append(gS.el);
+        return gS;
+      },
+      satRows(parent) {
+        const satTable = el('div', 'sat-rows', parent);
+        const satRow = (key, divisor, digits, tid) => {
+          const row = el('div', 'sat-row', satTable);
+          text('h4', key, row, (s, r) => (r ? { dk: dkOf(s), sqrt: tex(r.sc.sqrtDk, { digits: 1 }) } : {}));
+          const line = el('div', 'grid-row compact', row);
+          const fmtOpts = digits === 'small' ? { digits: 7 } : { digits: 3, fixed: true };
+          const g = {
+            x: k.grid({ caption: () => divisor, ariaLabel: () => tr('gridInput'), rowLabel: () => 's', colLabel: comp, color: 'none', digits: 3, testId: `${tid}-x` }),
+            p: k.grid({ caption: () => 'p = \\mathrm{softmax}', ariaLabel: () => tr('gridP'), rowLabel: () => 'p', colLabel: (j) => `p${j + 1}`, color: 'weights', ...fmtOpts, testId: `${tid}-p` }),
+            g: k.grid({ caption: () => 'p(1-p)', ariaLabel: () => tr('gridGrad'), rowLabel: () => '∂', colLabel: (j) => `p${j + 1}`, color: 'none', ...fmtOpts, testId: `${tid}-g` }),
+          };
+          line.append(g.x.el, arrowEl('→'), g.p.el, g.g.el);
+          return g;
+        };
+        return {
+          raw: satRow('satRaw', 's', 'small', `${ID}-raw`),
+          sqrt: satRow('satSqrt', 's / \\sqrt{d_k}', 3, `${ID}-sqrt`),
+          dk: satRow('satDk', 's / d_k', 3, `${ID}-dk`),
+        };
+      },
     };
-    const ratioLine = text('p', 'satRatio', section, (s, r) => (r ? r.satVars : {}), 'verdict');
-    ratioLine.dataset.out = 'ratio';
     // Only at the document's own example (d_k = 64, the default S) does the paragraph about
     // its "over 700×" apply: the key is null otherwise, and the kit hides it.
     const isDefault = (s) => dkOf(s) === 64 && rowOf(s.S, 0).every((x, j) => x === DEFAULT_S[j]);
-    const roundNote = text('p', (s) => (isDefault(s) ? 'satRounding' : null), section, (s, r) => (r ? r.satVars : {}), 'note');
-    roundNote.dataset.out = 'rounding';
+    // Until every d_k is sampled (it starts when the figure comes near the screen), the
+    // figure and the table say what they will show.
+    let sweepComplete = false;
     // Whether the third line's weights are nearly uniform is read off the core's numbers
     // (set by the draw function, which runs before the prose).
     let dkUniform = false;
-    const dkNote = text('p', () => (dkUniform ? 'satDkUniform' : 'satDkFlatter'), section, (s, r) => (r ? r.dkVars : {}), 'note');
-    dkNote.dataset.out = 'over-squash';
-    text('p', 'satRank', section, undefined, 'summary');
-    // "Move d_k up towards 512" has nowhere to go at the slider's end.
-    const push = text('p', (s) => (s.dkExp < SWEEP.at(-1) ? 'satPush' : null), section, (s, r) => (r ? r.pushVars : {}), 'summary');
-    push.dataset.out = 'push';
+    const f = k.narrative(narrative, {
+      figures,
+      vars: { sat: (s, r) => (r ? { ...r.satVars, sqrt: tex(r.sc.sqrtDk, { digits: 1 }) } : {}) },
+      choose: {
+        // While the chosen d_k's sample is still being drawn (a large one, in slices), it says so.
+        pending: () => (chosenPartial ? 'varPending' : null),
+        sweepPending: () => (sweepComplete ? null : 'sweepPending'),
+        rounding: (s) => (isDefault(s) ? 'satRounding' : null),
+        overSquash: () => (dkUniform ? 'satDkUniform' : 'satDkFlatter'),
+        // "Move d_k up towards 512" has nowhere to go at the slider's end.
+        push: (s) => (s.dkExp < SWEEP.at(-1) ? 'satPush' : null),
+      },
+    });
+    const { gq, gk } = f.geoInputs;
+    const { geoPlot, geoX, geoY } = f.geoPlot;
+    const { histRaw, histScaled } = f.histograms;
+    const { sweepRow, sweepPlot, gSweep } = f.sweep;
+    const { stats, sampleControls: dkSlider, satControls: dk2, satInputs: gS, satRows: rows } = f;
 
     // The sweep depends only on (count, seed). The core draws a sample's pairs in order from
     // its seed, and sample_dot_products(d_k, n, seed, first) returns pairs first .. first + n − 1

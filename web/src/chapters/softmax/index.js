@@ -6,6 +6,7 @@ import { chapterKit } from '../../kit/kit.js';
 import { tex, fmt } from '../../format.js';
 import { setMath, setProse, setText } from '../../kit/prose.js';
 import { rowOf } from '../../matrix.js';
+import narrative from './narrative.js';
 
 const ID = 'softmax';
 const m = (rows, cols, data) => ({ rows, cols, data: Float32Array.from(data) });
@@ -27,56 +28,6 @@ export default {
     const kLabel = (j) => `k${j + 1}`;
     const one = () => 'Σ';
 
-    text('h2', 'title');
-    text('p', 'lead', section, undefined, 'lead');
-
-    text('h3', 'recipeTitle');
-    text('p', 'recipeBody');
-    const controls = el('div', 'controls');
-    k.button('common.reset', k.reset, controls, 'reset');
-    k.commonText('p', 'editHint', section, 'hint');
-    const row1 = el('div', 'grid-row');
-    const gS = k.editable('S', { caption: () => 'S', ariaLabel: () => tr('gridS'), rowLabel: qLabel, colLabel: kLabel, note: () => k.common('rowsQueries') });
-    const gMax = k.grid({ caption: () => '\\max_j', ariaLabel: () => tr('gridMax'), rowLabel: qLabel, colLabel: () => 'max', color: 'none', testId: `${ID}-max` });
-    const gExp = k.grid({
-      caption: () => 'e^{\\,S - \\max}', ariaLabel: () => tr('gridExp'), rowLabel: qLabel, colLabel: kLabel, color: 'none', digits: 4, testId: `${ID}-exp`,
-      onSelect: (i) => patch({ row: i }), explains: () => workedPair,
-    });
-    const gSum = k.grid({ caption: () => '\\textstyle\\sum_j', ariaLabel: () => tr('gridSum'), rowLabel: qLabel, colLabel: one, color: 'none', digits: 4, testId: `${ID}-sum` });
-    row1.append(gS.el, gMax.el, gExp.el, gSum.el);
-    const row2 = el('div', 'grid-row');
-    const gP = k.grid({
-      caption: () => 'P = e^{\\,S-\\max} / \\textstyle\\sum', ariaLabel: () => tr('gridP'), rowLabel: qLabel, colLabel: kLabel,
-      color: 'weights', digits: 3, fixed: true, testId: `${ID}-P`, onSelect: (i) => patch({ row: i }), explains: () => workedPair,
-    });
-    const gPsum = k.grid({ caption: () => '\\textstyle\\sum_j P_{ij}', ariaLabel: () => tr('gridRowSums'), rowLabel: qLabel, colLabel: one, color: 'none', digits: 6, fixed: true, testId: `${ID}-P-sums` });
-    row2.append(gP.el, gPsum.el);
-    text('p', 'whyProb');
-    const checks = el('ul', 'checks');
-    const checkPos = text('li', 'checkPositive', checks, (s, r) => (r ? r.checkVars : {}));
-    const checkSum = text('li', 'checkSums', checks, (s, r) => (r ? r.checkVars : {}));
-    checkPos.dataset.check = 'positive';
-    checkSum.dataset.check = 'sums';
-
-    // one row, worked: e^x itself (when it fits a float) and the shift the core applies;
-    // the row is picked by clicking a cell above or with this menu (keyboard)
-    const pick = el('label', 'controls row-picker');
-    text('span', 'rowPicker', pick);
-    const rowSelect = el('select', '', pick);
-    rowSelect.dataset.control = 'row';
-    rowSelect.addEventListener('change', () => patch({ row: Number(rowSelect.value) }));
-    // When e^x overflows, the naive computation (∞, then ∞/∞ = NaN) stands beside the
-    // shifted one, so the overflow the text speaks of is seen.
-    const workedPair = el('div', 'worked-pair');
-    const naive = el('div', 'worked naive', workedPair);
-    naive.dataset.worked = 'softmax-naive';
-    const naiveTitle = el('p', 'worked-title', naive);
-    const naiveMath = el('div', 'worked-math', naive);
-    const worked = el('div', 'worked', workedPair);
-    worked.dataset.worked = 'softmax-row';
-    const workedTitle = el('p', 'worked-title', worked);
-    const workedMath = el('div', 'worked-math', worked);
-    text('p', 'shiftBody', section, undefined, 'note');
     // a row whose scores are all equal (row 2 of the defaults: all 0), found in the state
     const evenRow = (S) => {
       for (let i = 0; i < S.rows; i++) {
@@ -85,34 +36,85 @@ export default {
       }
       return -1;
     };
-    const zero = text('p', (s) => (evenRow(s.S) >= 0 ? 'zeroScore' : 'zeroScoreNone'), section, (s, r) => r?.even ?? {}, 'note');
-    zero.dataset.check = 'even-row';
 
-    // ---- the wrong axis -------------------------------------------------------------------------------
-    text('h3', 'axisTitle');
-    text('p', 'axisBody');
-    const code = el('div', 'code-pair');
-    const codeOk = el('pre', 'code ok', code);
-    setText(codeOk, "attn.softmax(S, { axis: 'rows' })\n// PyTorch: F.softmax(scores, dim=-1)");
-    const codeBad = el('pre', 'code bad', code);
-    setText(codeBad, "attn.softmax(S, { axis: 'cols' })\n// PyTorch: F.softmax(scores, dim=-2)");
-    const pair = el('div', 'side-by-side');
-    const right = el('div', 'side ok', pair);
-    text('h4', 'axisRows', right);
-    const rRow = el('div', 'grid-row compact', right);
-    const gPr = k.grid({ caption: () => '\\text{rows}', ariaLabel: () => tr('gridPRows'), rowLabel: qLabel, colLabel: kLabel, color: 'weights', digits: 3, fixed: true, testId: `${ID}-rows` });
-    const gPrS = k.grid({ caption: () => '\\textstyle\\sum_j', ariaLabel: () => tr('gridRowSums'), rowLabel: qLabel, colLabel: one, color: 'none', digits: 3, fixed: true, testId: `${ID}-rows-sums` });
-    rRow.append(gPr.el, gPrS.el);
-    const wrong = el('div', 'side bad', pair);
-    text('h4', 'axisCols', wrong);
-    const wRow = el('div', 'grid-row compact', wrong);
-    const gPc = k.grid({ caption: () => '\\text{cols}', ariaLabel: () => tr('gridPCols'), rowLabel: qLabel, colLabel: kLabel, color: 'weights', digits: 3, fixed: true, testId: `${ID}-cols` });
-    const gPcS = k.grid({ caption: () => '\\textstyle\\sum_j', ariaLabel: () => tr('gridRowSums'), rowLabel: qLabel, colLabel: one, color: 'none', digits: 3, fixed: true, testId: `${ID}-cols-sums` });
-    wRow.append(gPc.el, gPcS.el);
-    const gPcC = k.grid({ caption: () => '\\textstyle\\sum_i', ariaLabel: () => tr('gridColSums'), rowLabel: one, colLabel: kLabel, color: 'none', digits: 3, fixed: true, testId: `${ID}-cols-colsums` });
-    wrong.append(gPcC.el);
-    text('p', 'axisVerdict', section, (s, r) => (r ? r.axisVars : {}), 'verdict').dataset.verdict = 'axis';
-    text('p', 'axisWhy', section, undefined, 'summary');
+    // The figures, each built in its place in narrative.js.
+    const figures = {
+      reset(parent) {
+        const controls = el('div', 'controls', parent);
+        k.button('common.reset', k.reset, controls, 'reset');
+      },
+      steps(parent) {
+        const row1 = el('div', 'grid-row', parent);
+        const gS = k.editable('S', { caption: () => 'S', ariaLabel: () => tr('gridS'), rowLabel: qLabel, colLabel: kLabel, note: () => k.common('rowsQueries') });
+        const gMax = k.grid({ caption: () => '\\max_j', ariaLabel: () => tr('gridMax'), rowLabel: qLabel, colLabel: () => 'max', color: 'none', testId: `${ID}-max` });
+        const gExp = k.grid({
+          caption: () => 'e^{\\,S - \\max}', ariaLabel: () => tr('gridExp'), rowLabel: qLabel, colLabel: kLabel, color: 'none', digits: 4, testId: `${ID}-exp`,
+          onSelect: (i) => patch({ row: i }), explains: () => f.worked.pair,
+        });
+        const gSum = k.grid({ caption: () => '\\textstyle\\sum_j', ariaLabel: () => tr('gridSum'), rowLabel: qLabel, colLabel: one, color: 'none', digits: 4, testId: `${ID}-sum` });
+        row1.append(gS.el, gMax.el, gExp.el, gSum.el);
+        const row2 = el('div', 'grid-row', parent);
+        const gP = k.grid({
+          caption: () => 'P = e^{\\,S-\\max} / \\textstyle\\sum', ariaLabel: () => tr('gridP'), rowLabel: qLabel, colLabel: kLabel,
+          color: 'weights', digits: 3, fixed: true, testId: `${ID}-P`, onSelect: (i) => patch({ row: i }), explains: () => f.worked.pair,
+        });
+        const gPsum = k.grid({ caption: () => '\\textstyle\\sum_j P_{ij}', ariaLabel: () => tr('gridRowSums'), rowLabel: qLabel, colLabel: one, color: 'none', digits: 6, fixed: true, testId: `${ID}-P-sums` });
+        row2.append(gP.el, gPsum.el);
+        return { gS, gMax, gExp, gSum, gP, gPsum };
+      },
+      // one row, worked: e^x itself (when it fits a float) and the shift the core applies;
+      // the row is picked by clicking a cell above or with this menu (keyboard)
+      worked(parent) {
+        const pick = el('label', 'controls row-picker', parent);
+        text('span', 'rowPicker', pick);
+        const rowSelect = el('select', '', pick);
+        rowSelect.dataset.control = 'row';
+        rowSelect.addEventListener('change', () => patch({ row: Number(rowSelect.value) }));
+        // When e^x overflows, the naive computation (∞, then ∞/∞ = NaN) stands beside the
+        // shifted one, so the overflow the text speaks of is seen.
+        const pair = el('div', 'worked-pair', parent);
+        const naive = el('div', 'worked naive', pair);
+        naive.dataset.worked = 'softmax-naive';
+        const naiveTitle = el('p', 'worked-title', naive);
+        const naiveMath = el('div', 'worked-math', naive);
+        const worked = el('div', 'worked', pair);
+        worked.dataset.worked = 'softmax-row';
+        const workedTitle = el('p', 'worked-title', worked);
+        const workedMath = el('div', 'worked-math', worked);
+        return { rowSelect, pair, naive, naiveTitle, naiveMath, workedTitle, workedMath };
+      },
+      axes(parent) {
+        const code = el('div', 'code-pair', parent);
+        const codeOk = el('pre', 'code ok', code);
+        setText(codeOk, "attn.softmax(S, { axis: 'rows' })\n// PyTorch: F.softmax(scores, dim=-1)");
+        const codeBad = el('pre', 'code bad', code);
+        setText(codeBad, "attn.softmax(S, { axis: 'cols' })\n// PyTorch: F.softmax(scores, dim=-2)");
+        const pair = el('div', 'side-by-side', parent);
+        const right = el('div', 'side ok', pair);
+        text('h4', 'axisRows', right);
+        const rRow = el('div', 'grid-row compact', right);
+        const gPr = k.grid({ caption: () => '\\text{rows}', ariaLabel: () => tr('gridPRows'), rowLabel: qLabel, colLabel: kLabel, color: 'weights', digits: 3, fixed: true, testId: `${ID}-rows` });
+        const gPrS = k.grid({ caption: () => '\\textstyle\\sum_j', ariaLabel: () => tr('gridRowSums'), rowLabel: qLabel, colLabel: one, color: 'none', digits: 3, fixed: true, testId: `${ID}-rows-sums` });
+        rRow.append(gPr.el, gPrS.el);
+        const wrong = el('div', 'side bad', pair);
+        text('h4', 'axisCols', wrong);
+        const wRow = el('div', 'grid-row compact', wrong);
+        const gPc = k.grid({ caption: () => '\\text{cols}', ariaLabel: () => tr('gridPCols'), rowLabel: qLabel, colLabel: kLabel, color: 'weights', digits: 3, fixed: true, testId: `${ID}-cols` });
+        const gPcS = k.grid({ caption: () => '\\textstyle\\sum_j', ariaLabel: () => tr('gridRowSums'), rowLabel: qLabel, colLabel: one, color: 'none', digits: 3, fixed: true, testId: `${ID}-cols-sums` });
+        wRow.append(gPc.el, gPcS.el);
+        const gPcC = k.grid({ caption: () => '\\textstyle\\sum_i', ariaLabel: () => tr('gridColSums'), rowLabel: one, colLabel: kLabel, color: 'none', digits: 3, fixed: true, testId: `${ID}-cols-colsums` });
+        wrong.append(gPcC.el);
+        return { gPr, gPrS, gPc, gPcS, gPcC };
+      },
+    };
+    const f = k.narrative(narrative, {
+      figures,
+      choose: { zero: (s) => (evenRow(s.S) >= 0 ? 'zeroScore' : 'zeroScoreNone') },
+    });
+    const { gS, gMax, gExp, gSum, gP, gPsum } = f.steps;
+    const { rowSelect, naive, naiveTitle, naiveMath, workedTitle, workedMath } = f.worked;
+    const { gPr, gPrS, gPc, gPcS, gPcC } = f.axes;
+    const { checkPos, checkSum } = f;
 
     k.start((s) => {
       gS.update(s.S);

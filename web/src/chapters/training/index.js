@@ -8,56 +8,19 @@ import { chapterKit } from '../../kit/kit.js';
 import { createTrainer, FRESH_KEPT } from '../../workers/trainer.js';
 import { fmt, fmtCount } from '../../format.js';
 import { setProse, setText } from '../../kit/prose.js';
+import { trainerLink } from './trainer-link.js';
+import { readSequence } from './sequence.js';
+import { LRS, HEADS, LAYERS, MAX_SEED, TASKS, initialState, taskOf, taskSettings, pickTask, configOf, neighbours } from './tasks.js';
 
 const ID = 'training';
-// Per-task settings applied when the task changes (the learner may change heads after).
-// two-relations gives each head a value width of d_v = 2 (see the task's description) and
-// d_k = 16: with 64, Adam moves the scores twice as fast and on some seeds both heads lock
-// onto i−1 before either finds i−3 (docs/training.md).
-// induction needs two layers (one cannot solve it), d_model 64 (with 32 the heads form
-// later and on some seeds layer 1 learns a duplicate-token head instead of a previous-token
-// head) and lr 3·10⁻³ (at 10⁻² the heads form but the loss then oscillates;
-// docs/training.md), set when the task is picked; leaving it puts the page's defaults back.
-const TASKS = [
-  { name: 'previous-token', key: 'previous', heads: 1, dV: 0, dK: 64 },
-  { name: 'two-relations', key: 'two', heads: 2, dV: 2, dK: 16 },
-  { name: 'sort', key: 'sort', heads: 1, dV: 0, dK: 64 },
-  { name: 'induction', key: 'induction', heads: 2, dV: 0, dK: 64, dModel: 64, layers: 2, lr: 0.003 },
-];
 // The phase change of the induction task: the first held-out evaluation at which the
 // repeated half's loss is below half of the first half's (which stays at chance, ~ln 26).
 const PHASE_RATIO = 0.5;
 // A head "reads" an offset when more than this share of its weight sits there on average
 // (one half would call a head still spread over three positions a reader).
 const TAKES = 0.7;
-const LRS = [0.001, 0.003, 0.01, 0.02, 0.03];
-const HEADS = [1, 2, 4];
-const LAYERS = [1, 2];
-const MAX_SEED = 2147483647;
 const MAX_POINTS = 400; // drawn per curve (every k-th step once a run is longer)
 const TARGET_ACC = 0.99;
-const EVAL_SIZE = 128; // held-out sequences (evaluated up to ten times a second, for both models)
-
-const initialState = () => ({
-  task: 'previous-token', seed: 1, lr: 0.01, heads: 1, layers: 1, dropout: 0, scale: true, positional: true,
-});
-
-// What picking a task sets (the radios below): a link that names the task and leaves these
-// out gets them, so `task:induction` trains the two-layer model the task needs.
-function taskSettings(s) {
-  const t = TASKS.find((x) => x.name === s.task) ?? TASKS[0];
-  const d = initialState();
-  return { heads: t.heads, layers: t.layers ?? d.layers, lr: t.lr ?? d.lr };
-}
-
-function configOf(s) {
-  const t = TASKS.find((x) => x.name === s.task) ?? TASKS[0];
-  return {
-    task: t.name, seed: s.seed, lr: s.lr, heads: s.heads, layers: s.layers, dropout: s.dropout,
-    positional: s.positional, dModel: t.dModel ?? 32, dK: t.dK, dV: t.dV, batch: 32, evalSize: EVAL_SIZE,
-  };
-}
-
 const pct = (x) => `${fmt(100 * x, { digits: 1, fixed: true })}%`;
 
 const STEP_BOUNDS = [10, 20, 50, 100, 200, 300, 500, 1000, 1500, 2000, 3000];
@@ -133,14 +96,11 @@ export default {
       const r = el('input', '', lab);
       Object.assign(r, { type: 'radio', name: `${ID}-task`, value: t.name, disabled: k.readOnly });
       r.dataset.control = `task-${t.name}`;
-      r.addEventListener('change', () => patch((s) => ({
-        task: t.name, heads: t.heads,
-        layers: t.layers ?? (s.task === 'induction' ? 1 : s.layers), lr: t.lr ?? (s.task === 'induction' ? 0.01 : s.lr),
-      })));
+      r.addEventListener('change', () => patch((s) => pickTask(s, t.name)));
       text('span', `task_${t.key}`, lab);
       return r;
     });
-    text('p', (s) => `desc_${(TASKS.find((t) => t.name === s.task) ?? TASKS[0]).key}`, section, info, 'task-desc');
+    text('p', (s) => `desc_${taskOf(s).key}`, section, info, 'task-desc');
 
     // ---- controls ----------------------------------------------------------------------
     text('h3', 'controlsTitle');
@@ -258,22 +218,29 @@ export default {
       }
     }
 
-    // ---- the worker ----------------------------------------------------------------------
-    let worker = null;
+    // ---- the worker (trainer-link.js: its lifecycle, and what waits for it) ----------------
+    const link = trainerLink({
+      spawn: () => new Worker(new URL('./training-worker.js', import.meta.url), { type: 'module' }),
+      // (the page's own core has no trainer: ctx.coreWithTrainer loads one; a widget's has)
+      inPage: (post) => createTrainer({ ready: ctx.coreWithTrainer?.() ?? Promise.resolve(ctx.attn), post }),
+      onMessage: (m) => {
+        if (m.type === 'snapshot') onSnapshot(m);
+        else if (m.type === 'probe') onProbe(m);
+        else if (m.type === 'error') {
+          posted.length = 0; // the last good picture stays, with the message
+          showError(m.message);
+          scheduleDraw();
+        }
+      },
+      onError: (message) => showError(message),
+    });
+    const send = (msg) => link.send(msg);
     let postedConfig = '';
     let postedTask = null;
     let yourTokens = null;
     let yourResult = null;
     let yourProblem = null; // {key, vars} of the message under the learner's field
     let probeId = 0;
-    let ready = false; // the trainer said it has loaded the core
-    let inPage = null; // the trainer running on the page, when no worker could start
-    const backlog = []; // messages sent before 'ready'
-    const send = (msg) => {
-      if (inPage) return inPage.receive(msg);
-      if (!ready) backlog.push(msg); // replayed if the worker never comes up
-      worker?.postMessage(msg);
-    };
     // First snapshots of untrained configurations, by the configuration's JSON: those the
     // worker answered, and those it built ahead while idle (the configurations one edit away,
     // asked for below). Picking one of them draws its snapshot in the same frame, and the
@@ -312,91 +279,20 @@ export default {
       prefetch();
       return true;
     }
-    // The configurations one edit away (every control of the chapter but the scale toggle,
-    // which shows the other model of the same pair), for the worker to build while idle. Not
+    // The configurations one edit away (tasks.js), for the worker to build while idle. Not
     // when the trainer runs on the page: that would be the page's own time.
-    // The control edited last comes first (a select stepped through, a slider dragged): the
-    // worker builds them in this order and a new edit starts a new list.
     let lastEdited = null;
     let lastState = null;
-    function neighbours(s) {
-      const by = { positional: [], dropout: [], lr: [], heads: [], layers: [], task: [], seed: [] };
-      const add = (name, over) => by[name].push(configOf({ ...s, ...over }));
-      add('positional', { positional: !s.positional });
-      for (const d of [s.dropout + 0.05, s.dropout - 0.05]) if (d > -1e-9 && d < 0.5 + 1e-9) add('dropout', { dropout: +d.toFixed(6) });
-      for (const lr of LRS) if (lr !== s.lr) add('lr', { lr });
-      for (const heads of HEADS) if (heads !== s.heads) add('heads', { heads });
-      for (const layers of LAYERS) if (layers !== s.layers) add('layers', { layers });
-      // (not into induction: its two-layer model takes several times as long to build and
-      // evaluate, and a configure arriving meanwhile would wait for it)
-      for (const t of TASKS) {
-        if (t.name === s.task || t.name === 'induction') continue;
-        add('task', { task: t.name, heads: t.heads, layers: t.layers ?? (s.task === 'induction' ? 1 : s.layers), lr: t.lr ?? (s.task === 'induction' ? 0.01 : s.lr) });
-      }
-      for (const seed of [s.seed + 1, s.seed - 1]) if (seed >= 0 && seed <= MAX_SEED) add('seed', { seed });
-      const first = by[lastEdited] ?? [];
-      const out = [...first, ...Object.values(by).filter((x) => x !== first).flat()];
-      return out.filter((c) => !firsts.has(JSON.stringify(c)));
-    }
     function prefetch() {
-      if (!worker || inPage || posted.length > 1 || running()) return;
-      const configs = neighbours(state());
+      if (!link.inWorker || posted.length > 1 || running()) return;
+      const configs = neighbours(state(), lastEdited).filter((c) => !firsts.has(JSON.stringify(c)));
       if (configs.length) send({ type: 'prefetch', configs });
     }
     function showError(message) {
       errorBox.hidden = false;
       setText(errorBox, tr('workerError', { message }));
     }
-    // The trainer runs in a Web Worker, started when the chapter comes near the screen (a
-    // page that is only read never spins it up). Where no worker can start (an engine
-    // without module workers, a widget loaded from a blob: URL), the same trainer runs on
-    // the page in 40 ms chunks: slower to react, but the chapter still works.
-    const onMessage = (m) => {
-      if (m.type === 'ready') {
-        ready = true;
-        backlog.length = 0;
-      }
-      else if (m.type === 'snapshot') onSnapshot(m);
-      else if (m.type === 'probe') onProbe(m);
-      else if (m.type === 'error') {
-        posted.length = 0; // the last good picture stays, with the message
-        showError(m.message);
-        scheduleDraw();
-      }
-    };
-    function runInPage() {
-      worker?.terminate();
-      worker = null;
-      // (the page's own core has no trainer: ctx.coreWithTrainer loads one; a widget's has)
-      inPage = createTrainer({ ready: ctx.coreWithTrainer?.() ?? Promise.resolve(ctx.attn), post: (m) => setTimeout(() => onMessage(m), 0) });
-      for (const msg of backlog.splice(0)) inPage.receive(msg);
-    }
-    function startTrainer() {
-      if (worker || inPage) return;
-      try {
-        if (typeof Worker !== 'function') throw new Error('no Worker');
-        worker = new Worker(new URL('./training-worker.js', import.meta.url), { type: 'module' });
-      } catch {
-        runInPage();
-        return;
-      }
-      worker.onerror = (e) => {
-        e.preventDefault();
-        if (!ready) runInPage(); // the worker never came up: train on the page instead
-        else showError(e.message ?? 'worker error');
-      };
-      worker.onmessage = (e) => onMessage(e.data);
-      for (const msg of backlog) worker.postMessage(msg);
-    }
-    if (typeof IntersectionObserver === 'function') {
-      const seen = new IntersectionObserver((entries) => {
-        if (entries.some((en) => en.isIntersecting)) {
-          seen.disconnect();
-          startTrainer();
-        }
-      }, { rootMargin: '600px 0px' });
-      seen.observe(section);
-    } else startTrainer();
+    link.startNear(section);
     // (a model being configured is not running, whatever the last snapshot said)
     const running = () => !!last?.running && !posted.length;
     const waiting = () => posted.length > 0 && !posted.at(-1).drawn;
@@ -469,39 +365,11 @@ export default {
       sayYourProblem();
       scheduleDraw();
     }
-    // User-perceived characters (a flag emoji is one), after NFKC (full-width ４ is 4).
-    const segmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter() : null;
-    const characters = (s) => (segmenter ? Array.from(segmenter.segment(s), (x) => x.segment) : Array.from(s));
-
-    // A character the message cannot quote visibly: a control, format or private-use one, an
-    // unassigned or default-ignorable code point (NUL, U+202E right-to-left override, a
-    // zero-width joiner or variation selector on its own), a separator, or a combining mark
-    // with nothing before it; not an emoji sequence (its joiners draw as part of it).
-    const HIDDEN = /[\p{C}\p{Z}\p{Default_Ignorable_Code_Point}]/u;
-    const invisible = (ch) => /^\p{M}/u.test(ch) || (HIDDEN.test(ch) && !/\p{Extended_Pictographic}/u.test(ch));
-    const codePoint = (c) => `U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
     yourForm.addEventListener('submit', (e) => {
       e.preventDefault();
-      const raw = yourIn.value.normalize('NFKC').replace(/[\s,]+/g, '');
       // the task's tokens, from the core (also before the first snapshot of a new setting)
-      const task = ctx.attn.task(state().task);
-      const labels = task.tokenLabels;
-      if (!raw) return yourFail('yourEmpty');
-      const tokens = [];
-      for (const ch of characters(raw)) {
-        const id = labels.indexOf(ch);
-        if (id < 0) {
-          const example = task.probe.slice(0, 5).map((t) => labels[t]).join('');
-          const cps = Array.from(ch).slice(0, 8);
-          const vars = { example, tokens: labels.join(' ') };
-          // a character that draws nothing (NUL, U+202E) is named by its code point
-          if (invisible(ch)) return yourFail('yourBadInvisible', { ...vars, code: cps.map(codePoint).join(' ') });
-          return yourFail('yourBadChar', { ...vars, ch: cps.join('') });
-        }
-        tokens.push(id);
-      }
-      if (tokens.length < task.minLen || tokens.length > task.maxLen)
-        return yourFail('yourLength', { n: tokens.length, minLen: task.minLen, maxLen: task.maxLen });
+      const { tokens, problem } = readSequence(yourIn.value, ctx.attn.task(state().task));
+      if (problem) return yourFail(problem.key, problem.vars);
       yourProblem = null;
       sayYourProblem();
       yourTokens = tokens;

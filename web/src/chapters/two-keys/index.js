@@ -6,6 +6,7 @@ import { tex, fmt, texFactor } from '../../format.js';
 import { setMath, setProse, setText } from '../../kit/prose.js';
 import { rowOf, at } from '../../matrix.js';
 import { parseAnswer, checkAnswer } from '../../answer-check.js';
+import narrative from './narrative.js';
 
 const ID = 'two-keys';
 const m = (rows, cols, data) => ({ rows, cols, data: Float32Array.from(data) });
@@ -127,82 +128,88 @@ export default {
     const k = chapterKit(section, ctx, ID, TWO_KEYS_DEFAULTS);
     const { el, text, tr, state, patch } = k;
 
-    text('h2', 'title');
-    text('p', 'lead', section, undefined, 'lead');
-
-    // ---- the worked example -----------------------------------------------------------------
-    const inputsTitle = text('h3', 'inputsTitle');
-    inputsTitle.id = `${ID}-inputs`;
-    text('p', 'inputsBody', section, (s) => ({ dk: s.q.cols }));
-    const controls = el('div', 'controls');
-    k.button('common.reset', () => patch(() => {
-      const d = TWO_KEYS_DEFAULTS();
-      return { q: d.q, K: d.K, V: d.V };
-    }), controls, 'reset');
-    k.commonText('p', 'editHint', section, 'hint');
-    const inputs = el('div', 'grid-row inputs');
     const comp = (j) => String(j + 1);
-    const gq = k.editable('q', { caption: () => 'q', ariaLabel: () => 'q', rowLabel: () => 'q', colLabel: comp });
-    const gK = k.editable('K', { caption: () => 'K', ariaLabel: () => 'K', rowLabel: (i) => `k${i + 1}`, colLabel: comp });
-    const gV = k.editable('V', { caption: () => 'V', ariaLabel: () => 'V', rowLabel: (i) => `v${i + 1}`, colLabel: comp });
-    inputs.append(gq.el, gK.el, gV.el);
-    [gq.el.id, gK.el.id, gV.el.id] = [`${ID}-q`, `${ID}-K`, `${ID}-V`]; // link targets of terms-formula
-
-    text('h3', 'stepsTitle');
-    const steps = stepCards(k, section, { idPrefix: `${ID}-step`, gridPrefix: ID });
+    const vecOf = (mm, i) => `[${rowOf(mm, i).map((x) => tex(x)).join(', ')}]`;
     // The result in a sentence: the key with the largest weight, or, when the core's weights
     // are all equal (equal scores), that they are equal: no key "has the highest score" then.
     const even = (r) => rowOf(r.main.t.weights, 0).every((x, _, w) => x === w[0]);
-    text('p', () => (lastResult && even(lastResult) ? 'winnerTie' : 'winner'), section, (s, r) => {
-      if (!r) return {};
-      const w = rowOf(r.main.t.weights, 0);
-      const top = w.indexOf(Math.max(...w));
-      return { top: top + 1, w: tex(w[top], w3), s: tex(at(r.main.t.scores, 0, top)) };
-    }, 'summary');
-    text('p', 'tryIt', section, undefined, 'try');
 
-    // ---- the exercise -------------------------------------------------------------------------
-    const box = el('section', 'exercise-box');
-    box.id = `${ID}-exercise`;
-    box.setAttribute('aria-labelledby', `${ID}-exercise-title`);
-    text('h3', 'exTitle', box).id = `${ID}-exercise-title`;
-    const vecOf = (mm, i) => `[${rowOf(mm, i).map((x) => tex(x)).join(', ')}]`;
-    text('p', 'exBody', box, (s) => ({
-      q: vecOf(s.eq, 0), k1: vecOf(s.eK, 0), k2: vecOf(s.eK, 1), v1: vecOf(s.eV, 0), v2: vecOf(s.eV, 1), dk: s.eq.cols,
-    }));
-    const exInputs = el('div', 'grid-row inputs', box);
-    const eq = k.editable('eq', { caption: () => 'q', ariaLabel: () => tr('exGridQ'), rowLabel: () => 'q', colLabel: comp, testId: `${ID}-ex-q` });
-    const eK = k.editable('eK', { caption: () => 'K', ariaLabel: () => tr('exGridK'), rowLabel: (i) => `k${i + 1}`, colLabel: comp, testId: `${ID}-ex-K` });
-    const eV = k.editable('eV', { caption: () => 'V', ariaLabel: () => tr('exGridV'), rowLabel: (i) => `v${i + 1}`, colLabel: comp, testId: `${ID}-ex-V` });
-    exInputs.append(eq.el, eK.el, eV.el);
-    const form = el('form', 'answer-form', box);
-    form.noValidate = true;
-    text('p', 'exAsk', form, undefined, 'answer-ask');
-    const fields = el('div', 'answer-fields', form);
-    const answerInputs = [0, 1].map((j) => {
-      const lab = el('label', 'answer-field', fields);
-      el('span', '', lab).textContent = `o${'₁₂'[j]}`;
-      const inp = el('input', '', lab);
-      Object.assign(inp, { type: 'text', inputMode: 'decimal', autocomplete: 'off', spellcheck: false, size: 6 });
-      inp.dataset.answer = String(j);
-      inp.addEventListener('input', () => clearFeedback());
-      return inp;
+    // The figures, each built in its place in narrative.js.
+    const figures = {
+      reset(parent) {
+        const controls = el('div', 'controls', parent);
+        k.button('common.reset', () => patch(() => {
+          const d = TWO_KEYS_DEFAULTS();
+          return { q: d.q, K: d.K, V: d.V };
+        }), controls, 'reset');
+      },
+      inputs(parent) {
+        const inputs = el('div', 'grid-row inputs', parent);
+        const gq = k.editable('q', { caption: () => 'q', ariaLabel: () => 'q', rowLabel: () => 'q', colLabel: comp });
+        const gK = k.editable('K', { caption: () => 'K', ariaLabel: () => 'K', rowLabel: (i) => `k${i + 1}`, colLabel: comp });
+        const gV = k.editable('V', { caption: () => 'V', ariaLabel: () => 'V', rowLabel: (i) => `v${i + 1}`, colLabel: comp });
+        inputs.append(gq.el, gK.el, gV.el);
+        [gq.el.id, gK.el.id, gV.el.id] = [`${ID}-q`, `${ID}-K`, `${ID}-V`]; // link targets of terms-formula
+        return { gq, gK, gV };
+      },
+      steps: (parent) => stepCards(k, parent, { idPrefix: `${ID}-step`, gridPrefix: ID }),
+      exInputs(parent) {
+        const exInputs = el('div', 'grid-row inputs', parent);
+        const eq = k.editable('eq', { caption: () => 'q', ariaLabel: () => tr('exGridQ'), rowLabel: () => 'q', colLabel: comp, testId: `${ID}-ex-q` });
+        const eK = k.editable('eK', { caption: () => 'K', ariaLabel: () => tr('exGridK'), rowLabel: (i) => `k${i + 1}`, colLabel: comp, testId: `${ID}-ex-K` });
+        const eV = k.editable('eV', { caption: () => 'V', ariaLabel: () => tr('exGridV'), rowLabel: (i) => `v${i + 1}`, colLabel: comp, testId: `${ID}-ex-V` });
+        exInputs.append(eq.el, eK.el, eV.el);
+        return { eq, eK, eV };
+      },
+      answer(parent) {
+        const form = el('form', 'answer-form', parent);
+        form.noValidate = true;
+        text('p', 'exAsk', form, undefined, 'answer-ask');
+        const fields = el('div', 'answer-fields', form);
+        const answerInputs = [0, 1].map((j) => {
+          const lab = el('label', 'answer-field', fields);
+          el('span', '', lab).textContent = `o${'₁₂'[j]}`;
+          const inp = el('input', '', lab);
+          Object.assign(inp, { type: 'text', inputMode: 'decimal', autocomplete: 'off', spellcheck: false, size: 6 });
+          inp.dataset.answer = String(j);
+          inp.addEventListener('input', () => clearFeedback());
+          return inp;
+        });
+        const check = k.button('exCheck', () => {}, fields, 'primary');
+        check.type = 'submit';
+        check.dataset.act = 'check-answer';
+        const revealBtn = k.button('exReveal', () => setRevealed(!revealed), fields);
+        revealBtn.dataset.act = 'reveal-steps';
+        revealBtn.setAttribute('aria-expanded', 'false');
+        revealBtn.setAttribute('aria-controls', `${ID}-exercise-steps`);
+        const feedback = el('p', 'answer-feedback', form);
+        feedback.setAttribute('role', 'status');
+        feedback.dataset.feedback = '';
+        return { form, answerInputs, revealBtn, feedback };
+      },
+      exSteps: (parent) => stepCards(k, parent, { idPrefix: `${ID}-ex-step`, gridPrefix: `${ID}-ex` }),
+    };
+    const f = k.narrative(narrative, {
+      figures,
+      vars: {
+        inputs: (s) => ({ dk: s.q.cols }),
+        winner: (s, r) => {
+          if (!r) return {};
+          const w = rowOf(r.main.t.weights, 0);
+          const top = w.indexOf(Math.max(...w));
+          return { top: top + 1, w: tex(w[top], w3), s: tex(at(r.main.t.scores, 0, top)) };
+        },
+        exercise: (s) => ({
+          q: vecOf(s.eq, 0), k1: vecOf(s.eK, 0), k2: vecOf(s.eK, 1), v1: vecOf(s.eV, 0), v2: vecOf(s.eV, 1), dk: s.eq.cols,
+        }),
+      },
+      choose: { winner: () => (lastResult && even(lastResult) ? 'winnerTie' : 'winner') },
     });
-    const check = k.button('exCheck', () => {}, fields, 'primary');
-    check.type = 'submit';
-    check.dataset.act = 'check-answer';
-    const revealBtn = k.button('exReveal', () => setRevealed(!revealed), fields);
-    revealBtn.dataset.act = 'reveal-steps';
-    revealBtn.setAttribute('aria-expanded', 'false');
-    revealBtn.setAttribute('aria-controls', `${ID}-exercise-steps`);
-    const feedback = el('p', 'answer-feedback', form);
-    feedback.setAttribute('role', 'status');
-    feedback.dataset.feedback = '';
-    const reveal = el('div', 'reveal', box);
-    reveal.id = `${ID}-exercise-steps`;
+    const { gq, gK, gV } = f.inputs;
+    const { eq, eK, eV } = f.exInputs;
+    const { form, answerInputs, revealBtn, feedback } = f.answer;
+    const { steps, exSteps, reveal } = f;
     reveal.hidden = true;
-    const exSteps = stepCards(k, reveal, { idPrefix: `${ID}-ex-step`, gridPrefix: `${ID}-ex` });
-    text('p', 'exRounding', reveal, (s, r) => (r ? r.rounding : {}), 'note');
 
     let revealed = false;
     let lastCheck = null; // {verdict, ...} while the inputs it was checked against stand

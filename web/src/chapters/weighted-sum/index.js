@@ -7,6 +7,7 @@ import { chapterKit } from '../../kit/kit.js';
 import { fmt, tex } from '../../format.js';
 import { setMath } from '../../kit/prose.js';
 import { rowOf, withEntry } from '../../matrix.js';
+import narrative from './narrative.js';
 
 const ID = 'weighted-sum';
 const [LO, HI] = [-1, 2]; // Values are kept in [LO, HI], the plot's fixed axes
@@ -27,96 +28,98 @@ export default {
     const f3 = (x) => fmt(x, { digits: 3 });
     const vec = (xs, o) => `[${xs.map((x) => tex(x, o)).join(',\\ ')}]`;
 
-    text('h2', 'title');
-    text('p', 'lead');
-    k.commonText('p', 'illustrative', section, 'note illustrative');
-
-    // ---- inputs -------------------------------------------------------------------------
-    text('h3', 'inputsTitle');
-    text('p', 'inputsBody');
-    const inputs = el('div', 'grid-row');
     // Edits of V are clamped to the plot's range (the grid itself accepts ±10⁶).
     const clamp = (v) => Math.max(LO, Math.min(HI, v));
-    const gridV = k.grid({
-      editable: true, color: 'none', caption: () => 'V', ariaLabel: () => tr('gridV'), rowLabel: token, colLabel: (j) => `${j + 1}`,
-      testId: 'ws-V', onEdit: (i, j, v) => patch({ V: withEntry(state().V, i, j, clamp(v)) }),
-    });
-    inputs.append(gridV.el);
-
-    const modeBox = el('div', 'controls');
-    modeBox.setAttribute('role', 'radiogroup');
-    text('span', 'modeLabel', modeBox, undefined, 'label');
-    const modeButtons = ['weights', 'scores'].map((mode) => {
-      const lab = el('label', 'toggle', modeBox);
-      const r = el('input', '', lab);
-      Object.assign(r, { type: 'radio', name: `${ID}-mode`, value: mode });
-      r.dataset.control = `mode-${mode}`;
-      r.addEventListener('change', () => patch({ mode }));
-      text('span', mode === 'weights' ? 'modeWeights' : 'modeScores', lab);
-      return r;
-    });
-    const sliders = el('div', 'controls sliders');
-    const wSliders = [0, 1, 2].map((j) => k.slider(`w${j}`, 'rawWeight', { min: 0, max: 1, step: 0.01, parent: sliders, vars: () => ({ token: token(j), value: fmt(state()[`w${j}`]) }) }));
-    const sSliders = [0, 1, 2].map((j) => k.slider(`s${j}`, 'score', { min: -4, max: 4, step: 0.1, parent: sliders, vars: () => ({ token: token(j), value: fmt(state()[`s${j}`]) }) }));
-
-    const weightsRow = el('div', 'grid-row');
-    const gridW = k.grid({ caption: () => '\\alpha', ariaLabel: () => tr('gridW'), rowLabel: () => token(2), colLabel: token, color: 'weights', digits: 3, fixed: true, testId: 'ws-weights' });
-    const gridSum = k.grid({ caption: () => '\\textstyle\\sum_j \\alpha_j', ariaLabel: () => tr('rowSum'), rowLabel: () => token(2), colLabel: () => 'Σ', color: 'none', digits: 3, fixed: true, testId: 'ws-sum' });
-    const gridO = k.grid({ caption: () => 'o = \\alpha V', ariaLabel: () => tr('gridO'), rowLabel: () => token(2), colLabel: (j) => `${j + 1}`, color: 'none', digits: 3, testId: 'ws-output' });
-    weightsRow.append(gridW.el, gridSum.el, el('span', 'arrow', null), gridO.el);
-    weightsRow.querySelector('.arrow').textContent = '→';
-    const worked = el('div', 'worked');
-    worked.dataset.worked = 'weighted-sum';
-    const workedMath = el('div', 'worked-math', worked);
-
-    // ---- the plot -----------------------------------------------------------------------
-    text('h3', 'hullTitle');
-    text('p', 'hullBody');
-    const figure = el('div', 'plot-row square');
-    const plot = k.plot({
-      title: () => tr('plotTitle'), x: { label: () => tr('axis1'), domain: [LO, HI] }, y: { label: () => tr('axis2'), domain: [LO, HI] },
-      width: 360, height: 360, square: true, testId: 'ws-plot', dragStep: 0.1,
-      onDrag: (id, x, y) => {
-        const i = Number(id.slice(1));
-        const snap = (v) => clamp(Math.round(v * 20) / 20);
-        patch({ V: withEntry(withEntry(state().V, i, 0, snap(x)), i, 1, snap(y)) });
-      },
-    });
-    figure.append(plot.el);
-    text('p', 'dragHint', section, undefined, 'hint');
-    const checks = el('ul', 'checks');
-    checks.dataset.checks = 'weighted-sum';
     const mark = (ok) => (ok ? '✓' : '✗');
-    text('li', 'checkHull', checks, (st, r) => (r ? { d: f3(r.dist), ok: mark(r.dist <= INSIDE) } : {}));
-    text('li', 'checkRange', checks, (st, r) => {
-      if (!r) return {};
-      const o = rowOf(r.o, 0), lo = rowOf(r.range.min, 0), hi = rowOf(r.range.max, 0);
-      const ok = o.every((x, c) => x >= lo[c] - INSIDE && x <= hi[c] + INSIDE);
-      return { o1: f3(o[0]), o2: f3(o[1]), lo1: f3(lo[0]), hi1: f3(hi[0]), lo2: f3(lo[1]), hi2: f3(hi[1]), ok: mark(ok) };
-    });
 
-    // ---- exceptions ---------------------------------------------------------------------
-    text('h3', 'exceptionsTitle');
-    text('p', 'exceptionsBody');
-    const dropControls = el('div', 'controls');
-    k.toggle('dropout', 'dropoutToggle', dropControls);
-    const rateSlider = k.slider('rate', 'rate', { min: 0.1, max: 0.9, step: 0.1, parent: dropControls });
-    const reseed = k.button('reseed', () => patch({ seed: state().seed + 1 }), dropControls, '', { edits: true });
-    reseed.dataset.control = 'ws-reseed';
-    const dropRow = el('div', 'grid-row');
-    const gridDrop = k.grid({ caption: () => '\\mathrm{dropout}(\\alpha)', ariaLabel: () => tr('gridDrop'), rowLabel: () => token(2), colLabel: token, color: 'none', digits: 3, fixed: true, testId: 'ws-dropped' });
-    const gridDropSum = k.grid({ caption: () => '\\textstyle\\sum_j', ariaLabel: () => tr('rowSum'), rowLabel: () => token(2), colLabel: () => 'Σ', color: 'none', digits: 3, fixed: true, testId: 'ws-dropped-sum' });
-    const gridDropO = k.grid({ caption: () => "o'", ariaLabel: () => tr('gridDropO'), rowLabel: () => token(2), colLabel: (j) => `${j + 1}`, color: 'none', digits: 3, testId: 'ws-dropped-output' });
-    dropRow.append(gridDrop.el, gridDropSum.el, gridDropO.el);
-    const dropCheck = text('p', 'dropCheck', section, (st, r) => (r ? {
-      sum: f3(r.dropSum.data[0]), d: f3(r.dropDist), ok: mark(r.dropDist <= INSIDE), scale: f3(1 / (1 - st.rate)),
-    } : {}), 'check-line');
-    dropCheck.dataset.check = 'dropout';
-    const maskedLine = text('p', 'maskedLine', section, (st, r) => (r ? {
-      w: vec(rowOf(r.maskedW, 0), { digits: 3 }), o: vec(rowOf(r.om, 0), { digits: 3 }), d: f3(r.maskedDist),
-    } : {}), 'check-line');
-    maskedLine.dataset.check = 'masked';
-    text('p', 'summary', section, undefined, 'summary');
+    // The figures, each built in its place in narrative.js.
+    const figures = {
+      inputs(parent) {
+        const inputs = el('div', 'grid-row', parent);
+        const gridV = k.grid({
+          editable: true, color: 'none', caption: () => 'V', ariaLabel: () => tr('gridV'), rowLabel: token, colLabel: (j) => `${j + 1}`,
+          testId: 'ws-V', onEdit: (i, j, v) => patch({ V: withEntry(state().V, i, j, clamp(v)) }),
+        });
+        inputs.append(gridV.el);
+
+        const modeBox = el('div', 'controls', parent);
+        modeBox.setAttribute('role', 'radiogroup');
+        text('span', 'modeLabel', modeBox, undefined, 'label');
+        const modeButtons = ['weights', 'scores'].map((mode) => {
+          const lab = el('label', 'toggle', modeBox);
+          const r = el('input', '', lab);
+          Object.assign(r, { type: 'radio', name: `${ID}-mode`, value: mode });
+          r.dataset.control = `mode-${mode}`;
+          r.addEventListener('change', () => patch({ mode }));
+          text('span', mode === 'weights' ? 'modeWeights' : 'modeScores', lab);
+          return r;
+        });
+        const sliders = el('div', 'controls sliders', parent);
+        const wSliders = [0, 1, 2].map((j) => k.slider(`w${j}`, 'rawWeight', { min: 0, max: 1, step: 0.01, parent: sliders, vars: () => ({ token: token(j), value: fmt(state()[`w${j}`]) }) }));
+        const sSliders = [0, 1, 2].map((j) => k.slider(`s${j}`, 'score', { min: -4, max: 4, step: 0.1, parent: sliders, vars: () => ({ token: token(j), value: fmt(state()[`s${j}`]) }) }));
+        return { gridV, modeButtons, wSliders, sSliders };
+      },
+      output(parent) {
+        const weightsRow = el('div', 'grid-row', parent);
+        const gridW = k.grid({ caption: () => '\\alpha', ariaLabel: () => tr('gridW'), rowLabel: () => token(2), colLabel: token, color: 'weights', digits: 3, fixed: true, testId: 'ws-weights' });
+        const gridSum = k.grid({ caption: () => '\\textstyle\\sum_j \\alpha_j', ariaLabel: () => tr('rowSum'), rowLabel: () => token(2), colLabel: () => 'Σ', color: 'none', digits: 3, fixed: true, testId: 'ws-sum' });
+        const gridO = k.grid({ caption: () => 'o = \\alpha V', ariaLabel: () => tr('gridO'), rowLabel: () => token(2), colLabel: (j) => `${j + 1}`, color: 'none', digits: 3, testId: 'ws-output' });
+        weightsRow.append(gridW.el, gridSum.el, el('span', 'arrow', null), gridO.el);
+        weightsRow.querySelector('.arrow').textContent = '→';
+        const worked = el('div', 'worked', parent);
+        worked.dataset.worked = 'weighted-sum';
+        const workedMath = el('div', 'worked-math', worked);
+        return { gridW, gridSum, gridO, workedMath };
+      },
+      plot(parent) {
+        const figure = el('div', 'plot-row square', parent);
+        const plot = k.plot({
+          title: () => tr('plotTitle'), x: { label: () => tr('axis1'), domain: [LO, HI] }, y: { label: () => tr('axis2'), domain: [LO, HI] },
+          width: 360, height: 360, square: true, testId: 'ws-plot', dragStep: 0.1,
+          onDrag: (id, x, y) => {
+            const i = Number(id.slice(1));
+            const snap = (v) => clamp(Math.round(v * 20) / 20);
+            patch({ V: withEntry(withEntry(state().V, i, 0, snap(x)), i, 1, snap(y)) });
+          },
+        });
+        figure.append(plot.el);
+        return plot;
+      },
+      dropout(parent) {
+        const dropControls = el('div', 'controls', parent);
+        k.toggle('dropout', 'dropoutToggle', dropControls);
+        const rateSlider = k.slider('rate', 'rate', { min: 0.1, max: 0.9, step: 0.1, parent: dropControls });
+        const reseed = k.button('reseed', () => patch({ seed: state().seed + 1 }), dropControls, '', { edits: true });
+        reseed.dataset.control = 'ws-reseed';
+        const dropRow = el('div', 'grid-row', parent);
+        const gridDrop = k.grid({ caption: () => '\\mathrm{dropout}(\\alpha)', ariaLabel: () => tr('gridDrop'), rowLabel: () => token(2), colLabel: token, color: 'none', digits: 3, fixed: true, testId: 'ws-dropped' });
+        const gridDropSum = k.grid({ caption: () => '\\textstyle\\sum_j', ariaLabel: () => tr('rowSum'), rowLabel: () => token(2), colLabel: () => 'Σ', color: 'none', digits: 3, fixed: true, testId: 'ws-dropped-sum' });
+        const gridDropO = k.grid({ caption: () => "o'", ariaLabel: () => tr('gridDropO'), rowLabel: () => token(2), colLabel: (j) => `${j + 1}`, color: 'none', digits: 3, testId: 'ws-dropped-output' });
+        dropRow.append(gridDrop.el, gridDropSum.el, gridDropO.el);
+        return { rateSlider, reseed, dropRow, gridDrop, gridDropSum, gridDropO };
+      },
+    };
+    // The values the check lines fill in, from what the draw function returned.
+    const vars = {
+      hull: (st, r) => (r ? { d: f3(r.dist), ok: mark(r.dist <= INSIDE) } : {}),
+      range: (st, r) => {
+        if (!r) return {};
+        const o = rowOf(r.o, 0), lo = rowOf(r.range.min, 0), hi = rowOf(r.range.max, 0);
+        const ok = o.every((x, c) => x >= lo[c] - INSIDE && x <= hi[c] + INSIDE);
+        return { o1: f3(o[0]), o2: f3(o[1]), lo1: f3(lo[0]), hi1: f3(hi[0]), lo2: f3(lo[1]), hi2: f3(hi[1]), ok: mark(ok) };
+      },
+      drop: (st, r) => (r ? {
+        sum: f3(r.dropSum.data[0]), d: f3(r.dropDist), ok: mark(r.dropDist <= INSIDE), scale: f3(1 / (1 - st.rate)),
+      } : {}),
+      masked: (st, r) => (r ? {
+        w: vec(rowOf(r.maskedW, 0), { digits: 3 }), o: vec(rowOf(r.om, 0), { digits: 3 }), d: f3(r.maskedDist),
+      } : {}),
+    };
+    const f = k.narrative(narrative, { figures, vars });
+    const { gridV, modeButtons, wSliders, sSliders } = f.inputs;
+    const { gridW, gridSum, gridO, workedMath } = f.output;
+    const { plot, dropCheck } = f;
+    const { rateSlider, reseed, dropRow, gridDrop, gridDropSum, gridDropO } = f.dropout;
 
     const fullyMasked = attn.matrix(1, 3, [-Infinity, -Infinity, -Infinity]);
     function compute(s) {
