@@ -120,6 +120,20 @@ TEST_CASE("every case matches the PyTorch reference: attention, value norms, hid
             z[k] = true;
             CHECK(pretrained::loss(model, tokens, targets, z, types).loss() == rep.heads[k].loss.loss());
         }
+        // in pieces, one layer at a time with the base given: the same heads, bit for bit
+        std::vector<pretrained::HeadAblation> pieces;
+        for (std::size_t l = 0; l < model.config.layers; ++l) {
+            const auto part = pretrained::ablate_layers(model, tokens, targets, l, l + 1, l ? &rep.base : nullptr, types);
+            CHECK(part.base.loss() == rep.base.loss());
+            pieces.insert(pieces.end(), part.heads.begin(), part.heads.end());
+        }
+        REQUIRE(pieces.size() == rep.heads.size());
+        for (std::size_t k = 0; k < pieces.size(); ++k) {
+            CHECK(pieces[k].layer == rep.heads[k].layer);
+            CHECK(pieces[k].head == rep.heads[k].head);
+            CHECK(pieces[k].loss.loss() == rep.heads[k].loss.loss());
+        }
+        CHECK_THROWS_AS(pretrained::ablate_layers(model, tokens, targets, 1, model.config.layers + 1), CheckpointError);
         // the ablation moves the loss (the reference's losses differ from the base)
         CHECK(std::any_of(rep.heads.begin(), rep.heads.end(), [](const auto& a) { return std::fabs(a.delta) > 1e-4; }));
     }

@@ -46,10 +46,10 @@ function relErr(ours, theirs) {
 }
 
 // A driver of the worker's logic: open a source, send messages, wait for the answer.
-function driver() {
+function driver({ defer } = {}) {
   const got = [];
   let wakers = [];
-  const rm = createRealModel({ core, post: (m) => { got.push(m); for (const w of wakers.splice(0)) w(); } });
+  const rm = createRealModel({ core, defer, post: (m, transfer) => { got.push({ ...m, transfer }); for (const w of wakers.splice(0)) w(); } });
   let next = 1;
   async function until(id, types) {
     for (;;) {
@@ -77,6 +77,8 @@ function driver() {
       rm.receive({ type: 'ablate', id });
       return until(id, ['ablation', 'error']);
     },
+    until,
+    id: () => next++,
   };
 }
 
@@ -149,6 +151,51 @@ test('a sentence through the worker: tokens mapped back to the text, every head,
     assert.ok(Number.isFinite(ab.ablation.base.loss));
     if (name === 'bert-f32') assert.ok(ab.ablation.masked.length >= 1);
   }
+});
+
+test('the ablation runs a layer at a time: stopped between two layers, the model stays usable, the pieces give the whole', async () => {
+  const tasks = []; // the worker's deferred pieces, run by hand
+  const d = driver({ defer: (f) => tasks.push(f) });
+  assert.equal((await d.open({ kind: 'files', files: asFiles(await folder('gpt2-f32')) })).type, 'loaded');
+  const text = 'the cat sat on the mat and the cat sat';
+  assert.equal((await d.analyse(text)).heads.type, 'heads');
+  const { layers, heads } = d.rm.model.info;
+  assert.ok(layers >= 2);
+  // the whole ablation in one call, for comparison
+  const sentenceIds = d.rm.encode(text).ids;
+  const whole = d.rm.model.ablate(sentenceIds, sentenceIds.map((_, i) => sentenceIds[i + 1] ?? -1));
+  // started: the first layer runs at once, the rest waits for its turn
+  const id = d.id();
+  d.rm.receive({ type: 'ablate', id });
+  assert.deepEqual(d.got.filter((m) => m.id === id).map((m) => [m.type, m.done, m.total]), [['ablating', heads, layers * heads]]);
+  assert.equal(tasks.length, 1);
+  assert.deepEqual(d.rm.ablating, { id, layer: 1, layers });
+  // "Stop": seen before the next layer
+  d.rm.receive({ type: 'stopAblation', id });
+  tasks.shift()();
+  const stopped = await d.until(id, ['ablationStopped', 'ablation', 'error']);
+  assert.deepEqual([stopped.type, stopped.done, stopped.total, stopped.why], ['ablationStopped', heads, layers * heads, 'asked']);
+  assert.equal(d.rm.ablating, null);
+  assert.equal(tasks.length, 0);
+  // the model is still there: a sentence, then a whole ablation (every piece run)
+  assert.equal((await d.analyse(text)).heads.type, 'heads');
+  const id2 = d.id();
+  d.rm.receive({ type: 'ablate', id: id2 });
+  while (tasks.length) tasks.shift()();
+  const done = await d.until(id2, ['ablation', 'ablationStopped', 'error']);
+  assert.equal(done.type, 'ablation', JSON.stringify(done.error));
+  assert.deepEqual([...done.ablation.delta], [...whole.delta]); // the pieces give the whole, bit for bit
+  assert.deepEqual(done.ablation.base, whole.base);
+  assert.ok(done.transfer?.includes(done.ablation.delta.buffer)); // moved to the page, not copied
+  const ticks = d.got.filter((m) => m.id === id2 && m.type === 'ablating').map((m) => m.done);
+  assert.deepEqual(ticks, Array.from({ length: layers }, (_, l) => (l + 1) * heads));
+  // a new sentence stops an ablation under way
+  const id3 = d.id();
+  d.rm.receive({ type: 'ablate', id: id3 });
+  await d.analyse('a new sentence');
+  tasks.shift()();
+  const s3 = await d.until(id3, ['ablationStopped', 'ablation', 'error']);
+  assert.deepEqual([s3.type, s3.why], ['ablationStopped', 'sentence']);
 });
 
 test('maskedPositions: about 15% of the content tokens, never a special one', () => {
