@@ -35,14 +35,22 @@ async function openChapter(query = '') {
 const loaded = (page, layersHeads) => page.waitForFunction(([s, n]) =>
   document.querySelector(`${s} [data-check="model"]`)?.dataset.state === 'loaded' &&
   document.querySelectorAll(`${s} [data-heads="model-view"] button canvas`).length === n, [S, layersHeads]);
+// the maps all show the current sentence (they are painted a few a frame)
+const painted = (page) => page.waitForFunction((s) => {
+  const v = document.querySelector(`${s} [data-heads="model-view"]`);
+  return v.dataset.painted === String(v.querySelectorAll('button').length);
+}, S);
 // types a sentence and waits for its heads (the tiny checkpoints read 24 tokens: the default
 // sentences are longer)
 async function analysed(page, sentence, word) {
   await page.fill(`${S} textarea[data-control="text"]`, sentence);
   await page.waitForFunction(([s, w]) => document.querySelector(`${s} [data-check="tokens"]`)?.textContent.includes(w) &&
     document.querySelector(`${s} [data-check="sentence-error"]`).hidden, [S, word]);
+  await painted(page);
 }
-const rolesDone = (page) => page.waitForFunction((s) => document.querySelector(`${s} [data-check="roles"]`)?.dataset.state === 'done', S);
+// the roles measured and the table's rows written (a few a frame)
+const rolesDone = (page) => page.waitForFunction((s) => document.querySelector(`${s} [data-check="roles"]`)?.dataset.state === 'done' &&
+  document.querySelector(`${s} [data-table="roles"]`).dataset.filled === 'true', S);
 const errorShown = (page, before) => page.waitForFunction(([s, b]) => {
   const n = document.querySelector(`${s} [data-check="model-error"]`);
   return n && !n.hidden && n.textContent !== b && document.querySelector(`${s} [data-progress="model"]`).hidden;
@@ -89,14 +97,33 @@ test('real-models: no model yet; a GPT-2 checkpoint through the file picker: eve
   const nums = line.match(/\d+/g).map(Number);
   assert.equal(nums.slice(1).reduce((a, b) => a + b, 0), 8, line); // the counts by role and the unnamed add up
   const order = ['앞 토큰', '첫 토큰(싱크)', '중복 토큰', '국소', '귀납', '이름 붙일 역할 없음'];
-  const shownRoles = await page.$$eval(`${S} [data-table="roles"] tbody tr`, (rs) => rs.map((r) => r.cells[1].textContent));
+  // each role beside the score that earned it (or, for none, the score nearest a threshold)
+  const cells = await page.$$eval(`${S} [data-table="roles"] tbody tr`, (rs) => rs.map((r) => r.cells[1].textContent));
+  for (const c of cells) assert.match(c, /^\S.* \((\S+ )*\d\.\d\d [≥<] \d\.\d\d\)$/, c);
+  const shownRoles = cells.map((c) => c.slice(0, c.indexOf(' (')));
+  assert.ok(shownRoles.every((r) => order.includes(r)), shownRoles.join());
   assert.deepEqual(shownRoles, [...shownRoles].sort((a, b) => order.indexOf(a) - order.indexOf(b)));
+  // the thresholds, once, from the worker (the core's)
+  assert.match(await text(page, `${S} [data-check="thresholds"]`), /^기준: 앞 토큰 0\.40, 첫 토큰 0\.50, 중복 토큰 0\.30, 국소 0\.70, 귀납 0\.30\./);
   // ablation of every head
   await page.click(`${S} [data-control="ablate"]`);
-  await page.waitForFunction((s) => document.querySelector(`${s} [data-check="ablation"]`)?.dataset.state === 'done', S);
+  await page.waitForFunction((s) => document.querySelector(`${s} [data-check="ablation"]`)?.dataset.state === 'done' &&
+    document.querySelector(`${s} [data-table="roles"]`).dataset.filled === 'true', S);
   assert.match(await text(page, `${S} [data-check="ablation"]`), /원래 손실 \d+\.\d{3} nats\/토큰/);
   const deltas = await page.$$eval(`${S} [data-table="roles"] tbody tr`, (rs) => rs.map((r) => r.cells[7].textContent));
   assert.ok(deltas.every((d) => /^[+−-]\d+\.\d{3}$/.test(d)), deltas.join(' '));
+  // a head whose removal lowers the loss is explained (this model has some)
+  if (deltas.some((d) => /^[−-]/.test(d))) assert.match(await text(page, `${S} [data-check="ablation"]`), /Δ가 0보다 작다는 것\(\d층 \d번: [−-]\d\.\d{3}\)은/);
+  // stopped: the worker sees "Stop" between the two layers (it runs one layer per task); the
+  // model stays open and answers a new sentence
+  await page.evaluate((s) => {
+    document.querySelector(`${s} [data-control="ablate"]`).click();
+    document.querySelector(`${s} [data-control="ablate-stop"]`).click();
+  }, S);
+  await page.waitForFunction((s) => document.querySelector(`${s} [data-check="ablation"]`)?.dataset.state === 'stopped', S);
+  assert.equal(await text(page, `${S} [data-check="ablation"]`), '헤드 8개 가운데 4개까지 하고 멈췄습니다. 모델은 그대로 열려 있으니 단추를 눌러 다시 잴 수 있습니다.');
+  assert.equal(await page.isEnabled(`${S} [data-control="ablate"]`), true);
+  await analysed(page, 'a dog sat on the mat', 'dog');
   await assertAccessible(page, 'real-models');
   assert.deepEqual(errors, []);
   await page.close();
