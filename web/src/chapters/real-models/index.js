@@ -292,8 +292,9 @@ export default {
     const modelView = el('div', '', viewScroll);
     modelView.dataset.heads = 'model-view';
     // The page thread's share of a model: 144 maps (GPT-2 small) and a 144-row table are built,
-    // painted and labelled a few at a time, at most FRAME_BUDGET items in one frame (a map built,
-    // painted or labelled, a table row written), so no frame of the page waits for all of them
+    // painted and labelled a few at a time, at most FRAME_BUDGET units of work in one frame (a
+    // map built, painted or labelled: 1; a table row of 9 cells: 4; each of the chosen head's
+    // two T × T grids takes a frame of its own), so no frame of the page waits for all of them
     // (docs/real-models.md, "The page thread"). data-painted says how many maps show the current
     // sentence; the table's data-filled, whether its rows are the current ones.
     let thumbs = [], thumbPx = 64;
@@ -358,6 +359,9 @@ export default {
       color: 'weights', digits: 2, fixed: true, testId: 'rm-view',
     });
     pair.append(gridP.el, gridV.el);
+    // The big blocks skip their layout and paint while far from the screen (a sentence's two
+    // T × T grids are ~2,000 elements, GPT-2 small's table 1,440 cells, its maps 300).
+    const offscreenCheap = (node, height) => Object.assign(node.style, { contentVisibility: 'auto', containIntrinsicSize: `auto ${height}` });
     text('p', 'caution', work);
 
     // ---- roles ------------------------------------------------------------------------------
@@ -374,6 +378,9 @@ export default {
     text('caption', 'rolesOrder', table, undefined, 'table-order');
     table.dataset.table = 'roles';
     table.style.minWidth = '40rem';
+    offscreenCheap(tableBox, '30rem');
+    offscreenCheap(pair, '24rem');
+    offscreenCheap(viewScroll, '20rem');
     const thead = el('thead', '', table);
     const tbody = el('tbody', '', table);
 
@@ -433,11 +440,12 @@ export default {
       g.putImageData(img, 0, 0);
     }
     // What the frames still have to do (set by the render, done by step()).
-    const FRAME_BUDGET = 32;
+    const FRAME_BUDGET = 32, ROW_COST = 4;
     const pump = {
       built: 0, painted: 0, paintedFor: null, // maps built; painted with paintedFor (a heads result)
       label: null, labelled: 0,               // (x) -> [aria-label, title, role] of the current render; maps labelled with it
       rows: [], rowsDone: 0,                   // the table's rows ([x, cells…]) and how many are written
+      grids: [],                               // [grid, data] to update, one a frame
       frame: 0,
     };
     function later() {
@@ -448,6 +456,11 @@ export default {
       if (!info) return;
       let budget = FRAME_BUDGET;
       const n = info.layers * info.heads;
+      if (pump.grids.length) {
+        const [grid, data] = pump.grids.shift();
+        grid.update(data);
+        budget = 0; // (a grid of T × T cells is this frame's work)
+      }
       while (pump.built < n && budget > 0) {
         buildThumb(pump.built++);
         budget--;
@@ -488,10 +501,10 @@ export default {
           if (row.cells[i].textContent !== v) row.cells[i].textContent = v;
         });
         pump.rowsDone++;
-        budget--;
+        budget -= ROW_COST;
       }
       table.dataset.filled = String(pump.rowsDone === rows.length && rows.length > 0);
-      if (pump.built < n || (heads && pump.painted < pump.built) || (pump.label && pump.labelled < pump.built) || pump.rowsDone < rows.length) later();
+      if (pump.grids.length || pump.built < n || (heads && pump.painted < pump.built) || (pump.label && pump.labelled < pump.built) || pump.rowsDone < rows.length) later();
     }
     // An error's message in the page's language: err_<kind>, its parts escaped.
     const errorText = (e) => {
@@ -601,8 +614,8 @@ export default {
         }
         other = { rows: T, cols: T, data: d };
       }
-      gridP.update(P);
-      gridV.update(other);
+      pump.grids = [[gridP, P], [gridV, other]]; // one grid's T × T cells a frame (step)
+      later();
 
       // roles, sorted, with the unnamed heads counted
       let rolesVars = null, thresholdVars = null;
