@@ -326,7 +326,10 @@ export default {
       c.setAttribute('aria-hidden', 'true');
       Object.assign(c.style, { width: `${thumbPx}px`, height: `${thumbPx}px`, imageRendering: 'pixelated' });
       b.addEventListener('click', () => patch({ head: index }));
-      thumbs.push({ b, c, lab, l, h, pressed: null });
+      const on = index === state().head;
+      b.setAttribute('aria-pressed', String(on));
+      if (on) b.style.borderColor = 'var(--accent, #c60)';
+      thumbs.push({ b, c, lab, l, h, pressed: on });
     }
 
     // ---- one head ---------------------------------------------------------------------------
