@@ -7,7 +7,8 @@
 // wall time and how often the progress bar moved), all 144 heads of a 16-token sentence and the
 // role scores (the worker's time of each), the longest task on the page thread meanwhile
 // (PerformanceObserver 'longtask'), and the peak resident memory of the browser's processes
-// (sampled from /proc) against the file's size. Prints a table; --json writes the figures.
+// (sampled from /proc) against the file's size; then an ablation stopped after its first layer
+// (that layer's time, and how long "Stop" took). Prints a table; --json writes the figures.
 // --dist DIR serves another build of the page (main's web/dist, for a before/after trace).
 // --layers N writes an N-layer checkpoint of the same shape otherwise (a quick look at the page
 // thread); --trace out.json records a Chromium trace of the whole run (CDP Tracing) and prints
@@ -223,6 +224,19 @@ try {
     tokens: Number(/^(\d+) tokens/.exec(tokens.trim())?.[1]), headsMs, rolesMs, rolesLine: rolesLine.trim(),
     longestPageTaskMs: longest, peakRssBytes: peak.total, peakLargestProcessBytes: peak.largest, baseRssBytes: base?.total ?? null,
   });
+  // the ablation started, then stopped after its first layer: how long that layer took, and how
+  // long "Stop" took to be obeyed (the worker sees it between two layers); the model stays open
+  const abl = '#real-models [data-check="ablation"]';
+  const bar = '#real-models [data-control="ablate"] ~ progress';
+  const t1 = Date.now();
+  await page.click('#real-models [data-control="ablate"]');
+  await page.waitForFunction((b) => Number(document.querySelector(b)?.value) >= 12, bar, { timeout: 600000 });
+  const t2 = Date.now();
+  await page.click('#real-models [data-control="ablate-stop"]');
+  await page.waitForFunction((a) => document.querySelector(a)?.dataset.state === 'stopped', abl, { timeout: 600000 });
+  const t3 = Date.now();
+  out.ablationStopped = (await page.textContent(abl)).trim();
+  Object.assign(out, { ablationFirstLayerMs: t2 - t1, ablationStopMs: t3 - t2 });
 } finally {
   sampling = false;
   await sampler;
@@ -236,6 +250,7 @@ console.log(`| step | measured | target |
 | load ${mb(fileBytes)} MB from a file (worker; page wall time) | ${out.loadWorkerSeconds.toFixed(2)} s; ${out.loadWallSeconds.toFixed(2)} s, progress bar moved ${out.progressUpdates} times | ≤ 10 s |
 | all ${12 * LAYERS} heads of ${out.tokens} tokens (worker) | ${out.headsMs} ms | ≤ 1 s |
 | role scores, every head (worker) | ${(out.rolesMs / 1000).toFixed(2)} s | ≤ 10 s |
+| ablation: its first layer's 12 heads (page wall time); "Stop" obeyed after | ${(out.ablationFirstLayerMs / 1000).toFixed(2)} s; ${(out.ablationStopMs / 1000).toFixed(2)} s | |
 | longest task on the page thread | ${out.longestPageTaskMs.toFixed(0)} ms | ≤ 100 ms |
 | peak memory of the browser (all processes; largest one) | ${mb(out.peakRssBytes)} MB; ${mb(out.peakLargestProcessBytes)} MB (before opening: ${mb(out.baseRssBytes ?? 0)} MB) = ${(out.peakRssBytes / fileBytes).toFixed(2)}× / ${(out.peakLargestProcessBytes / fileBytes).toFixed(2)}× the file | ≤ 1.5× the file |`);
 console.log(out.rolesLine);

@@ -18,7 +18,14 @@ export async function pageTasks(path, minMs = 50) {
     if (e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain') main.add(`${e.pid}:${e.tid}`);
   const onMain = events.filter((e) => main.has(`${e.pid}:${e.tid}`) && e.ph === 'X' && e.dur != null).sort((a, b) => a.ts - b.ts || b.dur - a.dur);
   const t0 = Math.min(...onMain.map((e) => e.ts));
-  const tasks = onMain.filter((e) => /RunTask$/.test(e.name) && e.dur >= minMs * 1000);
+  // (a task's RunTask and ThreadControllerImpl::RunTask nest: the outer one only)
+  const tasks = [];
+  for (const e of onMain) {
+    if (!/RunTask$/.test(e.name) || e.dur < minMs * 1000) continue;
+    const last = tasks.at(-1);
+    if (last && e.ts >= last.ts && e.ts + e.dur <= last.ts + last.dur) continue;
+    tasks.push(e);
+  }
   const label = (e) => {
     const d = e.args?.data ?? {};
     if (e.name === 'FunctionCall' || e.name === 'EvaluateScript' || e.name === 'v8.callFunction')
