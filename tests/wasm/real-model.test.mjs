@@ -10,7 +10,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import createPretrained from '../../web/dist/pretrained.mjs';
-import { createRealModel, maskedPositions } from '../../web/src/workers/real-model.js';
+import { createRealModel, maskedPositions, ablationPieces } from '../../web/src/workers/real-model.js';
 
 const data = new URL('../core/data/pretrained/', import.meta.url);
 const manifest = JSON.parse(await readFile(new URL('manifest.json', data), 'utf8'));
@@ -153,7 +153,19 @@ test('a sentence through the worker: tokens mapped back to the text, every head,
   }
 });
 
-test('the ablation runs a layer at a time: stopped between two layers, the model stays usable, the pieces give the whole', async () => {
+test('the ablation\'s pieces: every head once, in order, none costing more than about a quarter of the first layer', () => {
+  for (const [L, H] of [[12, 12], [2, 4], [6, 12], [24, 16], [1, 1]]) {
+    const p = ablationPieces(L, H);
+    assert.deepEqual(p.flatMap(([a, b]) => Array.from({ length: b - a }, (_, i) => a + i)), Array.from({ length: L * H }, (_, i) => i));
+    for (const [a, b] of p) assert.equal(Math.floor(a / H), Math.floor((b - 1) / H)); // within one layer
+    const cost = ([a, b]) => (b - a) * (L - Math.floor(a / H) + 1);
+    assert.ok(Math.max(...p.map(cost)) <= Math.max(L - 0 + 1, Math.floor((H * (L + 1)) / 4)), `${L}x${H}`);
+  }
+  assert.equal(ablationPieces(12, 12).length, 30);
+  assert.deepEqual(ablationPieces(12, 12).slice(0, 4), [[0, 3], [3, 6], [6, 9], [9, 12]]);
+});
+
+test('the ablation runs a few heads at a time: stopped between two pieces, the model stays usable, the pieces give the whole', async () => {
   const tasks = []; // the worker's deferred pieces, run by hand
   const d = driver({ defer: (f) => tasks.push(f) });
   assert.equal((await d.open({ kind: 'files', files: asFiles(await folder('gpt2-f32')) })).type, 'loaded');
@@ -164,17 +176,20 @@ test('the ablation runs a layer at a time: stopped between two layers, the model
   // the whole ablation in one call, for comparison
   const sentenceIds = d.rm.encode(text).ids;
   const whole = d.rm.model.ablate(sentenceIds, sentenceIds.map((_, i) => sentenceIds[i + 1] ?? -1));
-  // started: the first layer runs at once, the rest waits for its turn
+  // started: the first piece runs at once, the rest waits for its turn
+  const pieces = ablationPieces(layers, heads);
+  assert.ok(pieces.length >= 2);
+  const first = pieces[0][1];
   const id = d.id();
   d.rm.receive({ type: 'ablate', id });
-  assert.deepEqual(d.got.filter((m) => m.id === id).map((m) => [m.type, m.done, m.total]), [['ablating', heads, layers * heads]]);
+  assert.deepEqual(d.got.filter((m) => m.id === id).map((m) => [m.type, m.done, m.total]), [['ablating', first, layers * heads]]);
   assert.equal(tasks.length, 1);
-  assert.deepEqual(d.rm.ablating, { id, layer: 1, layers });
-  // "Stop": seen before the next layer
+  assert.deepEqual(d.rm.ablating, { id, done: first, total: layers * heads, pieces: pieces.length });
+  // "Stop": seen before the next piece
   d.rm.receive({ type: 'stopAblation', id });
   tasks.shift()();
   const stopped = await d.until(id, ['ablationStopped', 'ablation', 'error']);
-  assert.deepEqual([stopped.type, stopped.done, stopped.total, stopped.why], ['ablationStopped', heads, layers * heads, 'asked']);
+  assert.deepEqual([stopped.type, stopped.done, stopped.total, stopped.why], ['ablationStopped', first, layers * heads, 'asked']);
   assert.equal(d.rm.ablating, null);
   assert.equal(tasks.length, 0);
   // the model is still there: a sentence, then a whole ablation (every piece run)
@@ -188,7 +203,7 @@ test('the ablation runs a layer at a time: stopped between two layers, the model
   assert.deepEqual(done.ablation.base, whole.base);
   assert.ok(done.transfer?.includes(done.ablation.delta.buffer)); // moved to the page, not copied
   const ticks = d.got.filter((m) => m.id === id2 && m.type === 'ablating').map((m) => m.done);
-  assert.deepEqual(ticks, Array.from({ length: layers }, (_, l) => (l + 1) * heads));
+  assert.deepEqual(ticks, pieces.map(([, end]) => end));
   // a new sentence stops an ablation under way
   const id3 = d.id();
   d.rm.receive({ type: 'ablate', id: id3 });

@@ -12,9 +12,9 @@
 //   {type: 'cancel'}                   the load under way stops after its current chunk
 //   {type: 'analyse', id, text}        every head of the sentence, then its roles
 //   {type: 'ablate', id}               every head switched off in turn, on the last sentence:
-//                                       one layer's heads per task, so that a message between
-//                                       two layers is seen (below)
-//   {type: 'stopAblation', id}         the ablation under way stops after its current layer
+//                                       a few heads per task, so that a message between two
+//                                       pieces is seen (below)
+//   {type: 'stopAblation', id}         the ablation under way stops after its current piece
 // Messages out (post):
 //   {type: 'progress', id, bytesDone, bytesTotal, tensorsDone, tensorsTotal, phase}
 //   {type: 'loaded', id, info}         the new model replaces the previous one
@@ -26,10 +26,10 @@
 // A load that fails or is cancelled leaves the previous model as it was (both are held while
 // the new one loads: the peak is the two models' weights).
 //
-// The ablation (145 forwards' worth: tens of seconds for GPT-2 small) runs one layer at a time
-// (the core's ablate_layers, the base loss computed by the first piece only), each piece a
-// task of its own (`defer`, a timer): a 'stopAblation', a new sentence or a new model is seen
-// between two layers, and the model stays loaded and usable.
+// The ablation (145 forwards' worth: tens of seconds for GPT-2 small) runs in pieces of a few
+// heads (ablationPieces; the core's ablate_range, the base loss computed by the first piece
+// only), each piece a task of its own (`defer`, a timer): a 'stopAblation', a new sentence or a
+// new model is seen between two pieces, and the model stays loaded and usable.
 //
 // Reading: a File's bytes through File.slice(a, b) one chunk at a time (≤ 16 MiB, the core's
 // kChunkBytes), a URL's through HTTP Range requests (bytes=a-b); each chunk is copied into the
@@ -146,6 +146,21 @@ export function maskedPositions(ids, special) {
   if (!m) return [];
   const n = Math.max(1, Math.round(0.15 * m));
   return [...new Set(Array.from({ length: n }, (_, j) => content[Math.floor(((j + 0.5) * m) / n)]))];
+}
+
+// The ablation's pieces, [first, end) head ranges (layer-major): a layer's heads in groups
+// whose cost (heads × the layers they go through, the logits counted as one more) stays under
+// about a quarter of the first layer's. GPT-2 small: layers 1–3 in 4 pieces of 3 heads, …, the
+// last three whole, 30 pieces; a stop waits for one of them. A piece stacks its heads' rows
+// into each weight product (fewer rows than a whole layer: each weight is read once a piece).
+export function ablationPieces(layers, heads) {
+  const target = Math.max(1, Math.floor((heads * (layers + 1)) / 4));
+  const out = [];
+  for (let l = 0; l < layers; l++) {
+    const g = Math.min(heads, Math.max(1, Math.floor(target / (layers - l + 1))));
+    for (let h = 0; h < heads; h += g) out.push([l * heads + h, l * heads + Math.min(heads, h + g)]);
+  }
+  return out;
 }
 
 export function createRealModel({ core, post, now = () => (globalThis.performance ?? Date).now(), defer = (f) => setTimeout(f, 0) }) {
@@ -320,32 +335,33 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
     }
     const { layers, heads } = model.info;
     const job = {
-      id, model, tokens, targets, masked, forSentence: sentence.id, layer: 0, layers, heads, base: null,
-      delta: new Float64Array(layers * heads), loss: new Float64Array(layers * heads), t0: now(), stopped: null,
+      id, model, tokens, targets, masked, forSentence: sentence.id, pieces: ablationPieces(layers, heads), piece: 0, done: 0,
+      total: layers * heads, base: null, delta: new Float64Array(layers * heads), loss: new Float64Array(layers * heads), t0: now(), stopped: null,
     };
     ablation = job;
     piece(job);
   }
   function piece(job) {
-    const { id, layers, heads } = job;
+    const { id, total } = job;
     if (job.stopped) {
       if (ablation === job) ablation = null;
-      return post({ type: 'ablationStopped', id, done: job.layer * heads, total: layers * heads, why: job.stopped });
+      return post({ type: 'ablationStopped', id, done: job.done, total, why: job.stopped });
     }
     try {
-      const l = job.layer;
+      const [first, end] = job.pieces[job.piece];
       const a = job.model.ablate(job.tokens, job.targets, {
-        layers: [l, l + 1], base: job.base,
-        progress: (done) => post({ type: 'ablating', id, done: l * heads + done, total: layers * heads }),
+        heads: [first, end], base: job.base,
+        progress: (done) => post({ type: 'ablating', id, done: first + done, total }),
       });
       job.base ??= a.base;
-      job.delta.set(a.delta, l * heads);
-      job.loss.set(a.loss, l * heads);
+      job.delta.set(a.delta, first);
+      job.loss.set(a.loss, first);
+      job.done = end;
     } catch (e) {
       if (ablation === job) ablation = null;
       return post({ type: 'error', id, of: 'ablate', error: errorOf(e) });
     }
-    if (++job.layer < layers) return defer(() => piece(job));
+    if (++job.piece < job.pieces.length) return defer(() => piece(job));
     if (ablation === job) ablation = null;
     post({ type: 'ablation', id, ablation: { base: job.base, delta: job.delta, loss: job.loss, masked: job.masked, sentence: job.forSentence, ms: now() - job.t0 } },
       [job.delta.buffer, job.loss.buffer]);
@@ -380,7 +396,7 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
     },
     encode: (text) => encode(text),
     get ablating() {
-      return ablation ? { id: ablation.id, layer: ablation.layer, layers: ablation.layers } : null;
+      return ablation ? { id: ablation.id, done: ablation.done, total: ablation.total, pieces: ablation.pieces.length } : null;
     },
   };
 }

@@ -403,7 +403,7 @@ export default {
     ablateButton.dataset.control = 'ablate';
     const ablBar = el('progress', '', ablBox);
     ablBar.style.width = '12rem';
-    // stops it between two layers (the worker runs it one layer at a time); the model stays
+    // stops it between two pieces (the worker runs it a few heads at a time); the model stays
     const ablStop = k.button('ablateStop', () => {
       if (ablating) send({ type: 'stopAblation', id: ablateId });
       ablStop.disabled = true;

@@ -114,14 +114,14 @@ test('real-models: no model yet; a GPT-2 checkpoint through the file picker: eve
   assert.ok(deltas.every((d) => /^[+−-]\d+\.\d{3}$/.test(d)), deltas.join(' '));
   // a head whose removal lowers the loss is explained (this model has some)
   if (deltas.some((d) => /^[−-]/.test(d))) assert.match(await text(page, `${S} [data-check="ablation"]`), /Δ가 0보다 작다는 것\(\d층 \d번: [−-]\d\.\d{3}\)은/);
-  // stopped: the worker sees "Stop" between the two layers (it runs one layer per task); the
-  // model stays open and answers a new sentence
+  // stopped: the worker sees "Stop" after its first piece (it runs a few heads per task: here
+  // one, ablationPieces); the model stays open and answers a new sentence
   await page.evaluate((s) => {
     document.querySelector(`${s} [data-control="ablate"]`).click();
     document.querySelector(`${s} [data-control="ablate-stop"]`).click();
   }, S);
   await page.waitForFunction((s) => document.querySelector(`${s} [data-check="ablation"]`)?.dataset.state === 'stopped', S);
-  assert.equal(await text(page, `${S} [data-check="ablation"]`), '헤드 8개 가운데 4개까지 하고 멈췄습니다. 모델은 그대로 열려 있으니 단추를 눌러 다시 잴 수 있습니다.');
+  assert.equal(await text(page, `${S} [data-check="ablation"]`), '헤드 8개 가운데 1개까지 하고 멈췄습니다. 모델은 그대로 열려 있으니 단추를 눌러 다시 잴 수 있습니다.');
   assert.equal(await page.isEnabled(`${S} [data-control="ablate"]`), true);
   await analysed(page, 'a dog sat on the mat', 'dog');
   await assertAccessible(page, 'real-models');
