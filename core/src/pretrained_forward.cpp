@@ -347,11 +347,25 @@ Loss loss(const Model& model, const std::vector<int>& tokens, const std::vector<
 AblationReport ablate_heads(const Model& model, const std::vector<int>& tokens, const std::vector<int>& targets,
                             const std::vector<int>& token_types,
                             const std::function<void(std::size_t, std::size_t)>& progress) {
+    return ablate_range(model, tokens, targets, 0, model.config.layers * model.config.heads, nullptr, token_types,
+                        progress);
+}
+
+AblationReport ablate_range(const Model& model, const std::vector<int>& tokens, const std::vector<int>& targets,
+                            std::size_t first_head, std::size_t end_head, const Loss* base,
+                            const std::vector<int>& token_types,
+                            const std::function<void(std::size_t, std::size_t)>& progress) {
     const Config& c = model.config;
     check_tokens(c, tokens, token_types);
     if (targets.size() != tokens.size())
         bad_input(std::to_string(targets.size()) + " targets for " + std::to_string(tokens.size()) + " tokens");
-    // The clean run, every layer's input kept.
+    if (first_head > end_head || end_head > c.layers * c.heads)
+        bad_input("heads " + std::to_string(first_head) + ".." + std::to_string(end_head) + " of a model of " +
+                  std::to_string(c.layers * c.heads));
+    const std::size_t first_layer = first_head / c.heads;
+    const std::size_t end_layer = end_head == first_head ? first_layer : (end_head - 1) / c.heads + 1;
+    // The clean run, the input of every layer up to end_layer − 1 kept (all the way up when
+    // the base loss is to be computed).
     ForwardOptions o;
     o.keep_weights = false;
     o.token_types = token_types;
@@ -359,21 +373,25 @@ AblationReport ablate_heads(const Model& model, const std::vector<int>& tokens, 
     {
         const Run r{model, o, nullptr, tokens.size()};
         Matrix X = embed(model, tokens, token_types, tokens.size());
-        for (std::size_t l = 0; l < c.layers; ++l) {
+        const std::size_t clean = base ? end_layer : c.layers;
+        for (std::size_t l = 0; l < clean; ++l) {
             inputs[l] = X;
+            if (base && l + 1 == clean) break;  // its input is all the pieces need
             layer(r, l, X);
         }
         AblationReport rep;
-        rep.base = token_loss(logits_of(model, final_hidden(model, std::move(X))), targets);
+        rep.base = base ? *base : token_loss(logits_of(model, final_hidden(model, std::move(X))), targets);
         const std::size_t T = tokens.size(), H = c.heads, d = c.d_model;
+        const std::size_t total = end_head - first_head;
         // The heads of layer l side by side: copies of the layer's input, copy s with head
         // h0 + s zeroed, one stack through the layers above and the head (at most kAblationRows
         // rows at a time: the stack's logits are rows x V floats).
         constexpr std::size_t kAblationRows = 256;
         const std::size_t group = std::max<std::size_t>(1, std::min(H, kAblationRows / T));
-        for (std::size_t l = 0; l < c.layers; ++l)
-            for (std::size_t h0 = 0; h0 < H; h0 += group) {
-                const std::size_t g = std::min(group, H - h0);
+        for (std::size_t l = first_layer; l < end_layer; ++l) {
+            const std::size_t from = std::max(first_head, l * H) - l * H, to = std::min(end_head, (l + 1) * H) - l * H;
+            for (std::size_t h0 = from; h0 < to; h0 += group) {
+                const std::size_t g = std::min(group, to - h0);
                 Run rz{model, o, nullptr, T};
                 rz.zero_layer = l;
                 rz.zero_first = h0;
@@ -389,8 +407,9 @@ AblationReport ablate_heads(const Model& model, const std::vector<int>& tokens, 
                     a.delta = a.loss.loss() - rep.base.loss();
                     rep.heads.push_back(a);
                 }
-                if (progress) progress(rep.heads.size(), c.layers * H);
+                if (progress) progress(rep.heads.size(), total);
             }
+        }
         return rep;
     }
 }

@@ -120,6 +120,21 @@ TEST_CASE("every case matches the PyTorch reference: attention, value norms, hid
             z[k] = true;
             CHECK(pretrained::loss(model, tokens, targets, z, types).loss() == rep.heads[k].loss.loss());
         }
+        // in pieces of 3 heads (across layer boundaries too), the base given: the same heads, bit for bit
+        std::vector<pretrained::HeadAblation> pieces;
+        const std::size_t n = model.config.layers * model.config.heads;
+        for (std::size_t k = 0; k < n; k += 3) {
+            const auto part = pretrained::ablate_range(model, tokens, targets, k, std::min(n, k + 3), k ? &rep.base : nullptr, types);
+            CHECK(part.base.loss() == rep.base.loss());
+            pieces.insert(pieces.end(), part.heads.begin(), part.heads.end());
+        }
+        REQUIRE(pieces.size() == rep.heads.size());
+        for (std::size_t k = 0; k < pieces.size(); ++k) {
+            CHECK(pieces[k].layer == rep.heads[k].layer);
+            CHECK(pieces[k].head == rep.heads[k].head);
+            CHECK(pieces[k].loss.loss() == rep.heads[k].loss.loss());
+        }
+        CHECK_THROWS_AS(pretrained::ablate_range(model, tokens, targets, 1, n + 1), CheckpointError);
         // the ablation moves the loss (the reference's losses differ from the base)
         CHECK(std::any_of(rep.heads.begin(), rep.heads.end(), [](const auto& a) { return std::fabs(a.delta) > 1e-4; }));
     }

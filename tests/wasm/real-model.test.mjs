@@ -10,7 +10,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import createPretrained from '../../web/dist/pretrained.mjs';
-import { createRealModel, maskedPositions } from '../../web/src/workers/real-model.js';
+import { createRealModel, maskedPositions, ablationPieces } from '../../web/src/workers/real-model.js';
 
 const data = new URL('../core/data/pretrained/', import.meta.url);
 const manifest = JSON.parse(await readFile(new URL('manifest.json', data), 'utf8'));
@@ -46,10 +46,10 @@ function relErr(ours, theirs) {
 }
 
 // A driver of the worker's logic: open a source, send messages, wait for the answer.
-function driver() {
+function driver({ defer } = {}) {
   const got = [];
   let wakers = [];
-  const rm = createRealModel({ core, post: (m) => { got.push(m); for (const w of wakers.splice(0)) w(); } });
+  const rm = createRealModel({ core, defer, post: (m, transfer) => { got.push({ ...m, transfer }); for (const w of wakers.splice(0)) w(); } });
   let next = 1;
   async function until(id, types) {
     for (;;) {
@@ -77,6 +77,8 @@ function driver() {
       rm.receive({ type: 'ablate', id });
       return until(id, ['ablation', 'error']);
     },
+    until,
+    id: () => next++,
   };
 }
 
@@ -149,6 +151,66 @@ test('a sentence through the worker: tokens mapped back to the text, every head,
     assert.ok(Number.isFinite(ab.ablation.base.loss));
     if (name === 'bert-f32') assert.ok(ab.ablation.masked.length >= 1);
   }
+});
+
+test('the ablation\'s pieces: every head once, in order, none costing more than about a quarter of the first layer', () => {
+  for (const [L, H] of [[12, 12], [2, 4], [6, 12], [24, 16], [1, 1]]) {
+    const p = ablationPieces(L, H);
+    assert.deepEqual(p.flatMap(([a, b]) => Array.from({ length: b - a }, (_, i) => a + i)), Array.from({ length: L * H }, (_, i) => i));
+    for (const [a, b] of p) assert.equal(Math.floor(a / H), Math.floor((b - 1) / H)); // within one layer
+    const cost = ([a, b]) => (b - a) * (L - Math.floor(a / H) + 1);
+    assert.ok(Math.max(...p.map(cost)) <= Math.max(L - 0 + 1, Math.floor((H * (L + 1)) / 4)), `${L}x${H}`);
+  }
+  assert.equal(ablationPieces(12, 12).length, 30);
+  assert.deepEqual(ablationPieces(12, 12).slice(0, 4), [[0, 3], [3, 6], [6, 9], [9, 12]]);
+});
+
+test('the ablation runs a few heads at a time: stopped between two pieces, the model stays usable, the pieces give the whole', async () => {
+  const tasks = []; // the worker's deferred pieces, run by hand
+  const d = driver({ defer: (f) => tasks.push(f) });
+  assert.equal((await d.open({ kind: 'files', files: asFiles(await folder('gpt2-f32')) })).type, 'loaded');
+  const text = 'the cat sat on the mat and the cat sat';
+  assert.equal((await d.analyse(text)).heads.type, 'heads');
+  const { layers, heads } = d.rm.model.info;
+  assert.ok(layers >= 2);
+  // the whole ablation in one call, for comparison
+  const sentenceIds = d.rm.encode(text).ids;
+  const whole = d.rm.model.ablate(sentenceIds, sentenceIds.map((_, i) => sentenceIds[i + 1] ?? -1));
+  // started: the first piece runs at once, the rest waits for its turn
+  const pieces = ablationPieces(layers, heads);
+  assert.ok(pieces.length >= 2);
+  const first = pieces[0][1];
+  const id = d.id();
+  d.rm.receive({ type: 'ablate', id });
+  assert.deepEqual(d.got.filter((m) => m.id === id).map((m) => [m.type, m.done, m.total]), [['ablating', first, layers * heads]]);
+  assert.equal(tasks.length, 1);
+  assert.deepEqual(d.rm.ablating, { id, done: first, total: layers * heads, pieces: pieces.length });
+  // "Stop": seen before the next piece
+  d.rm.receive({ type: 'stopAblation', id });
+  tasks.shift()();
+  const stopped = await d.until(id, ['ablationStopped', 'ablation', 'error']);
+  assert.deepEqual([stopped.type, stopped.done, stopped.total, stopped.why], ['ablationStopped', first, layers * heads, 'asked']);
+  assert.equal(d.rm.ablating, null);
+  assert.equal(tasks.length, 0);
+  // the model is still there: a sentence, then a whole ablation (every piece run)
+  assert.equal((await d.analyse(text)).heads.type, 'heads');
+  const id2 = d.id();
+  d.rm.receive({ type: 'ablate', id: id2 });
+  while (tasks.length) tasks.shift()();
+  const done = await d.until(id2, ['ablation', 'ablationStopped', 'error']);
+  assert.equal(done.type, 'ablation', JSON.stringify(done.error));
+  assert.deepEqual([...done.ablation.delta], [...whole.delta]); // the pieces give the whole, bit for bit
+  assert.deepEqual(done.ablation.base, whole.base);
+  assert.ok(done.transfer?.includes(done.ablation.delta.buffer)); // moved to the page, not copied
+  const ticks = d.got.filter((m) => m.id === id2 && m.type === 'ablating').map((m) => m.done);
+  assert.deepEqual(ticks, pieces.map(([, end]) => end));
+  // a new sentence stops an ablation under way
+  const id3 = d.id();
+  d.rm.receive({ type: 'ablate', id: id3 });
+  await d.analyse('a new sentence');
+  tasks.shift()();
+  const s3 = await d.until(id3, ['ablationStopped', 'ablation', 'error']);
+  assert.deepEqual([s3.type, s3.why], ['ablationStopped', 'sentence']);
 });
 
 test('maskedPositions: about 15% of the content tokens, never a special one', () => {

@@ -7,8 +7,13 @@
 // wall time and how often the progress bar moved), all 144 heads of a 16-token sentence and the
 // role scores (the worker's time of each), the longest task on the page thread meanwhile
 // (PerformanceObserver 'longtask'), and the peak resident memory of the browser's processes
-// (sampled from /proc) against the file's size. Prints a table; --json writes the figures.
-//   node tools/pretrained/bench_page.mjs [--json out.json] [--keep]
+// (sampled from /proc) against the file's size; then an ablation stopped after its first layer
+// (that layer's time, and how long "Stop" took). Prints a table; --json writes the figures.
+// --dist DIR serves another build of the page (main's web/dist, for a before/after trace).
+// --layers N writes an N-layer checkpoint of the same shape otherwise (a quick look at the page
+// thread); --trace out.json records a Chromium trace of the whole run (CDP Tracing) and prints
+// the page thread's tasks over 50 ms with what ran inside them (tools/pretrained/trace_tasks.mjs).
+//   node tools/pretrained/bench_page.mjs [--json out.json] [--keep] [--layers N] [--trace out.json]
 import { mkdir, rm, writeFile, open as openFile, readFile, readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve, dirname } from 'node:path';
@@ -16,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { startServer } from '../../web/scripts/serve.mjs';
 import { launchChromium } from '../../web/scripts/browser.mjs';
 import { BYTE_TO_CHAR } from '../../web/real-models/tokenizer.js';
+import { TRACE_CATEGORIES, pageTasks, describeTasks } from './trace_tasks.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const arg = (name, dflt) => {
@@ -24,12 +30,14 @@ const arg = (name, dflt) => {
 };
 const keep = process.argv.includes('--keep');
 const reuse = process.argv.includes('--reuse'); // a checkpoint left by --keep is used again
-const dir = resolve(root, 'build', 'bench', 'gpt2-small-random-page');
+const LAYERS = Number(arg('layers', 12));
+const trace = arg('trace');
+const dir = resolve(root, 'build', 'bench', LAYERS === 12 ? 'gpt2-small-random-page' : `gpt2-${LAYERS}-layers-random-page`);
 const require = createRequire(join(root, 'web', 'package.json'));
 
 // ---- the checkpoint ---------------------------------------------------------------------------
 async function writeCheckpoint() {
-  const L = 12, d = 768, V = 50257, P = 1024;
+  const L = LAYERS, d = 768, V = 50257, P = 1024;
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'config.json'), JSON.stringify({
     model_type: 'gpt2', architectures: ['GPT2LMHeadModel'], n_layer: L, n_head: 12, n_embd: d, n_positions: P, n_ctx: P,
@@ -145,7 +153,8 @@ try {
 }
 const load = await readFile('/proc/loadavg', 'utf8');
 console.log(`wrote ${dir} (model.safetensors ${(fileBytes / 1e6).toFixed(1)} MB) in ${((Date.now() - t0) / 1000).toFixed(1)} s; load average ${load.split(' ').slice(0, 3).join(' ')}`);
-const server = await startServer({ port: 0 });
+// --dist <dir>: serve another build of the page (an A/B of the page thread against main's)
+const server = await startServer({ port: 0, ...(arg('dist') ? { dir: resolve(arg('dist')) } : {}) });
 const browser = await launchChromium();
 const pid = process.pid; // Chromium runs as this process's children
 let peak = { total: 0, largest: 0 }, base = null;
@@ -183,6 +192,7 @@ try {
       .observe(bar, { attributes: true, attributeFilter: ['value', 'max'] });
     window.__since = performance.now(); // long tasks from here on (the page's boot is not measured)
   });
+  if (trace) await browser.startTracing(page, { path: resolve(trace), categories: TRACE_CATEGORIES });
   const files = ['config.json', 'model.safetensors', 'vocab.json', 'merges.txt'].map((f) => join(dir, f));
   const start = Date.now();
   await page.setInputFiles('#real-models input[data-control="model-files"]', files);
@@ -193,8 +203,9 @@ try {
   // a 16-token sentence (with <|endoftext|> first): every head, then the roles
   const sentence = 'The cat sat on the mat because it was tired and wanted a nap.';
   await page.fill('#real-models textarea[data-control="text"]', sentence);
-  await page.waitForFunction((s) => document.querySelector('#real-models [data-check="tokens"]')?.textContent.includes('nap') &&
-    document.querySelectorAll('#real-models [data-heads="model-view"] canvas').length === 144, sentence, { timeout: 600000 });
+  await page.waitForFunction(([s, n]) => document.querySelector('#real-models [data-check="tokens"]')?.textContent.includes('nap') &&
+    (document.querySelector('#real-models [data-heads="model-view"]')?.dataset.painted ??
+     String(document.querySelectorAll('#real-models [data-heads="model-view"] canvas').length)) === String(12 * n), [sentence, LAYERS], { timeout: 600000 });
   const tokens = await page.textContent('#real-models [data-check="tokens"]');
   const headsMs = Number(await page.getAttribute('#real-models [data-check="tokens"]', 'data-ms'));
   await page.waitForFunction(() => document.querySelector('#real-models [data-check="roles"]')?.dataset.state === 'done', null, { timeout: 600000 });
@@ -202,6 +213,10 @@ try {
   const rolesLine = await page.textContent('#real-models [data-check="roles"]');
   await page.waitForTimeout(500); // (long-task entries arrive after the task)
   const longest = await page.evaluate(() => window.__longest);
+  if (trace) {
+    await browser.stopTracing();
+    out.traceTasks = await pageTasks(resolve(trace));
+  }
   out.longTasks = await page.evaluate(() => window.__longTasks.filter(([t]) => t >= window.__since));
   const seconds = Number(/read in ([\d.]+) s/.exec(summary)?.[1]);
   Object.assign(out, {
@@ -209,6 +224,19 @@ try {
     tokens: Number(/^(\d+) tokens/.exec(tokens.trim())?.[1]), headsMs, rolesMs, rolesLine: rolesLine.trim(),
     longestPageTaskMs: longest, peakRssBytes: peak.total, peakLargestProcessBytes: peak.largest, baseRssBytes: base?.total ?? null,
   });
+  // the ablation started, then stopped after its first layer: how long that layer took, and how
+  // long "Stop" took to be obeyed (the worker sees it between two layers); the model stays open
+  const abl = '#real-models [data-check="ablation"]';
+  const bar = '#real-models [data-control="ablate"] ~ progress';
+  const t1 = Date.now();
+  await page.click('#real-models [data-control="ablate"]');
+  await page.waitForFunction((b) => Number(document.querySelector(b)?.value) >= 12, bar, { timeout: 600000 });
+  const t2 = Date.now();
+  await page.click('#real-models [data-control="ablate-stop"]');
+  await page.waitForFunction((a) => document.querySelector(a)?.dataset.state === 'stopped', abl, { timeout: 600000 });
+  const t3 = Date.now();
+  out.ablationStopped = (await page.textContent(abl)).trim();
+  Object.assign(out, { ablationFirstLayerMs: t2 - t1, ablationStopMs: t3 - t2 });
 } finally {
   sampling = false;
   await sampler;
@@ -220,11 +248,13 @@ const mb = (b) => (b / 1e6).toFixed(0);
 console.log(`| step | measured | target |
 | --- | --- | --- |
 | load ${mb(fileBytes)} MB from a file (worker; page wall time) | ${out.loadWorkerSeconds.toFixed(2)} s; ${out.loadWallSeconds.toFixed(2)} s, progress bar moved ${out.progressUpdates} times | ≤ 10 s |
-| all 144 heads of ${out.tokens} tokens (worker) | ${out.headsMs} ms | ≤ 1 s |
+| all ${12 * LAYERS} heads of ${out.tokens} tokens (worker) | ${out.headsMs} ms | ≤ 1 s |
 | role scores, every head (worker) | ${(out.rolesMs / 1000).toFixed(2)} s | ≤ 10 s |
+| ablation: its first layer's 12 heads (page wall time); "Stop" obeyed after | ${(out.ablationFirstLayerMs / 1000).toFixed(2)} s; ${(out.ablationStopMs / 1000).toFixed(2)} s | |
 | longest task on the page thread | ${out.longestPageTaskMs.toFixed(0)} ms | ≤ 100 ms |
 | peak memory of the browser (all processes; largest one) | ${mb(out.peakRssBytes)} MB; ${mb(out.peakLargestProcessBytes)} MB (before opening: ${mb(out.baseRssBytes ?? 0)} MB) = ${(out.peakRssBytes / fileBytes).toFixed(2)}× / ${(out.peakLargestProcessBytes / fileBytes).toFixed(2)}× the file | ≤ 1.5× the file |`);
 console.log(out.rolesLine);
+if (out.traceTasks) console.log(describeTasks(out.traceTasks));
 console.log(`long tasks on the page thread after the files were given (start ms, duration ms): ${JSON.stringify(out.longTasks)}`);
 const json = arg('json');
 if (json) {

@@ -319,15 +319,25 @@ int loss(int id, std::uintptr_t tokens, double T, std::uintptr_t targets, std::u
     });
 }
 
-// Every head switched off in turn; progress(done, total) after each stack of heads.
-int ablate(int id, std::uintptr_t tokens, double T, std::uintptr_t targets, std::uintptr_t types, val progress) {
+// Heads first..end−1 (layer-major; end < 0: every head) switched off in turn; progress(done,
+// total) after each stack of heads. baseScored ≥ 0: the base loss of an earlier piece
+// (ablate_range), not computed again.
+int ablate(int id, std::uintptr_t tokens, double T, std::uintptr_t targets, std::uintptr_t types, double first,
+           double end, double baseNats, double baseScored, val progress) {
     return guard([&] {
         const pt::Model& m = model_of(id);
         std::function<void(std::size_t, std::size_t)> cb;
         if (progress.typeOf().as<std::string>() == "function")
             cb = [&](std::size_t done, std::size_t total) { progress(double(done), double(total)); };
-        pt::AblationReport rep = pt::ablate_heads(m, ints(tokens, T), ints(targets, T),
-                                                   types ? ints(types, T) : std::vector<int>{}, cb);
+        const double all = double(m.config.layers * m.config.heads);
+        if (first < 0 || end > all || (end >= 0 && first > end))
+            throw st::CheckpointError("input", "", "", "no heads " + std::to_string(first) + ".." + std::to_string(end));
+        pt::Loss given;
+        given.nats = baseNats;
+        given.scored = baseScored >= 0 ? std::size_t(baseScored) : 0;
+        pt::AblationReport rep = pt::ablate_range(m, ints(tokens, T), ints(targets, T), std::size_t(first),
+                                                  std::size_t(end < 0 ? all : end), baseScored >= 0 ? &given : nullptr,
+                                                  types ? ints(types, T) : std::vector<int>{}, cb);
         const std::size_t n = rep.heads.size();
         std::vector<double> delta(n), nats(n);
         for (std::size_t k = 0; k < n; ++k) {

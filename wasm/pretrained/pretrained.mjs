@@ -20,7 +20,9 @@
 //        -> {T, weights: Float32Array [layer][head][i][j], norms: [layer][head][j] | null,
 //            rollout: Float32Array T×T | null}
 //   model.loss(tokens, targets, {types, off}) -> {nats, scored, loss}
-//   model.ablate(tokens, targets, {types, progress(done, total)}) -> {base, delta, loss}
+//   model.ablate(tokens, targets, {types, progress(done, total), heads: [first, end], base})
+//        -> {base, delta, loss}     (heads: only those, layer-major, in pieces a caller can
+//                                    stop between; base: the {nats, scored} of an earlier piece)
 //   model.roles(tokens, {pool, bos, eos, sequences, repeat, seed}) -> {layers: [[{…, role}]], unnamed, …}
 //   model.free()
 // Every failure throws a CheckpointError (an Error; .kind as safetensors.hpp lists them, plus
@@ -115,13 +117,14 @@ export default async function createPretrained(moduleArgs = {}) {
           return result();
         });
       },
-      ablate(tokens, targets, { types = null, progress = null } = {}) {
+      ablate(tokens, targets, { types = null, progress = null, heads = null, base = null } = {}) {
         live();
         seq(tokens, targets);
         seq(tokens, types);
+        const [first, end] = heads ?? [0, -1];
         const pt = ints(tokens), pg = ints(targets), ty = ints(types);
         return withMem([pt, pg, ty], () => {
-          ok(m.ablate(id, pt, tokens.length, pg, ty, progress ?? undefined));
+          ok(m.ablate(id, pt, tokens.length, pg, ty, first, end, base ? base.nats : -1, base ? base.scored : -1, progress ?? undefined));
           return result();
         });
       },

@@ -121,6 +121,15 @@ struct AblationReport {
 AblationReport ablate_heads(const Model& model, const std::vector<int>& tokens, const std::vector<int>& targets,
                             const std::vector<int>& token_types = {},
                             const std::function<void(std::size_t, std::size_t)>& progress = {});
+// The same for heads first_head..end_head−1 only (layer-major: head h of layer l is l·heads + h;
+// progress counts them), so that a caller can run the ablation in pieces and stop between them
+// (the page's worker: a few heads at a time, a "Stop" seen between pieces). `base`: the whole
+// model's loss from an earlier piece (then the clean run stops below the last piece's layer), or
+// null (computed, as above). The pieces' heads are those of one whole call, bit for bit.
+AblationReport ablate_range(const Model& model, const std::vector<int>& tokens, const std::vector<int>& targets,
+                            std::size_t first_head, std::size_t end_head, const Loss* base = nullptr,
+                            const std::vector<int>& token_types = {},
+                            const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 struct RealRoleOptions {
     // first_row, window, the four thresholds and the seed, as for the project's own model

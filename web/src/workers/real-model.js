@@ -11,16 +11,25 @@
 //                                       names) or {kind: 'url', base: 'https://…/folder/'}
 //   {type: 'cancel'}                   the load under way stops after its current chunk
 //   {type: 'analyse', id, text}        every head of the sentence, then its roles
-//   {type: 'ablate', id}               every head switched off in turn, on the last sentence
+//   {type: 'ablate', id}               every head switched off in turn, on the last sentence:
+//                                       a few heads per task, so that a message between two
+//                                       pieces is seen (below)
+//   {type: 'stopAblation', id}         the ablation under way stops after its current piece
 // Messages out (post):
 //   {type: 'progress', id, bytesDone, bytesTotal, tensorsDone, tensorsTotal, phase}
 //   {type: 'loaded', id, info}         the new model replaces the previous one
 //   {type: 'heads', id, …}             {tokens, labels, ids, T, weights, norms, rollout}
 //   {type: 'roles', id, roles}  {type: 'ablation', id, ablation}  {type: 'ablating', id, done, total}
+//   {type: 'ablationStopped', id, done, total, why: 'asked' | 'sentence' | 'model'}
 //   {type: 'error', id, of: 'open' | 'analyse' | 'roles' | 'ablate', error: {kind, file, tensor, detail, message, n, max}}
 //   {type: 'cancelled', id}
 // A load that fails or is cancelled leaves the previous model as it was (both are held while
 // the new one loads: the peak is the two models' weights).
+//
+// The ablation (145 forwards' worth: tens of seconds for GPT-2 small) runs in pieces of a few
+// heads (ablationPieces; the core's ablate_range, the base loss computed by the first piece
+// only), each piece a task of its own (`defer`, a timer): a 'stopAblation', a new sentence or a
+// new model is seen between two pieces, and the model stays loaded and usable.
 //
 // Reading: a File's bytes through File.slice(a, b) one chunk at a time (≤ 16 MiB, the core's
 // kChunkBytes), a URL's through HTTP Range requests (bytes=a-b); each chunk is copied into the
@@ -139,11 +148,30 @@ export function maskedPositions(ids, special) {
   return [...new Set(Array.from({ length: n }, (_, j) => content[Math.floor(((j + 0.5) * m) / n)]))];
 }
 
-export function createRealModel({ core, post, now = () => (globalThis.performance ?? Date).now() }) {
+// The ablation's pieces, [first, end) head ranges (layer-major): a layer's heads in groups
+// whose cost (heads × the layers they go through, the logits counted as one more) stays under
+// about a quarter of the first layer's. GPT-2 small: layers 1–3 in 4 pieces of 3 heads, …, the
+// last three whole, 30 pieces; a stop waits for one of them. A piece stacks its heads' rows
+// into each weight product (fewer rows than a whole layer: each weight is read once a piece).
+export function ablationPieces(layers, heads) {
+  const target = Math.max(1, Math.floor((heads * (layers + 1)) / 4));
+  const out = [];
+  for (let l = 0; l < layers; l++) {
+    const g = Math.min(heads, Math.max(1, Math.floor(target / (layers - l + 1))));
+    for (let h = 0; h < heads; h += g) out.push([l * heads + h, l * heads + Math.min(heads, h + g)]);
+  }
+  return out;
+}
+
+export function createRealModel({ core, post, now = () => (globalThis.performance ?? Date).now(), defer = (f) => setTimeout(f, 0) }) {
   let current = null; // {model, tok, info, special: Set, pool}
   const jobs = new Set(); // the loads asked for and not finished: {id, cancelled}
   let opening = Promise.resolve(); // the loads, one after the other
   let sentence = null; // {id, ids, types, arch}
+  let ablation = null; // the ablation under way: {id, model, layer, …}
+  const stopAblation = (why) => {
+    if (ablation && !ablation.stopped) ablation.stopped = why;
+  };
 
   async function open(job, src) {
     const { id } = job;
@@ -221,6 +249,7 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
         if (t == null || (arch === 'bert' && /^\[.*\]$/.test(t))) continue;
         pool.push(k);
       }
+      stopAblation('model'); // (its next piece sees it before touching the model freed here)
       current?.model.free();
       current = { model, tok, config, special, pool, mask, cls, sep, arch };
       sentence = null;
@@ -254,6 +283,7 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
   }
 
   function analyse(id, text) {
+    stopAblation('sentence');
     if (!current) return post({ type: 'error', id, of: 'analyse', error: { kind: 'nomodel', message: 'no model loaded' } });
     let enc;
     try {
@@ -288,27 +318,54 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
   // masked-token loss with about 15% of its tokens replaced by [MASK].
   function ablate(id) {
     if (!current || !sentence) return post({ type: 'error', id, of: 'ablate', error: { kind: 'nomodel', message: 'no sentence analysed' } });
-    try {
-      const { model, arch, special, mask } = current;
-      let tokens = sentence.ids, targets;
-      let masked = [];
-      if (arch === 'bert') {
-        masked = maskedPositions(tokens, special);
-        tokens = tokens.slice();
-        targets = tokens.map(() => -1);
-        for (const p of masked) {
-          targets[p] = tokens[p];
-          tokens[p] = mask;
-        }
-      } else {
-        targets = tokens.map((_, i) => (i + 1 < tokens.length ? tokens[i + 1] : -1));
+    stopAblation('asked'); // (the page asks again only after a stop or a result)
+    const { model, arch, special, mask } = current;
+    let tokens = sentence.ids, targets;
+    let masked = [];
+    if (arch === 'bert') {
+      masked = maskedPositions(tokens, special);
+      tokens = tokens.slice();
+      targets = tokens.map(() => -1);
+      for (const p of masked) {
+        targets[p] = tokens[p];
+        tokens[p] = mask;
       }
-      const t0 = now();
-      const a = model.ablate(tokens, targets, { progress: (done, total) => post({ type: 'ablating', id, done, total }) });
-      post({ type: 'ablation', id, ablation: { ...a, masked, sentence: sentence.id, ms: now() - t0 } });
-    } catch (e) {
-      post({ type: 'error', id, of: 'ablate', error: errorOf(e) });
+    } else {
+      targets = tokens.map((_, i) => (i + 1 < tokens.length ? tokens[i + 1] : -1));
     }
+    const { layers, heads } = model.info;
+    const job = {
+      id, model, tokens, targets, masked, forSentence: sentence.id, pieces: ablationPieces(layers, heads), piece: 0, done: 0,
+      total: layers * heads, base: null, delta: new Float64Array(layers * heads), loss: new Float64Array(layers * heads), t0: now(), stopped: null,
+    };
+    ablation = job;
+    piece(job);
+  }
+  function piece(job) {
+    const { id, total } = job;
+    if (job.stopped) {
+      if (ablation === job) ablation = null;
+      return post({ type: 'ablationStopped', id, done: job.done, total, why: job.stopped });
+    }
+    try {
+      const [first, end] = job.pieces[job.piece];
+      const a = job.model.ablate(job.tokens, job.targets, {
+        heads: [first, end], base: job.base,
+        progress: (done) => post({ type: 'ablating', id, done: first + done, total }),
+      });
+      job.base ??= a.base;
+      job.delta.set(a.delta, first);
+      job.loss.set(a.loss, first);
+      job.done = end;
+    } catch (e) {
+      if (ablation === job) ablation = null;
+      return post({ type: 'error', id, of: 'ablate', error: errorOf(e) });
+    }
+    if (++job.piece < job.pieces.length) return defer(() => piece(job));
+    if (ablation === job) ablation = null;
+    post({ type: 'ablation', id, ablation: { base: job.base, delta: job.delta, loss: job.loss, masked: job.masked, sentence: job.forSentence, ms: now() - job.t0 } },
+      [job.delta.buffer, job.loss.buffer]);
+    return undefined;
   }
 
   return {
@@ -328,11 +385,18 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
       }
       if (msg.type === 'analyse') return analyse(msg.id, msg.text);
       if (msg.type === 'ablate') return ablate(msg.id);
+      if (msg.type === 'stopAblation') {
+        if (ablation && ablation.id === msg.id) stopAblation('asked');
+        return undefined;
+      }
       return undefined;
     },
     get model() {
       return current?.model ?? null;
     },
     encode: (text) => encode(text),
+    get ablating() {
+      return ablation ? { id: ablation.id, done: ablation.done, total: ablation.total, pieces: ablation.pieces.length } : null;
+    },
   };
 }

@@ -19,6 +19,21 @@ const ID = 'real-models';
 const MAX_CHARS = 2000;
 const TYPING_PAUSE = 250;
 const ROLE_ORDER = ['previous-token', 'first-token', 'duplicate-token', 'local', 'induction', ''];
+// a head's score of each role (the worker's roles: its scores and, once, the thresholds)
+const FIELD = { 'previous-token': 'previousToken', 'first-token': 'firstToken', 'duplicate-token': 'duplicateToken', local: 'local', induction: 'induction' };
+// Why a head has its role, as the core names it (heads.hpp's rule, pretrained.hpp): its role's
+// score and threshold, or for a head with none the score nearest its threshold (largest
+// score ÷ threshold) — {role, score, threshold} or {role: '', nearest, score, threshold}.
+export function roleReason(head, thresholds) {
+  if (head.role) return { role: head.role, score: head[FIELD[head.role]], threshold: thresholds[FIELD[head.role]] };
+  let best = null;
+  for (const r of ROLE_ORDER.slice(0, -1)) {
+    const score = head[FIELD[r]], th = thresholds[FIELD[r]];
+    if (!Number.isFinite(score) || !(th > 0)) continue;
+    if (!best || score / th > best.score / best.threshold) best = { role: '', nearest: r, score, threshold: th };
+  }
+  return best ?? { role: '', nearest: null };
+}
 // Text from outside (file and tensor names, the learner's tokens) in prose set as HTML with $TeX$.
 const safe = (s) => escapeHtml(String(s ?? '')).replace(/\$/g, '&#36;');
 const shownToken = (t) => String(t).replace(/ /g, '␣').replace(/\n/g, '↵').replace(/\t/g, '⇥');
@@ -88,7 +103,7 @@ export default {
     let progress = null; // {bytesDone, bytesTotal, tensorsDone, tensorsTotal} while reading
     let openError = null, analyseError = null, rolesError = null, ablationError = null;
     let cancelled = false;
-    let heads = null, roles = null, ablation = null, ablating = null;
+    let heads = null, roles = null, ablation = null, ablating = null, ablationStopped = null;
     let headsFor = null; // the text heads was computed for
     let urlNote = null; // [key, vars]
 
@@ -123,7 +138,10 @@ export default {
         roles = { ...m.roles, ms: m.ms };
         rolesError = null;
       } else if (m.type === 'ablating' && m.id === ablateId) ablating = m;
-      else if (m.type === 'ablation' && m.id === ablateId) {
+      else if (m.type === 'ablationStopped' && m.id === ablateId) {
+        ablating = null;
+        ablationStopped = m.why === 'asked' ? m : null; // (a new sentence or model: nothing to say)
+      } else if (m.type === 'ablation' && m.id === ablateId) {
         ablation = { ...m.ablation, forText: headsFor };
         ablating = null;
         ablationError = null;
@@ -273,31 +291,45 @@ export default {
     viewScroll.style.overflowX = 'auto';
     const modelView = el('div', '', viewScroll);
     modelView.dataset.heads = 'model-view';
-    let thumbs = [];
+    // The page thread's share of a model: 144 maps (GPT-2 small) and a 144-row table are built,
+    // painted and labelled a few at a time, at most FRAME_BUDGET units of work in one frame (a
+    // map built, painted or labelled: 1; a table row of 9 cells: 4; each of the chosen head's
+    // two T × T grids takes a frame of its own), so no frame of the page waits for all of them
+    // (docs/real-models.md, "The page thread"). data-painted says how many maps show the current
+    // sentence; the table's data-filled, whether its rows are the current ones.
+    let thumbs = [], thumbPx = 64;
     function buildModelView() {
-      const { layers, heads: H } = info;
-      const px = H > 8 ? 44 : 64;
-      Object.assign(modelView.style, { display: 'grid', gridTemplateColumns: `max-content repeat(${H}, ${px + 8}px)`, justifyContent: 'start', gap: '4px', alignItems: 'center' });
+      const { heads: H } = info;
+      thumbPx = H > 8 ? 44 : 64;
+      Object.assign(modelView.style, { display: 'grid', gridTemplateColumns: `max-content repeat(${H}, ${thumbPx + 8}px)`, justifyContent: 'start', gap: '4px', alignItems: 'center' });
       thumbs = [];
-      rebuild(modelView, (into) => {
-        for (let l = 0; l < layers; l++) {
-          const lab = el('span', 'hint', into);
-          lab.dataset.layer = String(l);
-          lab.style.whiteSpace = 'nowrap';
-          for (let h = 0; h < H; h++) {
-            const b = el('button', 'head-thumb', into);
-            b.type = 'button';
-            const index = l * H + h;
-            b.dataset.head = String(index);
-            Object.assign(b.style, { padding: '2px', background: 'none', border: '2px solid var(--line)', borderRadius: '.3rem', cursor: 'pointer', lineHeight: 0 });
-            const c = el('canvas', '', b);
-            c.setAttribute('aria-hidden', 'true');
-            Object.assign(c.style, { width: `${px}px`, height: `${px}px`, imageRendering: 'pixelated' });
-            b.addEventListener('click', () => patch({ head: index }));
-            thumbs.push({ b, c, lab: h === 0 ? lab : null, l, h });
-          }
-        }
-      });
+      modelView.replaceChildren();
+      modelView.dataset.painted = '0';
+      pump.built = pump.painted = pump.labelled = 0;
+      pump.paintedFor = null;
+      later();
+    }
+    function buildThumb(index) {
+      const H = info.heads, l = Math.floor(index / H), h = index % H;
+      let lab = null;
+      if (h === 0) {
+        lab = el('span', 'hint', modelView);
+        lab.dataset.layer = String(l);
+        lab.style.whiteSpace = 'nowrap';
+        lab.textContent = tr('layerName', { layer: l + 1 });
+      }
+      const b = el('button', 'head-thumb', modelView);
+      b.type = 'button';
+      b.dataset.head = String(index);
+      Object.assign(b.style, { padding: '2px', background: 'none', border: '2px solid var(--line)', borderRadius: '.3rem', cursor: 'pointer', lineHeight: 0 });
+      const c = el('canvas', '', b);
+      c.setAttribute('aria-hidden', 'true');
+      Object.assign(c.style, { width: `${thumbPx}px`, height: `${thumbPx}px`, imageRendering: 'pixelated' });
+      b.addEventListener('click', () => patch({ head: index }));
+      const on = index === state().head;
+      b.setAttribute('aria-pressed', String(on));
+      if (on) b.style.borderColor = 'var(--accent, #c60)';
+      thumbs.push({ b, c, lab, l, h, pressed: on });
     }
 
     // ---- one head ---------------------------------------------------------------------------
@@ -330,11 +362,17 @@ export default {
       color: 'weights', digits: 2, fixed: true, testId: 'rm-view',
     });
     pair.append(gridP.el, gridV.el);
+    // The big blocks skip their layout and paint while far from the screen (a sentence's two
+    // T × T grids are ~2,000 elements, GPT-2 small's table 1,440 cells, its maps 300).
+    const offscreenCheap = (node, height) => Object.assign(node.style, { contentVisibility: 'auto', containIntrinsicSize: `auto ${height}` });
     text('p', 'caution', work);
 
     // ---- roles ------------------------------------------------------------------------------
     text('h3', 'rolesTitle', work);
     text('p', 'rolesBody', work, (s, r) => r?.rolesVars ?? { repeat: '…', sequences: '…' });
+    // the thresholds, once (the worker's, from the core)
+    text('p', 'rolesThresholds', work, (s, r) => r?.thresholdVars ?? { prev: '…', first: '…', dup: '…', local: '…', induction: '…' })
+      .dataset.check = 'thresholds';
     const rolesLine = el('p', 'check-line', work);
     rolesLine.dataset.check = 'roles';
     const tableBox = el('div', 'table-scroll', work);
@@ -343,6 +381,9 @@ export default {
     text('caption', 'rolesOrder', table, undefined, 'table-order');
     table.dataset.table = 'roles';
     table.style.minWidth = '40rem';
+    offscreenCheap(tableBox, '30rem');
+    offscreenCheap(pair, '24rem');
+    offscreenCheap(viewScroll, '20rem');
     const thead = el('thead', '', table);
     const tbody = el('tbody', '', table);
 
@@ -354,6 +395,7 @@ export default {
       if (!info || !heads) return;
       ablateId = nextId++;
       ablationError = null;
+      ablationStopped = null;
       ablating = { done: 0, total: info.layers * info.heads };
       send({ type: 'ablate', id: ablateId });
       k.render();
@@ -361,6 +403,12 @@ export default {
     ablateButton.dataset.control = 'ablate';
     const ablBar = el('progress', '', ablBox);
     ablBar.style.width = '12rem';
+    // stops it between two pieces (the worker runs it a few heads at a time); the model stays
+    const ablStop = k.button('ablateStop', () => {
+      if (ablating) send({ type: 'stopAblation', id: ablateId });
+      ablStop.disabled = true;
+    }, ablBox);
+    ablStop.dataset.control = 'ablate-stop';
     const ablLine = el('p', 'check-line', work);
     ablLine.dataset.check = 'ablation';
 
@@ -394,6 +442,73 @@ export default {
       for (let q = 0; q < T * T; q++) img.data.set(rgba(data[offset + q]), 4 * q);
       g.putImageData(img, 0, 0);
     }
+    // What the frames still have to do (set by the render, done by step()).
+    const FRAME_BUDGET = 32, ROW_COST = 4;
+    const pump = {
+      built: 0, painted: 0, paintedFor: null, // maps built; painted with paintedFor (a heads result)
+      label: null, labelled: 0,               // (x) -> [aria-label, title, role] of the current render; maps labelled with it
+      rows: [], rowsDone: 0,                   // the table's rows ([x, cells…]) and how many are written
+      grids: [],                               // [grid, data] to update, one a frame
+      frame: 0,
+    };
+    function later() {
+      if (!pump.frame) pump.frame = requestAnimationFrame(step);
+    }
+    function step() {
+      pump.frame = 0;
+      if (!info) return;
+      let budget = FRAME_BUDGET;
+      const n = info.layers * info.heads;
+      if (pump.grids.length) {
+        const [grid, data] = pump.grids.shift();
+        grid.update(data);
+        budget = 0; // (a grid of T × T cells is this frame's work)
+      }
+      while (pump.built < n && budget > 0) {
+        buildThumb(pump.built++);
+        budget--;
+      }
+      if (heads && pump.paintedFor !== heads) {
+        pump.paintedFor = heads;
+        pump.painted = 0;
+      }
+      while (heads && pump.painted < pump.built && budget > 0) {
+        paint(thumbs[pump.painted].c, heads.weights, pump.painted * heads.T * heads.T, heads.T);
+        pump.painted++;
+        budget--;
+      }
+      modelView.dataset.painted = String(heads ? pump.painted : 0);
+      while (pump.label && pump.labelled < pump.built && budget > 0) {
+        const { b } = thumbs[pump.labelled];
+        const [aria, title, role] = pump.label(pump.labelled++);
+        if (b.getAttribute('aria-label') !== aria) b.setAttribute('aria-label', aria);
+        if (b.title !== title) b.title = title;
+        if (b.dataset.role !== role) b.dataset.role = role;
+        budget--;
+      }
+      // the table: rows written in place (a cell's text only when it changed)
+      const rows = pump.rows;
+      while (tbody.rows.length > rows.length) tbody.lastElementChild.remove();
+      while (pump.rowsDone < rows.length && budget > 0) {
+        const [x, name, ...cells] = rows[pump.rowsDone];
+        let row = tbody.rows[pump.rowsDone];
+        if (!row) {
+          row = el('tr', '', tbody);
+          const th = el('th', '', row);
+          th.scope = 'row';
+          th.style.whiteSpace = 'nowrap';
+          cells.forEach(() => el('td', '', row));
+        }
+        if (row.dataset.head !== String(x)) row.dataset.head = String(x);
+        [name, ...cells].forEach((v, i) => {
+          if (row.cells[i].textContent !== v) row.cells[i].textContent = v;
+        });
+        pump.rowsDone++;
+        budget -= ROW_COST;
+      }
+      table.dataset.filled = String(pump.rowsDone === rows.length && rows.length > 0);
+      if (pump.grids.length || pump.built < n || (heads && pump.painted < pump.built) || (pump.label && pump.labelled < pump.built) || pump.rowsDone < rows.length) later();
+    }
     // An error's message in the page's language: err_<kind>, its parts escaped.
     const errorText = (e) => {
       const vars = { file: safe(e.file), tensor: safe(e.tensor), detail: safe(e.detail ?? e.message), n: e.n, max: e.max };
@@ -410,7 +525,14 @@ export default {
       setProse(node, template ?? '', vars ?? {});
     };
     const roleName = (r) => tr(`role_${r || 'none'}`);
-    let paintedFor = null, tableKey = null;
+    // a head's role with the score that earned it, or the score nearest a threshold
+    const roleWhy = (x) => {
+      const why = roleReason(x, roles.thresholds);
+      if (why.role) return tr('roleReached', { role: roleName(why.role), score: f2(why.score), threshold: f2(why.threshold) });
+      if (!why.nearest) return roleName('');
+      return tr('roleMissed', { none: roleName(''), role: roleName(why.nearest), score: f2(why.score), threshold: f2(why.threshold) });
+    };
+    let labelKey = null, tableKey = null, headKey = null;
 
     function drawProgress() {
       bar.hidden = barText.hidden = cancelButton.hidden = !progress;
@@ -443,7 +565,7 @@ export default {
       errorLine.dataset.kind = openError?.kind ?? '';
 
       work.hidden = !info;
-      if (!info) return { rolesVars: null };
+      if (!info) return { rolesVars: null, thresholdVars: null };
 
       // the sentence
       if (analyseError) say(sentenceError, ...errorText(analyseError));
@@ -453,33 +575,34 @@ export default {
         clearTimeout(typing);
         queueMicrotask(() => analyse());
       } else if (analyseError && t !== headsFor) queueMicrotask(() => analyse());
-      if (!heads) return { rolesVars: null };
+      if (!heads) return { rolesVars: null, thresholdVars: null };
 
       const T = heads.T, H = info.heads, nh = info.layers * H;
       labels = heads.labels.map(shownToken);
       setText(tokensLine, tr('tokensLine', { n: T, tokens: labels.map((x) => `「${x}」`).join(' ') }));
       tokensLine.dataset.ms = String(Math.round(heads.ms ?? 0)); // the worker's time for every head (make bench-model)
       const head = Math.min(s.head, nh - 1);
-      // the small maps (painted once per result)
-      if (paintedFor !== heads) {
-        paintedFor = heads;
-        thumbs.forEach(({ c }, x) => paint(c, heads.weights, x * T * T, T));
-      }
-      // (each attribute written only when it changes: 144 maps, every render)
-      const put = (n, a, v) => n.getAttribute(a) !== v && n.setAttribute(a, v);
-      thumbs.forEach(({ b, lab, l }, x) => {
+      // the small maps: painted, built and labelled by step(), a few a frame; the chosen one now
+      thumbs.forEach((th, x) => {
         const on = x === head;
-        if (b.getAttribute('aria-pressed') !== String(on)) {
-          b.setAttribute('aria-pressed', String(on));
-          b.style.borderColor = on ? 'var(--accent, #c60)' : 'var(--line)';
+        if (th.pressed !== on) {
+          th.pressed = on;
+          th.b.setAttribute('aria-pressed', String(on));
+          th.b.style.borderColor = on ? 'var(--accent, #c60)' : 'var(--line)';
         }
-        const role = roles?.layers[Math.floor(x / H)][x % H]?.role ?? null;
-        const shown_ = role == null ? '…' : roleName(role);
-        put(b, 'aria-label', tr('thumbLabel', { head: headName(x), role: shown_ }));
-        put(b, 'title', `${headName(x)} · ${shown_}`);
-        put(b, 'data-role', role ?? '');
-        if (lab) setText(lab, tr('layerName', { layer: l + 1 }));
       });
+      const lk = [roles, document.documentElement.lang, tr('layerName', { layer: 1 })];
+      if (!labelKey || lk.some((v, i) => v !== labelKey[i])) {
+        labelKey = lk;
+        pump.labelled = 0;
+        pump.label = (x) => {
+          const rx = roles?.layers[Math.floor(x / H)][x % H] ?? null;
+          const shown_ = rx ? roleWhy(rx) : '…';
+          if (thumbs[x].lab) setText(thumbs[x].lab, tr('layerName', { layer: thumbs[x].l + 1 }));
+          return [tr('thumbLabel', { head: headName(x), role: shown_ }), `${headName(x)} · ${shown_}`, rx?.role ?? ''];
+        };
+      }
+      later();
       // the head enlarged, and beside it the value-norm view or the rollout
       const P = { rows: T, cols: T, data: heads.weights.slice(head * T * T, (head + 1) * T * T) };
       let other;
@@ -494,13 +617,15 @@ export default {
         }
         other = { rows: T, cols: T, data: d };
       }
-      gridP.update(P);
-      gridV.update(other);
+      pump.grids = [[gridP, P], [gridV, other]]; // one grid's T × T cells a frame (step)
+      later();
 
       // roles, sorted, with the unnamed heads counted
-      let rolesVars = null;
+      let rolesVars = null, thresholdVars = null;
       if (roles) {
         rolesVars = { repeat: roles.repeatLength, sequences: roles.sequences };
+        const th = roles.thresholds;
+        thresholdVars = { prev: f2(th.previousToken), first: f2(th.firstToken), dup: f2(th.duplicateToken), local: f2(th.local), induction: f2(th.induction) };
         const all = roles.layers.flatMap((L, l) => L.map((x, h) => ({ ...x, x: l * H + h })));
         const count = (r) => all.filter((x) => (x.role || '') === r).length;
         const byRole = ROLE_ORDER.slice(0, -1).map((r) => `${roleName(r)} ${count(r)}`).join(', ');
@@ -511,24 +636,23 @@ export default {
         const abl = ablation && ablation.forText === t ? ablation : null;
         const cols = ['colHead', 'colRole', 'colPrev', 'colFirst', 'colDup', 'colLocal', 'colInduction', 'colDelta'].map((c) => tr(c));
         const signed = (v) => (v >= 0 ? `+${f3(v)}` : f3(v));
-        const body = all.map((x) => [x.x, headName(x.x), roleName(x.role), f2(x.previousToken), f2(x.firstToken), f2(x.duplicateToken),
+        const body = all.map((x) => [x.x, headName(x.x), roleWhy(x), f2(x.previousToken), f2(x.firstToken), f2(x.duplicateToken),
           f2(x.local), f2(x.induction), abl ? signed(abl.delta[x.x]) : '…']);
         const key = JSON.stringify([cols, body]);
         if (key !== tableKey) {
           tableKey = key;
-          rebuild(thead, (into) => {
-            const row = el('tr', '', into);
-            cols.forEach((c) => { const th = el('th', '', row); th.scope = 'col'; th.textContent = c; });
-          });
-          rebuild(tbody, (into) => body.forEach(([x, name, ...cells]) => {
-            const row = el('tr', '', into);
-            row.dataset.head = String(x);
-            const th = el('th', '', row);
-            th.scope = 'row';
-            th.style.whiteSpace = 'nowrap';
-            th.textContent = name;
-            cells.forEach((v) => (el('td', '', row).textContent = v));
-          }));
+          const hk = JSON.stringify(cols);
+          if (hk !== headKey) {
+            headKey = hk;
+            rebuild(thead, (into) => {
+              const row = el('tr', '', into);
+              cols.forEach((c) => { const th = el('th', '', row); th.scope = 'col'; th.textContent = c; });
+            });
+          }
+          pump.rows = body;
+          pump.rowsDone = 0;
+          table.dataset.filled = 'false';
+          later();
         }
       } else {
         setText(rolesLine, rolesError ? tr('rolesFailed', { message: rolesError.detail ?? rolesError.message }) : tr('rolesWaiting'));
@@ -537,14 +661,18 @@ export default {
       table.setAttribute('aria-busy', String(!roles));
 
       // ablation
-      ablBar.hidden = !ablating;
+      ablBar.hidden = ablStop.hidden = !ablating;
       ablateButton.disabled = !!ablating;
+      if (!ablating) ablStop.disabled = false;
       if (ablating) {
         ablBar.setAttribute('aria-label', tr('ablateButton'));
         ablBar.max = ablating.total || 1;
         ablBar.value = ablating.done;
         setText(ablLine, tr('ablating', { done: ablating.done, total: ablating.total }));
         ablLine.dataset.state = 'busy';
+      } else if (ablationStopped) {
+        setText(ablLine, tr('ablationStopped', { done: ablationStopped.done, total: ablationStopped.total }));
+        ablLine.dataset.state = 'stopped';
       } else if (ablationError) {
         setText(ablLine, tr('ablationFailed', { message: ablationError.detail ?? ablationError.message }));
         ablLine.dataset.state = 'error';
@@ -552,16 +680,17 @@ export default {
         const order = [...ablation.delta].map((v, x) => [v, x]).sort((a, b) => b[0] - a[0]);
         const top = order.slice(0, 3).map(([v, x]) => `${headName(x)} (${v >= 0 ? '+' : ''}${f3(v)})`).join(', ');
         const stale = ablation.forText !== t;
+        const helped = order.filter(([v]) => v < 0).length;
+        const [low, lowAt] = order.at(-1);
         setText(ablLine, stale ? tr('ablationStale') : tr('ablationLine', {
-          base: f3(ablation.base.loss), top, total: order.length,
-          hurt: order.filter(([v]) => v > 0).length, helped: order.filter(([v]) => v < 0).length,
-        }));
+          base: f3(ablation.base.loss), top, total: order.length, hurt: order.filter(([v]) => v > 0).length, helped,
+        }) + (helped ? ` ${tr('negativeDelta', { head: headName(lowAt), delta: f3(low) })}` : ''));
         ablLine.dataset.state = stale ? 'stale' : 'done';
       } else {
         setText(ablLine, '');
         ablLine.dataset.state = 'none';
       }
-      return { rolesVars };
+      return { rolesVars, thresholdVars };
     });
 
   },

@@ -35,14 +35,22 @@ async function openChapter(query = '') {
 const loaded = (page, layersHeads) => page.waitForFunction(([s, n]) =>
   document.querySelector(`${s} [data-check="model"]`)?.dataset.state === 'loaded' &&
   document.querySelectorAll(`${s} [data-heads="model-view"] button canvas`).length === n, [S, layersHeads]);
+// the maps all show the current sentence (they are painted a few a frame)
+const painted = (page) => page.waitForFunction((s) => {
+  const v = document.querySelector(`${s} [data-heads="model-view"]`);
+  return v.dataset.painted === String(v.querySelectorAll('button').length);
+}, S);
 // types a sentence and waits for its heads (the tiny checkpoints read 24 tokens: the default
 // sentences are longer)
 async function analysed(page, sentence, word) {
   await page.fill(`${S} textarea[data-control="text"]`, sentence);
   await page.waitForFunction(([s, w]) => document.querySelector(`${s} [data-check="tokens"]`)?.textContent.includes(w) &&
     document.querySelector(`${s} [data-check="sentence-error"]`).hidden, [S, word]);
+  await painted(page);
 }
-const rolesDone = (page) => page.waitForFunction((s) => document.querySelector(`${s} [data-check="roles"]`)?.dataset.state === 'done', S);
+// the roles measured and the table's rows written (a few a frame)
+const rolesDone = (page) => page.waitForFunction((s) => document.querySelector(`${s} [data-check="roles"]`)?.dataset.state === 'done' &&
+  document.querySelector(`${s} [data-table="roles"]`).dataset.filled === 'true', S);
 const errorShown = (page, before) => page.waitForFunction(([s, b]) => {
   const n = document.querySelector(`${s} [data-check="model-error"]`);
   return n && !n.hidden && n.textContent !== b && document.querySelector(`${s} [data-progress="model"]`).hidden;
@@ -89,14 +97,33 @@ test('real-models: no model yet; a GPT-2 checkpoint through the file picker: eve
   const nums = line.match(/\d+/g).map(Number);
   assert.equal(nums.slice(1).reduce((a, b) => a + b, 0), 8, line); // the counts by role and the unnamed add up
   const order = ['앞 토큰', '첫 토큰(싱크)', '중복 토큰', '국소', '귀납', '이름 붙일 역할 없음'];
-  const shownRoles = await page.$$eval(`${S} [data-table="roles"] tbody tr`, (rs) => rs.map((r) => r.cells[1].textContent));
+  // each role beside the score that earned it (or, for none, the score nearest a threshold)
+  const cells = await page.$$eval(`${S} [data-table="roles"] tbody tr`, (rs) => rs.map((r) => r.cells[1].textContent));
+  for (const c of cells) assert.match(c, /^\S.* \((\S+ )*\d\.\d\d [≥<] \d\.\d\d\)$/, c);
+  const shownRoles = cells.map((c) => c.slice(0, c.indexOf(' (')));
+  assert.ok(shownRoles.every((r) => order.includes(r)), shownRoles.join());
   assert.deepEqual(shownRoles, [...shownRoles].sort((a, b) => order.indexOf(a) - order.indexOf(b)));
+  // the thresholds, once, from the worker (the core's)
+  assert.match(await text(page, `${S} [data-check="thresholds"]`), /^기준: 앞 토큰 0\.40, 첫 토큰 0\.50, 중복 토큰 0\.30, 국소 0\.70, 귀납 0\.30\./);
   // ablation of every head
   await page.click(`${S} [data-control="ablate"]`);
-  await page.waitForFunction((s) => document.querySelector(`${s} [data-check="ablation"]`)?.dataset.state === 'done', S);
+  await page.waitForFunction((s) => document.querySelector(`${s} [data-check="ablation"]`)?.dataset.state === 'done' &&
+    document.querySelector(`${s} [data-table="roles"]`).dataset.filled === 'true', S);
   assert.match(await text(page, `${S} [data-check="ablation"]`), /원래 손실 \d+\.\d{3} nats\/토큰/);
   const deltas = await page.$$eval(`${S} [data-table="roles"] tbody tr`, (rs) => rs.map((r) => r.cells[7].textContent));
   assert.ok(deltas.every((d) => /^[+−-]\d+\.\d{3}$/.test(d)), deltas.join(' '));
+  // a head whose removal lowers the loss is explained (this model has some)
+  if (deltas.some((d) => /^[−-]/.test(d))) assert.match(await text(page, `${S} [data-check="ablation"]`), /Δ가 0보다 작다는 것\(\d층 \d번: [−-]\d\.\d{3}\)은/);
+  // stopped: the worker sees "Stop" after its first piece (it runs a few heads per task: here
+  // one, ablationPieces); the model stays open and answers a new sentence
+  await page.evaluate((s) => {
+    document.querySelector(`${s} [data-control="ablate"]`).click();
+    document.querySelector(`${s} [data-control="ablate-stop"]`).click();
+  }, S);
+  await page.waitForFunction((s) => document.querySelector(`${s} [data-check="ablation"]`)?.dataset.state === 'stopped', S);
+  assert.equal(await text(page, `${S} [data-check="ablation"]`), '헤드 8개 가운데 1개까지 하고 멈췄습니다. 모델은 그대로 열려 있으니 단추를 눌러 다시 잴 수 있습니다.');
+  assert.equal(await page.isEnabled(`${S} [data-control="ablate"]`), true);
+  await analysed(page, 'a dog sat on the mat', 'dog');
   await assertAccessible(page, 'real-models');
   assert.deepEqual(errors, []);
   await page.close();
@@ -209,4 +236,107 @@ test('real-models: the widget\'s model attribute opens a checkpoint', async () =
   assert.deepEqual(r.errors, []);
   assert.deepEqual(r.foreign, []);
   await r.close();
+});
+
+// A GPT-2-shaped checkpoint of 12 layers × 12 heads (d_model 24: heads of 2 dimensions), random
+// weights, the tiny GPT-2's tokenizer and positions: as many maps and table rows as GPT-2 small.
+function gpt2Like(base, L = 12, H = 12, d = 24) {
+  const config = { ...JSON.parse(base['config.json']), n_layer: L, n_head: H, n_embd: d };
+  const V = config.vocab_size, P = config.n_positions;
+  const specs = [['wte.weight', [V, d]], ['wpe.weight', [P, d]]];
+  for (let l = 0; l < L; l++) {
+    const h = `h.${l}.`;
+    specs.push([`${h}ln_1.weight`, [d], 1], [`${h}ln_1.bias`, [d], 0], [`${h}attn.c_attn.weight`, [d, 3 * d]], [`${h}attn.c_attn.bias`, [3 * d], 0],
+      [`${h}attn.c_proj.weight`, [d, d]], [`${h}attn.c_proj.bias`, [d], 0], [`${h}ln_2.weight`, [d], 1], [`${h}ln_2.bias`, [d], 0],
+      [`${h}mlp.c_fc.weight`, [d, 4 * d]], [`${h}mlp.c_fc.bias`, [4 * d], 0], [`${h}mlp.c_proj.weight`, [4 * d, d]], [`${h}mlp.c_proj.bias`, [d], 0]);
+  }
+  specs.push(['ln_f.weight', [d], 1], ['ln_f.bias', [d], 0]);
+  const header = {};
+  let at = 0;
+  for (const [name, shape] of specs) {
+    const bytes = shape.reduce((a, b) => a * b, 1) * 4;
+    header[name] = { dtype: 'F32', shape, data_offsets: [at, at + bytes] };
+    at += bytes;
+  }
+  let text = JSON.stringify(header);
+  while (text.length % 8) text += ' ';
+  const data = new Float32Array(at / 4);
+  let s = 12345;
+  const rnd = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32 - 0.5) * 0.4;
+  for (const [name, , c] of specs) {
+    const [b, e] = header[name].data_offsets;
+    for (let i = b / 4; i < e / 4; i++) data[i] = c ?? rnd();
+  }
+  const n = Buffer.alloc(8);
+  n.writeBigUInt64LE(BigInt(text.length));
+  return { ...base, 'config.json': Buffer.from(JSON.stringify(config)), 'model.safetensors': Buffer.concat([n, Buffer.from(text), Buffer.from(data.buffer)]) };
+}
+
+test('real-models: what the page thread is asked to do for 144 heads (message sizes, DOM writes per frame)', async (t) => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.addInitScript(() => {
+    // every message from a worker, its size in bytes (typed arrays, strings, numbers)
+    const size = (v, seen = new Set()) => {
+      if (v == null || typeof v !== 'object') return typeof v === 'string' ? 2 * v.length : 8;
+      if (ArrayBuffer.isView(v)) return v.byteLength;
+      if (seen.has(v)) return 0;
+      seen.add(v);
+      let n = 0;
+      for (const x of Object.values(v)) n += size(x, seen);
+      return n;
+    };
+    window.__messages = [];
+    const W = window.Worker;
+    window.Worker = class extends W {
+      constructor(...a) {
+        super(...a);
+        this.addEventListener('message', (e) => window.__messages.push([e.data?.type, size(e.data)]));
+      }
+    };
+    // the nodes written in each frame (added, or an attribute or a text changed): in the two
+    // T × T grids of the chosen head, and elsewhere
+    window.__frames = [];
+    let touched = new Set(), inGrid = new Set();
+    const add = (n) => ((n.nodeType === 1 ? n : n.parentElement)?.closest('[data-grid]') ? inGrid : touched).add(n);
+    new MutationObserver((records) => {
+      for (const r of records) {
+        add(r.target);
+        for (const n of r.addedNodes) add(n);
+      }
+    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    const tick = () => {
+      if (touched.size || inGrid.size) window.__frames.push([touched.size, inGrid.size]);
+      touched = new Set();
+      inGrid = new Set();
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${server.url}?embed=real-models&lang=en#real-models`);
+  await page.waitForSelector(`${S} [data-control="model-files"]`, { state: 'attached' });
+  await page.evaluate(() => (window.__frames.length = 0));
+  await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(gpt2Like(await folder('gpt2-f32'))));
+  await loaded(page, 144);
+  await analysed(page, 'the cat sat on the mat and the cat sat', 'cat');
+  await rolesDone(page);
+  const T = await page.$$eval('[data-grid="rm-P"] tbody tr', (r) => r.length);
+  assert.equal(await page.$$eval(`${S} [data-table="roles"] tbody tr`, (r) => r.length), 144);
+  const { messages, frames } = await page.evaluate(() => ({ messages: window.__messages, frames: window.__frames }));
+  // no message bigger than the sentence's heads: 144 T × T maps, value norms, rollout
+  const heads = (144 * T * T + 144 * T + T * T) * 4;
+  const biggest = messages.reduce((a, m) => (m[1] > a[1] ? m : a), ['', 0]);
+  assert.ok(biggest[1] <= heads + 16384, JSON.stringify(biggest));
+  assert.ok(messages.filter(([t]) => t === 'heads').length >= 1);
+  // the 144 maps, their labels and the 144 rows of 9 cells are spread over frames: no frame
+  // writes more than a few hundred of their nodes (all at once, they would be thousands), and
+  // no frame more than one of the two grids (a grid: about 3 nodes a cell)
+  t.diagnostic(`nodes written per frame (elsewhere, in the grids): ${frames.map((f) => f.join('+')).join(' ')}; biggest message: ${biggest.join(' ')} bytes; T = ${T}`);
+  const most = Math.max(...frames.map((f) => f[0])), mostGrid = Math.max(...frames.map((f) => f[1]));
+  assert.ok(most <= 300, `most nodes written in one frame outside the grids: ${most}`);
+  assert.ok(mostGrid <= 4 * T * T + 8 * T + 64, `most grid nodes written in one frame: ${mostGrid} (T = ${T})`);
+  assert.ok(frames.length >= 10);
+  assert.deepEqual(errors, []);
+  await page.close();
 });
