@@ -1,13 +1,17 @@
 // The page under bad input, without SIMD, and under its Content-Security-Policy:
 // garbage typed and pasted into cells, sliders at their extremes, a browser without
 // WebAssembly SIMD, no eval, no CSP violation, no request beyond the page's own files.
+// The page and the widget run the Embind core under that policy (script-src 'self'
+// 'wasm-unsafe-eval', no 'unsafe-eval'): Embind's generated JS, built with
+// -sDYNAMIC_EXECUTION=0, makes no function from a string, so nothing is blocked, and an
+// edit recomputes through the core (docs/architecture.md, "WebAssembly boundary").
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CSP } from '../../web/scripts/serve.mjs';
-import { harness, mountAll, toggleLang, openPage, eagerFigures } from './harness.mjs';
+import { harness, mountAll, toggleLang, openPage, eagerFigures, widgetsReady, widgetCells, WAIT_MS } from './harness.mjs';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
 const { server, browser } = await harness();
@@ -16,9 +20,11 @@ const tried = { typed: 0, pasted: 0, sliders: 0 };
 test.after(() => console.log(`bad inputs tried at the page: ${tried.typed + tried.pasted + tried.sliders} (${JSON.stringify(tried)})`));
 
 // Records CSP violations and every request the page makes.
-// At the Core Attention chapter, which most of these tests use (the page mounts chapters
-// as they come near the screen).
-async function open(url = `${server.url}#core-attention`, { noSimd = false, noRelaxed = false } = {}) {
+// At the Core Attention chapter, which most of these tests use: opened alone (?embed=, the
+// same document, policy and core choice), or on the whole page where a test needs the
+// page's tools or every chapter.
+const PAGE = `${server.url}#core-attention`;
+async function open(url = `${server.url}?embed=core-attention#core-attention`, { noSimd = false, noRelaxed = false } = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.addInitScript(eagerFigures);
   const requests = [];
@@ -97,7 +103,7 @@ test('malformed matrices pasted into a cell: nothing changes, no uncaught error'
 });
 
 test('every slider dragged to its extremes and past them: no uncaught error, the page keeps computing', async (t) => {
-  const { page, errors, close } = await open();
+  const { page, errors, close } = await open(PAGE);
   await mountAll(page);
   const sliders = await page.$$('input[type="range"]');
   if (sliders.length === 0) {
@@ -163,11 +169,17 @@ test('the Content-Security-Policy is sent and holds: no violation, no request be
   assert.equal(res.headers.get('content-security-policy'), CSP);
   assert.match(CSP, /script-src 'self' 'wasm-unsafe-eval'(;|$)/);
   assert.doesNotMatch(CSP, /'unsafe-eval'|script-src[^;]*'unsafe-inline'/);
-  const { page, errors, requests, close } = await open();
+  const { page, errors, requests, close } = await open(PAGE);
   await toggleLang(page);
   for (const step of ['output', 'softmax', 'mask', 'scale', 'scores'])
     await page.click(`[data-stepper="core-attention"] [role="tab"][data-step="${step}"]`);
   await page.hover('[data-grid="S"] tbody tr:nth-child(2) td:nth-of-type(2)');
+  // an edit recomputes through the core
+  const before = await texts(page, 'S', 3);
+  assert.equal(before.length, 3);
+  await page.fill(Q_CELL, '5');
+  await page.waitForFunction((b) => [...document.querySelectorAll('[data-grid="S"] tbody tr:nth-child(3) td .v')]
+    .map((n) => n.textContent).join() !== b, before.join());
   assert.deepEqual(await page.evaluate(() => window.__csp), [], 'no CSP violation while the page is used');
   const foreign = requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:') && !u.startsWith('blob:'));
   assert.deepEqual(foreign, [], 'every request goes to the page\'s own origin');
@@ -193,4 +205,41 @@ test('no eval-style code in the built scripts', async () => {
     const m = src.match(evalLike);
     assert.equal(m, null, `${f}: ${m && src.slice(Math.max(0, m.index - 60), m.index + 60)}`);
   }
+});
+
+test('the built core is the Embind module, and the policy has no unsafe-eval', async () => {
+  assert.doesNotMatch(CSP, /'unsafe-eval'/);
+  const loader = await readFile(join(dist, 'attn-core.mjs'), 'utf8');
+  assert.match(loader, /_embind_register_function/, 'attn-core.mjs registers its functions with Embind');
+});
+
+test('the widget computes under the policy: no violation, an edit recomputes', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(WAIT_MS);
+  await context.addInitScript(eagerFigures);
+  await context.addInitScript(() => {
+    window.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`));
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  const res = await page.goto(`${server.url}examples/plain.html`);
+  assert.equal(res.headers()['content-security-policy'], CSP, 'the example is served under the page\'s policy');
+  await widgetsReady(page);
+  const sel = 'attention-explorer';
+  const before = await widgetCells(page, sel, 'S', 3);
+  assert.equal(before.length, 3);
+  await page.evaluate((s) => {
+    const input = document.querySelector(s).shadowRoot.querySelector('[data-grid="input-Q"] tbody tr:nth-child(3) td:nth-of-type(4) input');
+    input.value = '5';
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }, sel);
+  await page.waitForFunction(([s, b]) => [...document.querySelector(s).shadowRoot
+    .querySelectorAll('[data-grid="S"] tbody tr:nth-child(3) td .v')].map((n) => n.textContent).join() !== b,
+  [sel, before.join()]);
+  assert.deepEqual(await page.evaluate(() => window.__csp), []);
+  assert.deepEqual(errors, []);
+  await context.close();
 });

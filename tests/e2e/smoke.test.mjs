@@ -2,7 +2,8 @@
 //
 //   chapter  control  ← edit  ⇒  what must change (or, for a refused edit, what must stay)
 //
-// Each chapter is opened alone (?embed=<id>) once; its cases run in order on that page, each
+// Each chapter is opened alone (?embed=<id>) once, one after the other in the same tab (as a
+// reader follows a link: one browser context, its cache warm); its cases run in order on that page, each
 // reading the watched figure before and after its own edit. A case `changes`: the figure
 // differs after the edit. A case `refuses`: the control says so (aria-invalid, or the grid's
 // inline error) and the figure keeps the last good state. No case may log a console error.
@@ -10,9 +11,21 @@
 // that malformed ones do not), so a new chapter gets a line here before it gets its test.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { harness, cellInput, setSlider } from './harness.mjs';
+import { harness, cellInput, setSlider, embedQuery, pageReady } from './harness.mjs';
 
-const { openChapter } = await harness();
+const { server, openChapter } = await harness();
+// One tab for every chapter: the first opened as openChapter does, the others navigated to.
+// Its console errors are collected from the chapter's load on (what the previous chapter
+// logged was checked by its own cases).
+let tab = null;
+async function show(chapter) {
+  if (!tab) return (tab = await openChapter(chapter));
+  tab.errors.splice(0);
+  await tab.page.goto(`${server.url}${embedQuery(chapter)}#${chapter}`);
+  await pageReady(tab.page);
+  await tab.page.waitForSelector(`section#${chapter} h2`);
+  return tab;
+}
 
 // Controls: what the learner edits, and how.
 const cell = (grid, i, j) => ({ name: `${grid}[${i},${j}]`, sel: cellInput(grid, i, j), how: 'fill', grid });
@@ -65,7 +78,7 @@ const refused = (page, { sel, grid }) => page.$eval(sel, (n, g) => n.getAttribut
 
 for (const chapter of [...new Set(CASES.map((c) => c.chapter))]) {
   test(chapter, async (t) => {
-    const { page, errors } = await openChapter(chapter);
+    const { page, errors } = await show(chapter);
     for (const c of CASES.filter((x) => x.chapter === chapter)) {
       await t.test(line(c), async () => {
         const before = await c.watched.read(page);
@@ -80,6 +93,5 @@ for (const chapter of [...new Set(CASES.map((c) => c.chapter))]) {
         assert.deepEqual(errors, []);
       });
     }
-    await page.close();
   });
 }

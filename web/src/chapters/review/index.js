@@ -93,7 +93,7 @@ export default {
       text('span', p.key, li);
       linksFor(li, p.links);
     }
-    text('p', 'formulaLine');
+    text('p', 'formulaLine', section, undefined, 'review-formula');
     text('h3', 'moreTitle');
     linksFor(section, MORE);
 
