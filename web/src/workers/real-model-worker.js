@@ -8,5 +8,15 @@ import { createRealModel } from './real-model.js';
 
 const core = createPretrained();
 core.catch((e) => postMessage({ type: 'error', id: null, of: 'core', error: { kind: 'core', message: String(e?.message ?? e) } }));
-const rm = createRealModel({ core, post: (msg, transfer) => postMessage(msg, transfer ?? []) });
+// The ablation's next piece waits behind the messages already queued for this worker: a
+// message to ourselves through a channel is queued after them (a timer's task may run first,
+// and a "Stop" sent with the request would then be seen pieces late).
+const channel = new MessageChannel();
+const next = [];
+channel.port1.onmessage = () => next.shift()();
+const defer = (f) => {
+  next.push(f);
+  channel.port2.postMessage(0);
+};
+const rm = createRealModel({ core, post: (msg, transfer) => postMessage(msg, transfer ?? []), defer });
 self.onmessage = (e) => rm.receive(e.data);

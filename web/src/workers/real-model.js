@@ -150,8 +150,8 @@ export function maskedPositions(ids, special) {
 
 // The ablation's pieces, [first, end) head ranges (layer-major): a layer's heads in groups
 // whose cost (heads × the layers they go through, the logits counted as one more) stays under
-// about a quarter of the first layer's. GPT-2 small: layers 1–3 in 4 pieces of 3 heads, …, the
-// last three whole, 30 pieces; a stop waits for one of them. A piece stacks its heads' rows
+// about a quarter of the first layer's. GPT-2 small: layers 1–4 in 4 pieces of 3 heads, …, the
+// last two whole, 33 pieces; a stop waits for one of them. A piece stacks its heads' rows
 // into each weight product (fewer rows than a whole layer: each weight is read once a piece).
 export function ablationPieces(layers, heads) {
   const target = Math.max(1, Math.floor((heads * (layers + 1)) / 4));
