@@ -34,15 +34,20 @@ export function named(name, f, length = f.length) {
     try {
       return f.call(this, a, b, c, d, e5);
     } catch (e) {
-      if (e && e[FROM_CHECKS]) {
-        e.message = `${name}: ${e.message}`;
-        delete e[FROM_CHECKS];
-      }
-      throw e;
+      throw renamed(e, name);
     }
   };
   Object.defineProperty(g, 'length', { value: length });
   return g;
+}
+
+// An error thrown in a method: one of the checks' gets the method's name in front of its message.
+export function renamed(e, name) {
+  if (e && e[FROM_CHECKS]) {
+    e.message = `${name}: ${e.message}`;
+    delete e[FROM_CHECKS];
+  }
+  return e;
 }
 
 // A kind that gives several raw arguments (an array of them) from one public argument.
