@@ -277,13 +277,14 @@ export function connect(module) {
   }
 
   // The arena's bytes for a checked matrix, and its staging (room() has made space).
+  // Addresses are below 2^31 (the module's memory is at most 2 GB): >>> is exact.
   const matrixBytes = (m) => Math.ceil((16 + 4 * m.rows * m.cols) / 16) * 16;
   function put(m) {
     const rows = m.rows, cols = m.cols, n = rows * cols, at = base + top;
     top += Math.ceil((16 + 4 * n) / 16) * 16;
-    H[at / 8] = rows;
-    H[at / 8 + 1] = cols;
-    const data = m.data, to = at / 4 + 4;
+    H[at >>> 3] = rows;
+    H[(at >>> 3) + 1] = cols;
+    const data = m.data, to = (at >>> 2) + 4;
     if (n <= 64 && data instanceof Float32Array) { // small: cheaper than set()'s call
       for (let k = 0; k < n; k++) F[to + k] = data[k];
     } else if (n) {
@@ -306,7 +307,7 @@ export function connect(module) {
   const maskRecordBytes = (o) => 64 + (o.mask === undefined || o.mask === null ? 0 : matrixBytes(o.mask)) +
     (o.dropout === undefined || o.dropout === null ? 0 : 48);
   function putMaskRecord(o) {
-    const at = base + top, w = at / 8;
+    const at = base + top, w = at >>> 3;
     top += 64;
     putNumber(w, o.causal);
     putNumber(w + 2, o.scale);
@@ -316,7 +317,7 @@ export function connect(module) {
       H[w + 6] = 0;
       H[w + 7] = 0;
     } else {
-      const r = base + top, v = r / 8;
+      const r = base + top, v = r >>> 3;
       top += 48;
       putNumber(v, d.rate);
       putNumber(v + 2, d.seed);
@@ -329,7 +330,7 @@ export function connect(module) {
   // {causal, scale, tile, mask} (flashAttention)
   const flashRecordBytes = (o) => 64 + (o.mask === undefined || o.mask === null ? 0 : matrixBytes(o.mask));
   function putFlashRecord(o) {
-    const at = base + top, w = at / 8;
+    const at = base + top, w = at >>> 3;
     top += 64;
     putNumber(w, o.causal);
     putNumber(w + 2, o.scale);
@@ -355,18 +356,21 @@ export function connect(module) {
     }
     if (!address) throw failure();
     if (F.length === 0) views();
-    i = address / 8;
+    i = address >>> 3;
     bytes = H[i++];
   }
   function readMatrix() {
-    const rows = H[i], cols = H[i + 1], at = H[i + 2] / 4;
+    const rows = H[i], cols = H[i + 1], at = H[i + 2] >>> 2, n = rows * cols;
     i += 3;
-    return { rows, cols, data: copy(at, rows * cols) };
+    if (n > 64) return { rows, cols, data: F.slice(at, at + n) };
+    const data = new Float32Array(n);
+    for (let k = 0; k < n; k++) data[k] = F[at + k];
+    return { rows, cols, data };
   }
   // flashAttention's `out`: the result copied into `into` when it is there.
   function readMatrixInto(into) {
     if (into === null) return readMatrix();
-    const rows = H[i], cols = H[i + 1], at = H[i + 2] / 4, n = rows * cols;
+    const rows = H[i], cols = H[i + 1], at = H[i + 2] >>> 2, n = rows * cols;
     i += 3;
     if (into.length !== n) return { rows, cols, data: copy(at, n) };
     into.set(F.subarray(at, at + n));
