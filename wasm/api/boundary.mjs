@@ -284,12 +284,7 @@ export function connect(module) {
     top += Math.ceil((16 + 4 * n) / 16) * 16;
     H[at >>> 3] = rows;
     H[(at >>> 3) + 1] = cols;
-    const data = m.data, to = (at >>> 2) + 4;
-    if (n <= 64 && data instanceof Float32Array) { // small: cheaper than set()'s call
-      for (let k = 0; k < n; k++) F[to + k] = data[k];
-    } else if (n) {
-      F.set(data, to);
-    }
+    if (n) F.set(m.data, (at >>> 2) + 4);
     return at;
   }
   // [present, value] of a number (or boolean) at H[w].

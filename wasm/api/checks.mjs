@@ -109,11 +109,18 @@ export function checks(L) {
     return o;
   }
 
+  // checkCount(value, what + suffix), the name built only for the error (the hot calls
+  // check three matrices per call).
+  function checkDimension(value, what, suffix) {
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= L.maxElements) return value;
+    return checkCount(value, `${what}${suffix}`);
+  }
+
   function checkMatrix(m, what) {
     if (m === null || typeof m !== 'object' || Array.isArray(m))
       throw fail('TypeError', `${what} must be a matrix {rows, cols, data}, got ${describe(m)}`);
-    checkCount(m.rows, `${what}.rows`);
-    checkCount(m.cols, `${what}.cols`);
+    checkDimension(m.rows, what, '.rows');
+    checkDimension(m.cols, what, '.cols');
     if (m.rows * m.cols > L.maxElements)
       throw fail('SizeError', `${what} is ${m.rows}x${m.cols} = ${m.rows * m.cols} elements, more than the limit of ${L.maxElements}`);
     const { data } = m;
