@@ -601,7 +601,8 @@ export interface DotProductSample {
  * sizes or values. Every error has `kind`: 'TypeError', 'ShapeError', 'ValueError' or
  * 'SizeError'. The module keeps working after any error. Every returned Matrix is a fresh copy.
  * Grouped by the core header each function binds (core/include/attn/<header>.hpp,
- * wasm/<header>.cpp); tests/wasm/api.test.mjs keeps this list equal to the module's.
+ * wasm/<header>.cpp); tests/wasm/types.test.mjs keeps this list equal to the module's
+ * (names, arity and the fields of result objects).
  */
 export interface Attention {
   // ---- the module and matrices (matrix.hpp, memory.hpp) ----

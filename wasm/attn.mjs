@@ -9,7 +9,7 @@
 // type) or a RangeError (wrong shape, size or value) whose message comes from the
 // core; the module keeps working after any error.
 //
-// The API is made of five parts (web/scripts/build.mjs bundles them into dist/attn.mjs):
+// The API is made of six parts (web/scripts/build.mjs bundles them into dist/attn.mjs):
 //   api/simd.mjs        the engine probes (SIMD128, relaxed SIMD)
 //   api/boundary.mjs    the memory transfer: the module's Embind functions (wasm/bind.hpp)
 //                       as JS functions of checked arguments (inputs copied into the
@@ -18,6 +18,9 @@
 //   api/signatures.mjs  the signature table: most functions are one row (their parameters,
 //                       each with an argument kind), made a function by one generic wrapper
 //   api/models.mjs      createModel() and loadModel(): handles of models in the module
+//   api/hot.mjs         the calls a chapter makes on every edit (attention, attentionOutput,
+//                       flashAttention, scores, softmax): the same checks and transfer as
+//                       their SIGNATURES rows, written out per function (faster)
 // and this file, which loads a build of the core and puts the API together. The core's
 // limits (matrix size, tile, model ranges...) are read from the module, not copied here.
 // tests/wasm/types.test.mjs keeps attn.d.ts equal to what this returns.
@@ -31,7 +34,8 @@
 // createAttention() probes for relaxed SIMD and SIMD and loads one that runs; attn.simd says which.
 
 import { connect, INTO } from './api/boundary.mjs';
-import { checks, describe, fail, limitsOf, named, MAX_ELEMENTS, MAX_TRAIN_STEPS } from './api/checks.mjs';
+import { checks, describe, fail, limitsOf, named, renamed, MAX_ELEMENTS, MAX_TRAIN_STEPS } from './api/checks.mjs';
+import { hotApi } from './api/hot.mjs';
 import { modelApi, MODEL_DEFAULTS } from './api/models.mjs';
 import { binding, SIGNATURES } from './api/signatures.mjs';
 import { relaxedSimdSupported, simdSupported } from './api/simd.mjs';
@@ -69,23 +73,29 @@ function makeApi(raw) {
   api.memoryStats = named('memoryStats', api.memoryStats, 0);
   api.matrix = named('matrix', api.matrix, 3);
   for (const [name, params] of Object.entries(SIGNATURES)) api[name] = binding(raw, name, params, kinds);
+  // The hot calls, the same checks written out per function (api/hot.mjs).
+  Object.assign(api, hotApi(raw, kinds, checkMatrix));
   // flashAttention(Q, K, V, {out}): the output written into the caller's Float32Array of
   // T_q·d_v values (no fresh array per call; a benchmark's or worker's loop reuses one).
   const flash = api.flashAttention;
-  api.flashAttention = named('flashAttention', (Q, K, V, options) => {
+  api.flashAttention = function flashAttention(Q, K, V, options) {
     const out = options !== null && typeof options === 'object' ? options.out : undefined;
     if (out === undefined || out === null) return flash(Q, K, V, options);
-    if (!(out instanceof Float32Array)) throw fail('TypeError', `out must be a Float32Array, got ${describe(out)}`);
-    const q = checkMatrix(Q, 'Q'), v = checkMatrix(V, 'V');
-    if (out.length !== q.rows * v.cols)
-      throw fail('ShapeError', `out has ${out.length} values but the ${q.rows}x${v.cols} output needs ${q.rows * v.cols}`);
+    try {
+      if (!(out instanceof Float32Array)) throw fail('TypeError', `out must be a Float32Array, got ${describe(out)}`);
+      const q = checkMatrix(Q, 'Q'), v = checkMatrix(V, 'V');
+      if (out.length !== q.rows * v.cols)
+        throw fail('ShapeError', `out has ${out.length} values but the ${q.rows}x${v.cols} output needs ${q.rows * v.cols}`);
+    } catch (e) {
+      throw renamed(e, 'flashAttention');
+    }
     raw[INTO](out);
     try {
       return flash(Q, K, V, options);
     } finally {
       raw[INTO](null);
     }
-  }, 4);
+  };
   return Object.freeze(api);
 }
 

@@ -374,9 +374,12 @@ void put(Out& o, const T& x) {
     } else if constexpr (std::is_same_v<T, std::string>) {
         put_string(o, x);
     } else if constexpr (std::is_same_v<T, Matrix>) {
-        o.w.insert(o.w.end(), {double(x.rows()), double(x.cols()), double(reinterpret_cast<std::uintptr_t>(x.data()))});
+        o.w.push_back(double(x.rows()));
+        o.w.push_back(double(x.cols()));
+        o.w.push_back(double(reinterpret_cast<std::uintptr_t>(x.data())));
     } else if constexpr (std::is_same_v<T, std::vector<float>>) {
-        o.w.insert(o.w.end(), {double(x.size()), double(reinterpret_cast<std::uintptr_t>(x.data()))});
+        o.w.push_back(double(x.size()));
+        o.w.push_back(double(reinterpret_cast<std::uintptr_t>(x.data())));
     } else if constexpr (is_vector<T>::value) {
         o.w.push_back(double(x.size()));
         for (const auto& e : x) put(o, e);
@@ -490,7 +493,9 @@ double held_results();
 // Refuses a call whose working set (in floats) cannot fit in the module's memory, before
 // anything is allocated: SizeError instead of growing the heap to its maximum first.
 inline void check_budget(double floats, const char* what) {
-    const double bytes = 4.0 * floats, max = double(emscripten_get_heap_max());
+    // (a JS import returning a constant: asked once, not on every call)
+    static const double max = double(emscripten_get_heap_max());
+    const double bytes = 4.0 * floats;
     if (bytes > max)
         throw SizeError(std::string(what) + ": needs about " + std::to_string(std::uint64_t(bytes / 1e6)) +
                         " MB, more than the " + std::to_string(std::uint64_t(max / 1e6)) +

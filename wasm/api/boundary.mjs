@@ -247,6 +247,219 @@ export function connect(module) {
     raw[name] = caller(module[name], kinds.map(resolve), result === null ? null : reader(result));
   for (const [name, v] of constants) raw[name] = v;
   raw[INTO] = (array) => (pending = array);
+
+  // ---- the hot calls ------------------------------------------------------------------------
+  //
+  // What a chapter calls on every edit (attention, attentionOutput, flashAttention, scores,
+  // softmax) crosses by the same rules as above, written out for their own signatures: the
+  // arena is sized once per call (no GROW and retry), each argument is staged by its own
+  // code and the result read by its own (a generic stage() or reader shared by every
+  // function runs megamorphic). Their layouts are checked against describe() here, once.
+  const expand = (l) => (typeof l === 'number' ? types[l].map(([k, x]) => [k, expand(x)])
+    : Array.isArray(l) ? [l[0], expand(l[1])] : l);
+  const expandKind = (k) => (k[0] === 'r' ? records[+k.slice(1)].map(([key, x]) => [key, expandKind(x)]) : k);
+  const MASK_RECORD = [['causal', 'n'], ['scale', 'n'], ['mask', 'm'], ['dropout', [['rate', 'n'], ['seed', 'n'], ['training', 'n']]]];
+  const FLASH_RECORD = [['causal', 'n'], ['scale', 'n'], ['tile', 'n'], ['mask', 'm']];
+  const TRACE = [['scale', 'n'], ['scores', 'm'], ['scaled', 'm'], ['masked', 'm'], ['weights', 'm'], ['dropped', 'm'],
+    ['output', 'm'], ['nonFinite', [['count', 'n'], ['entries', ['a', [['input', 's'], ['row', 'n'], ['col', 'n'], ['value', 'n']]]],
+      ['stages', ['a', 's']]]]];
+  const HOT = {
+    scores: [['m', 'm'], 'm'],
+    softmax: [['m', 'n'], 'm'],
+    attention: [['m', 'm', 'm', MASK_RECORD], TRACE],
+    attentionOutput: [['m', 'm', 'm', MASK_RECORD], 'm'],
+    flashAttention: [['m', 'm', 'm', FLASH_RECORD], 'm'],
+  };
+  for (const [name, kinds, result] of functions) {
+    if (!HOT[name]) continue;
+    if (JSON.stringify([kinds.map(expandKind), expand(result)]) !== JSON.stringify(HOT[name]))
+      throw new Error(`attn.mjs: the module's ${name} has another signature than api/boundary.mjs's hot path expects`);
+  }
+
+  // The arena's bytes for a checked matrix, and its staging (room() has made space).
+  // Addresses are below 2^31 (the module's memory is at most 2 GB): >>> is exact.
+  const matrixBytes = (m) => Math.ceil((16 + 4 * m.rows * m.cols) / 16) * 16;
+  function put(m) {
+    const rows = m.rows, cols = m.cols, n = rows * cols, at = base + top;
+    top += Math.ceil((16 + 4 * n) / 16) * 16;
+    H[at >>> 3] = rows;
+    H[(at >>> 3) + 1] = cols;
+    if (n) F.set(m.data, (at >>> 2) + 4);
+    return at;
+  }
+  // [present, value] of a number (or boolean) at H[w].
+  function putNumber(w, x) {
+    const absent = x === undefined || x === null;
+    H[w] = absent ? 0 : 1;
+    H[w + 1] = absent ? 0 : typeof x === 'boolean' ? +x : x;
+  }
+  function putMatrixField(w, x) {
+    const absent = x === undefined || x === null;
+    H[w] = absent ? 0 : 1;
+    H[w + 1] = absent ? 0 : put(x);
+  }
+  // {causal, scale, mask, dropout: {rate, seed, training}} (attention, attentionOutput)
+  const maskRecordBytes = (o) => 64 + (o.mask === undefined || o.mask === null ? 0 : matrixBytes(o.mask)) +
+    (o.dropout === undefined || o.dropout === null ? 0 : 48);
+  function putMaskRecord(o) {
+    const at = base + top, w = at >>> 3;
+    top += 64;
+    putNumber(w, o.causal);
+    putNumber(w + 2, o.scale);
+    putMatrixField(w + 4, o.mask);
+    const d = o.dropout;
+    if (d === undefined || d === null) {
+      H[w + 6] = 0;
+      H[w + 7] = 0;
+    } else {
+      const r = base + top, v = r >>> 3;
+      top += 48;
+      putNumber(v, d.rate);
+      putNumber(v + 2, d.seed);
+      putNumber(v + 4, d.training);
+      H[w + 6] = 1;
+      H[w + 7] = r;
+    }
+    return at;
+  }
+  // {causal, scale, tile, mask} (flashAttention)
+  const flashRecordBytes = (o) => 64 + (o.mask === undefined || o.mask === null ? 0 : matrixBytes(o.mask));
+  function putFlashRecord(o) {
+    const at = base + top, w = at >>> 3;
+    top += 64;
+    putNumber(w, o.causal);
+    putNumber(w + 2, o.scale);
+    putNumber(w + 4, o.tile);
+    putMatrixField(w + 6, o.mask);
+    return at;
+  }
+
+  // Before staging: the arena holds `need` bytes (grown as in caller(), once).
+  function room(need) {
+    if (F.length === 0) views(); // memory grew since: the old views are detached
+    top = 0;
+    if (need > cap) {
+      want = need;
+      grow();
+    }
+  }
+  // After the call: the arena given back if large, the error thrown, the table's start.
+  function done(address) {
+    if (cap > KEEP && top <= KEEP) {
+      base = module.arena(KEEP);
+      cap = KEEP;
+    }
+    if (!address) throw failure();
+    if (F.length === 0) views();
+    i = address >>> 3;
+    bytes = H[i++];
+  }
+  function readMatrix() {
+    const rows = H[i], cols = H[i + 1], at = H[i + 2] >>> 2, n = rows * cols;
+    i += 3;
+    if (n > 64) return { rows, cols, data: F.slice(at, at + n) };
+    const data = new Float32Array(n);
+    for (let k = 0; k < n; k++) data[k] = F[at + k];
+    return { rows, cols, data };
+  }
+  // flashAttention's `out`: the result copied into `into` when it is there.
+  function readMatrixInto(into) {
+    if (into === null) return readMatrix();
+    const rows = H[i], cols = H[i + 1], at = H[i + 2] >>> 2, n = rows * cols;
+    i += 3;
+    if (into.length !== n) return { rows, cols, data: copy(at, n) };
+    into.set(F.subarray(at, at + n));
+    return { rows, cols, data: into };
+  }
+  function readNonFinite() {
+    const count = H[i++], n = H[i++], entries = new Array(n);
+    for (let k = 0; k < n; k++) {
+      const len = H[i], at = H[i + 1];
+      i += 2;
+      const input = text(bytes + at, len), row = H[i], col = H[i + 1], value = H[i + 2];
+      i += 3;
+      entries[k] = { input, row, col, value };
+    }
+    const m = H[i++], stages = new Array(m);
+    for (let k = 0; k < m; k++) {
+      const len = H[i], at = H[i + 1];
+      i += 2;
+      stages[k] = text(bytes + at, len);
+    }
+    return { count, entries, stages };
+  }
+  function readTrace() {
+    const scale = H[i++];
+    const scores = readMatrix(), scaled = readMatrix(), masked = readMatrix(), weights = readMatrix();
+    const dropped = readMatrix(), output = readMatrix(), nonFinite = readNonFinite();
+    return { scale, scores, scaled, masked, weights, dropped, output, nonFinite };
+  }
+  const busyError = () => new Error('attn: a call into the core started while another was reading its arguments (from a getter?)');
+
+  const fScores = module.scores, fSoftmax = module.softmax, fAttention = module.attention;
+  const fAttentionOutput = module.attentionOutput, fFlash = module.flashAttention;
+  // raw[name] of the hot calls: the same functions of checked arguments as caller() makes.
+  raw.scores = (a, b) => {
+    pending = null;
+    if (busy) throw busyError();
+    busy = true;
+    try {
+      room(matrixBytes(a) + matrixBytes(b));
+      done(fScores(put(a), put(b)));
+      return readMatrix();
+    } finally {
+      busy = false;
+    }
+  };
+  raw.softmax = (a, axis) => {
+    pending = null;
+    if (busy) throw busyError();
+    busy = true;
+    try {
+      room(matrixBytes(a));
+      done(fSoftmax(put(a), typeof axis === 'boolean' ? +axis : axis));
+      return readMatrix();
+    } finally {
+      busy = false;
+    }
+  };
+  raw.attention = (q, k, v, o) => {
+    pending = null;
+    if (busy) throw busyError();
+    busy = true;
+    try {
+      room(matrixBytes(q) + matrixBytes(k) + matrixBytes(v) + maskRecordBytes(o));
+      done(fAttention(put(q), put(k), put(v), putMaskRecord(o)));
+      return readTrace();
+    } finally {
+      busy = false;
+    }
+  };
+  raw.attentionOutput = (q, k, v, o) => {
+    pending = null;
+    if (busy) throw busyError();
+    busy = true;
+    try {
+      room(matrixBytes(q) + matrixBytes(k) + matrixBytes(v) + maskRecordBytes(o));
+      done(fAttentionOutput(put(q), put(k), put(v), putMaskRecord(o)));
+      return readMatrix();
+    } finally {
+      busy = false;
+    }
+  };
+  raw.flashAttention = (q, k, v, o) => {
+    const into = pending;
+    pending = null;
+    if (busy) throw busyError();
+    busy = true;
+    try {
+      room(matrixBytes(q) + matrixBytes(k) + matrixBytes(v) + flashRecordBytes(o));
+      done(fFlash(put(q), put(k), put(v), putFlashRecord(o)));
+      return readMatrixInto(into);
+    } finally {
+      busy = false;
+    }
+  };
   return raw;
 }
 

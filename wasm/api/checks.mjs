@@ -34,15 +34,20 @@ export function named(name, f, length = f.length) {
     try {
       return f.call(this, a, b, c, d, e5);
     } catch (e) {
-      if (e && e[FROM_CHECKS]) {
-        e.message = `${name}: ${e.message}`;
-        delete e[FROM_CHECKS];
-      }
-      throw e;
+      throw renamed(e, name);
     }
   };
   Object.defineProperty(g, 'length', { value: length });
   return g;
+}
+
+// An error thrown in a method: one of the checks' gets the method's name in front of its message.
+export function renamed(e, name) {
+  if (e && e[FROM_CHECKS]) {
+    e.message = `${name}: ${e.message}`;
+    delete e[FROM_CHECKS];
+  }
+  return e;
 }
 
 // A kind that gives several raw arguments (an array of them) from one public argument.
@@ -104,11 +109,18 @@ export function checks(L) {
     return o;
   }
 
+  // checkCount(value, what + suffix), the name built only for the error (the hot calls
+  // check three matrices per call).
+  function checkDimension(value, what, suffix) {
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= L.maxElements) return value;
+    return checkCount(value, `${what}${suffix}`);
+  }
+
   function checkMatrix(m, what) {
     if (m === null || typeof m !== 'object' || Array.isArray(m))
       throw fail('TypeError', `${what} must be a matrix {rows, cols, data}, got ${describe(m)}`);
-    checkCount(m.rows, `${what}.rows`);
-    checkCount(m.cols, `${what}.cols`);
+    checkDimension(m.rows, what, '.rows');
+    checkDimension(m.cols, what, '.cols');
     if (m.rows * m.cols > L.maxElements)
       throw fail('SizeError', `${what} is ${m.rows}x${m.cols} = ${m.rows * m.cols} elements, more than the limit of ${L.maxElements}`);
     const { data } = m;
