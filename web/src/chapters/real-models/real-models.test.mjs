@@ -114,17 +114,36 @@ test('real-models: no model yet; a GPT-2 checkpoint through the file picker: eve
   assert.ok(deltas.every((d) => /^[+−-]\d+\.\d{3}$/.test(d)), deltas.join(' '));
   // a head whose removal lowers the loss is explained (this model has some)
   if (deltas.some((d) => /^[−-]/.test(d))) assert.match(await text(page, `${S} [data-check="ablation"]`), /Δ가 0보다 작다는 것\(\d층 \d번: [−-]\d\.\d{3}\)은/);
-  // stopped: the worker sees "Stop" after its first piece (it runs a few heads per task: here
-  // one, ablationPieces); the model stays open and answers a new sentence
+  // stopped: the worker sees "Stop" between two pieces (it runs a few heads per task: here
+  // one, ablationPieces); the model stays open and answers a new sentence. The page renders
+  // between its two messages, long enough on a busy machine for this tiny model's whole
+  // ablation: the request is held until the Stop is sent, then both go together (the Stop is
+  // queued right behind it). What a Stop does between pieces, exactly, is
+  // tests/wasm/real-model.test.mjs's; here a descheduled page thread could still let the
+  // ablation finish first, which is no fault: then it reads as done.
   await page.evaluate((s) => {
+    const post = Worker.prototype.postMessage;
+    let held = null;
+    Worker.prototype.postMessage = function (m, ...rest) {
+      if (m?.type === 'ablate') return void (held = [this, m, rest]);
+      if (m?.type === 'stopAblation' && held) {
+        Worker.prototype.postMessage = post;
+        post.call(held[0], held[1], ...held[2]);
+      }
+      return post.call(this, m, ...rest);
+    };
+    delete document.querySelector(`${s} [data-check="ablation"]`).dataset.state; // (the last run's 'done')
     document.querySelector(`${s} [data-control="ablate"]`).click();
     document.querySelector(`${s} [data-control="ablate-stop"]`).click();
   }, S);
-  await page.waitForFunction((s) => document.querySelector(`${s} [data-check="ablation"]`)?.dataset.state === 'stopped', S);
-  // (the Stop is queued right behind the request: seen after the first piece, unless the page
-  // thread was descheduled between the two messages; either way between two pieces, before the end)
-  const stoppedAt = (await text(page, `${S} [data-check="ablation"]`)).match(/^헤드 8개 가운데 (\d)개까지 하고 멈췄습니다\. 모델은 그대로 열려 있으니 단추를 눌러 다시 잴 수 있습니다\.$/);
-  assert.ok(stoppedAt && Number(stoppedAt[1]) >= 1 && Number(stoppedAt[1]) < 8, stoppedAt?.[0]);
+  const state = await page.waitForFunction((s) => {
+    const st = document.querySelector(`${s} [data-check="ablation"]`)?.dataset.state;
+    return (st === 'stopped' || st === 'done') && st;
+  }, S).then((h) => h.jsonValue());
+  if (state === 'stopped') {
+    const at = (await text(page, `${S} [data-check="ablation"]`)).match(/^헤드 8개 가운데 (\d)개까지 하고 멈췄습니다\. 모델은 그대로 열려 있으니 단추를 눌러 다시 잴 수 있습니다\.$/);
+    assert.ok(at && Number(at[1]) >= 1 && Number(at[1]) < 8, at?.[0]);
+  } else console.log('# the ablation finished before its Stop arrived (a descheduled page thread)');
   assert.equal(await page.isEnabled(`${S} [data-control="ablate"]`), true);
   await analysed(page, 'a dog sat on the mat', 'dog');
   await assertAccessible(page, 'real-models');
