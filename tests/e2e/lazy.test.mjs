@@ -319,11 +319,15 @@ test('Back and Forward after a contents link return to where the reader was, at 
     await page.goBack();
     await page.waitForFunction(() => location.hash === '#cost');
     await settled(page);
-    assert.ok(Math.abs((await paintedTop(page, '#cost')) - atCost) < 5, `${viewport.width}px: Back returns inside #cost (${atCost})`);
+    // (on a failure: where the window is, and the place the entry kept)
+    const state = () => page.evaluate(() => JSON.stringify({ y: scrollY, kept: history.state?.position }));
+    const backAt = await paintedTop(page, '#cost');
+    assert.ok(Math.abs(backAt - atCost) < 5, `${viewport.width}px: Back returns inside #cost (${atCost}, got ${backAt}; ${await state()})`);
     await page.goForward();
     await page.waitForFunction(() => location.hash === '#training');
     await settled(page);
-    assert.ok(Math.abs((await paintedTop(page, '#training')) - atTraining) < 5, `${viewport.width}px: Forward returns inside #training (${atTraining})`);
+    const forwardAt = await paintedTop(page, '#training');
+    assert.ok(Math.abs(forwardAt - atTraining) < 5, `${viewport.width}px: Forward returns inside #training (${atTraining}, got ${forwardAt}; ${await state()})`);
     assert.deepEqual(errors, []);
     await page.close();
   }
