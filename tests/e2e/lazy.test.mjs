@@ -307,6 +307,14 @@ test('Back and Forward after a contents link return to where the reader was, at 
     await settled(page);
     await remembered(page);
     const atCost = await paintedTop(page, '#cost');
+    const state = () => page.evaluate(() => {
+      const p = history.state?.position;
+      let el = document.getElementById(p?.id);
+      for (const k of p?.path ?? []) el = el?.children[k];
+      const heights = [...document.querySelectorAll('section.chapter')].map((s) => `${s.id}:${Math.round(s.getBoundingClientRect().height)}${s.dataset.mounted === 'true' ? '' : '?'}`).join(' ');
+      return JSON.stringify({ y: scrollY, kept: p, anchorTop: el?.getBoundingClientRect().top, tag: el?.tagName, settled: document.body.dataset.settled, heights });
+    });
+    const before = await state();
     // (a link followed where it is: the contents' own is far above, and focusing it first
     // would scroll there, the place Back then returns to)
     await page.evaluate(() => document.querySelector('#toc a[href="#training"]').click());
@@ -320,9 +328,8 @@ test('Back and Forward after a contents link return to where the reader was, at 
     await page.waitForFunction(() => location.hash === '#cost');
     await settled(page);
     // (on a failure: where the window is, and the place the entry kept)
-    const state = () => page.evaluate(() => JSON.stringify({ y: scrollY, kept: history.state?.position }));
     const backAt = await paintedTop(page, '#cost');
-    assert.ok(Math.abs(backAt - atCost) < 5, `${viewport.width}px: Back returns inside #cost (${atCost}, got ${backAt}; ${await state()})`);
+    assert.ok(Math.abs(backAt - atCost) < 5, `${viewport.width}px: Back returns inside #cost (${atCost}, got ${backAt}; ${await state()}; before ${before})`);
     await page.goForward();
     await page.waitForFunction(() => location.hash === '#training');
     await settled(page);

@@ -269,7 +269,7 @@ export function createLazyChapters({ main, list, i18n, position, mount, onMounte
   }
   const settled = []; // resolved once no chapter near the screen is waiting
   function markSettled() {
-    const now = String(observing && !firstBatch && !pumping && !mounting && !soon.size && !waiting().length);
+    const now = String(observing && !firstBatch && !pumping && !mounting && !soon.size && !waiting().length && !position.placing?.());
     if (document.body.dataset.settled !== now) document.body.dataset.settled = now;
     if (now === 'true') position.settle(); // (a saved place put back is held by the anchor from now on)
   }
@@ -354,6 +354,7 @@ export function createLazyChapters({ main, list, i18n, position, mount, onMounte
   }) : { observe() {} };
   const sections = [...entries.values()].map((e) => e.section);
   position.watch([...above, ...sections]);
+  position.onPlacing?.(() => markSettled()); // (a step back or forward: not settled until placed)
   for (const n of sections) sizes.observe(n);
 
   function key(id) {

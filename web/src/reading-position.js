@@ -142,6 +142,15 @@ export function createReadingPosition({ printing = { on: false }, onShift = () =
   // ---- saved places ---------------------------------------------------------------------------
   let chapters = null; // navigate()'s {sections, owner, isMounted, mount}
   let restoring = null; // a saved place being put back while the page arrives
+  // A step back or forward is being placed (popstate until two frames later): the page is not
+  // settled meanwhile (onPlacing's listeners are told when it starts and ends).
+  let traversing = 0;
+  const placingListeners = [];
+  const placing = (on) => {
+    traversing += on ? 1 : -1;
+    for (const fn of placingListeners) fn();
+  };
+  const raf = w.requestAnimationFrame?.bind(w) ?? ((fn) => setTimeout(fn, 16));
   const byId = (id) => d.getElementById(id);
 
   // The reading position: the first chapter reaching into the window and how far into it,
@@ -244,9 +253,29 @@ export function createReadingPosition({ printing = { on: false }, onShift = () =
       const id = owner(saved && owner(saved.id) ? saved.id : frag);
       if (!id) return;
       traversed = true;
-      if (!isMounted(id)) await mount(id);
-      goTo(saved, frag);
-      traversed = false; // (the hashchange that follows a traversal came during the mount)
+      placing(true);
+      try {
+        if (!isMounted(id)) await mount(id);
+        goTo(saved, frag);
+      } catch (err) {
+        placing(false); // (the chapter's failure is shown in its section by the mount)
+        throw err;
+      } finally {
+        traversed = false; // (the hashchange that follows a traversal came during the mount)
+      }
+      // The place is put back again in the next two frames, whatever scrolled meanwhile (no
+      // reader scrolls within two frames of Back; the browser may lay out, or scroll to the
+      // fragment, after this event), and only then is the page said to be placed.
+      let left = 2;
+      const again = () => {
+        if (saved && owner(saved.id) && resolve(saved)) {
+          restoring = saved;
+          apply(saved);
+        }
+        if (--left > 0) raf(again);
+        else placing(false);
+      };
+      raf(again);
     });
     // A link to a chapter not mounted yet, or to an element inside one: mount it, go there.
     w.addEventListener('hashchange', async () => {
@@ -279,7 +308,12 @@ export function createReadingPosition({ printing = { on: false }, onShift = () =
     // The page has arrived (nothing near the screen pending): a saved place is no longer
     // re-applied, the anchor holds from now on.
     settle() {
-      restoring = null;
+      if (!traversing) restoring = null;
+    },
+    // A step back or forward is still being placed (the page is not settled).
+    placing: () => traversing > 0,
+    onPlacing(fn) {
+      placingListeners.push(fn);
     },
   };
 }
