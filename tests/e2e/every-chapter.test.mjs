@@ -17,8 +17,8 @@
 // no wider than the phone.
 //
 // ctest runs the file as two halves side by side (ATTN_EVERY_PART=1/2 and 2/2, ctest
-// e2e.every-chapter.1 and .2): each takes every other chapter; the first also the widgets,
-// the second the whole page. Run by hand without it, the file checks everything.
+// e2e.every-chapter.1 and .2): each takes every other chapter, on the page and in the widget;
+// the second also the whole page. Run by hand without it, the file checks everything.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, readFile, mkdtemp, writeFile } from 'node:fs/promises';
@@ -34,8 +34,7 @@ const ids = (await Promise.all((await readdir(chaptersDir)).map(async (id) =>
 const [part, parts] = (process.env.ATTN_EVERY_PART ?? '1/1').split('/').map(Number);
 if (!(parts >= 1 && part >= 1 && part <= parts)) throw new Error(`ATTN_EVERY_PART=${process.env.ATTN_EVERY_PART}: want k/n, 1 <= k <= n`);
 const mine = ids.filter((_, i) => i % parts === part - 1); // every parts-th chapter, from the part-th
-const withWidgets = part === 1; // the widget sweep in the first part, the whole page in the last
-const withPage = part === parts;
+const withPage = part === parts; // the whole page in the last part
 const axeSource = await readFile(createRequire(new URL('../../web/package.json', import.meta.url)).resolve('axe-core/axe.min.js'), 'utf8');
 const gen = await mkdtemp(join(tmpdir(), 'attn-every-'));
 const LAX_CSP = "default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'";
@@ -128,14 +127,17 @@ test(`${mine.length === ids.length ? 'every chapter' : `chapters ${part} of ever
   assert.deepEqual(problems, []);
 });
 
-if (withWidgets) test('every chapter in the widget, in both languages: axe, grids, inputs, formulas, tables', async () => {
+test(`${mine.length === ids.length ? 'every chapter' : `chapters ${part} of every ${parts}`} in the widget, in both languages: axe, grids, inputs, formulas, tables`, async () => {
   const problems = [];
   for (const lang of ['ko', 'en']) {
-    await writeFile(join(gen, `all-${lang}.html`), `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>course notes</title></head><body>
+    await writeFile(join(gen, `part-${part}-${lang}.html`), `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>course notes</title></head><body>
       <main><h1>Course notes</h1>
       <script type="module">
         import { CHAPTERS } from './attention-explorer.js';
-        for (const id of CHAPTERS) {
+        // (the parts together cover the widget's every chapter)
+        document.body.dataset.uncovered = CHAPTERS.filter((id) => !${JSON.stringify(ids)}.includes(id)).join(' ');
+        for (const id of ${JSON.stringify(mine)}) {
+          if (!CHAPTERS.includes(id)) throw new Error('the widget has no chapter ' + id);
           const w = document.createElement('attention-explorer');
           w.setAttribute('chapter', id);
           w.setAttribute('lang', '${lang}');
@@ -148,14 +150,16 @@ if (withWidgets) test('every chapter in the widget, in both languages: axe, grid
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     page.on('pageerror', (e) => errors.push(e.message));
     page.setDefaultTimeout(WAIT_MS);
-    await page.goto(`${server.url}generated/all-${lang}.html`);
-    await page.waitForFunction((n) => document.querySelectorAll('attention-explorer[data-ready="true"]').length === n, ids.length);
+    await page.goto(`${server.url}generated/part-${part}-${lang}.html`);
+    await page.waitForFunction((n) => document.querySelectorAll('attention-explorer[data-ready="true"]').length === n, mine.length);
     // trained-heads draws its grids once its model has loaded (the whole core and the
     // weights, seconds on a loaded machine), and a box's scroll cue follows one frame after
     // a render: wait for the maps, then two frames
     await page.waitForFunction(() => [...document.querySelectorAll('attention-explorer[chapter="trained-heads"]')]
       .every((w) => w.shadowRoot?.querySelector('[data-heads="small"] canvas')));
     await frames(page);
+    const uncovered = await page.$eval('body', (b) => b.dataset.uncovered);
+    if (uncovered) problems.push(`widget (${lang}): chapters no part checks: ${uncovered}`);
     for (const p of await axe(page)) problems.push(`widget (${lang}): axe ${p}`);
     const layout = await page.evaluate(`[...document.querySelectorAll('attention-explorer')].flatMap((w) => (${layoutProblems.toString()})(w.shadowRoot).map((p) => w.getAttribute('chapter') + ': ' + p))`);
     for (const p of layout) problems.push(`widget (${lang}) ${p}`);
