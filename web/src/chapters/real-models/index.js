@@ -293,9 +293,8 @@ export default {
     modelView.dataset.heads = 'model-view';
     // The page thread's share of a model: 144 maps (GPT-2 small) and a 144-row table are built,
     // painted and labelled a few at a time, at most FRAME_BUDGET units of work in one frame (a
-    // map built, painted or labelled: 1; a table row of 9 cells: 4; the chosen head's two T × T
-    // grids are written GRID_CELLS cells a frame, one grid after the other, with half the budget
-    // left for the rest), so no frame of the page waits for all of them (docs/real-models.md,
+    // map built, painted or labelled: 1; a table row of 9 cells: 4; and besides, the chosen
+    // head's two T × T grids GRID_CELLS cells a frame, one grid after the other), so no frame of the page waits for all of them (docs/real-models.md,
     // "The page thread"). data-painted says how many maps show the current sentence; the
     // table's data-filled, whether its rows are the current ones; the grids' pair's
     // data-filled, whether both grids show the chosen head.
@@ -497,10 +496,7 @@ export default {
       if (!info) return;
       let budget = FRAME_BUDGET;
       const n = info.layers * info.heads;
-      if (pump.grids.length && pairNear) {
-        if (!gridStep(pump.grids[0])) pump.grids.shift();
-        budget = FRAME_BUDGET / 2; // (GRID_CELLS of a grid are half this frame's work)
-      }
+      if (pump.grids.length && pairNear && !gridStep(pump.grids[0])) pump.grids.shift(); // (besides the budget)
       pair.dataset.filled = String(!pump.grids.length);
       while (pump.built < n && budget > 0) {
         buildThumb(pump.built++);
