@@ -265,7 +265,7 @@ console.log(`| step | measured | target |
 | role scores, every head (worker) | ${(out.rolesMs / 1000).toFixed(2)} s | ≤ 10 s |
 | ablation: its first layer's 12 heads (page wall time); "Stop" obeyed after | ${(out.ablationFirstLayerMs / 1000).toFixed(2)} s; ${(out.ablationStopMs / 1000).toFixed(2)} s | |
 | longest task on the page thread${out.traceTasks ? ' (the most CPU time in one, from the trace)' : ''} | ${out.longestPageTaskMs.toFixed(0)} ms${out.traceTasks ? ` (${out.mostTaskCpuMs} ms)` : ''} | ≤ 100 ms |
-| peak memory of the browser (all processes; largest one) | ${mb(out.peakRssBytes)} MB; ${mb(out.peakLargestProcessBytes)} MB (before opening: ${mb(out.baseRssBytes ?? 0)} MB) = ${(out.peakRssBytes / fileBytes).toFixed(2)}× / ${(out.peakLargestProcessBytes / fileBytes).toFixed(2)}× the file | ≤ 1.5× the file |`);
+| peak memory of the browser (all processes; largest one) | ${mb(out.peakRssBytes)} MB; ${mb(out.peakLargestProcessBytes)} MB (before opening: ${mb(out.baseRssBytes ?? 0)} MB): grew by ${mb(out.peakRssBytes - (out.baseRssBytes ?? 0))} MB = ${((out.peakRssBytes - (out.baseRssBytes ?? 0)) / fileBytes).toFixed(2)}× the file | growth ≤ 1.5× the file |`);
 console.log(out.rolesLine);
 if (out.traceTasks) console.log(describeTasks(out.traceTasks));
 console.log(`long tasks on the page thread after the files were given (start ms, duration ms): ${JSON.stringify(out.longTasks)}`);
