@@ -10,7 +10,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import createPretrained from '../../web/dist/pretrained.mjs';
-import { createRealModel, maskedPositions, ablationPieces } from '../../web/src/workers/real-model.js';
+import { createRealModel, maskedPositions, ablationPieces, filesSource } from '../../web/src/workers/real-model.js';
 
 const data = new URL('../core/data/pretrained/', import.meta.url);
 const manifest = JSON.parse(await readFile(new URL('manifest.json', data), 'utf8'));
@@ -323,4 +323,22 @@ test('a load is cancelled between chunks; a URL folder loads through Range reque
   } finally {
     globalThis.fetch = saved;
   }
+});
+
+test('filesSource.readInto: a slice streamed piece by piece through one reused buffer, as read() gives it', async () => {
+  const bytes = new Uint8Array((5 << 20) / 2 + 7).map((_, i) => (i * 2654435761) >>> 24);
+  const src = filesSource([new File([bytes], 'model.safetensors')]);
+  for (const [offset, n] of [[0, bytes.length], [3, (1 << 20) + 1], [bytes.length - 5, 5], [10, 0]]) {
+    const got = new Uint8Array(n);
+    const pieces = [];
+    const read = await src.readInto('model.safetensors', offset, n, (piece, at) => {
+      got.set(piece, at);
+      pieces.push(piece.buffer.byteLength); // (the buffer is handed to the next read: detached after it)
+    });
+    assert.equal(read, n);
+    assert.deepEqual(got, bytes.subarray(offset, offset + n));
+    assert.deepEqual(got, await src.read('model.safetensors', offset, n));
+    assert.ok(pieces.every((b) => b === 1 << 20), `every piece in the one 1 MiB buffer: ${pieces}`);
+  }
+  await assert.rejects(src.readInto('model.safetensors', bytes.length - 2, 3, () => {}), /pass the end of the file/);
 });

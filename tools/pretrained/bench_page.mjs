@@ -128,17 +128,22 @@ async function treeRss(pid) {
     } catch { /* gone */ }
   }
   let total = 0, largest = 0;
+  const each = {}; // pid -> [kind, bytes]: the browser, the GPU process, the renderers…
   const walk = async (p) => {
     if (p !== pid) try {
       const st = await readFile(`/proc/${p}/status`, 'utf8');
       const kb = Number(/VmRSS:\s+(\d+)/.exec(st)?.[1] ?? 0);
       total += kb * 1024;
       largest = Math.max(largest, kb * 1024);
+      if (kb) {
+        const cmd = await readFile(`/proc/${p}/cmdline`, 'utf8').catch(() => '');
+        each[p] = [/--type=([\w-]+)/.exec(cmd)?.[1] ?? (/chrom/.test(cmd) ? 'browser' : cmd.split('\0')[0].split('/').pop()), kb * 1024];
+      }
     } catch { /* gone */ }
     for (const k of kids.get(p) ?? []) await walk(k);
   };
   await walk(pid);
-  return { total, largest };
+  return { total, largest, each };
 }
 
 // ---- the run ------------------------------------------------------------------------------------
@@ -159,9 +164,12 @@ const browser = await launchChromium();
 const pid = process.pid; // Chromium runs as this process's children
 let peak = { total: 0, largest: 0 }, base = null;
 let sampling = true;
+const timeline = []; // [ms since the files were given, total, {pid: [kind, bytes]}] (--memory out.json)
+let given = null;
 const sampler = (async () => {
   while (sampling && pid) {
     const r = await treeRss(pid);
+    if (given) timeline.push([Date.now() - given, r.total, r.each]);
     if (r.total > peak.total) peak = { ...peak, total: r.total };
     if (r.largest > peak.largest) peak = { ...peak, largest: r.largest };
     await new Promise((res) => setTimeout(res, 100));
@@ -195,6 +203,7 @@ try {
   if (trace) await browser.startTracing(page, { path: resolve(trace), categories: TRACE_CATEGORIES });
   const files = ['config.json', 'model.safetensors', 'vocab.json', 'merges.txt'].map((f) => join(dir, f));
   const start = Date.now();
+  given = start;
   await page.setInputFiles('#real-models input[data-control="model-files"]', files);
   await page.waitForFunction(() => document.querySelector('#real-models [data-check="model"]')?.dataset.state === 'loaded', null, { timeout: 600000 });
   const loadWall = (Date.now() - start) / 1000;
@@ -206,6 +215,9 @@ try {
   await page.waitForFunction(([s, n]) => document.querySelector('#real-models [data-check="tokens"]')?.textContent.includes('nap') &&
     (document.querySelector('#real-models [data-heads="model-view"]')?.dataset.painted ??
      String(document.querySelectorAll('#real-models [data-heads="model-view"] canvas').length)) === String(12 * n), [sentence, LAYERS], { timeout: 600000 });
+  // the chosen head's two grids, as a learner scrolls to them (written when near the screen)
+  await page.$eval('#real-models [data-grid="rm-P"]', (e) => e.scrollIntoView({ block: 'nearest' }));
+  await page.waitForFunction(() => (document.querySelector('#real-models [data-grids="head"]')?.dataset.filled ?? 'true') === 'true', null, { timeout: 600000 });
   const tokens = await page.textContent('#real-models [data-check="tokens"]');
   const headsMs = Number(await page.getAttribute('#real-models [data-check="tokens"]', 'data-ms'));
   await page.waitForFunction(() => document.querySelector('#real-models [data-check="roles"]')?.dataset.state === 'done', null, { timeout: 600000 });
@@ -216,6 +228,7 @@ try {
   if (trace) {
     await browser.stopTracing();
     out.traceTasks = await pageTasks(resolve(trace));
+    out.mostTaskCpuMs = Math.max(0, ...(await pageTasks(resolve(trace), 10)).map((t) => t.cpuMs));
   }
   out.longTasks = await page.evaluate(() => window.__longTasks.filter(([t]) => t >= window.__since));
   const seconds = Number(/read in ([\d.]+) s/.exec(summary)?.[1]);
@@ -251,11 +264,26 @@ console.log(`| step | measured | target |
 | all ${12 * LAYERS} heads of ${out.tokens} tokens (worker) | ${out.headsMs} ms | ≤ 1 s |
 | role scores, every head (worker) | ${(out.rolesMs / 1000).toFixed(2)} s | ≤ 10 s |
 | ablation: its first layer's 12 heads (page wall time); "Stop" obeyed after | ${(out.ablationFirstLayerMs / 1000).toFixed(2)} s; ${(out.ablationStopMs / 1000).toFixed(2)} s | |
-| longest task on the page thread | ${out.longestPageTaskMs.toFixed(0)} ms | ≤ 100 ms |
-| peak memory of the browser (all processes; largest one) | ${mb(out.peakRssBytes)} MB; ${mb(out.peakLargestProcessBytes)} MB (before opening: ${mb(out.baseRssBytes ?? 0)} MB) = ${(out.peakRssBytes / fileBytes).toFixed(2)}× / ${(out.peakLargestProcessBytes / fileBytes).toFixed(2)}× the file | ≤ 1.5× the file |`);
+| longest task on the page thread${out.traceTasks ? ' (the most CPU time in one, from the trace)' : ''} | ${out.longestPageTaskMs.toFixed(0)} ms${out.traceTasks ? ` (${out.mostTaskCpuMs} ms)` : ''} | ≤ 100 ms |
+| peak memory of the browser (all processes; largest one) | ${mb(out.peakRssBytes)} MB; ${mb(out.peakLargestProcessBytes)} MB (before opening: ${mb(out.baseRssBytes ?? 0)} MB): grew by ${mb(out.peakRssBytes - (out.baseRssBytes ?? 0))} MB = ${((out.peakRssBytes - (out.baseRssBytes ?? 0)) / fileBytes).toFixed(2)}× the file | growth ≤ 1.5× the file |`);
 console.log(out.rolesLine);
 if (out.traceTasks) console.log(describeTasks(out.traceTasks));
 console.log(`long tasks on the page thread after the files were given (start ms, duration ms): ${JSON.stringify(out.longTasks)}`);
+// --memory out.json: every sample of every process's resident memory, and each process's peak
+// above its size before opening (where the growth is)
+if (base) {
+  const growth = {};
+  for (const [, , each] of timeline)
+    for (const [p, [kind, bytes]] of Object.entries(each)) {
+      const b0 = base.each[p]?.[1] ?? 0;
+      const g = (growth[p] ??= { kind, before: b0, peak: 0, at: 0 });
+      if (bytes > g.peak) Object.assign(g, { peak: bytes, at: timeline.find((x) => x[2][p]?.[1] === bytes)?.[0] });
+    }
+  out.processGrowth = growth;
+  console.log(`per process (MB: before opening → peak, at ms after the files were given): ${Object.entries(growth)
+    .filter(([, g]) => g.peak - g.before > 5e6).map(([p, g]) => `${g.kind} ${p}: ${mb(g.before)} → ${mb(g.peak)} (+${mb(g.peak - g.before)}) at ${g.at}`).join('; ')}`);
+}
+if (arg('memory')) await writeFile(resolve(arg('memory')), JSON.stringify(timeline.map(([t, total, each]) => [t, total, Object.fromEntries(Object.entries(each).map(([p, [k, b]]) => [`${k} ${p}`, b]))])));
 const json = arg('json');
 if (json) {
   await mkdir(dirname(resolve(json)), { recursive: true });

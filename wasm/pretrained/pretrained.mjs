@@ -11,6 +11,7 @@
 //   core.plan() -> {chunks, bytesTotal, tensorsTotal}
 //   core.chunk(i) -> {file, fileName, tensor, offset, bytes}   where to read chunk i from
 //   core.put(i, bytes)                          chunk i's bytes into the tensor, committed
+//   core.into(i) -> {write(bytes, at), done()}  chunk i's bytes in pieces, then committed
 //   core.progress() -> {bytesDone, bytesTotal, tensorsDone, tensorsTotal}
 //   core.finish() -> model;  core.abort()       (a failed or cancelled load leaves nothing)
 //   core.checkWeightsName(name)                 throws for pytorch_model.bin and the like
@@ -76,6 +77,8 @@ export default async function createPretrained(moduleArgs = {}) {
       for (const p of ptrs) if (p) m.release(p);
     }
   };
+  const truncated = (c, n) => new CheckpointError({ kind: 'truncated', file: c.fileName, tensor: c.tensor, detail: `read ${n} of ${c.bytes} bytes`,
+    message: `${c.fileName}: tensor '${c.tensor}': read ${n} of ${c.bytes} bytes` });
   const floats = (ptr, n) => (n ? m.HEAPF32.slice(ptr >>> 2, (ptr >>> 2) + n) : null);
   const result = () => m.lastResult();
 
@@ -176,13 +179,30 @@ export default async function createPretrained(moduleArgs = {}) {
     },
     put(i, bytes) {
       const c = m.loadChunk(i);
-      if (bytes.length !== c.bytes)
-        throw new CheckpointError({ kind: 'truncated', file: c.fileName, tensor: c.tensor, detail: `read ${bytes.length} of ${c.bytes} bytes`,
-          message: `${c.fileName}: tensor '${c.tensor}': read ${bytes.length} of ${c.bytes} bytes` });
+      if (bytes.length !== c.bytes) throw truncated(c, bytes.length);
       const dst = m.loadDestination(i);
       if (!dst) fail();
       m.HEAPU8.set(bytes, dst); // (HEAPU8 read after the call: memory may have grown)
       ok(m.loadCommit(i));
+    },
+    // chunk i read in pieces straight into its destination (no chunk-sized buffer in JS):
+    // write(bytes, at) for each piece as it arrives, then done(n) with the bytes written
+    into(i) {
+      const c = m.loadChunk(i);
+      const dst = m.loadDestination(i);
+      if (!dst) fail();
+      let written = 0;
+      return {
+        write(bytes, at) {
+          if (at + bytes.length > c.bytes) throw truncated(c, at + bytes.length);
+          m.HEAPU8.set(bytes, dst + at); // (HEAPU8 read at each piece: memory may have grown)
+          written += bytes.length;
+        },
+        done() {
+          if (written !== c.bytes) throw truncated(c, written);
+          ok(m.loadCommit(i));
+        },
+      };
     },
     progress() {
       return m.loadProgress();

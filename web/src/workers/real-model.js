@@ -32,9 +32,10 @@
 // new model is seen between two pieces, and the model stays loaded and usable.
 //
 // Reading: a File's bytes through File.slice(a, b) one chunk at a time (≤ 16 MiB, the core's
-// kChunkBytes), a URL's through HTTP Range requests (bytes=a-b); each chunk is copied into the
-// tensor's own storage in the module (F32) or its 16 MiB scratch buffer (F16/BF16, widened
-// there): no second whole copy of the file exists at any time. A server that ignores Range
+// kChunkBytes), a URL's through HTTP Range requests (bytes=a-b); each chunk is streamed
+// (Blob.stream(), the response's body) piece by piece into the tensor's own storage in the
+// module (F32) or its 16 MiB scratch buffer (F16/BF16, widened there): no second whole copy of
+// the file exists at any time, nor a chunk-sized buffer in JavaScript. A server that ignores Range
 // (200 instead of 206) sends the whole file once; it is then kept for that file's chunks (a
 // second copy for that server only: static hosts answer Range requests).
 import { createTokenizer, TokenizerError } from '../../real-models/tokenizer.js';
@@ -56,6 +57,7 @@ export class SourceError extends Error {
 // {names: [..], has(name), size(name) -> Promise<n>, read(name, offset, n) -> Promise<Uint8Array>, text(name)}
 export function filesSource(files) {
   const byName = new Map();
+  let piece = new ArrayBuffer(PIECE_BYTES); // readInto's buffer
   for (const f of files) {
     const name = String(f.name).split(/[\\/]/).pop();
     if (name && !byName.has(name)) byName.set(name, f);
@@ -70,8 +72,47 @@ export function filesSource(files) {
       if (offset + n > f.size) throw new SourceError('truncated', name, `${n} bytes at ${offset} pass the end of the file (${f.size} bytes)`);
       return new Uint8Array(await f.slice(offset, offset + n).arrayBuffer());
     },
+    // the same bytes piece by piece, each handed to write(piece, at) as it arrives, read into
+    // one reused buffer (a BYOB reader): no new buffer per chunk or piece (a chunk's 16 MiB
+    // ArrayBuffers, garbage once copied, held about 200 MB more until the worker's GC freed
+    // them: docs/real-models.md, "Memory")
+    async readInto(name, offset, n, write) {
+      const f = byName.get(name);
+      if (offset + n > f.size) throw new SourceError('truncated', name, `${n} bytes at ${offset} pass the end of the file (${f.size} bytes)`);
+      const stream = f.slice(offset, offset + n).stream();
+      let reader;
+      try {
+        reader = stream.getReader({ mode: 'byob' });
+      } catch {
+        return pieces(stream, write); // (a browser whose Blob streams are not byte streams)
+      }
+      let at = 0;
+      if (!piece.byteLength) piece = new ArrayBuffer(PIECE_BYTES); // (left detached by a read that failed)
+      while (at < n) {
+        const { done, value } = await reader.read(new Uint8Array(piece, 0, Math.min(PIECE_BYTES, n - at)));
+        if (done) break;
+        piece = value.buffer; // (the same memory, handed back)
+        write(value, at);
+        at += value.length;
+      }
+      reader.releaseLock();
+      return at;
+    },
     text: async (name) => (byName.has(name) ? byName.get(name).text() : undefined),
   };
+}
+
+const PIECE_BYTES = 1 << 20;
+// A stream's pieces to write(piece, at), in order; the bytes written.
+async function pieces(stream, write) {
+  const reader = stream.getReader();
+  let at = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return at;
+    write(value, at);
+    at += value.length;
+  }
 }
 
 export function urlSource(base, fetchFn = globalThis.fetch) {
@@ -116,6 +157,26 @@ export function urlSource(base, fetchFn = globalThis.fetch) {
       }
       if (r.status !== 206) throw new SourceError('network', name, `HTTP ${r.status} for bytes ${offset}–${offset + n - 1}`);
       return new Uint8Array(await r.arrayBuffer());
+    },
+    // a Range response's body piece by piece (as filesSource.readInto)
+    async readInto(name, offset, n, write) {
+      const k = await probe(name);
+      if (k.whole || n === 0 || typeof ReadableStream === 'undefined') {
+        write(await this.read(name, offset, n), 0);
+        return n;
+      }
+      const r = await fetchFn(url(name), { headers: { Range: `bytes=${offset}-${offset + n - 1}` } });
+      if (r.status === 200) {
+        k.whole = new Uint8Array(await r.arrayBuffer());
+        write(k.whole.subarray(offset, offset + n), 0);
+        return n;
+      }
+      if (r.status !== 206) throw new SourceError('network', name, `HTTP ${r.status} for bytes ${offset}–${offset + n - 1}`);
+      if (!r.body) {
+        write(new Uint8Array(await r.arrayBuffer()), 0);
+        return n;
+      }
+      return pieces(r.body, write);
     },
     async text(name) {
       const k = await probe(name);
@@ -226,9 +287,10 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
       let last = 0;
       for (let i = 0; i < plan.chunks; ++i) {
         const ch = c.chunk(i);
-        const bytes = await source.read(ch.fileName, ch.offset, ch.bytes);
+        const into = c.into(i);
+        await source.readInto(ch.fileName, ch.offset, ch.bytes, into.write);
         if (job.cancelled) throw new SourceError('cancelled', '', 'cancelled');
-        c.put(i, bytes);
+        into.done();
         const t = now();
         if (t - last > 50 || i === plan.chunks - 1) {
           last = t;

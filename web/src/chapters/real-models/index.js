@@ -293,10 +293,11 @@ export default {
     modelView.dataset.heads = 'model-view';
     // The page thread's share of a model: 144 maps (GPT-2 small) and a 144-row table are built,
     // painted and labelled a few at a time, at most FRAME_BUDGET units of work in one frame (a
-    // map built, painted or labelled: 1; a table row of 9 cells: 4; each of the chosen head's
-    // two T × T grids takes a frame of its own), so no frame of the page waits for all of them
-    // (docs/real-models.md, "The page thread"). data-painted says how many maps show the current
-    // sentence; the table's data-filled, whether its rows are the current ones.
+    // map built, painted or labelled: 1; a table row of 9 cells: 4; and besides, the chosen
+    // head's two T × T grids GRID_CELLS cells a frame, one grid after the other), so no frame of the page waits for all of them (docs/real-models.md,
+    // "The page thread"). data-painted says how many maps show the current sentence; the
+    // table's data-filled, whether its rows are the current ones; the grids' pair's
+    // data-filled, whether both grids show the chosen head.
     let thumbs = [], thumbPx = 64;
     function buildModelView() {
       const { heads: H } = info;
@@ -352,6 +353,7 @@ export default {
     let labels = [];
     const label = (i) => labels[i] ?? '';
     const pair = el('div', 'grid-row', work);
+    pair.dataset.grids = 'head';
     const gridP = k.grid({
       caption: () => 'P', ariaLabel: () => tr('gridP'), rowLabel: label, colLabel: label,
       note: () => k.common('rowsQueries'), color: 'weights', digits: 2, fixed: true, testId: 'rm-P',
@@ -448,9 +450,44 @@ export default {
       built: 0, painted: 0, paintedFor: null, // maps built; painted with paintedFor (a heads result)
       label: null, labelled: 0,               // (x) -> [aria-label, title, role] of the current render; maps labelled with it
       rows: [], rowsDone: 0,                   // the table's rows ([x, cells…]) and how many are written
-      grids: [],                               // [grid, data] to update, one a frame
+      grids: [],                               // {grid, data, r} to update, GRID_CELLS a frame
       frame: 0,
     };
+    // A grid's T × T cells GRID_CELLS at a time (whole rows, at least one): the rows up to r
+    // show the new matrix, the ones below it what the grid showed (a table of the same width
+    // keeps its cells; a new one grows by rows, as the grid's table is built: grid/table.js).
+    // False when the grid shows the whole new matrix.
+    // Far from the screen (half a screen's margin, as components/nearby.js), the grids wait
+    // and are written, a few rows a frame again, when they come near: left to the grid's own
+    // deferral, a far grid's whole table would be written in the one frame it comes near.
+    const GRID_CELLS = 64;
+    let pairNear = true; // (until the observer first says otherwise)
+    if (typeof IntersectionObserver === 'function' && !globalThis.__eagerFigures)
+      new IntersectionObserver((entries) => {
+        pairNear = entries.at(-1).isIntersecting;
+        if (pairNear) later();
+      }, { rootMargin: '50% 0px' }).observe(pair);
+    window.addEventListener('beforeprint', () => {
+      for (const { grid, data } of pump.grids.splice(0)) grid.update(data);
+    });
+    function gridStep(job) {
+      const { grid, data: D } = job;
+      const S = grid.value;
+      job.r = Math.min(D.rows, (job.r ?? 0) + Math.max(1, Math.floor(GRID_CELLS / D.cols)));
+      if (job.r >= D.rows) {
+        grid.update(D);
+        grid.flush(); // (written now, whatever the grid's own observer last saw)
+        return false;
+      }
+      const kept = S && S.cols === D.cols ? Math.min(S.rows, D.rows) : 0;
+      const rows = Math.max(kept, job.r);
+      const data = new Float32Array(rows * D.cols);
+      data.set(D.data.subarray(0, job.r * D.cols));
+      if (rows > job.r) data.set(S.data.subarray(job.r * D.cols, rows * D.cols), job.r * D.cols);
+      grid.update({ rows, cols: D.cols, data });
+      grid.flush();
+      return true;
+    }
     function later() {
       if (!pump.frame) pump.frame = requestAnimationFrame(step);
     }
@@ -459,11 +496,8 @@ export default {
       if (!info) return;
       let budget = FRAME_BUDGET;
       const n = info.layers * info.heads;
-      if (pump.grids.length) {
-        const [grid, data] = pump.grids.shift();
-        grid.update(data);
-        budget = 0; // (a grid of T × T cells is this frame's work)
-      }
+      if (pump.grids.length && pairNear && !gridStep(pump.grids[0])) pump.grids.shift(); // (besides the budget)
+      pair.dataset.filled = String(!pump.grids.length);
       while (pump.built < n && budget > 0) {
         buildThumb(pump.built++);
         budget--;
@@ -507,7 +541,7 @@ export default {
         budget -= ROW_COST;
       }
       table.dataset.filled = String(pump.rowsDone === rows.length && rows.length > 0);
-      if (pump.grids.length || pump.built < n || (heads && pump.painted < pump.built) || (pump.label && pump.labelled < pump.built) || pump.rowsDone < rows.length) later();
+      if ((pump.grids.length && pairNear) || pump.built < n || (heads && pump.painted < pump.built) || (pump.label && pump.labelled < pump.built) || pump.rowsDone < rows.length) later();
     }
     // An error's message in the page's language: err_<kind>, its parts escaped.
     const errorText = (e) => {
@@ -532,7 +566,7 @@ export default {
       if (!why.nearest) return roleName('');
       return tr('roleMissed', { none: roleName(''), role: roleName(why.nearest), score: f2(why.score), threshold: f2(why.threshold) });
     };
-    let labelKey = null, tableKey = null, headKey = null;
+    let labelKey = null, tableKey = null, headKey = null, gridKey = null;
 
     function drawProgress() {
       bar.hidden = barText.hidden = cancelButton.hidden = !progress;
@@ -617,7 +651,13 @@ export default {
         }
         other = { rows: T, cols: T, data: d };
       }
-      pump.grids = [[gridP, P], [gridV, other]]; // one grid's T × T cells a frame (step)
+      // (a render with the same head, view and language leaves the grids' work as it is)
+      const gk = [heads, head, s.view, document.documentElement.lang];
+      if (!gridKey || gk.some((v, i) => v !== gridKey[i])) {
+        gridKey = gk;
+        pump.grids = [{ grid: gridP, data: P }, { grid: gridV, data: other }]; // GRID_CELLS a frame (step)
+        pair.dataset.filled = 'false';
+      }
       later();
 
       // roles, sorted, with the unnamed heads counted
