@@ -22,6 +22,7 @@ import { startServer } from '../../web/scripts/serve.mjs';
 import { launchChromium } from '../../web/scripts/browser.mjs';
 import { BYTE_TO_CHAR } from '../../web/real-models/tokenizer.js';
 import { TRACE_CATEGORIES, pageTasks, describeTasks } from './trace_tasks.mjs';
+import { gpt2Tensors, safetensorsHeader } from './gpt2-layout.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const arg = (name, dflt) => {
@@ -43,29 +44,10 @@ async function writeCheckpoint() {
     model_type: 'gpt2', architectures: ['GPT2LMHeadModel'], n_layer: L, n_head: 12, n_embd: d, n_positions: P, n_ctx: P,
     vocab_size: V, layer_norm_epsilon: 1e-5, activation_function: 'gelu_new', bos_token_id: 50256, eos_token_id: 50256,
   }, null, 2));
-  const specs = [];
-  for (let l = 0; l < L; l++) {
-    const h = `h.${l}.`;
-    specs.push([`${h}attn.bias`, [1, 1, P, P], 'causal'], [`${h}attn.c_attn.bias`, [3 * d], 'zeros'], [`${h}attn.c_attn.weight`, [d, 3 * d], 'normal'],
-      [`${h}attn.c_proj.bias`, [d], 'zeros'], [`${h}attn.c_proj.weight`, [d, d], 'normal'], [`${h}ln_1.bias`, [d], 'zeros'], [`${h}ln_1.weight`, [d], 'ones'],
-      [`${h}ln_2.bias`, [d], 'zeros'], [`${h}ln_2.weight`, [d], 'ones'], [`${h}mlp.c_fc.bias`, [4 * d], 'zeros'], [`${h}mlp.c_fc.weight`, [d, 4 * d], 'normal'],
-      [`${h}mlp.c_proj.bias`, [d], 'zeros'], [`${h}mlp.c_proj.weight`, [4 * d, d], 'normal']);
-  }
-  specs.push(['ln_f.bias', [d], 'zeros'], ['ln_f.weight', [d], 'ones'], ['wpe.weight', [P, d], 'normal'], ['wte.weight', [V, d], 'normal']);
-  const header = { __metadata__: { format: 'pt' } };
-  let at = 0;
-  for (const [name, shape] of specs) {
-    const bytes = shape.reduce((a, b) => a * b, 1) * 4;
-    header[name] = { dtype: 'F32', shape, data_offsets: [at, at + bytes] };
-    at += bytes;
-  }
-  let text = JSON.stringify(header);
-  while (text.length % 8) text += ' ';
+  const specs = gpt2Tensors({ layers: L, d, vocab: V, positions: P, buffers: true });
+  const { prefix, dataBytes } = safetensorsHeader(specs);
   const f = await openFile(join(dir, 'model.safetensors'), 'w');
-  const n = Buffer.alloc(8);
-  n.writeBigUInt64LE(BigInt(Buffer.byteLength(text)));
-  await f.write(n);
-  await f.write(Buffer.from(text));
+  await f.write(prefix);
   // xorshift; normal(0, 0.02) by Box–Muller
   let s = 0x9e3779b9 | 0;
   const u = () => {
@@ -111,7 +93,7 @@ async function writeCheckpoint() {
   }
   await writeFile(join(dir, 'vocab.json'), JSON.stringify(vocab));
   await writeFile(join(dir, 'merges.txt'), `#version: 0.2\n${merges.join('\n')}\n`);
-  return 8 + Buffer.byteLength(text) + at;
+  return prefix.length + dataBytes;
 }
 
 // ---- memory of the browser's processes ---------------------------------------------------------

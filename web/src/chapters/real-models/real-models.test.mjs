@@ -8,6 +8,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { harness, openPage, openIsolated as openHost, LAX_CSP, assertAccessible } from '../../../../tests/e2e/harness.mjs';
+import { gpt2Tensors, safetensorsHeader } from '../../../../tools/pretrained/gpt2-layout.mjs';
 import ko from './ko.js';
 import en from './en.js';
 
@@ -271,33 +272,16 @@ test('real-models: the widget\'s model attribute opens a checkpoint', async () =
 function gpt2Like(base, L = 12, H = 12, d = 24) {
   const config = { ...JSON.parse(base['config.json']), n_layer: L, n_head: H, n_embd: d };
   const V = config.vocab_size, P = config.n_positions;
-  const specs = [['wte.weight', [V, d]], ['wpe.weight', [P, d]]];
-  for (let l = 0; l < L; l++) {
-    const h = `h.${l}.`;
-    specs.push([`${h}ln_1.weight`, [d], 1], [`${h}ln_1.bias`, [d], 0], [`${h}attn.c_attn.weight`, [d, 3 * d]], [`${h}attn.c_attn.bias`, [3 * d], 0],
-      [`${h}attn.c_proj.weight`, [d, d]], [`${h}attn.c_proj.bias`, [d], 0], [`${h}ln_2.weight`, [d], 1], [`${h}ln_2.bias`, [d], 0],
-      [`${h}mlp.c_fc.weight`, [d, 4 * d]], [`${h}mlp.c_fc.bias`, [4 * d], 0], [`${h}mlp.c_proj.weight`, [4 * d, d]], [`${h}mlp.c_proj.bias`, [d], 0]);
-  }
-  specs.push(['ln_f.weight', [d], 1], ['ln_f.bias', [d], 0]);
-  const header = {};
-  let at = 0;
-  for (const [name, shape] of specs) {
-    const bytes = shape.reduce((a, b) => a * b, 1) * 4;
-    header[name] = { dtype: 'F32', shape, data_offsets: [at, at + bytes] };
-    at += bytes;
-  }
-  let text = JSON.stringify(header);
-  while (text.length % 8) text += ' ';
-  const data = new Float32Array(at / 4);
+  const specs = gpt2Tensors({ layers: L, d, vocab: V, positions: P });
+  const { prefix, offsets, dataBytes } = safetensorsHeader(specs, null);
+  const data = new Float32Array(dataBytes / 4);
   let s = 12345;
   const rnd = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32 - 0.5) * 0.4;
-  for (const [name, , c] of specs) {
-    const [b, e] = header[name].data_offsets;
-    for (let i = b / 4; i < e / 4; i++) data[i] = c ?? rnd();
+  for (const [name, , init] of specs) {
+    const [b, e] = offsets.get(name);
+    for (let i = b / 4; i < e / 4; i++) data[i] = init === 'ones' ? 1 : init === 'zeros' ? 0 : rnd();
   }
-  const n = Buffer.alloc(8);
-  n.writeBigUInt64LE(BigInt(text.length));
-  return { ...base, 'config.json': Buffer.from(JSON.stringify(config)), 'model.safetensors': Buffer.concat([n, Buffer.from(text), Buffer.from(data.buffer)]) };
+  return { ...base, 'config.json': Buffer.from(JSON.stringify(config)), 'model.safetensors': Buffer.concat([prefix, Buffer.from(data.buffer)]) };
 }
 
 test('real-models: what the page thread is asked to do for 144 heads (message sizes, DOM writes per frame)', async (t) => {
