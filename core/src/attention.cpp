@@ -133,7 +133,7 @@ Matrix attention_output(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V,
     const float f = options.scale.value_or(1.0f / std::sqrt(float(Q.cols())));
     Matrix S(Tq, Tk);
     kernels::gemm_nt(Q, K, S.view(), f);  // S = f · Q Kᵀ (the scale folded into the GEMM)
-    std::vector<float> sums(Tq, 0.0f);
+    kernels::Scratch<float, 64> sums(Tq);  // on the stack for the page's calls (no allocation)
     const bool drop = options.dropout.training && options.dropout.rate > 0.0f;
     const float keep_scale = drop ? 1.0f / (1.0f - options.dropout.rate) : 1.0f;
     for (std::size_t i = 0; i < Tq; ++i) {

@@ -139,3 +139,44 @@ TEST_CASE("attention: typed errors before any work, and the edges that are allow
     const Trace t = attention(random_matrix(3, 4, 1), random_matrix(5, 4, 2), random_matrix(5, 2, 3), zero);
     for (std::size_t j = 0; j < 5; ++j) REQUIRE(t.weights(1, j) == Approx(0.2f));
 }
+
+// The products of a small call (the page's T = 3, d = 4) skip the packed GEMM's packing
+// (core/src/kernels/gemm.cpp, gemm_small) and must give its bits: each entry is the same
+// chain of the same madd. Without a mask, a query's row never depends on the other
+// queries, so the first rows of a call with many queries (packed) must equal, bit for
+// bit, the same call on those rows alone (small), on every instruction set the core builds for.
+TEST_CASE("the small-product path gives the packed path's bits", "[attention]") {
+    struct Shape {
+        std::size_t Tq, Tk, dk, dv;
+    };
+    const Shape s = GENERATE(Shape{3, 3, 4, 4}, Shape{1, 4, 1, 4}, Shape{2, 5, 7, 3}, Shape{3, 2, 17, 2},
+                             Shape{2, 8, 5, 9}, Shape{4, 4, 4, 16}, Shape{3, 7, 3, 17}, Shape{1, 1, 250, 1});
+    CAPTURE(s.Tq, s.Tk, s.dk, s.dv);
+    const std::size_t many = 120;  // many · Tk · d > the small path's limit
+    Matrix Qbig = random_matrix(many, s.dk, 70, -3, 3);
+    const Matrix K = random_matrix(s.Tk, s.dk, 71, -3, 3), V = random_matrix(s.Tk, s.dv, 72, -3, 3);
+    Qbig(0, 0) = -0.0f;  // signed zeros and exact zeros reach the chains too
+    if (s.dk > 1) Qbig(1 % s.Tq, 1) = 0.0f;
+    const Matrix Q(ConstMatrixView(Qbig.data(), s.Tq, s.dk, s.dk));
+    AttentionOptions o;
+    const Trace small = attention(Q, K, V, o), big = attention(Qbig, K, V, o);
+    const Matrix out_small = attention_output(Q, K, V, o), out_big = attention_output(Qbig, K, V, o);
+    for (std::size_t i = 0; i < s.Tq; ++i) {
+        CAPTURE(i);
+        REQUIRE(rows_identical(small.scores, big.scores, i));
+        REQUIRE(rows_identical(small.weights, big.weights, i));
+        REQUIRE(rows_identical(small.output, big.output, i));
+        REQUIRE(rows_identical(out_small, out_big, i));
+    }
+    // The other operand's side: many keys (scores), many Value columns (weighted sum).
+    const Matrix Kbig = random_matrix(many, s.dk, 73, -3, 3), Vwide = random_matrix(s.Tk, many, 74, -3, 3);
+    const Matrix Kfew(ConstMatrixView(Kbig.data(), s.Tk, s.dk, s.dk));
+    const Matrix S_small = scores(Q, Kfew), S_wide = scores(Q, Kbig);
+    const Matrix Vfew(Vwide.cols_block(0, s.dv));
+    const Matrix O_small = weighted_sum(small.weights, Vfew), O_wide = weighted_sum(small.weights, Vwide);
+    for (std::size_t i = 0; i < s.Tq; ++i) {
+        CAPTURE(i);
+        REQUIRE(std::memcmp(S_small.row(i), S_wide.row(i), s.Tk * sizeof(float)) == 0);
+        REQUIRE(std::memcmp(O_small.row(i), O_wide.row(i), s.dv * sizeof(float)) == 0);
+    }
+}

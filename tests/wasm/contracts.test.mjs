@@ -178,3 +178,43 @@ for (const b of BUILDS) {
       for (let k = 0; k < dv; k++) assert.ok(Object.is(out.data[4 * dv + k], 0), `fully masked row, column ${k}: ${out.data[4 * dv + k]}`);
   });
 }
+
+// The page's small products (T = 3, d = 4) skip the packed GEMM's packing (core/src/kernels/
+// gemm.cpp, gemm_small) with the same chain of the same madd: a query's row, which never
+// depends on the other queries without a mask, has the same bits whether its call is small
+// (its rows alone) or large (among 120 queries: packed). Natively: test_attention.cpp.
+for (const b of BUILDS) {
+  const skip = b.relaxed ? noRelaxed : false;
+  test(`${b.name}: the small-product path gives the packed path's bits`, { skip }, async () => {
+    const api = await createAttention(b.options);
+    const rowsOf = (m, n) => ({ rows: n, cols: m.cols, data: Float32Array.from(m.data.subarray(0, n * m.cols)) });
+    const colsOf = (m, n) => {
+      const out = { rows: m.rows, cols: n, data: new Float32Array(m.rows * n) };
+      for (let i = 0; i < m.rows; i++) out.data.set(m.data.subarray(i * m.cols, i * m.cols + n), i * n);
+      return out;
+    };
+    for (const [Tq, Tk, dk, dv] of [[3, 3, 4, 4], [1, 4, 1, 4], [2, 5, 7, 3], [3, 2, 17, 2], [2, 8, 5, 9],
+      [4, 4, 4, 16], [3, 7, 3, 17], [1, 1, 250, 1]]) {
+      const where = `Tq ${Tq}, Tk ${Tk}, dk ${dk}, dv ${dv}`;
+      const Qbig = uniform(api, 120, dk, Tq + 10 * dk), K = uniform(api, Tk, dk, 3 + Tk), V = uniform(api, Tk, dv, 5 + dv);
+      Qbig.data[0] = -0;
+      const Q = rowsOf(Qbig, Tq);
+      const small = api.attention(Q, K, V), big = api.attention(Qbig, K, V);
+      const onlySmall = api.attentionOutput(Q, K, V), onlyBig = api.attentionOutput(Qbig, K, V);
+      for (let i = 0; i < Tq; i++) {
+        assertRowIdentical(small.scores, big.scores, i, `${where}: attention().scores`);
+        assertRowIdentical(small.weights, big.weights, i, `${where}: attention().weights`);
+        assertRowIdentical(small.output, big.output, i, `${where}: attention().output`);
+        assertRowIdentical(onlySmall, onlyBig, i, `${where}: attentionOutput()`);
+      }
+      // The other operand's side: many keys (scores), many Value columns (weightedSum).
+      const Kbig = uniform(api, 120, dk, 7 + dk), Vwide = uniform(api, Tk, 120, 9 + Tk);
+      const S = api.scores(Q, rowsOf(Kbig, Tk)), Swide = colsOf(api.scores(Q, Kbig), Tk);
+      const O = api.weightedSum(small.weights, colsOf(Vwide, dv)), Owide = colsOf(api.weightedSum(small.weights, Vwide), dv);
+      for (let i = 0; i < Tq; i++) {
+        assertRowIdentical(S, Swide, i, `${where}: scores() against 120 keys`);
+        assertRowIdentical(O, Owide, i, `${where}: weightedSum() against 120 Value columns`);
+      }
+    }
+  });
+}

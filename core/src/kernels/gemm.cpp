@@ -134,6 +134,45 @@ void pack_a(const float* a, std::size_t lda, std::size_t i0, std::size_t mc, std
 
 namespace {
 
+// The small products (the page's T = 3, d = 4: 3 x 3 x 4 and 3 x 4 x 3) without packing:
+// packing a kNR-wide zero-padded panel of B and kMR-row panels of A, then storing the block
+// through a buffer, cost more than the products themselves there. Each entry is the same
+// chain the micro-kernel computes for it — acc = 0, then acc = madd(A(i, p), B(p, j), acc)
+// for p = 0 .. k − 1 in order, then alpha·acc (+ C) — with the madd of kernels/simd.hpp
+// (a lane of the vector one, or the scalar one that rounds as a lane does), so the result
+// has the packed path's bits on every instruction set: which path a shape takes changes
+// no bit (test_linalg.cpp, "the small-product path gives the packed path's bits").
+// B row-major (gemm_nn): kLanes columns at a time, as the micro-kernel does; Bᵀ given
+// (gemm_nt): one entry at a time (its k values are a row of the input).
+void gemm_small(std::size_t m, std::size_t n, std::size_t k, const float* a, std::size_t lda, const float* b,
+                std::size_t ldb, bool btrans, float* c, std::size_t ldc, float alpha, bool accumulate) {
+    for (std::size_t i = 0; i < m; ++i) {
+        const float* ai = a + i * lda;
+        float* ci = c + i * ldc;
+        std::size_t j = 0;
+        if (!btrans) {
+            const batch va(alpha);
+            for (; j + kLanes <= n; j += kLanes) {
+                batch acc(0.0f);
+                for (std::size_t p = 0; p < k; ++p) acc = madd(batch(ai[p]), batch::load_unaligned(b + p * ldb + j), acc);
+                const batch v = acc * va;
+                (accumulate ? batch::load_unaligned(ci + j) + v : v).store_unaligned(ci + j);
+            }
+        }
+        for (; j < n; ++j) {
+            float acc = 0.0f;
+            if (btrans) {
+                const float* bj = b + j * ldb;
+                for (std::size_t p = 0; p < k; ++p) acc = madd(ai[p], bj[p], acc);
+            } else {
+                for (std::size_t p = 0; p < k; ++p) acc = madd(ai[p], b[p * ldb + j], acc);
+            }
+            const float v = acc * alpha;
+            ci[j] = accumulate ? ci[j] + v : v;
+        }
+    }
+}
+
 // C (m x n) = alpha · A (m x k) · B (k x n) (+ C), B(p, j) as in pack_b.
 void gemm(std::size_t m, std::size_t n, std::size_t k, const float* a, std::size_t lda, const float* b,
           std::size_t ldb, bool btrans, float* c, std::size_t ldc, float alpha, bool accumulate) {
@@ -141,6 +180,10 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const float* a, std::size
     if (k == 0) {
         if (!accumulate)
             for (std::size_t i = 0; i < m; ++i) std::fill_n(c + i * ldc, n, 0.0f);
+        return;
+    }
+    if (small_product(m, n, k)) {
+        gemm_small(m, n, k, a, lda, b, ldb, btrans, c, ldc, alpha, accumulate);
         return;
     }
     Scratch<float, 1024> bp(std::min(k, kKC) * round_up(std::min(n, kNC), kNR));

@@ -174,6 +174,14 @@ bool pack_b(const float* b, std::size_t ldb, bool trans, std::size_t p0, std::si
 void pack_a(const float* a, std::size_t lda, std::size_t i0, std::size_t mc, std::size_t p0, std::size_t kc,
             float* out);
 
+// Products of at most kSmallProduct multiply-adds (m·n·k, with k <= kKC) skip the packing
+// and compute each entry directly, with the same chain and the same madd as the packed path:
+// the same bits whichever path a shape takes (gemm.cpp, gemm_small).
+inline constexpr std::size_t kSmallProduct = 256;
+inline bool small_product(std::size_t m, std::size_t n, std::size_t k) {
+    return k <= kKC && m <= kSmallProduct && n <= kSmallProduct && m * n * k <= kSmallProduct;
+}
+
 void gemm_nn(ConstMatrixView A, ConstMatrixView B, MatrixView C, float alpha = 1.0f, bool accumulate = false);
 void gemm_nt(ConstMatrixView A, ConstMatrixView B, MatrixView C, float alpha = 1.0f, bool accumulate = false);
 
