@@ -31,7 +31,7 @@
 // what it returns is returned under that name. Every figure the chapter defines is placed
 // exactly once, every name is used once; anything else throws when the chapter mounts.
 
-export const TAGS = ['h2', 'h3', 'h4', 'p', 'li', 'ul', 'ol', 'div', 'section', 'aside', 'span'];
+export const TAGS = ['h2', 'h3', 'h4', 'p', 'li', 'ul', 'ol', 'dl', 'dt', 'dd', 'div', 'section', 'aside', 'span'];
 const OPTIONS = new Set(['class', 'data', 'id', 'attrs', 'common', 'vars', 'choose', 'example', 'name']);
 
 // -> { tag, keys, children } or { figure } for one entry; throws on a malformed one.
