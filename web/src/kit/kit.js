@@ -152,8 +152,8 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
       // a read-only widget: no grid takes edits, whichever way the chapter built it
       editable: !!opts.editable && !readOnly,
     });
+    grids.push(g); // (first: the host may hide cells the link names as it registers the grid)
     host?.registerGrid(id, key, g);
-    grids.push(g);
     return g;
   }
   // An exercise must not give its own answer away: a value hidden in one grid may still
@@ -163,9 +163,13 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
   const grids = [];
   // ... and no formula or sentence of the chapter writes a hidden value: prose.js asks
   // (components/grid/hidden-values.js), and the chapter is drawn again when they change.
-  hideValuesUnder(section, () => grids.flatMap((g) => g.hiddenTexts()));
+  // (asked by every formula and sentence a render writes: nothing to collect while no grid
+  // hides a cell; a new shape that clears a grid's cells only leaves it asking)
+  let hiding = false;
+  hideValuesUnder(section, () => (hiding ? grids.flatMap((g) => g.hiddenTexts()) : []));
   let redraw = false;
   function hiddenMoved() {
+    hiding = grids.some((g) => g.hidden.length > 0);
     if (redraw || !started) return;
     redraw = true;
     queueMicrotask(() => {
