@@ -116,3 +116,16 @@ test("every chapter's narrative.js: well formed, and its keys in ko.js and en.js
   }
   assert.ok(count >= 1, `${count} chapters have a narrative.js`);
 });
+
+test('a figure gets what the entries before it were returned under (a stepper takes its panels)', () => {
+  const { kit, section } = standIn();
+  let seen = null;
+  renderNarrative([
+    { div: [{ p: 'one' }], name: 'panel1' },
+    { div: [{ p: 'two' }], name: 'panel2' },
+    { figure: 'steps' },
+    { p: 'after', name: 'after' },
+  ], section, kit, { figures: { steps: (parent, placed) => (seen = { ...placed }) } });
+  assert.deepEqual(Object.keys(seen), ['panel1', 'panel2']);
+  assert.equal(seen.panel1, section.children[0]);
+});

@@ -75,6 +75,7 @@ export function createMatrixGrid(options) {
     fileName: null, // for SVG / PNG downloads (default: testId, else "matrix")
     onPaste: null, // (matrix) for a pasted matrix or block, in one update; else onEdit per cell
     onHiddenChange: () => {}, // (cells) after a teacher hides or shows a cell
+    onHiddenSet: null, // () after the hidden cells change, by a teacher or a link (setHidden)
     // exercise answers: right when |answer − value| ≤ max(tol·|value|, half a unit of the
     // last digit shown), i.e. relative to the value's size, and the value as shown is right
     tolerance: 0.01,

@@ -19,6 +19,7 @@ import { createPlot } from '../components/plot.js';
 import { fmt, fmtCount } from '../format.js';
 import { typedNumber, readWhole } from '../components/typed-number.js';
 import { setProse, setText, unfilled } from './prose.js';
+import { hideValuesUnder } from '../components/grid/hidden-values.js';
 import { fill } from './fill.js';
 import { plainText, readableText } from './plain.js';
 import { watchScrollers } from './scrollers.js';
@@ -146,12 +147,13 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
         host?.hiddenChanged(id);
         scheduleLeaks();
       },
+      onHiddenSet: hiddenMoved,
       ...opts,
       // a read-only widget: no grid takes edits, whichever way the chapter built it
       editable: !!opts.editable && !readOnly,
     });
+    grids.push(g); // (first: the host may hide cells the link names as it registers the grid)
     host?.registerGrid(id, key, g);
-    grids.push(g);
     return g;
   }
   // An exercise must not give its own answer away: a value hidden in one grid may still
@@ -159,6 +161,22 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
   // grid with hidden cells tells the teacher where, after every render (one frame later;
   // components/grid/exercise.js checkLeaks).
   const grids = [];
+  // ... and no formula or sentence of the chapter writes a hidden value: prose.js asks
+  // (components/grid/hidden-values.js), and the chapter is drawn again when they change.
+  // (asked by every formula and sentence a render writes: nothing to collect while no grid
+  // hides a cell; a new shape that clears a grid's cells only leaves it asking)
+  let hiding = false;
+  hideValuesUnder(section, () => (hiding ? grids.flatMap((g) => g.hiddenTexts()) : []));
+  let redraw = false;
+  function hiddenMoved() {
+    hiding = grids.some((g) => g.hidden.length > 0);
+    if (redraw || !started) return;
+    redraw = true;
+    queueMicrotask(() => {
+      redraw = false;
+      render();
+    });
+  }
   let leakFrame = 0;
   function scheduleLeaks() {
     if (!leakFrame) leakFrame = requestAnimationFrame(checkLeaks);
@@ -359,8 +377,10 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
   }
   // Registers the chapter's draw function (state -> result, may throw) and renders now
   // and on every change of this chapter's state or of the language.
+  let started = false;
   function start(fn) {
     draw = fn;
+    started = true;
     store.subscribe((all) => all[id] !== lastSlice && render());
     // A language switch redraws the chapter at once when it is on screen, else when it
     // comes near the screen (the page passes ctx.onScreen; a widget has none: at once).

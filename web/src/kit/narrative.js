@@ -27,11 +27,12 @@
 //   example  the block describes the example's numbers (kit describesExample): a list of
 //            state fields, or the chapter's function example[name](state)
 //   name     the element is returned under this name (for the draw function)
-// A figure entry { figure: 'name' } calls the chapter's figures[name](parent) in its place;
-// what it returns is returned under that name. Every figure the chapter defines is placed
+// A figure entry { figure: 'name' } calls the chapter's figures[name](parent, placed) in its
+// place (placed: what the entries before it were returned under, e.g. the step panels a
+// stepper takes); what it returns is returned under that name. Every figure the chapter defines is placed
 // exactly once, every name is used once; anything else throws when the chapter mounts.
 
-export const TAGS = ['h2', 'h3', 'h4', 'p', 'li', 'ul', 'ol', 'div', 'section', 'aside', 'span'];
+export const TAGS = ['h2', 'h3', 'h4', 'p', 'li', 'ul', 'ol', 'dl', 'dt', 'dd', 'div', 'section', 'aside', 'span'];
 const OPTIONS = new Set(['class', 'data', 'id', 'attrs', 'common', 'vars', 'choose', 'example', 'name']);
 
 // -> { tag, keys, children } or { figure } for one entry; throws on a malformed one.
@@ -120,7 +121,7 @@ export function renderNarrative(list, section, kit, parts = {}) {
     for (const e of entries) {
       const shape = entryShape(e);
       if (shape.figure) {
-        out[shape.figure] = figures[shape.figure](parent);
+        out[shape.figure] = figures[shape.figure](parent, out);
         continue;
       }
       let n;

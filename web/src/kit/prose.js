@@ -4,6 +4,7 @@
 import katex from 'katex';
 import morphdom from 'morphdom';
 import { fill } from './fill.js';
+import { maskHidden, hiddenTextsAt } from '../components/grid/hidden-values.js';
 
 const ESC = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ESC[c]);
@@ -306,8 +307,10 @@ function findMathSlots(p) {
 }
 
 // One formula (or several, display: each its own block) whose numbers change.
+// A value an exercise hides is written "?" (components/grid/hidden-values.js).
 export function setMath(el, tex, { display = false } = {}) {
-  setParts(el, (Array.isArray(tex) ? tex : [tex]).map((t) => ({ tex: t, display })), { slotted: true });
+  const hidden = hiddenTextsAt(el);
+  setParts(el, (Array.isArray(tex) ? tex : [tex]).map((t) => ({ tex: maskHidden(t, hidden), display })), { slotted: true });
 }
 
 // Sets an element's content from a template; cheap enough to call on every update: the
@@ -322,7 +325,7 @@ export function setMath(el, tex, { display = false } = {}) {
 // changes and every formula stays, so the morph keeps the formulas' nodes instead).
 const KEPT = 2;
 export function setProse(el, template, vars, { keep: keeping = false } = {}) {
-  const filled = fill(template, vars);
+  const filled = maskHidden(fill(template, vars), hiddenTextsAt(el)); // (an exercise's hidden values: "?")
   if (el.__filled === filled) return;
   const kept = el.__kept?.get(filled);
   if (kept) {

@@ -8,6 +8,7 @@ import { choice, sameBits, opGroup, foldForPrint } from '../../kit/controls.js';
 import { tex, fmt } from '../../format.js';
 import { rowOf, colOf } from '../../matrix.js';
 import { setProse, setText, rebuild } from '../../kit/prose.js';
+import narrative from './narrative.js';
 
 const ID = 'causal-dropout';
 
@@ -35,116 +36,113 @@ export default {
     const weights = { color: 'weights', digits: 3, fixed: true };
     const flags = { z1: true, rangeOk: true };
 
-    text('h2', 'title');
-    text('p', 'lead', section, dims, 'lead');
-    k.commonText('p', 'illustrative', section, 'note illustrative');
-
-    // ---- inputs ----------------------------------------------------------------------------------
-    text('h3', 'inputTitle');
-    text('p', 'inputBody', section, dims);
-    const controls = el('div', 'controls');
-    k.button('common.reset', k.reset, controls, 'reset');
-    k.commonText('p', 'editHint', section, 'hint');
-    const gX = k.editable('X', { caption: () => 'X', ariaLabel: () => 'X', rowLabel: tok, colLabel: comp, testId: 'cd-X' });
-    section.append(gX.el);
-    const details = foldForPrint(el('details', 'weights-details'));
-    text('summary', 'weightsSummary', details);
-    const wRow = el('div', 'grid-row', details);
+    let gX, gScaled, gM, gMasked, gP, gV, probe, gNew, gZ, gZ2, statusCap, statusHead, statusBody;
+    let mode, gP2, gD, gPd, gSums, cmpCap, cmpHead, cmpBody;
     const gW = {};
-    for (const [name, cap] of [['Wq', 'W_Q'], ['Wk', 'W_K'], ['Wv', 'W_V']]) {
-      gW[name] = k.editable(name, { caption: () => cap, ariaLabel: () => cap.replace('_', ''), rowLabel: comp, colLabel: comp, testId: `cd-${name}` });
-      wRow.append(gW[name].el);
-    }
-
-    // ---- 1. the causal mask ----------------------------------------------------------------------
-    text('h3', 'maskTitle');
-    text('p', (s) => (s.causal ? 'maskOn' : 'maskOff'), section, dims);
-    const maskControls = el('div', 'controls');
-    const causalToggle = k.toggle('causal', 'causalToggle', maskControls);
-    causalToggle.box.dataset.control = 'cd-causal';
-    const rowM = el('div', 'grid-row');
-    const gScaled = score('gridScaled', () => 'S / \\sqrt{d_k}', 'cd-scaled');
-    const gM = score('gridMask', () => 'M', 'cd-M', { color: 'none' });
-    const gMasked = score('gridMasked', () => 'S / \\sqrt{d_k} + M', 'cd-masked', { note: () => k.common('rowsQueries') });
-    rowM.append(gScaled.el);
-    opGroup(rowM, '+', gM.el);
-    opGroup(rowM, '=', gMasked.el);
-    const rowP = el('div', 'grid-row');
-    const gP = score('gridP', () => 'P = \\mathrm{softmax}(\\cdot)', 'cd-P', weights);
-    const gV = k.grid({ caption: () => 'V = X W_V', ariaLabel: () => 'V', rowLabel: tok, colLabel: comp, testId: 'cd-V' });
-    rowP.append(gP.el, gV.el);
-    text('p', (s) => (s.causal ? 'zeroWeights' : 'zeroWeightsOff'), section, dims, 'hint');
-    const z1 = text('p', (s) => (s.causal ? (flags.z1 ? 'firstTokenSame' : 'firstTokenDropout') : 'firstTokenOff'), section, dims, 'check');
-    z1.dataset.check = 'first-token';
-
-    // ---- 2. the live check -----------------------------------------------------------------------
-    text('h3', 'checkTitle');
-    text('p', 'checkBody', section, dims);
-    const probe = choice(k, 'probe', {
-      labelKey: 'probeLabel', testId: 'cd-probe',
-      options: () => Array.from({ length: T - 1 }, (_, i) => ({ value: i + 1, text: tok(i + 1) })),
+    // The figures, each built in its place in narrative.js.
+    const figures = {
+      reset(parent) {
+        const controls = el('div', 'controls', parent);
+        k.button('common.reset', k.reset, controls, 'reset');
+      },
+      inputs(parent) {
+        gX = k.editable('X', { caption: () => 'X', ariaLabel: () => 'X', rowLabel: tok, colLabel: comp, testId: 'cd-X' });
+        parent.append(gX.el);
+        const details = foldForPrint(el('details', 'weights-details', parent));
+        text('summary', 'weightsSummary', details);
+        const wRow = el('div', 'grid-row', details);
+        for (const [name, cap] of [['Wq', 'W_Q'], ['Wk', 'W_K'], ['Wv', 'W_V']]) {
+          gW[name] = k.editable(name, { caption: () => cap, ariaLabel: () => cap.replace('_', ''), rowLabel: comp, colLabel: comp, testId: `cd-${name}` });
+          wRow.append(gW[name].el);
+        }
+      },
+      mask(parent) {
+        const maskControls = el('div', 'controls', parent);
+        const causalToggle = k.toggle('causal', 'causalToggle', maskControls);
+        causalToggle.box.dataset.control = 'cd-causal';
+        const rowM = el('div', 'grid-row', parent);
+        gScaled = score('gridScaled', () => 'S / \\sqrt{d_k}', 'cd-scaled');
+        gM = score('gridMask', () => 'M', 'cd-M', { color: 'none' });
+        gMasked = score('gridMasked', () => 'S / \\sqrt{d_k} + M', 'cd-masked', { note: () => k.common('rowsQueries') });
+        rowM.append(gScaled.el);
+        opGroup(rowM, '+', gM.el);
+        opGroup(rowM, '=', gMasked.el);
+        const rowP = el('div', 'grid-row', parent);
+        gP = score('gridP', () => 'P = \\mathrm{softmax}(\\cdot)', 'cd-P', weights);
+        gV = k.grid({ caption: () => 'V = X W_V', ariaLabel: () => 'V', rowLabel: tok, colLabel: comp, testId: 'cd-V' });
+        rowP.append(gP.el, gV.el);
+      },
+      probe(parent) {
+        probe = choice(k, 'probe', {
+          labelKey: 'probeLabel', testId: 'cd-probe', parent,
+          options: () => Array.from({ length: T - 1 }, (_, i) => ({ value: i + 1, text: tok(i + 1) })),
+        });
+        const probeRow = el('div', 'grid-row', parent);
+        gNew = k.editable('newRow', {
+          caption: () => `x'_{${state().probe + 1}}`, ariaLabel: () => tr('gridNew'), rowLabel: () => tok(state().probe),
+          colLabel: comp, testId: 'cd-new',
+        });
+        probeRow.append(gNew.el);
+        const redraw = k.button('redraw', () => {
+          const probeSeed = state().probeSeed + 1;
+          patch({ probeSeed, newRow: drawRow(probeSeed, d) });
+        }, probeRow, '', { edits: true });
+        redraw.dataset.control = 'cd-redraw';
+        const rowZ = el('div', 'grid-row', parent);
+        gZ = k.grid({ caption: () => 'Z', ariaLabel: () => tr('gridZ'), rowLabel: tok, colLabel: comp, testId: 'cd-Z' });
+        gZ2 = k.grid({ caption: () => "Z'", ariaLabel: () => tr('gridZ2'), rowLabel: tok, colLabel: comp, testId: 'cd-Z2' });
+        rowZ.append(gZ.el, gZ2.el);
+        const status = el('table', 'status-table', rowZ);
+        status.dataset.check = 'causal-status';
+        statusCap = el('caption', '', status);
+        statusHead = el('tr', '', el('thead', '', status));
+        statusBody = el('tbody', '', status);
+      },
+      dropout(parent) {
+        mode = choice(k, 'training', {
+          labelKey: 'modeLabel', testId: 'cd-mode', parent,
+          options: () => [{ value: true, text: tr('modeTraining') }, { value: false, text: tr('modeEval') }],
+        });
+        const dControls = el('div', 'controls', parent);
+        const rate = k.slider('rate', 'rateLabel', { min: 0, max: 0.9, step: 0.05, parent: dControls, vars: () => ({ value: fmt(state().rate, { digits: 2 }) }) });
+        rate.input.dataset.control = 'cd-rate';
+        k.number('seed', 'seedLabel', { min: 0, max: 2 ** 31, parent: dControls, testId: 'cd-seed' });
+        const rowD = el('div', 'grid-row', parent);
+        gP2 = score('gridP', () => 'P', 'cd-P-2', weights);
+        gD = score('gridDrop', () => (state().training ? 'D' : 'D\\ (\\times)'), 'cd-D', { color: 'none', digits: 2 });
+        gPd = score('gridDropped', () => 'P \\odot D', 'cd-Pd', weights);
+        gSums = k.grid({ caption: () => '\\textstyle\\sum_j', ariaLabel: () => tr('rowSum'), rowLabel: tok, colLabel: () => 'Σ', color: 'none', digits: 3, fixed: true, testId: 'cd-sums' });
+        rowD.append(gP2.el);
+        opGroup(rowD, '⊙', gD.el);
+        opGroup(rowD, '=', gPd.el);
+        rowD.append(gSums.el);
+      },
+      compare(parent) {
+        const cmpScroll = el('div', 'table-scroll', parent);
+        const cmp = el('table', 'compare-table', cmpScroll);
+        cmp.dataset.check = 'mask-vs-dropout';
+        cmpCap = el('caption', '', cmp);
+        cmpHead = el('tr', '', el('thead', '', cmp));
+        cmpBody = el('tbody', '', cmp);
+      },
+    };
+    k.narrative(narrative, {
+      figures,
+      vars: {
+        dims,
+        verdict: (s, r) => ({ n: s.probe + 1, before: s.probe, changed: r ? r.changedBefore : '' }),
+        drop: (s, r) => ({ keep: r?.keep ?? '—', rate: fmt(s.rate, { digits: 2 }), mean: r?.mean ?? '', seed: s.seed }),
+        range: (s, r) => ({ rows: r?.outside ?? '' }),
+      },
+      choose: {
+        mask: (s) => (s.causal ? 'maskOn' : 'maskOff'),
+        zeroWeights: (s) => (s.causal ? 'zeroWeights' : 'zeroWeightsOff'),
+        firstToken: (s) => (s.causal ? (flags.z1 ? 'firstTokenSame' : 'firstTokenDropout') : 'firstTokenOff'),
+        verdict: (s) => (s.causal ? 'verdictOn' : 'verdictOff'),
+        drop: (s) => (!s.training ? 'dropEval' : s.rate > 0 ? 'dropTraining' : 'dropTrainingZero'),
+        range: () => (flags.rangeOk ? 'rangeOk' : 'rangeOut'),
+      },
     });
-    const probeRow = el('div', 'grid-row');
-    const gNew = k.editable('newRow', {
-      caption: () => `x'_{${state().probe + 1}}`, ariaLabel: () => tr('gridNew'), rowLabel: () => tok(state().probe),
-      colLabel: comp, testId: 'cd-new',
-    });
-    probeRow.append(gNew.el);
-    const redraw = k.button('redraw', () => {
-      const probeSeed = state().probeSeed + 1;
-      patch({ probeSeed, newRow: drawRow(probeSeed, d) });
-    }, probeRow, '', { edits: true });
-    redraw.dataset.control = 'cd-redraw';
-    const rowZ = el('div', 'grid-row');
-    const gZ = k.grid({ caption: () => 'Z', ariaLabel: () => tr('gridZ'), rowLabel: tok, colLabel: comp, testId: 'cd-Z' });
-    const gZ2 = k.grid({ caption: () => "Z'", ariaLabel: () => tr('gridZ2'), rowLabel: tok, colLabel: comp, testId: 'cd-Z2' });
-    rowZ.append(gZ.el, gZ2.el);
-    const status = el('table', 'status-table', rowZ);
-    status.dataset.check = 'causal-status';
-    const statusCap = el('caption', '', status);
-    const statusHead = el('tr', '', el('thead', '', status));
-    const statusBody = el('tbody', '', status);
-    const verdict = text('p', (s) => (s.causal ? 'verdictOn' : 'verdictOff'), section, (s, r) => ({
-      n: s.probe + 1, before: s.probe, changed: r ? r.changedBefore : '',
-    }), 'check');
-    verdict.dataset.check = 'causal-verdict';
-
-    // ---- 3. dropout ------------------------------------------------------------------------------
-    text('h3', 'dropoutTitle');
-    text('p', 'dropoutBody', section, dims);
-    const mode = choice(k, 'training', {
-      labelKey: 'modeLabel', testId: 'cd-mode',
-      options: () => [{ value: true, text: tr('modeTraining') }, { value: false, text: tr('modeEval') }],
-    });
-    const dControls = el('div', 'controls');
-    const rate = k.slider('rate', 'rateLabel', { min: 0, max: 0.9, step: 0.05, parent: dControls, vars: () => ({ value: fmt(state().rate, { digits: 2 }) }) });
-    rate.input.dataset.control = 'cd-rate';
-    k.number('seed', 'seedLabel', { min: 0, max: 2 ** 31, parent: dControls, testId: 'cd-seed' });
-    const rowD = el('div', 'grid-row');
-    const gP2 = score('gridP', () => 'P', 'cd-P-2', weights);
-    const gD = score('gridDrop', () => (state().training ? 'D' : 'D\\ (\\times)'), 'cd-D', { color: 'none', digits: 2 });
-    const gPd = score('gridDropped', () => 'P \\odot D', 'cd-Pd', weights);
-    const gSums = k.grid({ caption: () => '\\textstyle\\sum_j', ariaLabel: () => tr('rowSum'), rowLabel: tok, colLabel: () => 'Σ', color: 'none', digits: 3, fixed: true, testId: 'cd-sums' });
-    rowD.append(gP2.el);
-    opGroup(rowD, '⊙', gD.el);
-    opGroup(rowD, '=', gPd.el);
-    rowD.append(gSums.el);
-    text('p', (s) => (!s.training ? 'dropEval' : s.rate > 0 ? 'dropTraining' : 'dropTrainingZero'), section, (s, r) => ({
-      keep: r?.keep ?? '—', rate: fmt(s.rate, { digits: 2 }), mean: r?.mean ?? '', seed: s.seed,
-    }));
-    text('p', (s) => (flags.rangeOk ? 'rangeOk' : 'rangeOut'), section, (s, r) => ({ rows: r?.outside ?? '' }), 'hint');
-
-    // ---- 4. two different tools -------------------------------------------------------------------
-    text('h3', 'compareTitle');
-    const cmp = el('table', 'compare-table');
-    cmp.dataset.check = 'mask-vs-dropout';
-    const cmpCap = el('caption', '', cmp);
-    const cmpHead = el('tr', '', el('thead', '', cmp));
-    const cmpBody = el('tbody', '', cmp);
-    const cmpScroll = el('div', 'table-scroll');
-    cmpScroll.append(cmp);
-    text('p', 'tryIt', section, dims, 'try');
-    text('p', 'summary', section, dims, 'summary');
 
     const ones = (r, c) => attn.matrix(r, c, new Float32Array(r * c).fill(1));
     const cell = (tag, txt, parent, cls = '') => {

@@ -173,9 +173,11 @@ test('exercise: the leak warning follows the hidden cells, not the cell the teac
   const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
   await page.click(P(3, 1));
   await page.click(P(3, 3));
-  await page.waitForFunction((sel) => /0\.844 in [^;]*step “④ softmax”/.test(document.querySelector(sel).textContent), leak);
+  // (step ⑤'s copy of P; step ④'s worked row writes them "?": the test below)
+  await page.waitForFunction((sel) => /0\.844 in [^;]*step “⑤ O = PV”/.test(document.querySelector(sel).textContent), leak);
   const warned = await page.textContent(leak);
-  assert.match(warned, /0\.114 in [^;]*step “④ softmax”/, warned);
+  assert.match(warned, /0\.114 in [^;]*step “⑤ O = PV”/, warned);
+  assert.doesNotMatch(warned, /step “④/, warned);
   await page.click(P(1, 1));
   await page.click(P(1, 1)); // hidden and shown again; the pointer stays on row 1
   await frames();
@@ -186,6 +188,59 @@ test('exercise: the leak warning follows the hidden cells, not the cell the teac
   await page.hover(P(2, 2));
   await frames();
   assert.equal(await page.textContent(leak), warned, 'pointing at another row while picking');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// A hidden value shows nowhere else in its chapter, whatever the learner points at: the
+// worked boxes follow the pointer, the keyboard's focus and a click to another row, and
+// write "?" for a value an exercise hides (components/grid/hidden-values.js), in every
+// chapter alike. The learner's link hides P's q2·k1 (0.818, P's row 2 is 0.818 0.182 0.000).
+test('exercise: a worked box never shows a hidden value, wherever the pointer or focus goes', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?lang=en&core-attention=!step:softmax;!hide:@P.2.1#core-attention`);
+  const P = (i, j) => `[data-grid="P"] tbody tr:nth-child(${i}) td:nth-of-type(${j})`;
+  const O = (i, j) => `[data-grid="O"] tbody tr:nth-child(${i}) td:nth-of-type(${j})`;
+  const titleIs = (box, t) => page.waitForFunction(([b, x]) => document.querySelector(`[data-worked="${b}"] .worked-title`)?.textContent === x, [box, t]);
+  // the whole box: what is drawn and what a screen reader reads (MathML, its TeX)
+  const box = (b) => page.textContent(`[data-worked="${b}"]`);
+  const noAnswer = async (b, why) => {
+    const t = await box(b);
+    assert.doesNotMatch(t, /0\.818/, `${why}: ${t}`);
+    assert.match(t, /\?/, `${why}: ${t}`);
+  };
+  assert.equal(await page.$$eval('[data-grid="P"] input.answer', (n) => n.filter((x) => !x.hidden).length), 1);
+  await titleIs('softmax', 'row of token 3');
+  assert.doesNotMatch(await box('softmax'), /\?/, 'row 3 hides nothing');
+  // the pointer on row 2 (another cell of it, then the answer's own cell)
+  await page.hover(P(2, 2));
+  await titleIs('softmax', 'row of token 2');
+  await noAnswer('softmax', 'pointing at q2·k2');
+  await page.hover(P(2, 1));
+  await titleIs('softmax', 'row of token 2');
+  await noAnswer('softmax', 'pointing at the answer field');
+  await page.mouse.move(0, 0);
+  await titleIs('softmax', 'row of token 3');
+  // the keyboard: focus moving through the cells is its hover, and selects the row
+  await page.focus(P(3, 2));
+  await page.keyboard.press('ArrowUp');
+  await page.waitForFunction((sel) => document.activeElement === document.querySelector(sel), P(2, 2));
+  await titleIs('softmax', 'row of token 2');
+  await noAnswer('softmax', 'focus on q2·k2');
+  await page.keyboard.press('ArrowLeft'); // into the answer field
+  await page.waitForFunction((sel) => document.activeElement === document.querySelector(`${sel} input.answer`), P(2, 1));
+  await noAnswer('softmax', 'focus in the answer field');
+  await page.focus('#exercise-toggle'); // focus leaves: the row focus selected stays
+  await titleIs('softmax', 'row of token 2');
+  await noAnswer('softmax', 'after focus left');
+  // step ⑤'s worked output row writes row 2's weights too
+  await page.click('[data-stepper="core-attention"] [role="tab"][data-step="output"]');
+  await titleIs('output', 'output of token 2');
+  await noAnswer('output', 'the output row focus selected');
+  await page.hover(O(1, 1));
+  await titleIs('output', 'output of token 1');
+  await page.hover(O(2, 3));
+  await titleIs('output', 'output of token 2');
+  await noAnswer('output', 'pointing at o2');
   assert.deepEqual(errors, []);
   await page.close();
 });

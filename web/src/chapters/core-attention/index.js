@@ -6,6 +6,7 @@ import { chapterKit } from '../../kit/kit.js';
 import { tex, texFactor } from '../../format.js';
 import { setMath, setText } from '../../kit/prose.js';
 import { at, rowOf } from '../../matrix.js';
+import narrative from './narrative.js';
 
 const ID = 'core-attention';
 
@@ -27,76 +28,9 @@ export default {
     const { el, text, tr, state, patch } = k;
     const dims = () => ({ T, d, h, dh });
 
-    text('h2', 'title');
-    text('p', 'lead', section, dims, 'lead');
-    k.commonText('p', 'illustrative', section, 'note illustrative');
-
-    text('h3', 'inputsTitle');
-    text('p', 'inputsBody', section, dims);
-    const controls = el('div', 'controls');
-    k.toggle('causal', 'causal', controls);
-    k.button('common.reset', k.reset, controls, 'reset');
-    k.commonText('p', 'editHint', section, 'hint');
-
     const headClass = (j) => `head-${Math.floor(j / dh) % 4}`;
     const tokenLabel = (i) => `t${i + 1}`;
     const compLabel = (j) => String(j + 1);
-    const inputRow = el('div', 'grid-row inputs');
-    const inputGrids = {};
-    for (const name of ['Q', 'K', 'V']) {
-      inputGrids[name] = k.editable(name, {
-        caption: () => name, ariaLabel: () => name, rowLabel: tokenLabel, colLabel: compLabel,
-        colClass: headClass, testId: `input-${name}`,
-      });
-      inputRow.append(inputGrids[name].el);
-    }
-
-    // ---- the multi-head flow ------------------------------------------------------------
-    text('h3', 'flowTitle');
-    text('p', 'flowBody', section, dims);
-    const flow = el('div', 'flow');
-    const flowGrids = [];
-    for (let head = 0; head < h; head++) {
-      const box = el('div', `flow-head head-${head}`, flow);
-      text('h4', 'headLabel', box, () => ({ n: head + 1 }), 'flow-title');
-      const row = el('div', 'grid-row compact', box);
-      const g = {};
-      for (const name of ['Q', 'K', 'V', 'O']) {
-        if (name === 'O') el('span', 'arrow', row).textContent = '→';
-        g[name] = k.grid({
-          caption: () => `${name}_{${head + 1}}`, ariaLabel: () => `${name}${head + 1}`,
-          rowLabel: tokenLabel, colLabel: compLabel, testId: `flow-${name}${head + 1}`,
-          ...(name === 'O' ? {} : { colClass: () => `head-${head}`, color: 'none' }),
-        });
-        row.append(g[name].el);
-      }
-      flowGrids.push(g);
-    }
-    text('p', 'concatBody', section, dims);
-    const gridH = k.grid({
-      caption: () => 'H = [\\,O_1 \\mid O_2\\,]', ariaLabel: () => tr('gridH'),
-      rowLabel: tokenLabel, colLabel: compLabel, colClass: headClass, testId: 'H',
-      onHover: (i, j) => flowGrids.forEach((g, head) =>
-        g.O.highlight(i != null && Math.floor(j / dh) === head ? { cells: [[i, j % dh]] } : {})),
-    });
-    section.append(gridH.el);
-
-    // ---- one head, step by step -----------------------------------------------------------
-    text('h3', 'stepsTitle', section, (s) => ({ n: s.head + 1 })).id = `${ID}-steps`;
-    const picker = el('div', 'controls head-picker');
-    picker.setAttribute('role', 'radiogroup');
-    text('span', 'headPicker', picker, undefined, 'label');
-    const headButtons = [];
-    for (let head = 0; head < h; head++) {
-      const lab = el('label', `toggle head-${head}`, picker);
-      const r = el('input', '', lab);
-      Object.assign(r, { type: 'radio', name: `${ID}-head`, value: head });
-      r.dataset.control = `head-${head + 1}`;
-      r.addEventListener('change', () => patch({ head }));
-      text('span', 'headLabel', lab, () => ({ n: head + 1 }));
-      headButtons.push(r);
-    }
-
     const qLabel = (i) => `q${i + 1}`;
     const kLabel = (j) => `k${j + 1}`;
     const hd = () => state().head + 1;
@@ -114,81 +48,150 @@ export default {
       return r;
     };
     // Our own code for a step, beside its numbers (static text; the comments follow the language).
-    const code = (parent, n) => {
+    const codeBlocks = [];
+    const code = (n) => (parent) => {
       const fig = el('figure', 'code', parent);
       text('figcaption', 'codeCaption', fig);
       const pre = el('pre', '', fig);
       const c = el('code', '', pre);
       codeBlocks.push([c, `code${n}`]);
     };
-    const codeBlocks = [];
     const worked = (parent, name) => {
       const box = el('div', 'worked', parent);
       box.dataset.worked = name;
       return { title: el('p', 'worked-title', box), math: el('div', 'worked-math', box) };
     };
-
-    // Step 1: S = Q Kᵀ
-    const p1 = el('div', '', null);
-    text('p', 'scoresBody', p1, (s) => ({ ...dims(), n: s.head + 1 }));
-    g.Qh = k.grid({ caption: () => `Q_{${hd()}}`, ariaLabel: () => 'Q', rowLabel: qLabel, colLabel: compLabel, testId: 'step-Q' });
-    g.Kh = k.grid({ caption: () => `K_{${hd()}}`, ariaLabel: () => 'K', rowLabel: kLabel, colLabel: compLabel, testId: 'step-K' });
-    g.S = scoreGrid('gridS', () => `S = Q_{${hd()}} K_{${hd()}}^\\top`, {
-      testId: 'S', onHover: hoverTo('S'), onSelect: (i, j) => patch({ focus: [i, j] }), explains: () => dot.title.parentElement,
-    });
-    row(p1, g.Qh, g.Kh, g.S);
-    text('p', 'scoresTry', p1, dims, 'hint');
-    const dot = worked(p1, 'dot');
-    code(p1, 1);
-
-    // Step 2: ÷ √d_h
-    const p2 = el('div', '', null);
-    text('p', 'scaleBody', p2, (s, r) => ({ ...dims(), scale: r ? tex(r.traces[s.head].scale) : '' }));
-    g.S2 = scoreGrid('gridS', () => 'S', { testId: 'S-2' });
-    g.scaled = scoreGrid('gridScaled', () => 'S / \\sqrt{d_h}', { testId: 'scaled', onHover: hoverTo('scaled') });
-    row(p2, g.S2, '→', g.scaled);
-    code(p2, 2);
-
-    // Step 3: + M
-    const p3 = el('div', '', null);
-    text('p', (s) => (s.causal ? 'maskBodyOn' : 'maskBodyOff'), p3, dims);
-    g.scaled3 = scoreGrid('gridScaled', () => 'S / \\sqrt{d_h}', { testId: 'scaled-3' });
-    g.M = scoreGrid('gridMask', () => 'M', { testId: 'M', color: 'none' });
-    g.masked = scoreGrid('gridMasked', () => 'S / \\sqrt{d_h} + M', { testId: 'masked', onHover: hoverTo('masked') });
-    row(p3, g.scaled3, '+', g.M, '=', g.masked);
-    code(p3, 3);
-
-    // Step 4: softmax
-    const p4 = el('div', '', null);
-    text('p', 'softmaxBody', p4, dims);
+    const inputGrids = {};
+    const flowGrids = [];
+    const headButtons = [];
+    let gridH, dot, sm, out;
     const weights = { color: 'weights', digits: 3, fixed: true };
-    g.masked4 = scoreGrid('gridMasked', () => 'S / \\sqrt{d_h} + M', { testId: 'masked-4' });
-    g.P = scoreGrid('gridP', () => 'P = \\mathrm{softmax}(\\cdot)', {
-      testId: 'P', ...weights, onHover: hoverTo('P'), onSelect: (i, j) => patch({ focus: [i, j] }), explains: () => sm.title.parentElement,
-    });
-    g.sums = k.grid({ caption: () => '\\textstyle\\sum_j', ariaLabel: () => tr('rowSum'), rowLabel: qLabel, colLabel: () => 'Σ', color: 'none', digits: 3, fixed: true, testId: 'P-sums' });
-    row(p4, g.masked4, '→', g.P, g.sums);
-    const sm = worked(p4, 'softmax');
-    code(p4, 4);
 
-    // Step 5: O = P V
-    const p5 = el('div', '', null);
-    text('p', 'pvBody', p5, dims);
-    g.P5 = scoreGrid('gridP', () => 'P', { testId: 'P-5', ...weights });
-    g.Vh = k.grid({ caption: () => `V_{${hd()}}`, ariaLabel: () => 'V', rowLabel: kLabel, colLabel: compLabel, testId: 'step-V' });
-    g.O = k.grid({
-      caption: () => `O_{${hd()}} = P V_{${hd()}}`, ariaLabel: () => tr('gridO'), rowLabel: qLabel, colLabel: compLabel,
-      testId: 'O', onHover: hoverTo('O'), onSelect: (i, j) => patch({ focus: [i, j] }), explains: () => out.title.parentElement,
+    // The figures, each built in its place in narrative.js.
+    const figures = {
+      controls(parent) {
+        const controls = el('div', 'controls', parent);
+        k.toggle('causal', 'causal', controls);
+        k.button('common.reset', k.reset, controls, 'reset');
+      },
+      inputs(parent) {
+        const inputRow = el('div', 'grid-row inputs', parent);
+        for (const name of ['Q', 'K', 'V']) {
+          inputGrids[name] = k.editable(name, {
+            caption: () => name, ariaLabel: () => name, rowLabel: tokenLabel, colLabel: compLabel,
+            colClass: headClass, testId: `input-${name}`,
+          });
+          inputRow.append(inputGrids[name].el);
+        }
+      },
+      // ---- the multi-head flow ----------------------------------------------------------
+      flow(parent) {
+        const flow = el('div', 'flow', parent);
+        for (let head = 0; head < h; head++) {
+          const box = el('div', `flow-head head-${head}`, flow);
+          text('h4', 'headLabel', box, () => ({ n: head + 1 }), 'flow-title');
+          const r = el('div', 'grid-row compact', box);
+          const fg = {};
+          for (const name of ['Q', 'K', 'V', 'O']) {
+            if (name === 'O') el('span', 'arrow', r).textContent = '→';
+            fg[name] = k.grid({
+              caption: () => `${name}_{${head + 1}}`, ariaLabel: () => `${name}${head + 1}`,
+              rowLabel: tokenLabel, colLabel: compLabel, testId: `flow-${name}${head + 1}`,
+              ...(name === 'O' ? {} : { colClass: () => `head-${head}`, color: 'none' }),
+            });
+            r.append(fg[name].el);
+          }
+          flowGrids.push(fg);
+        }
+      },
+      concat(parent) {
+        gridH = k.grid({
+          caption: () => 'H = [\\,O_1 \\mid O_2\\,]', ariaLabel: () => tr('gridH'),
+          rowLabel: tokenLabel, colLabel: compLabel, colClass: headClass, testId: 'H',
+          onHover: (i, j) => flowGrids.forEach((fg, head) =>
+            fg.O.highlight(i != null && Math.floor(j / dh) === head ? { cells: [[i, j % dh]] } : {})),
+        });
+        parent.append(gridH.el);
+      },
+      // ---- one head, step by step --------------------------------------------------------
+      headPicker(parent) {
+        const picker = el('div', 'controls head-picker', parent);
+        picker.setAttribute('role', 'radiogroup');
+        text('span', 'headPicker', picker, undefined, 'label');
+        for (let head = 0; head < h; head++) {
+          const lab = el('label', `toggle head-${head}`, picker);
+          const r = el('input', '', lab);
+          Object.assign(r, { type: 'radio', name: `${ID}-head`, value: head });
+          r.dataset.control = `head-${head + 1}`;
+          r.addEventListener('change', () => patch({ head }));
+          text('span', 'headLabel', lab, () => ({ n: head + 1 }));
+          headButtons.push(r);
+        }
+      },
+      // Step 1: S = Q Kᵀ
+      scores(parent) {
+        g.Qh = k.grid({ caption: () => `Q_{${hd()}}`, ariaLabel: () => 'Q', rowLabel: qLabel, colLabel: compLabel, testId: 'step-Q' });
+        g.Kh = k.grid({ caption: () => `K_{${hd()}}`, ariaLabel: () => 'K', rowLabel: kLabel, colLabel: compLabel, testId: 'step-K' });
+        g.S = scoreGrid('gridS', () => `S = Q_{${hd()}} K_{${hd()}}^\\top`, {
+          testId: 'S', onHover: hoverTo('S'), onSelect: (i, j) => patch({ focus: [i, j] }), explains: () => dot.title.parentElement,
+        });
+        row(parent, g.Qh, g.Kh, g.S);
+      },
+      dot: (parent) => (dot = worked(parent, 'dot')),
+      // Step 2: ÷ √d_h
+      scale(parent) {
+        g.S2 = scoreGrid('gridS', () => 'S', { testId: 'S-2' });
+        g.scaled = scoreGrid('gridScaled', () => 'S / \\sqrt{d_h}', { testId: 'scaled', onHover: hoverTo('scaled') });
+        row(parent, g.S2, '→', g.scaled);
+      },
+      // Step 3: + M
+      mask(parent) {
+        g.scaled3 = scoreGrid('gridScaled', () => 'S / \\sqrt{d_h}', { testId: 'scaled-3' });
+        g.M = scoreGrid('gridMask', () => 'M', { testId: 'M', color: 'none' });
+        g.masked = scoreGrid('gridMasked', () => 'S / \\sqrt{d_h} + M', { testId: 'masked', onHover: hoverTo('masked') });
+        row(parent, g.scaled3, '+', g.M, '=', g.masked);
+      },
+      // Step 4: softmax
+      softmax(parent) {
+        g.masked4 = scoreGrid('gridMasked', () => 'S / \\sqrt{d_h} + M', { testId: 'masked-4' });
+        g.P = scoreGrid('gridP', () => 'P = \\mathrm{softmax}(\\cdot)', {
+          testId: 'P', ...weights, onHover: hoverTo('P'), onSelect: (i, j) => patch({ focus: [i, j] }), explains: () => sm.title.parentElement,
+        });
+        g.sums = k.grid({ caption: () => '\\textstyle\\sum_j', ariaLabel: () => tr('rowSum'), rowLabel: qLabel, colLabel: () => 'Σ', color: 'none', digits: 3, fixed: true, testId: 'P-sums' });
+        row(parent, g.masked4, '→', g.P, g.sums);
+      },
+      softmaxWorked: (parent) => (sm = worked(parent, 'softmax')),
+      // Step 5: O = P V
+      output(parent) {
+        g.P5 = scoreGrid('gridP', () => 'P', { testId: 'P-5', ...weights });
+        g.Vh = k.grid({ caption: () => `V_{${hd()}}`, ariaLabel: () => 'V', rowLabel: kLabel, colLabel: compLabel, testId: 'step-V' });
+        g.O = k.grid({
+          caption: () => `O_{${hd()}} = P V_{${hd()}}`, ariaLabel: () => tr('gridO'), rowLabel: qLabel, colLabel: compLabel,
+          testId: 'O', onHover: hoverTo('O'), onSelect: (i, j) => patch({ focus: [i, j] }), explains: () => out.title.parentElement,
+        });
+        row(parent, g.P5, g.Vh, '=', g.O);
+      },
+      outputWorked: (parent) => (out = worked(parent, 'output')),
+      code1: code(1), code2: code(2), code3: code(3), code4: code(4), code5: code(5),
+      // The five panels above, as the stepper's tabs (moved into it, in the stepper's place).
+      steps(parent, placed) {
+        const stepKeys = ['scores', 'scale', 'mask', 'softmax', 'output'];
+        k.stepper(stepKeys.map((key, n) => ({ key, panel: placed[`${key}Panel`], labelKey: `step${n + 1}` })), { parent });
+      },
+    };
+    k.narrative(narrative, {
+      figures,
+      vars: {
+        dims,
+        stepsTitle: (s) => ({ n: s.head + 1 }),
+        scoresBody: (s) => ({ ...dims(), n: s.head + 1 }),
+        scaleBody: (s, r) => ({ ...dims(), scale: r ? tex(r.traces[s.head].scale) : '' }),
+      },
+      choose: {
+        maskBody: (s) => (s.causal ? 'maskBodyOn' : 'maskBodyOff'),
+        firstToken: (s) => (s.causal ? 'firstToken' : null),
+      },
     });
-    row(p5, g.P5, g.Vh, '=', g.O);
-    const out = worked(p5, 'output');
-    text('p', (s) => (s.causal ? 'firstToken' : null), p5, dims, 'note');
-    code(p5, 5);
-
-    const stepKeys = ['scores', 'scale', 'mask', 'softmax', 'output'];
-    k.stepper([p1, p2, p3, p4, p5].map((panel, n) => ({ key: stepKeys[n], panel, labelKey: `step${n + 1}` })));
-    text('p', 'tryIt', section, dims, 'try');
-    text('p', 'summary', section, dims, 'summary');
 
     // ---- computing and drawing --------------------------------------------------------------
     const ones = attn.matrix(T, 1, new Float32Array(T).fill(1));

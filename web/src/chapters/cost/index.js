@@ -9,6 +9,7 @@ import { chapterKit } from '../../kit/kit.js';
 import { createPool, defaultPoolSize } from '../../workers/pool.js';
 import { setText } from '../../kit/prose.js';
 import { fmt, fmtBytes, fmtCount, fmtSI } from '../../format.js';
+import narrative from './narrative.js';
 
 const ID = 'cost';
 const LIVE_D_HEAD = 64;
@@ -36,106 +37,9 @@ export default {
     const { el, text, tr, state, patch } = k;
     const T = (tag, key, parent, cls) => text(tag, key, parent, (s, r) => r?.vars ?? {}, cls);
 
-    T('h2', 'title');
-    T('p', 'lead', section, 'lead');
-
-    // ---- 1. two matrix products: the complexity table -----------------------------------------
-    T('h3', 'productsTitle');
-    T('p', 'productsBody');
-    const controls = el('div', 'controls cost-controls');
-    k.number('n', 'nLabel', { min: 1, max: 1 << 20, parent: controls });
     // h must divide d_model (d_h = d_model / h): said at the field being edited, and the
     // value is not taken, so the table never meets a combination the core rejects.
     const divides = (d, h, key) => (d % h === 0 ? null : tr(key, { d: fmtCount(d), h: fmtCount(h) }));
-    k.number('dModel', 'dLabel', { min: 1, max: 65536, parent: controls,
-      check: (v) => divides(v, state().heads, 'dModelNotMultiple') });
-    k.number('heads', 'hLabel', { min: 1, max: 1024, parent: controls,
-      check: (v) => divides(state().dModel, v, 'headsNotDivisor') });
-
-    const tableWrap = el('div', 'table-scroll');
-    const table = el('table', 'complexity-table stack', tableWrap);
-    table.dataset.table = 'complexity';
-    table.setAttribute('role', 'table'); // explicit roles: the phone layout restyles the rows as grids
-    // The caption sits above the table as a paragraph that names it: under explicit table
-    // roles, the maths in a <caption> would count as a child the table may not have.
-    const tableCap = T('p', 'tableCaption', null, 'table-caption');
-    tableCap.id = `${ID}-complexity-caption`;
-    tableWrap.before(tableCap);
-    table.setAttribute('aria-labelledby', tableCap.id);
-    const thead = el('thead', '', table);
-    thead.setAttribute('role', 'rowgroup');
-    const hr = el('tr', '', thead);
-    hr.setAttribute('role', 'row');
-    for (const key of ['thOp', 'thComplexity', 'thResult', 'thYours']) {
-      const th = T('th', key, hr);
-      th.scope = 'col';
-      th.setAttribute('role', 'columnheader');
-    }
-    const tbody = el('tbody', '', table);
-    tbody.setAttribute('role', 'rowgroup');
-    for (const row of ['QK', 'PV', 'Stored', 'Path', 'Proj']) {
-      const tr_ = el('tr', row === 'Proj' ? 'aside' : '', tbody);
-      tr_.dataset.row = row;
-      tr_.setAttribute('role', 'row');
-      const th = T('th', `row${row}`, tr_);
-      th.scope = 'row';
-      th.setAttribute('role', 'rowheader');
-      for (const key of [`cx${row}`, `size${row}`, `yours${row}`]) T('td', key, tr_, key.startsWith('yours') ? 'num' : '').setAttribute('role', 'cell');
-    }
-    T('p', 'growthBody', section, 'cost-growth');
-
-    // ---- 2. n²·d against n·d² ------------------------------------------------------------------
-    T('h3', 'crossTitle');
-    T('p', 'crossBody');
-    const crossX = { label: () => tr('crossX'), type: 'log', tickFormat: nTick, ticks: [] };
-    const crossPlot = k.plot({
-      title: () => tr('crossPlotTitle'),
-      x: crossX,
-      y: { label: () => tr('crossY'), type: 'log', tickFormat: (v) => `10${sup(Math.log10(v))}` },
-      testId: 'crossover',
-    });
-    section.append(crossPlot.el);
-
-    // ---- 3. memory of the attention matrix ------------------------------------------------------
-    T('h3', 'memTitle');
-    T('p', 'memBody');
-    const memControls = el('div', 'controls cost-controls');
-    k.number('memN', 'memNLabel', { min: 1, max: 1 << 22, parent: memControls });
-    k.number('memHeads', 'memHeadsLabel', { min: 1, max: 1024, parent: memControls });
-    k.number('layers', 'layersLabel', { min: 1, max: 1024, parent: memControls });
-    k.number('bytes', 'bytesLabel', { min: 1, max: 8, parent: memControls });
-    const dl = el('dl', 'cost-figures');
-    dl.dataset.figures = 'memory';
-    for (const key of ['Entries', 'Matrix', 'Layer', 'Total']) {
-      T('dt', `mem${key}Label`, dl);
-      const dd = T('dd', `mem${key}`, dl);
-      dd.dataset.figure = key.toLowerCase();
-    }
-    T('p', 'memTraining');
-    T('p', 'memRemedies');
-
-    // ---- 4. the live run ---------------------------------------------------------------------
-    T('h3', 'liveTitle');
-    T('p', 'liveBody');
-    const liveControls = el('div', 'controls live-controls');
-    for (const [key, label, values, current] of [
-      ['liveMaxN', 'liveMaxLabel', LIVE_MAX_N],
-      ['liveHeads', 'liveHeadsLabel', LIVE_HEADS],
-      ['liveWorkers', 'liveWorkersLabel', LIVE_WORKERS, (s) => Math.min(s.liveWorkers, LIVE_WORKERS.length)],
-    ]) k.select(key, label, values, { parent: liveControls, cls: 'number', format: fmtCount, current });
-    k.toggle('liveCausal', 'liveCausalLabel', liveControls);
-    // The run's settings wait while it runs (a change would only count for the next run);
-    // a control the widget made read-only stays so.
-    const liveSettings = [...liveControls.querySelectorAll('select, input')].map((c) => [c, c.disabled]);
-    const runBtn = k.button('liveRun', () => startRun(), liveControls, 'run');
-    runBtn.dataset.action = 'run';
-    const cancelBtn = k.button('liveCancel', () => cancelRun(), liveControls, 'cancel');
-    cancelBtn.dataset.action = 'cancel';
-    const progressRow = el('div', 'live-progress');
-    const progress = el('progress', '', progressRow);
-    progress.max = 1;
-    progress.value = 0;
-    progress.id = `${ID}-progress`;
     // A link may ask for a largest n or a number of heads the selects do not offer: the
     // nearest offered value (on a log scale) is selected at once, so the select shows what
     // Run will do, and the status line says what the link asked for until a run or a pick.
@@ -150,38 +54,125 @@ export default {
         patch(Object.fromEntries(fixes.map(([key, , used]) => [key, used])));
       }
     }
-    const status = T('p', (s) => (s.live || !linkAsked ? `liveStatus_${s.live?.status ?? 'idle'}` : 'liveLinkAdjusted'), progressRow, 'live-status');
-    status.setAttribute('role', 'status');
-    status.setAttribute('aria-live', 'polite');
-    const plots = el('div', 'plot-row');
-    const liveXAxis = () => ({ label: () => tr('liveX'), type: 'log', tickFormat: nTick, ticks: pow2(256, 32768) });
-    const timeX = liveXAxis(), memX = liveXAxis(); // their domain: the run's sizes (drawLive)
-    const timePlot = k.plot({
-      title: () => tr('timePlotTitle'),
-      x: timeX,
-      y: { label: () => tr('timeY'), type: 'log', tickFormat: (v) => fmt(v, { digits: 3 }) },
-      testId: 'live-time',
-    });
-    const memPlot = k.plot({
-      title: () => tr('memPlotTitle'),
-      x: memX,
-      y: { label: () => tr('memY'), type: 'log', tickFormat: (v) => fmtBytes(v).replace(/ \(.*\)$/, '').replace(/\.0+ /, ' ') },
-      testId: 'live-memory',
-    });
-    plots.append(timePlot.el, memPlot.el);
-    const liveWrap = el('div', 'table-scroll');
-    const liveTable = el('table', 'complexity-table live-table', liveWrap);
-    liveTable.dataset.table = 'live';
-    T('caption', 'liveTableCaption', liveTable);
-    const lhr = el('tr', '', el('thead', '', liveTable));
-    for (const key of ['thN', 'thPlainTime', 'thPlainMem', 'thTiledTime', 'thTiledMem']) T('th', key, lhr).scope = 'col';
-    const liveBody = el('tbody', '', liveTable);
-    T('p', 'liveReading');
-
-    // ---- 5. maximum path length ----------------------------------------------------------------
-    T('h3', 'pathTitle');
-    T('p', 'pathBody');
-    T('p', 'summary', section, 'summary');
+    let crossX, crossPlot, liveSettings, runBtn, cancelBtn, progress, timeX, memX, timePlot, memPlot, liveWrap, liveBody;
+    // The figures, each built in its place in narrative.js.
+    const figures = {
+      // ---- 1. two matrix products: the complexity table ------------------------------------
+      sizes(parent) {
+        const controls = el('div', 'controls cost-controls', parent);
+        k.number('n', 'nLabel', { min: 1, max: 1 << 20, parent: controls });
+        k.number('dModel', 'dLabel', { min: 1, max: 65536, parent: controls,
+          check: (v) => divides(v, state().heads, 'dModelNotMultiple') });
+        k.number('heads', 'hLabel', { min: 1, max: 1024, parent: controls,
+          check: (v) => divides(state().dModel, v, 'headsNotDivisor') });
+      },
+      complexity(parent) {
+        const tableWrap = el('div', 'table-scroll', parent);
+        const table = el('table', 'complexity-table stack', tableWrap);
+        table.dataset.table = 'complexity';
+        table.setAttribute('role', 'table'); // explicit roles: the phone layout restyles the rows as grids
+        // The caption sits above the table as a paragraph that names it (narrative.js): under
+        // explicit table roles, the maths in a <caption> would count as a child the table may
+        // not have.
+        table.setAttribute('aria-labelledby', `${ID}-complexity-caption`);
+        const thead = el('thead', '', table);
+        thead.setAttribute('role', 'rowgroup');
+        const hr = el('tr', '', thead);
+        hr.setAttribute('role', 'row');
+        for (const key of ['thOp', 'thComplexity', 'thResult', 'thYours']) {
+          const th = T('th', key, hr);
+          th.scope = 'col';
+          th.setAttribute('role', 'columnheader');
+        }
+        const tbody = el('tbody', '', table);
+        tbody.setAttribute('role', 'rowgroup');
+        for (const row of ['QK', 'PV', 'Stored', 'Path', 'Proj']) {
+          const tr_ = el('tr', row === 'Proj' ? 'aside' : '', tbody);
+          tr_.dataset.row = row;
+          tr_.setAttribute('role', 'row');
+          const th = T('th', `row${row}`, tr_);
+          th.scope = 'row';
+          th.setAttribute('role', 'rowheader');
+          for (const key of [`cx${row}`, `size${row}`, `yours${row}`]) T('td', key, tr_, key.startsWith('yours') ? 'num' : '').setAttribute('role', 'cell');
+        }
+      },
+      // ---- 2. n²·d against n·d² ---------------------------------------------------------------
+      crossover(parent) {
+        crossX = { label: () => tr('crossX'), type: 'log', tickFormat: nTick, ticks: [] };
+        crossPlot = k.plot({
+          title: () => tr('crossPlotTitle'),
+          x: crossX,
+          y: { label: () => tr('crossY'), type: 'log', tickFormat: (v) => `10${sup(Math.log10(v))}` },
+          testId: 'crossover',
+        });
+        parent.append(crossPlot.el);
+      },
+      // ---- 3. memory of the attention matrix ---------------------------------------------------
+      memory(parent) {
+        const memControls = el('div', 'controls cost-controls', parent);
+        k.number('memN', 'memNLabel', { min: 1, max: 1 << 22, parent: memControls });
+        k.number('memHeads', 'memHeadsLabel', { min: 1, max: 1024, parent: memControls });
+        k.number('layers', 'layersLabel', { min: 1, max: 1024, parent: memControls });
+        k.number('bytes', 'bytesLabel', { min: 1, max: 8, parent: memControls });
+        const dl = el('dl', 'cost-figures', parent);
+        dl.dataset.figures = 'memory';
+        for (const key of ['Entries', 'Matrix', 'Layer', 'Total']) {
+          T('dt', `mem${key}Label`, dl);
+          const dd = T('dd', `mem${key}`, dl);
+          dd.dataset.figure = key.toLowerCase();
+        }
+      },
+      // ---- 4. the live run ------------------------------------------------------------------
+      live(parent) {
+        const liveControls = el('div', 'controls live-controls', parent);
+        for (const [key, label, values, current] of [
+          ['liveMaxN', 'liveMaxLabel', LIVE_MAX_N],
+          ['liveHeads', 'liveHeadsLabel', LIVE_HEADS],
+          ['liveWorkers', 'liveWorkersLabel', LIVE_WORKERS, (s) => Math.min(s.liveWorkers, LIVE_WORKERS.length)],
+        ]) k.select(key, label, values, { parent: liveControls, cls: 'number', format: fmtCount, current });
+        k.toggle('liveCausal', 'liveCausalLabel', liveControls);
+        // The run's settings wait while it runs (a change would only count for the next run);
+        // a control the widget made read-only stays so.
+        liveSettings = [...liveControls.querySelectorAll('select, input')].map((c) => [c, c.disabled]);
+        runBtn = k.button('liveRun', () => startRun(), liveControls, 'run');
+        runBtn.dataset.action = 'run';
+        cancelBtn = k.button('liveCancel', () => cancelRun(), liveControls, 'cancel');
+        cancelBtn.dataset.action = 'cancel';
+        const progressRow = el('div', 'live-progress', parent);
+        progress = el('progress', '', progressRow);
+        progress.max = 1;
+        progress.value = 0;
+        progress.id = `${ID}-progress`;
+        const status = T('p', (s) => (s.live || !linkAsked ? `liveStatus_${s.live?.status ?? 'idle'}` : 'liveLinkAdjusted'), progressRow, 'live-status');
+        status.setAttribute('role', 'status');
+        status.setAttribute('aria-live', 'polite');
+        const plots = el('div', 'plot-row', parent);
+        const liveXAxis = () => ({ label: () => tr('liveX'), type: 'log', tickFormat: nTick, ticks: pow2(256, 32768) });
+        timeX = liveXAxis();
+        memX = liveXAxis(); // their domain: the run's sizes (drawLive)
+        timePlot = k.plot({
+          title: () => tr('timePlotTitle'),
+          x: timeX,
+          y: { label: () => tr('timeY'), type: 'log', tickFormat: (v) => fmt(v, { digits: 3 }) },
+          testId: 'live-time',
+        });
+        memPlot = k.plot({
+          title: () => tr('memPlotTitle'),
+          x: memX,
+          y: { label: () => tr('memY'), type: 'log', tickFormat: (v) => fmtBytes(v).replace(/ \(.*\)$/, '').replace(/\.0+ /, ' ') },
+          testId: 'live-memory',
+        });
+        plots.append(timePlot.el, memPlot.el);
+        liveWrap = el('div', 'table-scroll', parent);
+        const liveTable = el('table', 'complexity-table live-table', liveWrap);
+        liveTable.dataset.table = 'live';
+        T('caption', 'liveTableCaption', liveTable);
+        const lhr = el('tr', '', el('thead', '', liveTable));
+        for (const key of ['thN', 'thPlainTime', 'thPlainMem', 'thTiledTime', 'thTiledMem']) T('th', key, lhr).scope = 'col';
+        liveBody = el('tbody', '', liveTable);
+      },
+    };
+    k.narrative(narrative, { figures });
 
     // ---- the worker pool ---------------------------------------------------------------------
     // Without the causal mask the pool splits query rows when the heads do not divide evenly

@@ -9,6 +9,7 @@ import { setText, rebuild } from '../../kit/prose.js';
 import { choice, tintColumns, divisors, foldForPrint } from '../../kit/controls.js';
 import { tex } from '../../format.js';
 import { rowOf } from '../../matrix.js';
+import narrative from './narrative.js';
 
 const ID = 'multi-head';
 const MAX_HEADS_LISTED = 64;
@@ -28,49 +29,9 @@ export default {
     const w3 = { digits: 3, fixed: true };
     const dims = (s = state(), r = null) => ({ T, d, h: s.heads, dh: r ? r.dh : '', scale: r ? tex(r.t.heads[0].scale) : '' });
 
-    text('h2', 'title');
-    text('p', 'lead', section, dims, 'lead');
-    k.commonText('p', 'illustrative', section, 'note illustrative');
-    text('p', 'construction', section, dims, 'note construction');
-
-    // ---- inputs ----------------------------------------------------------------------------------
-    text('h3', 'inputTitle');
-    text('p', 'inputBody', section, dims);
-    const controls = el('div', 'controls');
-    const causal = k.toggle('causal', 'causalToggle', controls);
-    causal.box.dataset.control = 'mh-causal';
-    k.button('common.reset', k.reset, controls, 'reset');
-    k.commonText('p', 'editHint', section, 'hint');
-    const gX = k.editable('X', { caption: () => 'X', ariaLabel: () => 'X', rowLabel: tok, colLabel: comp, testId: 'mh-X' });
-    section.append(gX.el);
-    const details = foldForPrint(el('details', 'weights-details'));
-    text('summary', 'weightsSummary', details);
-    const wRow = el('div', 'grid-row', details);
+    const g = {}; // the computed grids, by name, filled by the figures below
     const gW = {};
-    for (const [name, cap] of [['Wq', 'W_Q'], ['Wk', 'W_K'], ['Wv', 'W_V'], ['Wo', 'W_O']]) {
-      gW[name] = k.editable(name, { caption: () => cap, ariaLabel: () => cap.replace('_', ''), rowLabel: comp, colLabel: comp, testId: `mh-${name}` });
-      wRow.append(gW[name].el);
-    }
-
-    // ---- 1. projections and the split ----------------------------------------------------------
-    text('h3', 'splitTitle');
-    const heads = choice(k, 'heads', {
-      labelKey: 'headsLabel', testId: 'mh-heads',
-      options: (s) => divisors(s.X.cols).map((h) => ({ value: h, text: `h = ${h}` })),
-    });
-    text('p', 'splitBody', section, (s, r) => dims(s, r));
-    const rowQKV = el('div', 'grid-row');
-    const g = {};
-    for (const name of ['Q', 'K', 'V']) {
-      g[name] = k.grid({ caption: () => `${name} = X W_${name}`, ariaLabel: () => name, rowLabel: tok, colLabel: comp, color: 'none', testId: `mh-${name}` });
-      rowQKV.append(g[name].el);
-    }
-
-    // ---- 2. attention per head -----------------------------------------------------------------
-    text('h3', 'perHeadTitle');
-    text('p', 'perHeadBody', section, (s, r) => dims(s, r));
-    const cards = el('div', 'head-cards');
-    cards.dataset.heads = 'mh';
+    let gX, heads, costHeads, cards, costCap, costHead, costBody;
     // One card per head index, built the first time h reaches it and kept: a new h takes
     // cards 1..h (P_i keeps its T × T table, O_i adds or drops columns as d_h changes)
     // instead of building every card's grids anew (≈ 200 grid nodes per edit at h = 8).
@@ -126,57 +87,98 @@ export default {
       if (!['X', 'Wq', 'Wk', 'Wv'].every((n) => same(s[n], ex[n]))) return 'continuedEdited';
       return ctx.host?.differsFromDefaults?.('core-attention') ? 'continuedThere' : 'continued';
     };
-    const cont = text('p', continuity, section, (s, r) => ({
-      p3: r && r.t.heads.length > 1 ? vec(rowOf(r.t.heads[0].weights, 2), w3) : '',
-      o3: r && r.t.heads.length > 1 ? vec(rowOf(r.t.heads[0].output, 2), w3) : '', h: ex.heads,
-    }), 'check');
-    cont.dataset.check = 'continued';
-
-    // ---- 3. concat and W_O ---------------------------------------------------------------------
-    text('h3', 'concatTitle');
-    text('p', 'concatBody', section, (s, r) => dims(s, r));
-    const rowH = el('div', 'grid-row');
-    g.H = k.grid({ caption: () => 'H = [\\,O_1 \\mid \\cdots \\mid O_h\\,]', ariaLabel: () => tr('gridH'), rowLabel: tok, colLabel: comp, digits: 2, testId: 'mh-H' });
-    g.Wo = k.grid({ caption: () => 'W_O', ariaLabel: () => 'WO', rowLabel: comp, colLabel: comp, color: 'none', testId: 'mh-Wo-2' });
-    g.Y = k.grid({ caption: () => 'H W_O', ariaLabel: () => tr('gridY'), rowLabel: tok, colLabel: comp, digits: 2, testId: 'mh-Y' });
-    rowH.append(g.H.el, g.Wo.el);
-    rowH.append(g.Y.el); // its caption says H W_O; no '=' so that it fits 360 px
-    text('p', 'residual', section, dims, 'hint');
-
-    // ---- 4. the original model's arithmetic ---------------------------------------------------------
-    // The heading's figures follow the fields below it; "the original model's" only when
-    // they are the original model's.
-    const costVars = (s, r) => ({ dk: r ? r.cost.dHead : '', dModel: s.dModel, costHeads: s.costHeads, n: s.n });
-    text('h3', (s) => (s.dModel === 512 && s.costHeads === 8 ? 'costTitle' : 'costTitleOther'), section, costVars).dataset.out = 'cost-title';
-    text('p', 'costBody', section, costVars);
-    const costControls = el('div', 'controls');
-    k.number('n', 'nLabel', { min: 1, max: 1e6, parent: costControls, testId: 'mh-n' });
     // A new d_model keeps the h the learner chose when it still divides, else the largest
     // divisor below it; the chosen h is remembered while d_model is typed digit by digit
     // (512 → 7 → 76 → 768 gives h = 7, 4, then 8 again, not 4), until h is set otherwise
     // (the learner's pick, a reset, a permalink).
     let wantHeads = null, patchedHeads = null;
-    k.number('dModel', 'dModelLabel', {
-      min: 1, max: 65536, parent: costControls, testId: 'mh-dmodel',
-      patchFor: (v) => {
-        const want = wantHeads ?? state().costHeads;
-        patchedHeads = divisors(v).filter((h) => h <= Math.min(want, MAX_HEADS_LISTED)).at(-1);
-        return { dModel: v, costHeads: patchedHeads };
+
+    // The figures, each built in its place in narrative.js.
+    const figures = {
+      controls(parent) {
+        const controls = el('div', 'controls', parent);
+        const causal = k.toggle('causal', 'causalToggle', controls);
+        causal.box.dataset.control = 'mh-causal';
+        k.button('common.reset', k.reset, controls, 'reset');
+      },
+      inputs(parent) {
+        gX = k.editable('X', { caption: () => 'X', ariaLabel: () => 'X', rowLabel: tok, colLabel: comp, testId: 'mh-X' });
+        parent.append(gX.el);
+        const details = foldForPrint(el('details', 'weights-details', parent));
+        text('summary', 'weightsSummary', details);
+        const wRow = el('div', 'grid-row', details);
+        for (const [name, cap] of [['Wq', 'W_Q'], ['Wk', 'W_K'], ['Wv', 'W_V'], ['Wo', 'W_O']]) {
+          gW[name] = k.editable(name, { caption: () => cap, ariaLabel: () => cap.replace('_', ''), rowLabel: comp, colLabel: comp, testId: `mh-${name}` });
+          wRow.append(gW[name].el);
+        }
+      },
+      heads(parent) {
+        heads = choice(k, 'heads', {
+          labelKey: 'headsLabel', testId: 'mh-heads', parent,
+          options: (s) => divisors(s.X.cols).map((h) => ({ value: h, text: `h = ${h}` })),
+        });
+      },
+      projections(parent) {
+        const rowQKV = el('div', 'grid-row', parent);
+        for (const name of ['Q', 'K', 'V']) {
+          g[name] = k.grid({ caption: () => `${name} = X W_${name}`, ariaLabel: () => name, rowLabel: tok, colLabel: comp, color: 'none', testId: `mh-${name}` });
+          rowQKV.append(g[name].el);
+        }
+      },
+      cards(parent) {
+        cards = el('div', 'head-cards', parent);
+        cards.dataset.heads = 'mh';
+      },
+      concat(parent) {
+        const rowH = el('div', 'grid-row', parent);
+        g.H = k.grid({ caption: () => 'H = [\\,O_1 \\mid \\cdots \\mid O_h\\,]', ariaLabel: () => tr('gridH'), rowLabel: tok, colLabel: comp, digits: 2, testId: 'mh-H' });
+        g.Wo = k.grid({ caption: () => 'W_O', ariaLabel: () => 'WO', rowLabel: comp, colLabel: comp, color: 'none', testId: 'mh-Wo-2' });
+        g.Y = k.grid({ caption: () => 'H W_O', ariaLabel: () => tr('gridY'), rowLabel: tok, colLabel: comp, digits: 2, testId: 'mh-Y' });
+        rowH.append(g.H.el, g.Wo.el);
+        rowH.append(g.Y.el); // its caption says H W_O; no '=' so that it fits 360 px
+      },
+      costControls(parent) {
+        const costControls = el('div', 'controls', parent);
+        k.number('n', 'nLabel', { min: 1, max: 1e6, parent: costControls, testId: 'mh-n' });
+        k.number('dModel', 'dModelLabel', {
+          min: 1, max: 65536, parent: costControls, testId: 'mh-dmodel',
+          patchFor: (v) => {
+            const want = wantHeads ?? state().costHeads;
+            patchedHeads = divisors(v).filter((h) => h <= Math.min(want, MAX_HEADS_LISTED)).at(-1);
+            return { dModel: v, costHeads: patchedHeads };
+          },
+        });
+        costHeads = choice(k, 'costHeads', {
+          labelKey: 'costHeadsLabel', testId: 'mh-cost-heads', parent,
+          options: (s) => divisors(s.dModel).filter((h) => h <= MAX_HEADS_LISTED).map((h) => ({ value: h, text: String(h) })),
+        });
+      },
+      costTable(parent) {
+        const costScroll = el('div', 'table-scroll', parent);
+        const costTable = el('table', 'cost-table', costScroll);
+        costTable.dataset.check = 'cost';
+        costCap = el('caption', '', costTable);
+        costHead = el('tr', '', el('thead', '', costTable));
+        costBody = el('tbody', '', costTable);
+      },
+    };
+    k.narrative(narrative, {
+      figures,
+      vars: {
+        dims: (s, r) => dims(s, r),
+        continuity: (s, r) => ({
+          p3: r && r.t.heads.length > 1 ? vec(rowOf(r.t.heads[0].weights, 2), w3) : '',
+          o3: r && r.t.heads.length > 1 ? vec(rowOf(r.t.heads[0].output, 2), w3) : '', h: ex.heads,
+        }),
+        // The heading's figures follow the fields below it.
+        cost: (s, r) => ({ dk: r ? r.cost.dHead : '', dModel: s.dModel, costHeads: s.costHeads, n: s.n }),
+        costNote: (s, r) => (r ? { flops: r.flops, memLo: r.memLo, memHi: r.memHi, hMax: r.hMax } : {}),
+      },
+      choose: {
+        continuity,
+        costTitle: (s) => (s.dModel === 512 && s.costHeads === 8 ? 'costTitle' : 'costTitleOther'),
       },
     });
-    const costHeads = choice(k, 'costHeads', {
-      labelKey: 'costHeadsLabel', testId: 'mh-cost-heads',
-      options: (s) => divisors(s.dModel).filter((h) => h <= MAX_HEADS_LISTED).map((h) => ({ value: h, text: String(h) })),
-    });
-    const costScroll = el('div', 'table-scroll');
-    const costTable = el('table', 'cost-table', costScroll);
-    costTable.dataset.check = 'cost';
-    const costCap = el('caption', '', costTable);
-    const costHead = el('tr', '', el('thead', '', costTable));
-    const costBody = el('tbody', '', costTable);
-    text('p', 'costNote', section, (s, r) => (r ? { flops: r.flops, memLo: r.memLo, memHi: r.memHi, hMax: r.hMax } : {}));
-    text('p', 'tryIt', section, dims, 'try');
-    text('p', 'summary', section, dims, 'summary');
 
     // Korean and English group digits alike (1,234.56): one en-US format serves both (a
     // ko-KR one costs ~25 ms to create the first time, on the chapter's first render).

@@ -8,6 +8,7 @@ import { chapterKit } from '../../kit/kit.js';
 import { fmt, tex } from '../../format.js';
 import { setMath, setText } from '../../kit/prose.js';
 import { at, colOf } from '../../matrix.js';
+import narrative from './narrative.js';
 
 const ID = 'positional-encoding';
 const SAME = 1e-5; // float rounding of a reordered sum stays far below this
@@ -23,72 +24,71 @@ export default {
     const k = chapterKit(section, ctx, ID, () => ({
       T: 10, d: 8, cell: [3, 2], E: ex.embeddings, pe: false, causal: false, dropout: false, orderB: null,
     }));
-    const { el, text, tr, state, patch } = k;
+    const { el, tr, state, patch } = k;
     const word = (w) => tr('words')[w];
     const f4 = (x) => fmt(x, { digits: 4 });
 
-    text('h2', 'title');
-    text('p', 'lead');
-
-    // ---- the encoding -------------------------------------------------------------------
-    text('h3', 'formulaTitle');
-    text('p', 'formula');
-    text('p', 'formulaBody');
-    const controls = el('div', 'controls');
-    k.slider('T', 'sliderT', { min: 1, max: 32, step: 1, parent: controls });
-    k.slider('d', 'sliderD', { min: 1, max: 16, step: 1, parent: controls });
-    const gridPE = k.grid({
-      caption: () => '\\mathrm{PE}', ariaLabel: () => tr('gridPE'), rowLabel: (i) => `${i}`, colLabel: (j) => `${j}`,
-      note: () => tr('gridNote'), color: 'diverging', digits: 2, fixed: true, testId: 'pe-grid',
-      onSelect: (i, j) => patch({ cell: [i, j] }), explains: () => worked,
+    let gridPE, workedTitle, workedMath, plot, gridE, gridOA, gridOB, gridOAB;
+    // The figures, each built in its place in narrative.js.
+    const figures = {
+      encoding(parent) {
+        const controls = el('div', 'controls', parent);
+        k.slider('T', 'sliderT', { min: 1, max: 32, step: 1, parent: controls });
+        k.slider('d', 'sliderD', { min: 1, max: 16, step: 1, parent: controls });
+        gridPE = k.grid({
+          caption: () => '\\mathrm{PE}', ariaLabel: () => tr('gridPE'), rowLabel: (i) => `${i}`, colLabel: (j) => `${j}`,
+          note: () => tr('gridNote'), color: 'diverging', digits: 2, fixed: true, testId: 'pe-grid',
+          onSelect: (i, j) => patch({ cell: [i, j] }), explains: () => worked,
+        });
+        parent.append(gridPE.el);
+        const worked = el('div', 'worked', parent);
+        worked.dataset.worked = 'pe';
+        workedTitle = el('p', 'worked-title', worked);
+        workedMath = el('div', 'worked-math', worked);
+      },
+      curves(parent) {
+        plot = k.plot({ title: () => tr('plotTitle'), x: { label: () => tr('axisPos') }, y: { label: () => 'PE', domain: [-1.05, 1.05] }, testId: 'pe-plot' });
+        parent.append(plot.el);
+      },
+      permutation(parent) {
+        const permControls = el('div', 'controls', parent);
+        k.toggle('pe', 'togglePE', permControls);
+        k.toggle('causal', 'toggleCausal', permControls);
+        k.toggle('dropout', 'toggleDropout', permControls);
+        k.button('anotherOrder', () => patch((s) => {
+          const cur = JSON.stringify(orderB(s));
+          const at0 = ORDERS.findIndex((o) => JSON.stringify(o) === cur);
+          let next = ORDERS[(at0 + 1) % ORDERS.length];
+          if (JSON.stringify(next) === JSON.stringify(orderA())) next = ORDERS[(at0 + 2) % ORDERS.length];
+          return { orderB: next };
+        }), permControls, '', { edits: true }).dataset.control = 'pe-another-order';
+        k.button('common.reset', k.reset, permControls, 'reset');
+        const eRow = el('div', 'grid-row', parent);
+        gridE = k.editable('E', { caption: () => '\\text{embedding}', ariaLabel: () => tr('gridE'), rowLabel: word, colLabel: (j) => String(j + 1), testId: 'pe-E' });
+        eRow.append(gridE.el);
+        const oRow = el('div', 'grid-row', parent);
+        gridOA = k.grid({ caption: () => 'O_A', ariaLabel: () => tr('gridOA'), rowLabel: (i) => word(orderA()[i]), colLabel: (j) => String(j + 1), digits: 3, testId: 'pe-OA' });
+        gridOB = k.grid({ caption: () => 'O_B', ariaLabel: () => tr('gridOB'), rowLabel: (i) => word(orderB(state())[i]), colLabel: (j) => String(j + 1), digits: 3, testId: 'pe-OB' });
+        gridOAB = k.grid({ caption: () => tr('reorderedCaption'), ariaLabel: () => tr('gridOAB'), rowLabel: (i) => word(orderB(state())[i]), colLabel: (j) => String(j + 1), digits: 3, testId: 'pe-OA-reordered' });
+        oRow.append(gridOA.el, gridOB.el, gridOAB.el);
+      },
+    };
+    k.narrative(narrative, {
+      figures,
+      vars: {
+        orders: (s) => ({ a: orderA().map(word).join(' '), b: orderB(s).map(word).join(' ') }),
+        // The mark says whether what the chapter leads the learner to expect holds: the same
+        // outputs, reordered, without positional encoding, mask and dropout; different
+        // outputs with any of them on. (Not whether the two are equal.)
+        check: (s, r) => {
+          if (!r) return {};
+          const on = [s.pe && tr('causePE'), s.causal && tr('causeCausal'), s.dropout && tr('causeDropout')].filter(Boolean);
+          const same = r.diff <= SAME, expected = same === (on.length === 0);
+          const verdict = same ? (expected ? 'same' : 'sameAnyway') : (expected ? 'differ' : 'differAnyway');
+          return { diff: f4(r.diff), ok: expected ? '✓' : '✗', verdict: tr(verdict, { causes: on.join(', ') }) };
+        },
+      },
     });
-    section.append(gridPE.el);
-    const worked = el('div', 'worked');
-    worked.dataset.worked = 'pe';
-    const workedTitle = el('p', 'worked-title', worked);
-    const workedMath = el('div', 'worked-math', worked);
-    text('p', 'cellHint', section, undefined, 'hint');
-    const plot = k.plot({ title: () => tr('plotTitle'), x: { label: () => tr('axisPos') }, y: { label: () => 'PE', domain: [-1.05, 1.05] }, testId: 'pe-plot' });
-    section.append(plot.el);
-    text('p', 'plotBody');
-
-    // ---- the permutation demo ----------------------------------------------------------------
-    text('h3', 'permTitle');
-    text('p', 'permBody');
-    text('p', 'permTokens', section, (s) => ({ a: orderA().map(word).join(' '), b: orderB(s).map(word).join(' ') }), 'sentence-line');
-    const permControls = el('div', 'controls');
-    k.toggle('pe', 'togglePE', permControls);
-    k.toggle('causal', 'toggleCausal', permControls);
-    k.toggle('dropout', 'toggleDropout', permControls);
-    k.button('anotherOrder', () => patch((s) => {
-      const cur = JSON.stringify(orderB(s));
-      const at0 = ORDERS.findIndex((o) => JSON.stringify(o) === cur);
-      let next = ORDERS[(at0 + 1) % ORDERS.length];
-      if (JSON.stringify(next) === JSON.stringify(orderA())) next = ORDERS[(at0 + 2) % ORDERS.length];
-      return { orderB: next };
-    }), permControls, '', { edits: true }).dataset.control = 'pe-another-order';
-    k.button('common.reset', k.reset, permControls, 'reset');
-    const eRow = el('div', 'grid-row');
-    const gridE = k.editable('E', { caption: () => '\\text{embedding}', ariaLabel: () => tr('gridE'), rowLabel: word, colLabel: (j) => String(j + 1), testId: 'pe-E' });
-    eRow.append(gridE.el);
-    const oRow = el('div', 'grid-row');
-    const gridOA = k.grid({ caption: () => 'O_A', ariaLabel: () => tr('gridOA'), rowLabel: (i) => word(orderA()[i]), colLabel: (j) => String(j + 1), digits: 3, testId: 'pe-OA' });
-    const gridOB = k.grid({ caption: () => 'O_B', ariaLabel: () => tr('gridOB'), rowLabel: (i) => word(orderB(state())[i]), colLabel: (j) => String(j + 1), digits: 3, testId: 'pe-OB' });
-    const gridOAB = k.grid({ caption: () => tr('reorderedCaption'), ariaLabel: () => tr('gridOAB'), rowLabel: (i) => word(orderB(state())[i]), colLabel: (j) => String(j + 1), digits: 3, testId: 'pe-OA-reordered' });
-    oRow.append(gridOA.el, gridOB.el, gridOAB.el);
-    // The mark says whether what the chapter leads the learner to expect holds: the same
-    // outputs, reordered, without positional encoding, mask and dropout; different outputs
-    // with any of them on. (Not whether the two are equal.)
-    const check = text('p', 'check', section, (s, r) => {
-      if (!r) return {};
-      const on = [s.pe && tr('causePE'), s.causal && tr('causeCausal'), s.dropout && tr('causeDropout')].filter(Boolean);
-      const same = r.diff <= SAME, expected = same === (on.length === 0);
-      const verdict = same ? (expected ? 'same' : 'sameAnyway') : (expected ? 'differ' : 'differAnyway');
-      return { diff: f4(r.diff), ok: expected ? '✓' : '✗', verdict: tr(verdict, { causes: on.join(', ') }) };
-    }, 'check-line big');
-    check.dataset.check = 'permutation';
-    text('p', 'conditions');
-    text('p', 'summary', section, undefined, 'summary');
 
     function orderA() {
       return tr('orderA');

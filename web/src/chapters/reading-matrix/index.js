@@ -9,6 +9,7 @@ import { setText, rebuild } from '../../kit/prose.js';
 import { fmt } from '../../format.js';
 import { at, rowOf, withEntry } from '../../matrix.js';
 import { weightScale, textColorFor, isDark } from '../../components/colors.js';
+import narrative from './narrative.js';
 
 const ID = 'reading-matrix';
 
@@ -31,13 +32,6 @@ export default {
     const tokenLabel = (i) => tokens[i] ?? String(i + 1);
     const featureLabel = (j) => (j < 4 ? tr('features')[j] : `p${j - 4}`);
 
-    text('h2', 'title');
-    text('p', 'lead');
-    text('p', 'constructedNote', section, undefined, 'note illustrative');
-
-    // ---- sentence, head, strength ---------------------------------------------------------
-    text('h3', 'setupTitle');
-    text('p', 'setupBody');
     const radios = (name, values, labelKey, parent) => {
       const box = el('div', 'controls', parent);
       box.setAttribute('role', 'radiogroup');
@@ -52,100 +46,93 @@ export default {
         return r;
       });
     };
-    const sentenceButtons = radios('sentence', ['a', 'b'], 'sentenceLabel');
-    const headButtons = radios('head', ex.heads, 'headLabel');
-    const sliders = el('div', 'controls');
-    k.slider('strength', 'strength', { min: 0, max: 6, step: 0.5, parent: sliders });
-    const sentenceLine = el('p', 'sentence-line');
-
-    const xDetails = el('details', 'inputs-details');
-    text('summary', 'inputsSummary', xDetails);
-    text('p', 'inputsBody', xDetails);
-    const gridX = k.grid({
-      editable: true, color: 'none', caption: () => 'X', ariaLabel: () => tr('gridX'), rowLabel: tokenLabel, colLabel: featureLabel,
-      testId: 'rm-X', onEdit: (i, j, v) => patch((s) => ({ X: { ...s.X, [xKey(s)]: withEntry(inputX(s), i, j, v) } })),
-    });
-    xDetails.append(gridX.el);
-    k.button('common.reset', () => patch((s) => ({ X: { ...s.X, [xKey(s)]: undefined } })), xDetails, 'reset');
-    const wRow = el('div', 'grid-row', xDetails);
-    const gridWq = k.grid({ caption: () => 'W_Q', ariaLabel: () => 'W_Q', rowLabel: featureLabel, colLabel: (j) => String(j + 1), color: 'none', digits: 1, testId: 'rm-Wq' });
-    const gridWk = k.grid({ caption: () => 'W_K', ariaLabel: () => 'W_K', rowLabel: featureLabel, colLabel: (j) => String(j + 1), color: 'none', digits: 1, testId: 'rm-Wk' });
-    wRow.append(gridWq.el, gridWk.el);
-
-    // ---- the matrix -------------------------------------------------------------------------
-    text('h3', 'matrixTitle');
-    text('p', 'matrixBody');
-    const mRow = el('div', 'grid-row');
-    const gridP = k.grid({
-      caption: () => 'P = \\mathrm{softmax}(QK^\\top/\\sqrt{d_k})', ariaLabel: () => tr('gridP'), rowLabel: tokenLabel, colLabel: tokenLabel,
-      note: () => k.common('rowsQueries'), color: 'weights', digits: 2, fixed: true, testId: 'rm-P',
-      onSelect: (i, j) => patch({ focus: i, cell: [i, j] }),
-    });
-    const gridRows = k.grid({ caption: () => '\\textstyle\\sum_j', ariaLabel: () => tr('rowSums'), rowLabel: tokenLabel, colLabel: () => 'Σ', color: 'none', digits: 3, fixed: true, testId: 'rm-row-sums' });
-    mRow.append(gridP.el, gridRows.el);
-    const gridCols = k.grid({ caption: () => '\\textstyle\\sum_i', ariaLabel: () => tr('colSums'), rowLabel: () => 'Σ', colLabel: tokenLabel, color: 'none', digits: 2, fixed: true, testId: 'rm-col-sums' });
-    section.append(gridCols.el);
-    text('p', 'clickHint', section, undefined, 'hint');
-
-    const attends = el('div', 'attends');
-    text('h4', 'attendsTitle', attends, (s, r) => ({ token: tokenLabel(r ? r.focus : s.focus) }));
-    const chips = el('ol', 'token-chips', attends);
-    chips.dataset.attends = 'row';
-
-    const checks = el('ul', 'checks');
-    checks.dataset.checks = ID;
-    text('li', 'checkRows', checks, (s, r) => (r ? { lo: f3(r.rowRange.min.data[0]), hi: f3(r.rowRange.max.data[0]) } : {}));
-    text('li', 'checkCols', checks, (s, r) => (r ? {
-      lo: f2(r.colRange.min.data[0]), hi: f2(r.colRange.max.data[0]), n: r.T, total: f2(r.colTotal.data[0]),
-    } : {}));
-    text('li', 'checkSym', checks, (s, r) => {
-      if (!r) return {};
-      const [i, j] = r.cell;
-      return { i: tokenLabel(i), j: tokenLabel(j), pij: f3(at(r.P, i, j)), pji: f3(at(r.P, j, i)), diff: f3(r.asym) };
-    });
-
-    // ---- the falling-apart pronoun head ---------------------------------------------------------
-    text('h3', 'headsTitle');
-    text('p', 'headsBody');
-    const pronounLine = text('p', 'pronounCheck', section, (s, r) => (r ? {
-      pronoun: tokenLabel(r.sentence.pronoun), top: tokenLabel(r.pronounTop), referent: tokenLabel(r.sentence.referent),
-      ok: r.pronounTop === r.sentence.referent ? '✓' : '✗',
-    } : {}), 'check-line');
-    pronounLine.dataset.check = 'pronoun';
-    text('p', 'fallApart');
-
-    // ---- 144 matrices ---------------------------------------------------------------------------
-    text('h3', 'bertTitle');
-    text('p', 'bertBody');
-    const bert = el('div', 'controls');
-    k.slider('layers', 'layers', { min: 1, max: 24, step: 1, parent: bert });
-    k.slider('heads', 'heads', { min: 1, max: 16, step: 1, parent: bert });
-    k.slider('n', 'tokens', { min: 2, max: 64, step: 1, parent: bert });
-    const bertLine = text('p', 'bertCount', section, (s, r) => (r ? {
-      layers: s.layers, heads: s.heads, count: fmt(r.cost.attentionMatrices, { digits: 0 }), n: s.n, entries: fmt(r.cost.attentionEntries, { digits: 0 }),
-    } : {}), 'check-line big');
-    bertLine.dataset.check = 'bert';
-
-    // ---- what one layer cannot tell -----------------------------------------------------------------
-    text('h3', 'cautionTitle');
-    text('p', 'cautionBody');
+    let sentenceButtons, headButtons, sentenceLine, gridX, gridWq, gridWk, gridP, gridRows, gridCols, chips, gridP1, gridP2;
     // Its claim (i−2 gets almost nothing in one layer and the most through two) is checked on
     // the current numbers (strength, sentence); where it does not hold, the text says so.
     let layersHold = true;
-    text('p', () => (layersHold ? 'layersBody' : 'layersBodyWeak'), section, (s) => ({ s: fmt(s.strength), s0: fmt(STRENGTH) }));
-    const layerControls = el('div', 'controls');
-    k.toggle('residual', 'residual', layerControls);
-    const lRow = el('div', 'grid-row');
-    const gridP1 = k.grid({ caption: () => 'P_{\\text{prev}}', ariaLabel: () => tr('gridP1'), rowLabel: tokenLabel, colLabel: tokenLabel, color: 'weights', digits: 2, fixed: true, testId: 'rm-layer' });
-    const gridP2 = k.grid({ caption: () => (state().residual ? 'R\\,R,\\ R = \\tfrac12(P + I)' : 'P_{\\text{prev}}\\,P_{\\text{prev}}'), ariaLabel: () => tr('gridP2'), rowLabel: tokenLabel, colLabel: tokenLabel, color: 'weights', digits: 2, fixed: true, testId: 'rm-composed' });
-    lRow.append(gridP1.el, el('span', 'arrow', null), gridP2.el);
-    lRow.querySelector('.arrow').textContent = '→';
-    const layerLine = text('p', 'layerCheck', section, (s, r) => (r && r.two >= 0 ? {
-      token: tokenLabel(r.layerRow), back: tokenLabel(r.layerRow - 2), one: f3(at(r.prev, r.layerRow, r.layerRow - 2)), two: f3(at(r.composed, r.layerRow, r.layerRow - 2)),
-    } : {}), 'check-line');
-    layerLine.dataset.check = 'layers';
-    text('p', 'cautionEnd');
-    text('p', 'summary', section, undefined, 'summary');
+    // The figures, each built in its place in narrative.js.
+    const figures = {
+      setup(parent) {
+        sentenceButtons = radios('sentence', ['a', 'b'], 'sentenceLabel', parent);
+        headButtons = radios('head', ex.heads, 'headLabel', parent);
+        const sliders = el('div', 'controls', parent);
+        k.slider('strength', 'strength', { min: 0, max: 6, step: 0.5, parent: sliders });
+        sentenceLine = el('p', 'sentence-line', parent);
+      },
+      inputs(parent) {
+        const xDetails = el('details', 'inputs-details', parent);
+        text('summary', 'inputsSummary', xDetails);
+        text('p', 'inputsBody', xDetails);
+        gridX = k.grid({
+          editable: true, color: 'none', caption: () => 'X', ariaLabel: () => tr('gridX'), rowLabel: tokenLabel, colLabel: featureLabel,
+          testId: 'rm-X', onEdit: (i, j, v) => patch((s) => ({ X: { ...s.X, [xKey(s)]: withEntry(inputX(s), i, j, v) } })),
+        });
+        xDetails.append(gridX.el);
+        k.button('common.reset', () => patch((s) => ({ X: { ...s.X, [xKey(s)]: undefined } })), xDetails, 'reset');
+        const wRow = el('div', 'grid-row', xDetails);
+        gridWq = k.grid({ caption: () => 'W_Q', ariaLabel: () => 'W_Q', rowLabel: featureLabel, colLabel: (j) => String(j + 1), color: 'none', digits: 1, testId: 'rm-Wq' });
+        gridWk = k.grid({ caption: () => 'W_K', ariaLabel: () => 'W_K', rowLabel: featureLabel, colLabel: (j) => String(j + 1), color: 'none', digits: 1, testId: 'rm-Wk' });
+        wRow.append(gridWq.el, gridWk.el);
+      },
+      matrix(parent) {
+        const mRow = el('div', 'grid-row', parent);
+        gridP = k.grid({
+          caption: () => 'P = \\mathrm{softmax}(QK^\\top/\\sqrt{d_k})', ariaLabel: () => tr('gridP'), rowLabel: tokenLabel, colLabel: tokenLabel,
+          note: () => k.common('rowsQueries'), color: 'weights', digits: 2, fixed: true, testId: 'rm-P',
+          onSelect: (i, j) => patch({ focus: i, cell: [i, j] }),
+        });
+        gridRows = k.grid({ caption: () => '\\textstyle\\sum_j', ariaLabel: () => tr('rowSums'), rowLabel: tokenLabel, colLabel: () => 'Σ', color: 'none', digits: 3, fixed: true, testId: 'rm-row-sums' });
+        mRow.append(gridP.el, gridRows.el);
+        gridCols = k.grid({ caption: () => '\\textstyle\\sum_i', ariaLabel: () => tr('colSums'), rowLabel: () => 'Σ', colLabel: tokenLabel, color: 'none', digits: 2, fixed: true, testId: 'rm-col-sums' });
+        parent.append(gridCols.el);
+      },
+      chips(parent) {
+        chips = el('ol', 'token-chips', parent);
+        chips.dataset.attends = 'row';
+      },
+      bert(parent) {
+        const bert = el('div', 'controls', parent);
+        k.slider('layers', 'layers', { min: 1, max: 24, step: 1, parent: bert });
+        k.slider('heads', 'heads', { min: 1, max: 16, step: 1, parent: bert });
+        k.slider('n', 'tokens', { min: 2, max: 64, step: 1, parent: bert });
+      },
+      layers(parent) {
+        const layerControls = el('div', 'controls', parent);
+        k.toggle('residual', 'residual', layerControls);
+        const lRow = el('div', 'grid-row', parent);
+        gridP1 = k.grid({ caption: () => 'P_{\\text{prev}}', ariaLabel: () => tr('gridP1'), rowLabel: tokenLabel, colLabel: tokenLabel, color: 'weights', digits: 2, fixed: true, testId: 'rm-layer' });
+        gridP2 = k.grid({ caption: () => (state().residual ? 'R\\,R,\\ R = \\tfrac12(P + I)' : 'P_{\\text{prev}}\\,P_{\\text{prev}}'), ariaLabel: () => tr('gridP2'), rowLabel: tokenLabel, colLabel: tokenLabel, color: 'weights', digits: 2, fixed: true, testId: 'rm-composed' });
+        lRow.append(gridP1.el, el('span', 'arrow', null), gridP2.el);
+        lRow.querySelector('.arrow').textContent = '→';
+      },
+    };
+    k.narrative(narrative, {
+      figures,
+      vars: {
+        attends: (s, r) => ({ token: tokenLabel(r ? r.focus : s.focus) }),
+        checkRows: (s, r) => (r ? { lo: f3(r.rowRange.min.data[0]), hi: f3(r.rowRange.max.data[0]) } : {}),
+        checkCols: (s, r) => (r ? {
+          lo: f2(r.colRange.min.data[0]), hi: f2(r.colRange.max.data[0]), n: r.T, total: f2(r.colTotal.data[0]),
+        } : {}),
+        checkSym: (s, r) => {
+          if (!r) return {};
+          const [i, j] = r.cell;
+          return { i: tokenLabel(i), j: tokenLabel(j), pij: f3(at(r.P, i, j)), pji: f3(at(r.P, j, i)), diff: f3(r.asym) };
+        },
+        pronoun: (s, r) => (r ? {
+          pronoun: tokenLabel(r.sentence.pronoun), top: tokenLabel(r.pronounTop), referent: tokenLabel(r.sentence.referent),
+          ok: r.pronounTop === r.sentence.referent ? '✓' : '✗',
+        } : {}),
+        bert: (s, r) => (r ? {
+          layers: s.layers, heads: s.heads, count: fmt(r.cost.attentionMatrices, { digits: 0 }), n: s.n, entries: fmt(r.cost.attentionEntries, { digits: 0 }),
+        } : {}),
+        layersBody: (s) => ({ s: fmt(s.strength), s0: fmt(STRENGTH) }),
+        layerCheck: (s, r) => (r && r.two >= 0 ? {
+          token: tokenLabel(r.layerRow), back: tokenLabel(r.layerRow - 2), one: f3(at(r.prev, r.layerRow, r.layerRow - 2)), two: f3(at(r.composed, r.layerRow, r.layerRow - 2)),
+        } : {}),
+      },
+      choose: { layers: () => (layersHold ? 'layersBody' : 'layersBodyWeak') },
+    });
 
     // ---- computing and drawing ------------------------------------------------------------------
     const headP = (X, kind, strength) => {

@@ -6,6 +6,7 @@ import { chapterKit } from '../../kit/kit.js';
 import { fmt } from '../../format.js';
 import { escapeHtml, setHtml } from '../../kit/prose.js';
 import { rowOf } from '../../matrix.js';
+import narrative from './narrative.js';
 
 const ID = 'review';
 
@@ -33,69 +34,49 @@ export default {
     const k = chapterKit(section, ctx, ID, () => ({
       logDk: 6, q: attn.matrix(1, 2, [1, 1]), K: attn.matrix(2, 2, [1, 0, 0, 2]),
     }));
-    const { el, text, tr } = k;
+    const { el, tr } = k;
     const f3 = (x) => fmt(x, { digits: 3, fixed: true });
     const linkLists = []; // [element, ids]
-
-    text('h2', 'title');
-    text('p', 'lead');
 
     const linksFor = (parent, ids) => {
       const p = el('p', 'see-also', parent);
       linkLists.push([p, ids]);
       return p;
     };
-
-    // ---- Q1: why divide by √d_k --------------------------------------------------------------
-    const q1 = el('div', 'review-item');
-    q1.dataset.question = 'q1';
-    text('h3', 'q1', q1);
-    text('p', 'a1', q1);
-    const c1 = el('div', 'controls', q1);
-    k.slider('logDk', 'sliderDk', { min: 1, max: 9, step: 1, parent: c1, vars: () => ({ value: 2 ** k.state().logDk }) });
-    const r1 = el('div', 'grid-row', q1);
-    const rowLabel1 = (i) => tr(i === 0 ? 'raw' : 'scaled');
-    const gridS = k.grid({ caption: () => '\\text{scores}', ariaLabel: () => tr('gridScores'), rowLabel: rowLabel1, colLabel: (j) => `k${j + 1}`, digits: 2, fixed: true, testId: 'review-scores' });
-    const gridW = k.grid({ caption: () => '\\mathrm{softmax}', ariaLabel: () => tr('gridWeights'), rowLabel: rowLabel1, colLabel: (j) => `k${j + 1}`, color: 'weights', digits: 3, fixed: true, testId: 'review-weights' });
-    r1.append(gridS.el, gridW.el);
-    text('p', 'a1check', q1, (s, r) => (r ? { dk: 2 ** s.logDk, raw: f3(r.q1.topRaw), scaled: f3(r.q1.topScaled) } : {}), 'check-line').dataset.check = 'q1';
-    linksFor(q1, QUESTIONS[0].links);
-
-    // ---- Q2: why softmax gives a probability distribution ------------------------------------
-    const q2 = el('div', 'review-item');
-    q2.dataset.question = 'q2';
-    text('h3', 'q2', q2);
-    text('p', 'a2', q2);
-    const r2 = el('div', 'grid-row', q2);
-    const gq = k.editable('q', { caption: () => 'q', ariaLabel: () => 'q', rowLabel: () => 'q', colLabel: (j) => String(j + 1), testId: 'review-q' });
-    const gK = k.editable('K', { caption: () => 'K', ariaLabel: () => 'K', rowLabel: (i) => `k${i + 1}`, colLabel: (j) => String(j + 1), testId: 'review-K' });
-    const gScaled = k.grid({ caption: () => 'qK^\\top/\\sqrt{d_k}', ariaLabel: () => tr('gridScaled'), rowLabel: () => 'q', colLabel: (j) => `k${j + 1}`, color: 'none', digits: 3, fixed: true, testId: 'review-scaled' });
-    const gAlpha = k.grid({ caption: () => '\\alpha', ariaLabel: () => tr('gridAlpha'), rowLabel: () => 'q', colLabel: (j) => `k${j + 1}`, color: 'weights', digits: 3, fixed: true, testId: 'review-alpha' });
-    const gSum = k.grid({ caption: () => '\\textstyle\\sum_j \\alpha_j', ariaLabel: () => tr('rowSum'), rowLabel: () => 'q', colLabel: () => 'Σ', color: 'none', digits: 3, fixed: true, testId: 'review-sum' });
-    r2.append(gq.el, gK.el, gScaled.el, gAlpha.el, gSum.el);
-    text('p', 'a2check', q2, (s, r) => (r ? { ok: r.q2.positive ? '✓' : '✗' } : {}), 'check-line').dataset.check = 'q2';
-    linksFor(q2, QUESTIONS[1].links);
-
-    // ---- Q3: why positional encoding -----------------------------------------------------------
-    const q3 = el('div', 'review-item');
-    q3.dataset.question = 'q3';
-    text('h3', 'q3', q3);
-    text('p', 'a3', q3);
-    text('p', 'a3check', q3, (s, r) => (r ? { without: fmt(r.q3.without, { digits: 4 }), with: fmt(r.q3.with, { digits: 4 }) } : {}), 'check-line').dataset.check = 'q3';
-    linksFor(q3, QUESTIONS[2].links);
-
-    // ---- the lecture's summary ----------------------------------------------------------------
-    text('h3', 'summaryTitle');
-    text('p', 'summaryBody');
-    const list = el('ol', 'review-points');
-    for (const p of POINTS) {
-      const li = el('li', '', list);
-      text('span', p.key, li);
-      linksFor(li, p.links);
-    }
-    text('p', 'formulaLine', section, undefined, 'review-formula');
-    text('h3', 'moreTitle');
-    linksFor(section, MORE);
+    const q1 = {}, q2 = {};
+    // The figures, each built in its place in narrative.js; <name>Links are the links to
+    // the chapters that show an answer in full.
+    const figures = {
+      q1(parent) {
+        const c1 = el('div', 'controls', parent);
+        k.slider('logDk', 'sliderDk', { min: 1, max: 9, step: 1, parent: c1, vars: () => ({ value: 2 ** k.state().logDk }) });
+        const r1 = el('div', 'grid-row', parent);
+        const rowLabel1 = (i) => tr(i === 0 ? 'raw' : 'scaled');
+        q1.S = k.grid({ caption: () => '\\text{scores}', ariaLabel: () => tr('gridScores'), rowLabel: rowLabel1, colLabel: (j) => `k${j + 1}`, digits: 2, fixed: true, testId: 'review-scores' });
+        q1.W = k.grid({ caption: () => '\\mathrm{softmax}', ariaLabel: () => tr('gridWeights'), rowLabel: rowLabel1, colLabel: (j) => `k${j + 1}`, color: 'weights', digits: 3, fixed: true, testId: 'review-weights' });
+        r1.append(q1.S.el, q1.W.el);
+      },
+      q2(parent) {
+        const r2 = el('div', 'grid-row', parent);
+        q2.q = k.editable('q', { caption: () => 'q', ariaLabel: () => 'q', rowLabel: () => 'q', colLabel: (j) => String(j + 1), testId: 'review-q' });
+        q2.K = k.editable('K', { caption: () => 'K', ariaLabel: () => 'K', rowLabel: (i) => `k${i + 1}`, colLabel: (j) => String(j + 1), testId: 'review-K' });
+        q2.scaled = k.grid({ caption: () => 'qK^\\top/\\sqrt{d_k}', ariaLabel: () => tr('gridScaled'), rowLabel: () => 'q', colLabel: (j) => `k${j + 1}`, color: 'none', digits: 3, fixed: true, testId: 'review-scaled' });
+        q2.alpha = k.grid({ caption: () => '\\alpha', ariaLabel: () => tr('gridAlpha'), rowLabel: () => 'q', colLabel: (j) => `k${j + 1}`, color: 'weights', digits: 3, fixed: true, testId: 'review-alpha' });
+        q2.sum = k.grid({ caption: () => '\\textstyle\\sum_j \\alpha_j', ariaLabel: () => tr('rowSum'), rowLabel: () => 'q', colLabel: () => 'Σ', color: 'none', digits: 3, fixed: true, testId: 'review-sum' });
+        r2.append(q2.q.el, q2.K.el, q2.scaled.el, q2.alpha.el, q2.sum.el);
+      },
+      moreLinks: (parent) => linksFor(parent, MORE),
+    };
+    for (const q of QUESTIONS) figures[`${q.key}Links`] = (parent) => linksFor(parent, q.links);
+    for (const p of POINTS) figures[`${p.key}Links`] = (parent) => linksFor(parent, p.links);
+    k.narrative(narrative, {
+      figures,
+      vars: {
+        a1check: (s, r) => (r ? { dk: 2 ** s.logDk, raw: f3(r.q1.topRaw), scaled: f3(r.q1.topScaled) } : {}),
+        a2check: (s, r) => (r ? { ok: r.q2.positive ? '✓' : '✗' } : {}),
+        a3check: (s, r) => (r ? { without: fmt(r.q3.without, { digits: 4 }), with: fmt(r.q3.with, { digits: 4 }) } : {}),
+      },
+    });
 
     // ---- computing ----------------------------------------------------------------------------
     const permOrders = { a: [0, 2, 1], b: [1, 2, 0] }; // dog bites man / man bites dog
@@ -135,13 +116,13 @@ export default {
 
     k.start((s) => {
       const r = compute(s);
-      gridS.update(r.q1.S);
-      gridW.update(r.q1.W);
-      gq.update(s.q);
-      gK.update(s.K);
-      gScaled.update(r.q2.t.scaled);
-      gAlpha.update(r.q2.t.weights);
-      gSum.update(r.q2.sum);
+      q1.S.update(r.q1.S);
+      q1.W.update(r.q1.W);
+      q2.q.update(s.q);
+      q2.K.update(s.K);
+      q2.scaled.update(r.q2.t.scaled);
+      q2.alpha.update(r.q2.t.weights);
+      q2.sum.update(r.q2.sum);
       drawLinks();
       return r;
     });

@@ -9,6 +9,7 @@ import { setHtml } from '../../kit/prose.js';
 import { tex } from '../../format.js';
 import { rowOf } from '../../matrix.js';
 import { TWO_KEYS_DEFAULTS, computeTwoKeys, EXP_DIGITS } from '../two-keys/index.js';
+import narrative from './narrative.js';
 
 const ID = 'terms-formula';
 const TARGETS = {
@@ -16,7 +17,6 @@ const TARGETS = {
   scores: 'two-keys-step-scores', dk: 'two-keys-step-scaled', softmax: 'two-keys-step-weights',
   exp: 'two-keys-step-exp', output: 'two-keys-step-output',
 };
-const GLOSSARY = ['token', 'embedding', 'query', 'key', 'value', 'dk', 'softmax', 'position'];
 
 const cls = (name, body) => `\\htmlClass{sym sym-${name}}{${body}}`;
 const RHS = `${cls('softmax', '\\mathrm{softmax}')}\\!\\left(\\frac{${cls('scores', `${cls('q', 'Q')}${cls('k', 'K^{\\top}')}`)}}{${cls('dk', '\\sqrt{d_k}')}}\\right)${cls('v', 'V')}`;
@@ -38,26 +38,7 @@ export default {
     const k = chapterKit(section, ctx, ID, () => ({}));
     const { el, text, tr } = k;
 
-    text('h2', 'title');
-    text('p', 'lead', section, undefined, 'lead');
-
-    // ---- the words --------------------------------------------------------------------------
-    text('h3', 'glossaryTitle');
-    const dl = el('dl', 'glossary');
-    for (const term of GLOSSARY) {
-      const dt = text('dt', `term_${term}`, dl);
-      dt.id = `${ID}-${term}`;
-      text('dd', `def_${term}`, dl);
-    }
-    text('p', 'readingNote', section, undefined, 'hint');
-
-    // ---- the formula, symbol by symbol -----------------------------------------------------------
-    text('h3', 'formulaTitle');
-    text('p', 'formulaBody');
-    const formula = el('div', 'formula linked-formula');
-    setHtml(formula, `<div class="formula-wide">${renderFormula(FORMULA)}</div><div class="formula-narrow">${renderFormula(FORMULA_NARROW)}</div>`);
-    text('p', 'formulaHint', section, undefined, 'hint');
-
+    let formula;
     const goTo = (name) => {
       const id = TARGETS[name];
       const target = document.getElementById(id);
@@ -75,18 +56,6 @@ export default {
       const s = node?.closest?.('.sym');
       return s ? [...s.classList].find((c) => c.startsWith('sym-'))?.slice(4) : null;
     };
-    // The symbols are links, so the typeset (HTML) half of KaTeX's output is what assistive
-    // technology meets: it is not hidden, the MathML copy is, and the formula is one group
-    // named by its plain-text reading.
-    formula.setAttribute('role', 'group');
-    formula.querySelectorAll('.katex-html').forEach((n) => n.removeAttribute('aria-hidden'));
-    formula.querySelectorAll('.katex-mathml').forEach((n) => n.setAttribute('aria-hidden', 'true'));
-    formula.querySelectorAll('.sym').forEach((n) => {
-      const name = symOf(n);
-      n.tabIndex = 0;
-      n.setAttribute('role', 'link');
-      n.dataset.symbol = name;
-    });
     let lit = null;
     const setLit = (name) => {
       if (lit === name) return;
@@ -94,30 +63,52 @@ export default {
       lit = name;
       if (lit) light(lit, true);
     };
-    formula.addEventListener('pointerover', (e) => setLit(symOf(e.target)));
-    formula.addEventListener('pointerleave', () => setLit(null));
-    formula.addEventListener('focusin', (e) => setLit(symOf(e.target)));
-    formula.addEventListener('focusout', () => setLit(null));
-    formula.addEventListener('click', (e) => {
-      const name = symOf(e.target);
-      if (name) goTo(name);
-    });
-    formula.addEventListener('keydown', (e) => {
-      const name = symOf(e.target);
-      if (name && (e.key === 'Enter' || e.key === ' ')) {
-        e.preventDefault();
-        goTo(name);
-      }
-    });
-
-    // ---- inside out, with the next chapter's numbers ---------------------------------------------
-    text('h3', 'insideOutTitle');
-    text('p', 'insideOutBody');
-    const ol = el('ol', 'inside-out');
-    const items = [
-      ['scores', 'io_scores'], ['dk', 'io_scale'], ['softmax', 'io_softmax'], ['v', 'io_output'],
-    ];
-    const vars = (s, r) => {
+    // A link from a step of the inside-out list to its numbers in the next chapter.
+    const seeLink = (sym) => (parent) => {
+      const a = el('a', 'see-link', parent);
+      a.href = `#${TARGETS[sym === 'v' ? 'output' : sym]}`;
+      a.dataset.link = sym;
+      a.addEventListener('pointerenter', () => setLit(sym));
+      a.addEventListener('pointerleave', () => setLit(null));
+      text('span', 'seeIt', a);
+    };
+    // The figures, each built in its place in narrative.js.
+    const figures = {
+      formula(parent) {
+        formula = el('div', 'formula linked-formula', parent);
+        setHtml(formula, `<div class="formula-wide">${renderFormula(FORMULA)}</div><div class="formula-narrow">${renderFormula(FORMULA_NARROW)}</div>`);
+        // The symbols are links, so the typeset (HTML) half of KaTeX's output is what assistive
+        // technology meets: it is not hidden, the MathML copy is, and the formula is one group
+        // named by its plain-text reading.
+        formula.setAttribute('role', 'group');
+        formula.querySelectorAll('.katex-html').forEach((n) => n.removeAttribute('aria-hidden'));
+        formula.querySelectorAll('.katex-mathml').forEach((n) => n.setAttribute('aria-hidden', 'true'));
+        formula.querySelectorAll('.sym').forEach((n) => {
+          const name = symOf(n);
+          n.tabIndex = 0;
+          n.setAttribute('role', 'link');
+          n.dataset.symbol = name;
+        });
+        formula.addEventListener('pointerover', (e) => setLit(symOf(e.target)));
+        formula.addEventListener('pointerleave', () => setLit(null));
+        formula.addEventListener('focusin', (e) => setLit(symOf(e.target)));
+        formula.addEventListener('focusout', () => setLit(null));
+        formula.addEventListener('click', (e) => {
+          const name = symOf(e.target);
+          if (name) goTo(name);
+        });
+        formula.addEventListener('keydown', (e) => {
+          const name = symOf(e.target);
+          if (name && (e.key === 'Enter' || e.key === ' ')) {
+            e.preventDefault();
+            goTo(name);
+          }
+        });
+      },
+      seeScores: seeLink('scores'), seeDk: seeLink('dk'), seeSoftmax: seeLink('softmax'), seeV: seeLink('v'),
+    };
+    // The next chapter's numbers, as it prints them.
+    const numbers = (s, r) => {
       if (!r) return {};
       const { t, sc, parts } = r;
       const raw = Number.isFinite(parts.sumsRaw.data[0]);
@@ -130,18 +121,7 @@ export default {
         weights: vec(t.weights, w3), output: vec(t.output, w3),
       };
     };
-    for (const [sym, key] of items) {
-      const li = el('li', '', ol);
-      li.dataset.sym = sym;
-      text('span', key, li, vars);
-      const a = el('a', 'see-link', li);
-      a.href = `#${TARGETS[sym === 'v' ? 'output' : sym]}`;
-      a.dataset.link = sym;
-      a.addEventListener('pointerenter', () => setLit(sym));
-      a.addEventListener('pointerleave', () => setLit(null));
-      text('span', 'seeIt', a);
-    }
-    text('p', 'recipe', section, undefined, 'summary');
+    k.narrative(narrative, { figures, vars: { numbers } });
 
     // Numbers of the two-keys example (its inputs, or the documents' before it mounts).
     let seen;

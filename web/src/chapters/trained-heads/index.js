@@ -16,6 +16,7 @@ import { fmt, fmtCount } from '../../format.js';
 import { weightScale, textColorFor } from '../../components/colors.js';
 import { createSentenceHeads } from '../../workers/sentence-heads.js';
 import { ROLES, THRESHOLDS, scoreOf, roleReason } from './roles.js';
+import narrative from './narrative.js';
 
 const ID = 'trained-heads';
 const MAX_CHARS = 300; // longer text is refused at the field (the model reads 63 tokens anyway)
@@ -165,170 +166,171 @@ export default {
     const sentenceOf = (s) => s.text ?? tr('defaultText');
     let fieldProblem = null; // [key, vars] while the field holds text that is not used
 
-    text('h2', 'title');
-    text('p', 'lead', section, undefined, 'lead');
-    text('p', 'modelNote', section, () => (model ? {
-      layers: model.config.layers, heads: model.config.heads, dModel: model.config.dModel, vocab: model.config.vocab,
-      parameters: fmt(model.parameters, { digits: 0 }), bpc: results ? f2(results.heldOut.bitsPerChar) : '…',
-    } : {}), 'note');
-    const status = text('p', () => (loadError ? 'loadFailed' : model ? null : 'loading'), section, () => ({ message: loadError ?? '' }), 'check-line');
-    status.setAttribute('role', 'status');
-
-    // ---- the sentence -----------------------------------------------------------------------
-    text('h3', 'inputTitle');
-    text('p', 'inputBody', section, () => ({ window: model ? model.config.maxLen - 1 : '…' }));
-    const field = el('div', 'controls text-field');
-    const fieldLabel = el('label', '', field);
-    fieldLabel.htmlFor = `${ID}-text`;
-    text('span', 'inputLabel', fieldLabel);
-    const input = el('textarea', '', field);
-    Object.assign(input, { id: `${ID}-text`, rows: 2, spellcheck: false, autocomplete: 'off' });
-    input.dataset.control = 'text';
-    input.style.width = '100%';
-    input.readOnly = k.readOnly;
-    const fieldMsg = el('p', 'number-error', field);
-    fieldMsg.id = `${ID}-text-error`;
-    fieldMsg.setAttribute('role', 'alert');
-    input.setAttribute('aria-describedby', fieldMsg.id);
-    const fieldNote = el('p', 'hint', field);
-    fieldNote.dataset.check = 'reading';
     // Why the field's text is not used ([key, vars] of the message), or null.
     const refused = (t) => {
       const n = [...t].length;
       return blank(t) ? ['emptyText', {}] : n > MAX_CHARS ? ['tooLong', { n, max: MAX_CHARS }] : null;
     };
-    // A burst of keystrokes redraws the heads once, when typing pauses (TYPING_PAUSE ms):
-    // every key is painted at once, and the maps, grids and table follow the sentence.
-    let typing = 0;
-    input.addEventListener('input', () => {
-      const t = input.value;
-      const had = fieldProblem;
-      fieldProblem = refused(t);
-      clearTimeout(typing);
-      if (fieldProblem || had) k.render(); // the message at the field comes and goes at once
-      if (!fieldProblem) typing = setTimeout(() => patch({ text: t, focus: -1 }), TYPING_PAUSE);
-    });
-    // A link (or a widget's state attribute) whose sentence the field would refuse: the
-    // field shows it with the same message as when it is typed, and the heads are drawn for
-    // the sentence of the figures (the state forgets the link's text, so the link does too).
-    const linked = state().text;
-    fieldProblem = linked == null ? null : refused(linked);
-    if (fieldProblem) {
-      input.value = linked;
-      patch({ text: null });
-    }
-    // Leaving an empty field puts the sentence of the figures back; a text too long stays in
-    // the field with its message, so that a long paste is not lost and can be cut down.
-    input.addEventListener('blur', () => {
-      if (!fieldProblem || fieldProblem[0] === 'tooLong') return;
-      fieldProblem = null;
-      input.value = sentenceOf(state());
-      k.render();
-    });
-
-    // ---- every head -------------------------------------------------------------------------
-    text('h3', 'headsTitle');
-    text('p', 'headsBody');
-    const small = el('div', 'head-thumbs');
-    small.dataset.heads = 'small';
-    // a grid of equal cards: a long role ("no nameable role") wraps under its head's name
-    // instead of widening its card
-    Object.assign(small.style, { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(7.5rem, 1fr))', gap: '.6rem', margin: '.4rem 0 1rem' });
+    let input, fieldMsg, fieldNote, small, chars, viewButtons, gridP, gridV, gridEvery, table, thead, tbody, offSelect;
     const thumbs = [];
-
-    // ---- one head, enlarged, beside attention × value norm or rollout ------------------------
-    text('h3', 'oneTitle', section, (s) => ({ head: headName(s.head) }));
-    text('p', 'oneBody');
-    const charBox = el('div', 'controls');
-    charBox.setAttribute('role', 'group');
-    text('span', 'queryLabel', charBox, undefined, 'label');
-    const chars = el('div', 'query-chars', charBox);
-    chars.dataset.query = 'chars';
-    // One tab stop (roving tabindex): ←/→, Home and End move among the characters, and the
-    // row read follows the focus.
-    chars.addEventListener('keydown', (e) => {
-      const at = Number(e.target.dataset?.unit);
-      if (!Number.isInteger(at) || e.altKey || e.ctrlKey || e.metaKey) return;
-      const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: units.length - 1 }[e.key];
-      if (to === undefined) return;
-      e.preventDefault(); // and the page's ←/→ for steppers does not see it
-      const i = Math.max(0, Math.min(units.length - 1, to));
-      patch({ focus: i });
-      chars.querySelector(`[data-unit="${i}"]`)?.focus();
-    });
-    Object.assign(chars.style, { display: 'flex', flexWrap: 'wrap', gap: '.25rem' });
-    const viewBox = el('div', 'controls');
-    viewBox.setAttribute('role', 'radiogroup');
-    text('span', 'viewLabel', viewBox, undefined, 'label');
-    const viewButtons = ['norm', 'rollout'].map((v) => {
-      const lab = el('label', 'toggle', viewBox);
-      const r = el('input', '', lab);
-      Object.assign(r, { type: 'radio', name: `${ID}-view`, value: v });
-      r.dataset.control = `view-${v}`;
-      r.addEventListener('change', () => patch({ view: v }));
-      text('span', `view_${v}`, lab);
-      return r;
-    });
-    const pair = el('div', 'grid-row');
-    const gridP = k.grid({
-      caption: () => `P^{(l=${Math.floor(state().head / (model ? H() : 4)) + 1},\\ h=${(state().head % (model ? H() : 4)) + 1})}`, ariaLabel: () => tr('gridP'), rowLabel: label, colLabel: label,
-      note: () => k.common('rowsQueries'), color: 'weights', digits: 2, fixed: true, testId: 'th-P',
-      onSelect: (i) => patch({ focus: i }),
-    });
-    const gridV = k.grid({
-      caption: () => (state().view === 'norm' ? '\\tilde P_{ij} \\propto P_{ij}\\,\\lVert v_j W_O^h \\rVert' : '\\text{rollout}'),
-      ariaLabel: () => tr(state().view === 'norm' ? 'gridNorm' : 'gridRollout'), rowLabel: label, colLabel: label,
-      color: 'weights', digits: 2, fixed: true, testId: 'th-view', onSelect: (i) => patch({ focus: i }),
-    });
-    pair.append(gridP.el, gridV.el);
-    const diffLine = text('p', 'differenceLine', section, (s, r) => (r?.diff ? r.diff : {}), 'check-line');
-    diffLine.dataset.check = 'difference';
-    const allLine = text('p', 'differenceAll', section, (s, r) => (r?.diff ? r.diff : {}), 'check-line');
-    allLine.dataset.check = 'difference-all';
-    text('p', 'caution');
-
-    text('h4', 'everyTitle', section, (s, r) => ({ char: r?.focusLabel ?? '' }));
-    const gridEvery = k.grid({
-      caption: () => '', ariaLabel: () => tr('gridEvery'), rowLabel: (h) => headName(h), colLabel: label,
-      color: 'weights', digits: 2, fixed: true, testId: 'th-every', onSelect: (h) => patch({ head: h }),
-    });
-    section.append(gridEvery.el);
-
-    // ---- roles ------------------------------------------------------------------------------
-    text('h3', 'rolesTitle');
-    text('p', 'rolesBody');
-    // the thresholds, once, and what on this model's held-out text stays under them
-    text('p', 'thresholds', section, (s, r) => r?.thresholds ?? {}).dataset.check = 'thresholds';
-    const rolesCount = text('p', 'rolesCount', section, (s, r) => r?.roles ?? {}, 'check-line');
-    rolesCount.dataset.check = 'roles';
-    const tableBox = el('div', 'table-scroll');
-    tableBox.style.overflowX = 'auto';
-    const table = el('table', 'compare-table', tableBox);
-    text('caption', 'rolesOrder', table, undefined, 'table-order');
-    table.dataset.table = 'roles';
-    table.style.minWidth = '42rem'; // scrolls sideways on a phone instead of squeezing the words
-    const thead = el('thead', '', table);
-    const tbody = el('tbody', '', table);
-    const sentenceRoles = text('p', () => (results && model ? 'sentenceRoles' : null), section, (s, r) => r?.sentenceRoles ?? { status: '…' }, 'hint');
-    sentenceRoles.dataset.check = 'sentence-roles';
-
-    // ---- ablation ---------------------------------------------------------------------------
-    text('h3', 'ablationTitle');
-    text('p', 'ablationBody');
-    const offBox = el('div', 'controls');
-    const offLabel = el('label', '', offBox);
-    Object.assign(offLabel.style, { display: 'inline-flex', gap: '.5rem', alignItems: 'center' });
-    text('span', 'offLabel', offLabel);
-    const offSelect = el('select', '', offLabel);
-    offSelect.dataset.control = 'off';
-    offSelect.addEventListener('change', () => patch({ off: Number(offSelect.value) }));
-    const ablLine = text('p', (s) => (s.off < 0 ? 'ablationNone' : 'ablationLine'), section, (s, r) => r?.ablation ?? {}, 'check-line');
-    ablLine.dataset.check = 'ablation';
-    // a Δ below zero (in the line above or the table): what it means, when one is shown
+    // a Δ below zero (in the ablation line or the table): what it means, when one is shown
     let negative = null;
-    const negLine = text('p', () => (negative ? 'negativeDelta' : null), section, () => negative ?? {}, 'hint');
-    negLine.dataset.check = 'negative-delta';
-    text('p', (s) => (results ? 'summary' : null), section, (s, r) => r?.roles ?? {}, 'summary');
+    // The figures, each built in its place in narrative.js.
+    const figures = {
+      // ---- the sentence ---------------------------------------------------------------------
+      sentence(parent) {
+        const field = el('div', 'controls text-field', parent);
+        const fieldLabel = el('label', '', field);
+        fieldLabel.htmlFor = `${ID}-text`;
+        text('span', 'inputLabel', fieldLabel);
+        input = el('textarea', '', field);
+        Object.assign(input, { id: `${ID}-text`, rows: 2, spellcheck: false, autocomplete: 'off' });
+        input.dataset.control = 'text';
+        input.style.width = '100%';
+        input.readOnly = k.readOnly;
+        fieldMsg = el('p', 'number-error', field);
+        fieldMsg.id = `${ID}-text-error`;
+        fieldMsg.setAttribute('role', 'alert');
+        input.setAttribute('aria-describedby', fieldMsg.id);
+        fieldNote = el('p', 'hint', field);
+        fieldNote.dataset.check = 'reading';
+        // A burst of keystrokes redraws the heads once, when typing pauses (TYPING_PAUSE ms):
+        // every key is painted at once, and the maps, grids and table follow the sentence.
+        let typing = 0;
+        input.addEventListener('input', () => {
+          const t = input.value;
+          const had = fieldProblem;
+          fieldProblem = refused(t);
+          clearTimeout(typing);
+          if (fieldProblem || had) k.render(); // the message at the field comes and goes at once
+          if (!fieldProblem) typing = setTimeout(() => patch({ text: t, focus: -1 }), TYPING_PAUSE);
+        });
+        // A link (or a widget's state attribute) whose sentence the field would refuse: the
+        // field shows it with the same message as when it is typed, and the heads are drawn for
+        // the sentence of the figures (the state forgets the link's text, so the link does too).
+        const linked = state().text;
+        fieldProblem = linked == null ? null : refused(linked);
+        if (fieldProblem) {
+          input.value = linked;
+          patch({ text: null });
+        }
+        // Leaving an empty field puts the sentence of the figures back; a text too long stays in
+        // the field with its message, so that a long paste is not lost and can be cut down.
+        input.addEventListener('blur', () => {
+          if (!fieldProblem || fieldProblem[0] === 'tooLong') return;
+          fieldProblem = null;
+          input.value = sentenceOf(state());
+          k.render();
+        });
+      },
+      // ---- every head -----------------------------------------------------------------------
+      thumbs(parent) {
+        small = el('div', 'head-thumbs', parent);
+        small.dataset.heads = 'small';
+        // a grid of equal cards: a long role ("no nameable role") wraps under its head's name
+        // instead of widening its card
+        Object.assign(small.style, { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(7.5rem, 1fr))', gap: '.6rem', margin: '.4rem 0 1rem' });
+      },
+      // ---- one head, enlarged, beside attention × value norm or rollout ----------------------
+      one(parent) {
+        const charBox = el('div', 'controls', parent);
+        charBox.setAttribute('role', 'group');
+        text('span', 'queryLabel', charBox, undefined, 'label');
+        chars = el('div', 'query-chars', charBox);
+        chars.dataset.query = 'chars';
+        // One tab stop (roving tabindex): ←/→, Home and End move among the characters, and the
+        // row read follows the focus.
+        chars.addEventListener('keydown', (e) => {
+          const at = Number(e.target.dataset?.unit);
+          if (!Number.isInteger(at) || e.altKey || e.ctrlKey || e.metaKey) return;
+          const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: units.length - 1 }[e.key];
+          if (to === undefined) return;
+          e.preventDefault(); // and the page's ←/→ for steppers does not see it
+          const i = Math.max(0, Math.min(units.length - 1, to));
+          patch({ focus: i });
+          chars.querySelector(`[data-unit="${i}"]`)?.focus();
+        });
+        Object.assign(chars.style, { display: 'flex', flexWrap: 'wrap', gap: '.25rem' });
+        const viewBox = el('div', 'controls', parent);
+        viewBox.setAttribute('role', 'radiogroup');
+        text('span', 'viewLabel', viewBox, undefined, 'label');
+        viewButtons = ['norm', 'rollout'].map((v) => {
+          const lab = el('label', 'toggle', viewBox);
+          const r = el('input', '', lab);
+          Object.assign(r, { type: 'radio', name: `${ID}-view`, value: v });
+          r.dataset.control = `view-${v}`;
+          r.addEventListener('change', () => patch({ view: v }));
+          text('span', `view_${v}`, lab);
+          return r;
+        });
+        const pair = el('div', 'grid-row', parent);
+        gridP = k.grid({
+          caption: () => `P^{(l=${Math.floor(state().head / (model ? H() : 4)) + 1},\\ h=${(state().head % (model ? H() : 4)) + 1})}`, ariaLabel: () => tr('gridP'), rowLabel: label, colLabel: label,
+          note: () => k.common('rowsQueries'), color: 'weights', digits: 2, fixed: true, testId: 'th-P',
+          onSelect: (i) => patch({ focus: i }),
+        });
+        gridV = k.grid({
+          caption: () => (state().view === 'norm' ? '\\tilde P_{ij} \\propto P_{ij}\\,\\lVert v_j W_O^h \\rVert' : '\\text{rollout}'),
+          ariaLabel: () => tr(state().view === 'norm' ? 'gridNorm' : 'gridRollout'), rowLabel: label, colLabel: label,
+          color: 'weights', digits: 2, fixed: true, testId: 'th-view', onSelect: (i) => patch({ focus: i }),
+        });
+        pair.append(gridP.el, gridV.el);
+      },
+      every(parent) {
+        gridEvery = k.grid({
+          caption: () => '', ariaLabel: () => tr('gridEvery'), rowLabel: (h) => headName(h), colLabel: label,
+          color: 'weights', digits: 2, fixed: true, testId: 'th-every', onSelect: (h) => patch({ head: h }),
+        });
+        parent.append(gridEvery.el);
+      },
+      // ---- roles ----------------------------------------------------------------------------
+      roles(parent) {
+        const tableBox = el('div', 'table-scroll', parent);
+        tableBox.style.overflowX = 'auto';
+        table = el('table', 'compare-table', tableBox);
+        text('caption', 'rolesOrder', table, undefined, 'table-order');
+        table.dataset.table = 'roles';
+        table.style.minWidth = '42rem'; // scrolls sideways on a phone instead of squeezing the words
+        thead = el('thead', '', table);
+        tbody = el('tbody', '', table);
+      },
+      // ---- ablation -------------------------------------------------------------------------
+      ablation(parent) {
+        const offBox = el('div', 'controls', parent);
+        const offLabel = el('label', '', offBox);
+        Object.assign(offLabel.style, { display: 'inline-flex', gap: '.5rem', alignItems: 'center' });
+        text('span', 'offLabel', offLabel);
+        offSelect = el('select', '', offLabel);
+        offSelect.dataset.control = 'off';
+        offSelect.addEventListener('change', () => patch({ off: Number(offSelect.value) }));
+      },
+    };
+    const { status, sentenceRoles } = k.narrative(narrative, {
+      figures,
+      vars: {
+        model: () => (model ? {
+          layers: model.config.layers, heads: model.config.heads, dModel: model.config.dModel, vocab: model.config.vocab,
+          parameters: fmt(model.parameters, { digits: 0 }), bpc: results ? f2(results.heldOut.bitsPerChar) : '…',
+        } : {}),
+        status: () => ({ message: loadError ?? '' }),
+        window: () => ({ window: model ? model.config.maxLen - 1 : '…' }),
+        oneTitle: (s) => ({ head: headName(s.head) }),
+        diff: (s, r) => (r?.diff ? r.diff : {}),
+        everyTitle: (s, r) => ({ char: r?.focusLabel ?? '' }),
+        thresholds: (s, r) => r?.thresholds ?? {},
+        roles: (s, r) => r?.roles ?? {},
+        sentenceRoles: (s, r) => r?.sentenceRoles ?? { status: '…' },
+        ablation: (s, r) => r?.ablation ?? {},
+        negative: () => negative ?? {},
+      },
+      choose: {
+        status: () => (loadError ? 'loadFailed' : model ? null : 'loading'),
+        sentenceRoles: () => (results && model ? 'sentenceRoles' : null),
+        ablation: (s) => (s.off < 0 ? 'ablationNone' : 'ablationLine'),
+        negative: () => (negative ? 'negativeDelta' : null),
+        summary: () => (results ? 'summary' : null),
+      },
+    });
 
     // ---- loading ----------------------------------------------------------------------------
     const H = () => model.config.heads;

@@ -11,6 +11,7 @@ import { setProse, setText } from '../../kit/prose.js';
 import { trainerLink } from './trainer-link.js';
 import { readSequence } from './sequence.js';
 import { LRS, HEADS, LAYERS, MAX_SEED, TASKS, initialState, taskOf, taskSettings, pickTask, configOf, neighbours } from './tasks.js';
+import narrative from './narrative.js';
 
 const ID = 'training';
 // The phase change of the induction task: the first held-out evaluation at which the
@@ -84,56 +85,6 @@ export default {
       sortHint: state().task === 'sort' ? tr('sortHint') : state().task === 'induction' ? tr('inductionHint') : '',
     });
 
-    text('h2', 'title');
-    const leadP = text('p', 'lead', section, info, 'lead');
-
-    // ---- task --------------------------------------------------------------------------
-    text('h3', 'taskTitle');
-    const taskSet = el('fieldset', 'task-picker');
-    text('legend', 'taskLegend', taskSet);
-    const taskRadios = TASKS.map((t) => {
-      const lab = el('label', 'toggle', taskSet);
-      const r = el('input', '', lab);
-      Object.assign(r, { type: 'radio', name: `${ID}-task`, value: t.name, disabled: k.readOnly });
-      r.dataset.control = `task-${t.name}`;
-      r.addEventListener('change', () => patch((s) => pickTask(s, t.name)));
-      text('span', `task_${t.key}`, lab);
-      return r;
-    });
-    text('p', (s) => `desc_${taskOf(s).key}`, section, info, 'task-desc');
-
-    // ---- controls ----------------------------------------------------------------------
-    text('h3', 'controlsTitle');
-    const run = el('div', 'controls training-run');
-    const startBtn = el('button', 'primary', run);
-    startBtn.type = 'button';
-    startBtn.dataset.control = 'start';
-    const stepBtn = k.button('step', () => send({ type: 'step', steps: 1 }), run);
-    stepBtn.dataset.control = 'step';
-    const resetBtn = k.button('reset', () => configure(true), run);
-    resetBtn.dataset.control = 'reset';
-
-    const knobs = el('div', 'controls training-knobs');
-    // seed: the page's number field (a whole number; anything else is said beside it and
-    // the old seed stays)
-    k.number('seed', 'seed', { min: 0, max: MAX_SEED, parent: knobs });
-    for (const [name, values] of [['lr', LRS], ['heads', HEADS], ['layers', LAYERS]]) k.select(name, name, values, { parent: knobs });
-    k.slider('dropout', 'dropout', { min: 0, max: 0.5, step: 0.05, parent: knobs });
-    const toggles = el('div', 'controls');
-    k.toggle('positional', 'positional', toggles);
-    k.toggle('scale', 'scale', toggles);
-    text('p', 'configNote', section, info, 'hint');
-
-    const errorBox = el('p', 'chapter-error');
-    errorBox.setAttribute('role', 'alert');
-    errorBox.hidden = true;
-    const status = el('p', 'training-status');
-    status.dataset.status = 'training';
-    announce = el('p', 'sr-only');
-    announce.setAttribute('aria-live', 'polite');
-
-    // ---- plots -------------------------------------------------------------------------
-    const plots = el('div', 'training-plots');
     // Axis ranges snap to round steps and whole decades, so while training the axes stay
     // put and each snapshot only redraws the curves.
     const stepAxis = () => ({ label: () => tr('axisStep'), domain: [0, 10] });
@@ -142,64 +93,114 @@ export default {
       acc: { x: stepAxis(), y: { label: () => tr('axisAcc'), domain: [0, 1] } },
       grad: { x: stepAxis(), y: { label: () => tr('axisGrad'), type: 'log', domain: [1e-3, 1] } },
     };
-    const empty = () => tr('plotEmpty');
-    const lossPlot = k.plot({ title: () => tr('lossTitle'), ...axes.loss, testId: 'training-loss', height: 260, empty });
-    const accPlot = k.plot({ title: () => tr('accTitle'), ...axes.acc, testId: 'training-accuracy', height: 260, empty });
-    const gradPlot = k.plot({ title: () => tr('gradTitle'), ...axes.grad, testId: 'training-grad', height: 260, empty });
-    plots.append(lossPlot.el, accPlot.el, gradPlot.el);
     // induction: the held-out loss of the first and of the repeated half, and the phase change
     const partsAxes = { x: stepAxis(), y: { label: () => tr('axisLoss'), domain: [0, 4] } };
-    const partsPlot = k.plot({ title: () => tr('partsTitle'), ...partsAxes, testId: 'training-parts', height: 260, empty });
-    plots.append(partsPlot.el);
-    const phaseLine = el('p', 'check-line');
-    phaseLine.dataset.phase = 'induction';
-
-    text('h3', 'scaleTitle');
-    const scaleBody = el('p', 'training-scale');
-
-    // ---- heads ---------------------------------------------------------------------------
-    text('h3', 'headsTitle');
-    text('p', 'headsBody');
-    // induction: what the role line under each map means (the trained-heads chapter's words)
-    text('p', (st) => (st.task === 'induction' ? 'headRolesBody' : null)).dataset.check = 'head-roles';
-    const splitLine = el('p', 'training-split');
-    splitLine.dataset.split = 'probe';
-    const headsWrap = el('div', 'training-heads-wrap');
-    const headsBox = el('div', 'training-heads', headsWrap);
-    headsBox.dataset.heads = 'probe';
-    const caution = el('aside', 'training-caution', headsWrap);
-    caution.dataset.caution = 'weights';
-    text('h4', 'cautionTitle', caution);
-    text('p', 'cautionBody', caution);
-    const peNote = el('p', 'training-pe-note');
-    const swapLine = el('p', 'training-swap');
-
-    text('h4', 'predTitle');
-    const predBox = el('div', 'training-pred');
-    predBox.dataset.pred = 'probe';
-
-    // ---- your sequence -------------------------------------------------------------------
-    text('h3', 'yourTitle');
-    const yourBody = text('p', 'yourBody', section, info);
-    const yourForm = el('form', 'controls training-your');
-    const yourLab = el('label', 'field', yourForm);
-    text('span', 'yourLabel', yourLab);
-    const yourIn = el('input', '', yourLab);
-    Object.assign(yourIn, { type: 'text', autocomplete: 'off', spellcheck: false, size: 16, readOnly: k.readOnly });
-    yourIn.dataset.control = 'your-sequence';
-    const yourBtn = el('button', '', yourForm);
-    yourBtn.type = 'submit';
-    yourBtn.dataset.control = 'your-run';
-    const yourErr = el('p', 'grid-error');
-    yourErr.setAttribute('role', 'alert');
-    yourErr.id = `${ID}-your-error`;
-    yourIn.setAttribute('aria-describedby', yourErr.id);
-    yourErr.hidden = true;
-    const yourPred = el('div', 'training-pred');
-    yourPred.dataset.pred = 'yours';
-    const yourHeads = el('div', 'training-heads');
-    yourHeads.dataset.heads = 'yours';
-    text('p', 'summary', section, info, 'summary');
+    const empty = () => tr('plotEmpty');
+    let taskRadios, startBtn, stepBtn, errorBox, status, lossPlot, accPlot, gradPlot, partsPlot, phaseLine, scaleBody;
+    let plots, splitLine, headsWrap, headsBox, peNote, swapLine, predBox, yourForm, yourIn, yourBtn, yourErr, yourPred, yourHeads;
+    // The figures, each built in its place in narrative.js.
+    const figures = {
+      task(parent) {
+        const taskSet = el('fieldset', 'task-picker', parent);
+        text('legend', 'taskLegend', taskSet);
+        taskRadios = TASKS.map((t) => {
+          const lab = el('label', 'toggle', taskSet);
+          const r = el('input', '', lab);
+          Object.assign(r, { type: 'radio', name: `${ID}-task`, value: t.name, disabled: k.readOnly });
+          r.dataset.control = `task-${t.name}`;
+          r.addEventListener('change', () => patch((s) => pickTask(s, t.name)));
+          text('span', `task_${t.key}`, lab);
+          return r;
+        });
+      },
+      controls(parent) {
+        const run = el('div', 'controls training-run', parent);
+        startBtn = el('button', 'primary', run);
+        startBtn.type = 'button';
+        startBtn.dataset.control = 'start';
+        stepBtn = k.button('step', () => send({ type: 'step', steps: 1 }), run);
+        stepBtn.dataset.control = 'step';
+        const resetBtn = k.button('reset', () => configure(true), run);
+        resetBtn.dataset.control = 'reset';
+        const knobs = el('div', 'controls training-knobs', parent);
+        // seed: the page's number field (a whole number; anything else is said beside it and
+        // the old seed stays)
+        k.number('seed', 'seed', { min: 0, max: MAX_SEED, parent: knobs });
+        for (const [name, values] of [['lr', LRS], ['heads', HEADS], ['layers', LAYERS]]) k.select(name, name, values, { parent: knobs });
+        k.slider('dropout', 'dropout', { min: 0, max: 0.5, step: 0.05, parent: knobs });
+        const toggles = el('div', 'controls', parent);
+        k.toggle('positional', 'positional', toggles);
+        k.toggle('scale', 'scale', toggles);
+      },
+      status(parent) {
+        errorBox = el('p', 'chapter-error', parent);
+        errorBox.setAttribute('role', 'alert');
+        errorBox.hidden = true;
+        status = el('p', 'training-status', parent);
+        status.dataset.status = 'training';
+        announce = el('p', 'sr-only', parent);
+        announce.setAttribute('aria-live', 'polite');
+      },
+      plots(parent) {
+        plots = el('div', 'training-plots', parent);
+        lossPlot = k.plot({ title: () => tr('lossTitle'), ...axes.loss, testId: 'training-loss', height: 260, empty });
+        accPlot = k.plot({ title: () => tr('accTitle'), ...axes.acc, testId: 'training-accuracy', height: 260, empty });
+        gradPlot = k.plot({ title: () => tr('gradTitle'), ...axes.grad, testId: 'training-grad', height: 260, empty });
+        plots.append(lossPlot.el, accPlot.el, gradPlot.el);
+        partsPlot = k.plot({ title: () => tr('partsTitle'), ...partsAxes, testId: 'training-parts', height: 260, empty });
+        plots.append(partsPlot.el);
+        phaseLine = el('p', 'check-line', parent);
+        phaseLine.dataset.phase = 'induction';
+      },
+      scale(parent) {
+        scaleBody = el('p', 'training-scale', parent);
+      },
+      heads(parent) {
+        splitLine = el('p', 'training-split', parent);
+        splitLine.dataset.split = 'probe';
+        headsWrap = el('div', 'training-heads-wrap', parent);
+        headsBox = el('div', 'training-heads', headsWrap);
+        headsBox.dataset.heads = 'probe';
+        const caution = el('aside', 'training-caution', headsWrap);
+        caution.dataset.caution = 'weights';
+        text('h4', 'cautionTitle', caution);
+        text('p', 'cautionBody', caution);
+        peNote = el('p', 'training-pe-note', parent);
+        swapLine = el('p', 'training-swap', parent);
+      },
+      pred(parent) {
+        predBox = el('div', 'training-pred', parent);
+        predBox.dataset.pred = 'probe';
+      },
+      yours(parent) {
+        yourForm = el('form', 'controls training-your', parent);
+        const yourLab = el('label', 'field', yourForm);
+        text('span', 'yourLabel', yourLab);
+        yourIn = el('input', '', yourLab);
+        Object.assign(yourIn, { type: 'text', autocomplete: 'off', spellcheck: false, size: 16, readOnly: k.readOnly });
+        yourIn.dataset.control = 'your-sequence';
+        yourBtn = el('button', '', yourForm);
+        yourBtn.type = 'submit';
+        yourBtn.dataset.control = 'your-run';
+        yourErr = el('p', 'grid-error', parent);
+        yourErr.setAttribute('role', 'alert');
+        yourErr.id = `${ID}-your-error`;
+        yourIn.setAttribute('aria-describedby', yourErr.id);
+        yourErr.hidden = true;
+        yourPred = el('div', 'training-pred', parent);
+        yourPred.dataset.pred = 'yours';
+        yourHeads = el('div', 'training-heads', parent);
+        yourHeads.dataset.heads = 'yours';
+      },
+    };
+    const { lead: leadP, yourBody } = k.narrative(narrative, {
+      figures,
+      vars: { info },
+      choose: {
+        task: (s) => `desc_${taskOf(s).key}`,
+        headRoles: (st) => (st.task === 'induction' ? 'headRolesBody' : null),
+      },
+    });
 
     // While the worker builds a configuration that was not built ahead (its first snapshot
     // is on its way), what still shows the previous model says so: aria-busy on each, dimmed

@@ -7,6 +7,7 @@
 import { chapterKit } from '../../kit/kit.js';
 import { setText, rebuild } from '../../kit/prose.js';
 import { fmt } from '../../format.js';
+import narrative from './narrative.js';
 
 const ID = 'why-attention';
 const TICK_MS = 140;
@@ -23,71 +24,62 @@ export default {
     const sentences = () => tr('sentences');
     const pairOf = (s) => sentences()[s.sentence].pairs[s.pair] ?? sentences()[s.sentence].pairs[0];
 
-    text('h2', 'title');
-    text('p', 'lead');
-
-    // ---- long-range dependencies ------------------------------------------------------------
-    text('h3', 'longTitle');
-    text('p', 'longBody');
-    const pickers = el('div', 'controls');
-    pickers.setAttribute('role', 'radiogroup');
-    text('span', 'pairLabel', pickers, undefined, 'label');
     const pairButtons = [];
-    sentences().forEach((sen, si) => sen.pairs.forEach((_, pi) => {
-      const b = el('button', 'pair-button', pickers);
-      b.type = 'button';
-      b.addEventListener('click', () => patch({ sentence: si, pair: pi }));
-      b.dataset.control = `pair-${si}-${pi}`;
-      pairButtons.push([b, si, pi]);
-    }));
-    const chips = el('ol', 'token-chips sentence-chips');
-    chips.dataset.sentence = 'long-range';
-    text('p', 'pairNote', section, (s) => ({ note: pairOf(s).note }), 'hint');
-
-    text('h3', 'diluteTitle');
-    text('p', 'diluteBody');
-    const sliders = el('div', 'controls');
-    k.slider('r', 'sliderR', { min: 0.5, max: 0.98, step: 0.01, parent: sliders });
-    k.slider('a', 'sliderA', { min: 1, max: 10, step: 0.5, parent: sliders });
-    k.slider('n', 'sliderN', { min: 10, max: 60, step: 1, parent: sliders });
-    const plot = k.plot({
-      title: () => tr('plotTitle'), x: { label: () => tr('axisDistance') }, y: { label: () => tr('axisShare'), domain: [0, 1] }, testId: 'why-plot',
+    let chips, plot, recCells, attCells;
+    // The figures, each built in its place in narrative.js.
+    const figures = {
+      pairs(parent) {
+        const pickers = el('div', 'controls', parent);
+        pickers.setAttribute('role', 'radiogroup');
+        text('span', 'pairLabel', pickers, undefined, 'label');
+        sentences().forEach((sen, si) => sen.pairs.forEach((_, pi) => {
+          const b = el('button', 'pair-button', pickers);
+          b.type = 'button';
+          b.addEventListener('click', () => patch({ sentence: si, pair: pi }));
+          b.dataset.control = `pair-${si}-${pi}`;
+          pairButtons.push([b, si, pi]);
+        }));
+        chips = el('ol', 'token-chips sentence-chips', parent);
+        chips.dataset.sentence = 'long-range';
+      },
+      dilution(parent) {
+        const sliders = el('div', 'controls', parent);
+        k.slider('r', 'sliderR', { min: 0.5, max: 0.98, step: 0.01, parent: sliders });
+        k.slider('a', 'sliderA', { min: 1, max: 10, step: 0.5, parent: sliders });
+        k.slider('n', 'sliderN', { min: 10, max: 60, step: 1, parent: sliders });
+        plot = k.plot({
+          title: () => tr('plotTitle'), x: { label: () => tr('axisDistance') }, y: { label: () => tr('axisShare'), domain: [0, 1] }, testId: 'why-plot',
+        });
+        parent.append(plot.el);
+      },
+      steps(parent) {
+        const stepControls = el('div', 'controls', parent);
+        k.slider('N', 'sliderN2', { min: 2, max: 100, step: 1, parent: stepControls });
+        const run = k.button('run', () => play(), stepControls);
+        run.dataset.control = 'run';
+        k.button('step', () => { stop(); patch((s) => ({ tick: Math.min(s.tick + 1, s.N) })); }, stepControls).dataset.control = 'step';
+        k.button('rewind', () => { stop(); patch({ tick: 0 }); }, stepControls).dataset.control = 'rewind';
+        const tracks = el('div', 'tracks', parent);
+        const recTrack = el('div', 'track', tracks);
+        text('p', 'trackRecurrent', recTrack, (s, r) => (r ? { done: Math.min(s.tick, r.cost.sequentialStepsRecurrent), total: r.cost.sequentialStepsRecurrent } : {}), 'track-label');
+        recCells = el('ol', 'cells', recTrack);
+        recCells.dataset.track = 'recurrent';
+        const attTrack = el('div', 'track', tracks);
+        text('p', 'trackAttention', attTrack, (s, r) => (r ? { done: Math.min(s.tick, r.cost.sequentialStepsAttention), total: r.cost.sequentialStepsAttention } : {}), 'track-label');
+        attCells = el('ol', 'cells', attTrack);
+        attCells.dataset.track = 'attention';
+      },
+    };
+    k.narrative(narrative, {
+      figures,
+      vars: {
+        pairNote: (s) => ({ note: pairOf(s).note }),
+        pairNumbers: (s, r) => (r ? { from: r.pair.from, to: r.pair.to, k: r.pair.k, rec: f3(r.recAt), att: f3(r.attAt) } : {}),
+        pathNumbers: (s, r) => (r ? {
+          N: s.N, rec: r.cost.pathLengthRecurrent, att: r.cost.pathLengthAttention, srec: r.cost.sequentialStepsRecurrent, satt: r.cost.sequentialStepsAttention,
+        } : {}),
+      },
     });
-    section.append(plot.el);
-    const pairLine = text('p', 'pairNumbers', section, (s, r) => (r ? {
-      from: r.pair.from, to: r.pair.to, k: r.pair.k, rec: f3(r.recAt), att: f3(r.attAt),
-    } : {}), 'check-line big');
-    pairLine.dataset.check = 'dilution';
-    text('p', 'diluteEnd');
-
-    // ---- parallel vs sequential ----------------------------------------------------------------
-    text('h3', 'parallelTitle');
-    text('p', 'parallelBody');
-    const stepControls = el('div', 'controls');
-    k.slider('N', 'sliderN2', { min: 2, max: 100, step: 1, parent: stepControls });
-    const run = k.button('run', () => play(), stepControls);
-    run.dataset.control = 'run';
-    k.button('step', () => { stop(); patch((s) => ({ tick: Math.min(s.tick + 1, s.N) })); }, stepControls).dataset.control = 'step';
-    k.button('rewind', () => { stop(); patch({ tick: 0 }); }, stepControls).dataset.control = 'rewind';
-    const tracks = el('div', 'tracks');
-    const recTrack = el('div', 'track', tracks);
-    text('p', 'trackRecurrent', recTrack, (s, r) => (r ? { done: Math.min(s.tick, r.cost.sequentialStepsRecurrent), total: r.cost.sequentialStepsRecurrent } : {}), 'track-label');
-    const recCells = el('ol', 'cells', recTrack);
-    recCells.dataset.track = 'recurrent';
-    const attTrack = el('div', 'track', tracks);
-    text('p', 'trackAttention', attTrack, (s, r) => (r ? { done: Math.min(s.tick, r.cost.sequentialStepsAttention), total: r.cost.sequentialStepsAttention } : {}), 'track-label');
-    const attCells = el('ol', 'cells', attTrack);
-    attCells.dataset.track = 'attention';
-    text('p', 'reducedMotion', section, undefined, 'hint');
-
-    text('h3', 'pathTitle');
-    text('p', 'pathBody');
-    const pathLine = text('p', 'pathNumbers', section, (s, r) => (r ? {
-      N: s.N, rec: r.cost.pathLengthRecurrent, att: r.cost.pathLengthAttention, srec: r.cost.sequentialStepsRecurrent, satt: r.cost.sequentialStepsAttention,
-    } : {}), 'check-line big');
-    pathLine.dataset.check = 'path';
-    text('p', 'tradeoff');
-    text('p', 'summary', section, undefined, 'summary');
 
     // ---- animation (a UI counter; the totals come from the core's cost model) ------------------
     let timer = null;

@@ -7,6 +7,7 @@ import { chapterKit } from '../../kit/kit.js';
 import { setText, rebuild } from '../../kit/prose.js';
 import { tex, fmt } from '../../format.js';
 import { at } from '../../matrix.js';
+import narrative from './narrative.js';
 
 const ID = 'why-qkv';
 const m = (rows, cols, data) => ({ rows, cols, data: Float32Array.from(data) });
@@ -51,104 +52,90 @@ export default {
     const tokenLabel = (i) => words()[i] ?? `t${i + 1}`;
     const sizes = (s) => ({ T: s.T, dModel: D_MODEL, dk: D_K, vocab: VOCAB });
 
-    text('h2', 'title');
-    text('p', 'lead', section, undefined, 'lead');
-    k.commonText('p', 'illustrative', section, 'note illustrative');
-
-    // ---- roles ---------------------------------------------------------------------------------
-    text('h3', 'rolesTitle');
-    const roles = el('dl', 'glossary roles');
-    for (const r of ['Q', 'K', 'V']) {
-      text('dt', `role${r}`, roles);
-      text('dd', `role${r}Body`, roles);
-    }
-    text('p', 'rolesWhy');
-
-    // ---- token → embedding ----------------------------------------------------------------------
-    text('h3', 'embedTitle');
-    text('p', 'embedBody', section, sizes);
-    const chips = el('ul', 'token-chips');
-    chips.setAttribute('aria-label', tr('sentenceLabel'));
-    const controls = el('div', 'controls');
-    k.slider('T', 'tSlider', { min: 1, max: SENTENCE.length, parent: controls });
-    k.button('common.reset', k.reset, controls, 'reset');
-    const embedRow = el('div', 'grid-row');
-    const gOnehot = k.grid({ caption: () => '\\text{one-hot}', ariaLabel: () => tr('gridOnehot'), rowLabel: tokenLabel, colLabel: (j) => vocab()[j], color: 'none', digits: 0, testId: `${ID}-onehot` });
-    const gE = k.editable('E', { caption: () => 'E', ariaLabel: () => tr('gridE'), rowLabel: (i) => vocab()[i], colLabel: comp });
-    const gX = k.grid({ caption: () => 'X', ariaLabel: () => tr('gridX'), rowLabel: tokenLabel, colLabel: comp, testId: `${ID}-X` });
-    embedRow.append(gOnehot.el, arrow('·'), gE.el, arrow('='), gX.el);
     function arrow(t) {
       const a = document.createElement('span');
       a.className = 'arrow';
       setText(a, t);
       return a;
     }
-
-    // ---- projections ------------------------------------------------------------------------------
-    text('h3', 'projTitle');
-    text('p', 'projBody', section, sizes);
-    const wRow = el('div', 'grid-row inputs');
+    let chips, gOnehot, gE, gX, gXn, gNorms, gS0, gCheck, gS, gD, gY, gQc, gPc, gOc;
     const gW = {};
-    for (const [name, cap] of [['Wq', 'W_Q'], ['Wk', 'W_K'], ['Wv', 'W_V']]) {
-      gW[name] = k.editable(name, { caption: () => cap, ariaLabel: () => cap, rowLabel: comp, colLabel: comp });
-      wRow.append(gW[name].el);
-    }
-    const qkvRow = el('div', 'grid-row');
     const gQKV = {};
-    for (const name of ['Q', 'K', 'V']) {
-      gQKV[name] = k.grid({ caption: () => `${name} = XW_${name}`, ariaLabel: () => name, rowLabel: tokenLabel, colLabel: comp, testId: `${ID}-${name}` });
-      qkvRow.append(gQKV[name].el);
-    }
-    text('p', 'projLength', section, sizes, 'summary');
-
-    // ---- Q = K = V = X -------------------------------------------------------------------------------
-    text('h3', 'selfTitle');
-    text('p', 'selfBody', section, sizes);
-    const selfControls = el('div', 'controls');
-    k.toggle('equalNorms', 'equalNormsToggle', selfControls);
-    const selfRow = el('div', 'grid-row compact');
-    const gXn = k.grid({ caption: () => (state().equalNorms ? '\\hat X = X / \\lVert x_i \\rVert' : 'X'), ariaLabel: () => tr('gridXn'), rowLabel: tokenLabel, colLabel: comp, digits: 2, testId: `${ID}-Xn` });
-    const gNorms = k.grid({ caption: () => '\\lVert x_i \\rVert', ariaLabel: () => tr('gridNorms'), rowLabel: tokenLabel, colLabel: () => '‖·‖', color: 'none', testId: `${ID}-norms` });
-    const gS0 = k.grid({ caption: () => (state().equalNorms ? '\\hat X \\hat X^{\\top}' : 'X X^{\\top}'), ariaLabel: () => tr('gridS0'), rowLabel: tokenLabel, colLabel: tokenLabel, note: () => k.common('rowsQueries'), digits: 2, testId: `${ID}-S0` });
     let holds = null; // per token: does its own score win (the check's rows are marked so)
-    const gCheck = k.grid({
-      caption: () => 'S_{ii}\\ \\text{vs}\\ \\max_{j \\ne i} S_{ij}', ariaLabel: () => tr('gridCheck'), rowLabel: tokenLabel,
-      colLabel: (j) => [tr('colDiag'), tr('colOffMax'), tr('colMargin')][j], color: 'none', testId: `${ID}-check`,
-      rowClass: (i) => (holds ? (holds[i] === 1 ? 'holds' : 'fails') : ''),
+    // The figures, each built in its place in narrative.js.
+    const figures = {
+      embedding(parent) {
+        chips = el('ul', 'token-chips', parent);
+        chips.setAttribute('aria-label', tr('sentenceLabel'));
+        const controls = el('div', 'controls', parent);
+        k.slider('T', 'tSlider', { min: 1, max: SENTENCE.length, parent: controls });
+        k.button('common.reset', k.reset, controls, 'reset');
+        const embedRow = el('div', 'grid-row', parent);
+        gOnehot = k.grid({ caption: () => '\\text{one-hot}', ariaLabel: () => tr('gridOnehot'), rowLabel: tokenLabel, colLabel: (j) => vocab()[j], color: 'none', digits: 0, testId: `${ID}-onehot` });
+        gE = k.editable('E', { caption: () => 'E', ariaLabel: () => tr('gridE'), rowLabel: (i) => vocab()[i], colLabel: comp });
+        gX = k.grid({ caption: () => 'X', ariaLabel: () => tr('gridX'), rowLabel: tokenLabel, colLabel: comp, testId: `${ID}-X` });
+        embedRow.append(gOnehot.el, arrow('·'), gE.el, arrow('='), gX.el);
+      },
+      projections(parent) {
+        const wRow = el('div', 'grid-row inputs', parent);
+        for (const [name, cap] of [['Wq', 'W_Q'], ['Wk', 'W_K'], ['Wv', 'W_V']]) {
+          gW[name] = k.editable(name, { caption: () => cap, ariaLabel: () => cap, rowLabel: comp, colLabel: comp });
+          wRow.append(gW[name].el);
+        }
+        const qkvRow = el('div', 'grid-row', parent);
+        for (const name of ['Q', 'K', 'V']) {
+          gQKV[name] = k.grid({ caption: () => `${name} = XW_${name}`, ariaLabel: () => name, rowLabel: tokenLabel, colLabel: comp, testId: `${ID}-${name}` });
+          qkvRow.append(gQKV[name].el);
+        }
+      },
+      self(parent) {
+        const selfControls = el('div', 'controls', parent);
+        k.toggle('equalNorms', 'equalNormsToggle', selfControls);
+        const selfRow = el('div', 'grid-row compact', parent);
+        gXn = k.grid({ caption: () => (state().equalNorms ? '\\hat X = X / \\lVert x_i \\rVert' : 'X'), ariaLabel: () => tr('gridXn'), rowLabel: tokenLabel, colLabel: comp, digits: 2, testId: `${ID}-Xn` });
+        gNorms = k.grid({ caption: () => '\\lVert x_i \\rVert', ariaLabel: () => tr('gridNorms'), rowLabel: tokenLabel, colLabel: () => '‖·‖', color: 'none', testId: `${ID}-norms` });
+        gS0 = k.grid({ caption: () => (state().equalNorms ? '\\hat X \\hat X^{\\top}' : 'X X^{\\top}'), ariaLabel: () => tr('gridS0'), rowLabel: tokenLabel, colLabel: tokenLabel, note: () => k.common('rowsQueries'), digits: 2, testId: `${ID}-S0` });
+        gCheck = k.grid({
+          caption: () => 'S_{ii}\\ \\text{vs}\\ \\max_{j \\ne i} S_{ij}', ariaLabel: () => tr('gridCheck'), rowLabel: tokenLabel,
+          colLabel: (j) => [tr('colDiag'), tr('colOffMax'), tr('colMargin')][j], color: 'none', testId: `${ID}-check`,
+          rowClass: (i) => (holds ? (holds[i] === 1 ? 'holds' : 'fails') : ''),
+        });
+        selfRow.append(gXn.el, gNorms.el, gS0.el, gCheck.el);
+      },
+      direction(parent) {
+        const asymControls = el('div', 'controls', parent);
+        k.toggle('shareWk', 'shareWkToggle', asymControls);
+        const asymRow = el('div', 'grid-row compact', parent);
+        gS = k.grid({ caption: () => 'S = QK^{\\top}', ariaLabel: () => tr('gridS'), rowLabel: tokenLabel, colLabel: tokenLabel, note: () => k.common('rowsQueries'), testId: `${ID}-S` });
+        gD = k.grid({ caption: () => 'S - S^{\\top}', ariaLabel: () => tr('gridD'), rowLabel: tokenLabel, colLabel: tokenLabel, testId: `${ID}-D` });
+        asymRow.append(gS.el, gD.el);
+      },
+      cross(parent) {
+        const crossRow = el('div', 'grid-row compact', parent);
+        gY = k.editable('Y', { caption: () => 'Y', ariaLabel: () => tr('gridY'), rowLabel: (i) => target()[i] ?? `y${i + 1}`, colLabel: comp });
+        gQc = k.grid({ caption: () => 'Q = YW_Q', ariaLabel: () => tr('gridQc'), rowLabel: (i) => target()[i], colLabel: comp, testId: `${ID}-Qc` });
+        gPc = k.grid({
+          caption: () => '\\mathrm{softmax}(QK^{\\top}/\\sqrt{d_k})', ariaLabel: () => tr('gridPc'), rowLabel: (i) => target()[i], colLabel: tokenLabel,
+          color: 'weights', digits: 3, fixed: true, testId: `${ID}-Pc`, note: () => tr('crossNote'),
+        });
+        gOc = k.grid({ caption: () => 'O = PV', ariaLabel: () => tr('gridOc'), rowLabel: (i) => target()[i], colLabel: comp, testId: `${ID}-Oc` });
+        crossRow.append(gY.el, gQc.el, gPc.el, gOc.el);
+      },
+    };
+    k.narrative(narrative, {
+      figures,
+      vars: {
+        sizes,
+        selfVerdict: (s, r) => (r ? { held: r.held, T: s.T, tie: r.tie ? tr('tieNote') : '' } : {}),
+        asym: (s, r) => (r && r.pair ? r.pair : {}),
+        cross: (s) => ({ T: s.T }),
+        crossShape: (s, r) => (r ? { Tq: r.cross.weights.rows, Tk: r.cross.weights.cols } : {}),
+      },
+      choose: {
+        selfVerdict: (s) => (s.equalNorms ? 'selfVerdictEqual' : 'selfVerdictRaw'),
+        asym: (s) => (s.shareWk ? 'asymShared' : 'asymSeparate'),
+      },
     });
-    selfRow.append(gXn.el, gNorms.el, gS0.el, gCheck.el);
-    const verdict = text('p', (s) => (s.equalNorms ? 'selfVerdictEqual' : 'selfVerdictRaw'), section, (s, r) => (r ? {
-      held: r.held, T: s.T, tie: r.tie ? tr('tieNote') : '',
-    } : {}), 'verdict');
-    verdict.dataset.verdict = 'diagonal';
-
-    // ---- W_Q ≠ W_K: direction ------------------------------------------------------------------------
-    text('h3', 'asymTitle');
-    text('p', 'asymBody');
-    const asymControls = el('div', 'controls');
-    k.toggle('shareWk', 'shareWkToggle', asymControls);
-    const asymRow = el('div', 'grid-row compact');
-    const gS = k.grid({ caption: () => 'S = QK^{\\top}', ariaLabel: () => tr('gridS'), rowLabel: tokenLabel, colLabel: tokenLabel, note: () => k.common('rowsQueries'), testId: `${ID}-S` });
-    const gD = k.grid({ caption: () => 'S - S^{\\top}', ariaLabel: () => tr('gridD'), rowLabel: tokenLabel, colLabel: tokenLabel, testId: `${ID}-D` });
-    asymRow.append(gS.el, gD.el);
-    text('p', (s) => (s.shareWk ? 'asymShared' : 'asymSeparate'), section, (s, r) => (r && r.pair ? r.pair : {}), 'verdict').dataset.verdict = 'asymmetry';
-    text('p', 'oneSpace', section, undefined, 'note');
-
-    // ---- self vs cross ----------------------------------------------------------------------------------
-    text('h3', 'crossTitle');
-    text('p', 'crossHistory');
-    text('p', 'crossBody', section, (s) => ({ T: s.T }));
-    const crossRow = el('div', 'grid-row compact');
-    const gY = k.editable('Y', { caption: () => 'Y', ariaLabel: () => tr('gridY'), rowLabel: (i) => target()[i] ?? `y${i + 1}`, colLabel: comp });
-    const gQc = k.grid({ caption: () => 'Q = YW_Q', ariaLabel: () => tr('gridQc'), rowLabel: (i) => target()[i], colLabel: comp, testId: `${ID}-Qc` });
-    const gPc = k.grid({
-      caption: () => '\\mathrm{softmax}(QK^{\\top}/\\sqrt{d_k})', ariaLabel: () => tr('gridPc'), rowLabel: (i) => target()[i], colLabel: tokenLabel,
-      color: 'weights', digits: 3, fixed: true, testId: `${ID}-Pc`, note: () => tr('crossNote'),
-    });
-    const gOc = k.grid({ caption: () => 'O = PV', ariaLabel: () => tr('gridOc'), rowLabel: (i) => target()[i], colLabel: comp, testId: `${ID}-Oc` });
-    crossRow.append(gY.el, gQc.el, gPc.el, gOc.el);
-    text('p', 'crossShape', section, (s, r) => (r ? { Tq: r.cross.weights.rows, Tk: r.cross.weights.cols } : {}), 'summary');
-    text('p', 'decoderBlocks', section, undefined, 'note');
 
     const onehot = (T) => {
       const data = new Float32Array(T * VOCAB);

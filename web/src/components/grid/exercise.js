@@ -104,6 +104,7 @@ export function exerciseOf(g) {
     outsideListener = onOutside;
     if (g.shape.rows >= 0) prune();
     if (g.current) g.update(g.current);
+    opts.onHiddenSet?.();
   }
   function toggle(i, j) {
     clearVerdict();
@@ -112,6 +113,7 @@ export function exerciseOf(g) {
     else hidden.add(k);
     if (g.current) g.update(g.current);
     onHiddenChange(list());
+    opts.onHiddenSet?.();
   }
   function setPicking(on) {
     g.picking = !!on && !editable;

@@ -1,0 +1,29 @@
+// An exercise's hidden values written "?" wherever a formula or a sentence would show them
+// (web/src/components/grid/hidden-values.js; the browser side: core-attention's test).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { maskHidden, hideValuesUnder, hiddenTextsAt, worthHiding } from '../../web/src/components/grid/hidden-values.js';
+
+test('maskHidden: the value as a formula or a sentence writes it, never part of another number', () => {
+  const tex = 'P_{2,\\cdot} = \\frac{[e^{3},\\ e^{1.5}]}{e^{3} + e^{1.5}} = [0.818,\\ 0.182]';
+  assert.equal(maskHidden(tex, ['0.818']), 'P_{2,\\cdot} = \\frac{[e^{3},\\ e^{1.5}]}{e^{3} + e^{1.5}} = [?,\\ 0.182]');
+  assert.equal(maskHidden('10.818 0.8181 0.818', ['0.818']), '10.818 0.8181 ?');
+  // a negative value with its sign, in TeX ("-") and in a sentence ("−"), in parentheses
+  assert.equal(maskHidden('2 \\times (-1.5) = -3.25', ['−1.5', '−3.25']), '2 \\times (?) = ?');
+  assert.equal(maskHidden('the score is −1.5.', ['−1.5']), 'the score is ?.');
+  // a positive value also where a minus precedes it (it gives the digits away)
+  assert.equal(maskHidden('e^{-0.25}', ['0.25']), 'e^{-?}');
+  // "0", "1" and one digit alone are everywhere (indices, exponents): not masked
+  assert.equal(maskHidden('q_{1} \\cdot k_{3} = 3', ['3', '1']), 'q_{1} \\cdot k_{3} = 3');
+  assert.equal(worthHiding('12'), true);
+  assert.equal(maskHidden('a = 1.000', []), 'a = 1.000');
+});
+
+test('hiddenTextsAt: the texts of the nearest registered ancestor', () => {
+  const section = { parentNode: null };
+  const box = { parentNode: { parentNode: section } };
+  assert.deepEqual(hiddenTextsAt(box), []);
+  hideValuesUnder(section, () => ['0.114']);
+  assert.deepEqual(hiddenTextsAt(box), ['0.114']);
+  assert.deepEqual(hiddenTextsAt({ parentNode: null }), []);
+});

@@ -1,0 +1,51 @@
+// An exercise's hidden values stay hidden everywhere in their chapter, not only in their
+// grid: whatever writes a value outside the grids (a worked formula, setMath; a sentence,
+// setProse: kit/prose.js) asks here first, and writes "?" for a hidden value. The writers
+// ask, not the chapters: a worked box that follows the pointer, the keyboard's focus or a
+// click (another row, another token) can never show an answer the teacher hid, in any
+// chapter. The kit registers each chapter's section with the texts its grids hide
+// (g.hiddenTexts(): the digits the grid shows, which are the digits a formula or a
+// sentence shows for the same value, format.js tex/cellText) and redraws when they change.
+// What stays on screen in another grid is the teacher's to see (exercise.js checkLeaks).
+
+const sources = new WeakMap(); // root element -> () => the texts hidden under it
+
+export function hideValuesUnder(root, texts) {
+  sources.set(root, texts);
+}
+
+// The texts worth hiding: not "0" or "1" alone, which are found everywhere (a subscript,
+// an exponent), but a value with decimals or of two digits or more.
+export const worthHiding = (t) => /\d\.\d|\d{2,}/.test(t);
+
+// The hidden texts for an element: those of the nearest registered ancestor.
+export function hiddenTextsAt(el) {
+  for (let n = el; n; n = n.parentNode) {
+    const fn = sources.get(n);
+    if (fn) return fn();
+  }
+  return [];
+}
+
+const MINUS = /^[-\u2212]/;
+const patterns = new Map(); // text -> RegExp
+function patternOf(t) {
+  let re = patterns.get(t);
+  if (!re) {
+    const body = t.replace(MINUS, '').replace(/[.]/g, '\\.');
+    // a negative value with its sign (TeX's "-", the page's "−"); a positive one also where
+    // it follows a minus (−0.818 gives 0.818 away too); never inside a longer number
+    re = new RegExp(`${MINUS.test(t) ? '[-\\u2212]\\s*' : ''}(?<![\\d.])${body}(?!\\d|\\.\\d)`, 'g');
+    patterns.set(t, re);
+  }
+  re.lastIndex = 0;
+  return re;
+}
+
+// `text` (TeX or prose) with every hidden value in it written as "?".
+export function maskHidden(text, hidden) {
+  if (!hidden.length || typeof text !== 'string') return text;
+  let out = text;
+  for (const t of hidden) if (worthHiding(t)) out = out.replace(patternOf(t), '?');
+  return out;
+}
