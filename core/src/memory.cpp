@@ -20,6 +20,44 @@ std::atomic<std::size_t> g_peak{0};
 #define ATTN_ASAN 1
 #endif
 
+#if !defined(ATTN_ASAN)
+// Small blocks (at most 256 bytes: the page's matrices at T = 3, d = 4, six of them per traced
+// attention() call) are kept after their release, on every build: each size class of 64 bytes
+// has a stack of at most kSmallSlots freed blocks, handed back to the next request of that
+// class. An allocation of the C library (aligned, posix_memalign) and its release were about
+// 45% of the instructions of a traced attention() at T = 3, d = 4 (docs/benchmarks.md, issue
+// 25, fourth pass). A small block is always allocated with its class's full size, so any
+// block of the class serves any request of it; at most 4 x 16 x 256 B = 16 KiB are held per
+// thread. Not counted by memory_stats() (which counts what the core uses); in WebAssembly they
+// stay in the module's malloc'd bytes, a fixed amount once a call has run.
+struct SmallCache {
+    static constexpr std::size_t kClass = 64, kClasses = 4, kSmallSlots = 16, kMaxBytes = kClass * kClasses;
+    void* blocks[kClasses][kSmallSlots];
+    std::size_t n[kClasses];
+
+    static bool small(std::size_t bytes) { return bytes != 0 && bytes <= kMaxBytes; }
+    static std::size_t class_of(std::size_t bytes) { return (bytes - 1) / kClass; }
+    void* take(std::size_t bytes, std::size_t alignment) {
+        const std::size_t c = class_of(bytes);
+        if (n[c] != 0 && reinterpret_cast<std::uintptr_t>(blocks[c][n[c] - 1]) % alignment == 0)
+            return blocks[c][--n[c]];
+        return xsimd::aligned_malloc((c + 1) * kClass, alignment < kClass ? kClass : alignment);
+    }
+    bool keep(void* p, std::size_t bytes) {
+        const std::size_t c = class_of(bytes);
+        if (n[c] == kSmallSlots) return false;
+        blocks[c][n[c]++] = p;
+        return true;
+    }
+    void close() noexcept {
+        for (std::size_t c = 0; c < kClasses; ++c) {
+            for (std::size_t i = 0; i < n[c]; ++i) xsimd::aligned_free(blocks[c][i]);
+            n[c] = 0;
+        }
+    }
+};
+#endif
+
 #if !defined(__EMSCRIPTEN__) && !defined(ATTN_ASAN)
 // Natively, the last few freed blocks of 64 KiB to 8 MiB are kept per thread and handed to
 // the next request of the same size: a call repeated on the same shapes (the tiled
@@ -71,18 +109,35 @@ struct ReuseCache {
     }
 };
 thread_local ReuseCache t_reuse{};  // zero-initialised: empty, open
+thread_local SmallCache t_small{};  // zero-initialised: empty
 struct ReuseCacheCloser {
-    ~ReuseCacheCloser() { t_reuse.close(); }
+    ~ReuseCacheCloser() {
+        t_reuse.close();
+        t_small.close();
+    }
 };
 thread_local ReuseCacheCloser t_reuse_closer;
 
 void* obtain(std::size_t bytes, std::size_t alignment) {
+    if (SmallCache::small(bytes)) return t_small.take(bytes, alignment);
     if (void* p = t_reuse.take(bytes, alignment)) return p;
     return xsimd::aligned_malloc(bytes, alignment);
 }
 void release(void* p, std::size_t bytes) noexcept {
-    if (!t_reuse.closed) (void)&t_reuse_closer;  // constructs it in this thread: its destructor empties the cache
-    if (!t_reuse.keep(p, bytes)) xsimd::aligned_free(p);
+    if (!t_reuse.closed) (void)&t_reuse_closer;  // constructs it in this thread: its destructor empties the caches
+    if (SmallCache::small(bytes) ? !t_reuse.closed && t_small.keep(p, bytes) : t_reuse.keep(p, bytes)) return;
+    xsimd::aligned_free(p);
+}
+#elif !defined(ATTN_ASAN)
+// WebAssembly: one thread per module, nothing to empty at exit (the small blocks stay in the
+// module's memory, like everything it malloc'd).
+SmallCache g_small{};
+void* obtain(std::size_t bytes, std::size_t alignment) {
+    if (SmallCache::small(bytes)) return g_small.take(bytes, alignment);
+    return xsimd::aligned_malloc(bytes, alignment);
+}
+void release(void* p, std::size_t bytes) noexcept {
+    if (!SmallCache::small(bytes) || !g_small.keep(p, bytes)) xsimd::aligned_free(p);
 }
 #else
 void* obtain(std::size_t bytes, std::size_t alignment) { return xsimd::aligned_malloc(bytes, alignment); }

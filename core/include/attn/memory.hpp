@@ -11,8 +11,9 @@
 // holds a T_q x T_k matrix (O(n²)) while the tiled kernel stays at O(n·d).
 // The counters are process-wide atomics (relaxed): exact in single-threaded use.
 // Natively a few freed blocks of 64 KiB to 8 MiB are kept per thread for the next request
-// of the same size (memory.cpp: repeated calls then skip the system's fresh pages); they
-// are not counted, since the core no longer uses them.
+// of the same size (memory.cpp: repeated calls then skip the system's fresh pages), and on
+// every build up to 16 freed blocks of each 64-byte class up to 256 bytes (at most
+// 16 KiB); they are not counted, since the core no longer uses them.
 #pragma once
 
 #include <cstddef>
