@@ -15,7 +15,7 @@ export default {
   reading: 'Reading: {done} of {total} MB, {tensorsDone} of {tensorsTotal|tensor|tensors}',
   readingStart: 'Opening the files…',
   cancelled: 'Reading stopped.',
-  loaded: '{modelType}: {layers|layer|layers} × {heads|head|heads}, $d_{\\text{model}}$ = {dModel}, vocabulary {vocab}, {positions|position|positions}. {mb} MB of weights (all stored as f32), read in {seconds} s. Tokenizer: {tokenizer}.',
+  loaded: '{modelType}: {layers|layer|layers} × {heads|head|heads}, $d_{\\text{model}}$ = {dModel}, vocabulary {vocab}, {positions|position|positions}. {mb} MB of weights (held in memory as f32, whatever the file holds), read in {seconds} s. Tokenizer: {tokenizer}.',
   keepPrevious: 'The model opened before stays in use.',
   fromUrl: 'Reading the folder the link names: {url}',
   badUrl: 'The link\'s model value “{url}” is not a folder on this site, so it was not read.',

@@ -15,7 +15,7 @@ export default {
   reading: '읽는 중: {done} / {total} MB, 텐서 {tensorsDone} / {tensorsTotal}개',
   readingStart: '파일을 여는 중…',
   cancelled: '읽기를 멈췄습니다.',
-  loaded: '{modelType}: 층 {layers}개 × 헤드 {heads}개, $d_{\\text{model}}$ = {dModel}, 어휘 {vocab}개, 위치 {positions}개. 가중치 {mb} MB(모두 f32로 저장), {seconds}초 만에 읽음. 토크나이저: {tokenizer}.',
+  loaded: '{modelType}: 층 {layers}개 × 헤드 {heads}개, $d_{\\text{model}}$ = {dModel}, 어휘 {vocab}개, 위치 {positions}개. 가중치 {mb} MB(파일의 자료형과 상관없이 메모리에는 f32로 보관), {seconds}초 만에 읽음. 토크나이저: {tokenizer}.',
   keepPrevious: '앞서 연 모델은 그대로 씁니다.',
   fromUrl: '링크가 가리키는 폴더에서 읽습니다: {url}',
   badUrl: '링크의 model 값 “{url}”은 이 사이트 안의 폴더 주소가 아니라서 읽지 않았습니다.',
