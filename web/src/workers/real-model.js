@@ -54,7 +54,8 @@ export class SourceError extends Error {
   }
 }
 
-// {names: [..], has(name), size(name) -> Promise<n>, read(name, offset, n) -> Promise<Uint8Array>, text(name)}
+// {names: [..], has(name), size(name) -> Promise<n>, read(name, offset, n) -> Promise<Uint8Array>,
+//  readInto(name, offset, n, write(piece, at)) -> Promise<bytes written>, text(name)}
 export function filesSource(files) {
   const byName = new Map();
   let piece = new ArrayBuffer(PIECE_BYTES); // readInto's buffer
@@ -62,24 +63,26 @@ export function filesSource(files) {
     const name = String(f.name).split(/[\\/]/).pop();
     if (name && !byName.has(name)) byName.set(name, f);
   }
+  // n bytes of a file at offset, as a Blob (refused past the file's end)
+  const slice = (name, offset, n) => {
+    const f = byName.get(name);
+    if (offset + n > f.size) throw new SourceError('truncated', name, `${n} bytes at ${offset} pass the end of the file (${f.size} bytes)`);
+    return f.slice(offset, offset + n);
+  };
   return {
     label: 'files',
     names: [...byName.keys()],
     has: async (name) => byName.has(name),
     size: async (name) => byName.get(name).size,
     async read(name, offset, n) {
-      const f = byName.get(name);
-      if (offset + n > f.size) throw new SourceError('truncated', name, `${n} bytes at ${offset} pass the end of the file (${f.size} bytes)`);
-      return new Uint8Array(await f.slice(offset, offset + n).arrayBuffer());
+      return new Uint8Array(await slice(name, offset, n).arrayBuffer());
     },
     // the same bytes piece by piece, each handed to write(piece, at) as it arrives, read into
     // one reused buffer (a BYOB reader): no new buffer per chunk or piece (a chunk's 16 MiB
     // ArrayBuffers, garbage once copied, held about 200 MB more until the worker's GC freed
     // them: docs/real-models.md, "Memory")
     async readInto(name, offset, n, write) {
-      const f = byName.get(name);
-      if (offset + n > f.size) throw new SourceError('truncated', name, `${n} bytes at ${offset} pass the end of the file (${f.size} bytes)`);
-      const stream = f.slice(offset, offset + n).stream();
+      const stream = slice(name, offset, n).stream();
       let reader;
       try {
         reader = stream.getReader({ mode: 'byob' });
@@ -141,42 +144,41 @@ export function urlSource(base, fetchFn = globalThis.fetch) {
     known.set(name, v);
     return v;
   }
+  // n bytes at offset: {bytes} when the file is already here whole (a server that ignores
+  // Range sent it once) or n is 0, else {response}, the 206 response to a Range request.
+  async function ranged(name, offset, n) {
+    const k = await probe(name);
+    if (k.whole) return { bytes: k.whole.subarray(offset, offset + n) };
+    if (n === 0) return { bytes: new Uint8Array(0) };
+    const r = await fetchFn(url(name), { headers: { Range: `bytes=${offset}-${offset + n - 1}` } });
+    if (r.status === 200) {
+      k.whole = new Uint8Array(await r.arrayBuffer());
+      return { bytes: k.whole.subarray(offset, offset + n) };
+    }
+    if (r.status !== 206) throw new SourceError('network', name, `HTTP ${r.status} for bytes ${offset}–${offset + n - 1}`);
+    return { response: r };
+  }
   return {
     label: root,
     names: null, // a URL folder cannot be listed: the reader asks for each name
     has: async (name) => (await probe(name)) !== null,
     size: async (name) => (await probe(name)).size,
     async read(name, offset, n) {
-      const k = await probe(name);
-      if (k.whole) return k.whole.subarray(offset, offset + n);
-      if (n === 0) return new Uint8Array(0);
-      const r = await fetchFn(url(name), { headers: { Range: `bytes=${offset}-${offset + n - 1}` } });
-      if (r.status === 200) {
-        k.whole = new Uint8Array(await r.arrayBuffer());
-        return k.whole.subarray(offset, offset + n);
-      }
-      if (r.status !== 206) throw new SourceError('network', name, `HTTP ${r.status} for bytes ${offset}–${offset + n - 1}`);
-      return new Uint8Array(await r.arrayBuffer());
+      const { bytes, response } = await ranged(name, offset, n);
+      return bytes ?? new Uint8Array(await response.arrayBuffer());
     },
     // a Range response's body piece by piece (as filesSource.readInto)
     async readInto(name, offset, n, write) {
-      const k = await probe(name);
-      if (k.whole || n === 0 || typeof ReadableStream === 'undefined') {
-        write(await this.read(name, offset, n), 0);
+      const { bytes, response } = await ranged(name, offset, n);
+      if (bytes) {
+        write(bytes, 0);
         return n;
       }
-      const r = await fetchFn(url(name), { headers: { Range: `bytes=${offset}-${offset + n - 1}` } });
-      if (r.status === 200) {
-        k.whole = new Uint8Array(await r.arrayBuffer());
-        write(k.whole.subarray(offset, offset + n), 0);
+      if (!response.body || typeof ReadableStream === 'undefined') {
+        write(new Uint8Array(await response.arrayBuffer()), 0);
         return n;
       }
-      if (r.status !== 206) throw new SourceError('network', name, `HTTP ${r.status} for bytes ${offset}–${offset + n - 1}`);
-      if (!r.body) {
-        write(new Uint8Array(await r.arrayBuffer()), 0);
-        return n;
-      }
-      return pieces(r.body, write);
+      return pieces(response.body, write);
     },
     async text(name) {
       const k = await probe(name);
