@@ -141,7 +141,7 @@ namespace {
 // for p = 0 .. k − 1 in order, then alpha·acc (+ C) — with the madd of kernels/simd.hpp
 // (a lane of the vector one, or the scalar one that rounds as a lane does), so the result
 // has the packed path's bits on every instruction set: which path a shape takes changes
-// no bit (test_linalg.cpp, "the small-product path gives the packed path's bits").
+// no bit (test_attention.cpp, "the small-product path gives the packed path's bits").
 // B row-major (gemm_nn): kLanes columns at a time, as the micro-kernel does; Bᵀ given
 // (gemm_nt): one entry at a time (its k values are a row of the input).
 void gemm_small(std::size_t m, std::size_t n, std::size_t k, const float* a, std::size_t lda, const float* b,
