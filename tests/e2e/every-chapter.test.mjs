@@ -21,12 +21,11 @@
 // the second also the whole page. Run by hand without it, the file checks everything.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir, readFile, mkdtemp, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, dirname } from 'node:path';
-import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { harness, eagerFigures, frames, openPage, WAIT_MS } from './harness.mjs';
+import { harness, eagerFigures, frames, openPage, WAIT_MS, tempDir } from './harness.mjs';
 
 const chaptersDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'src', 'chapters');
 const ids = (await Promise.all((await readdir(chaptersDir)).map(async (id) =>
@@ -36,7 +35,7 @@ if (!(parts >= 1 && part >= 1 && part <= parts)) throw new Error(`ATTN_EVERY_PAR
 const mine = ids.filter((_, i) => i % parts === part - 1); // every parts-th chapter, from the part-th
 const withPage = part === parts; // the whole page in the last part
 const axeSource = await readFile(createRequire(new URL('../../web/package.json', import.meta.url)).resolve('axe-core/axe.min.js'), 'utf8');
-const gen = await mkdtemp(join(tmpdir(), 'attn-every-'));
+const gen = await tempDir('attn-every-');
 const LAX_CSP = "default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'";
 const { server, browser } = await harness({ mounts: { '/generated/': { dir: gen, csp: LAX_CSP } } });
 

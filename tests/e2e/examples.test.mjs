@@ -7,13 +7,12 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { mkdtemp, mkdir, readFile, readdir, writeFile, copyFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, readdir, writeFile, copyFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
-import { harness, openIsolated, widgetsReady, widgetCells, shots, root, LAX_CSP, frames } from './harness.mjs';
+import { harness, openIsolated, widgetsReady, widgetCells, shots, root, LAX_CSP, frames, tempDir } from './harness.mjs';
 
 const examples = join(root, 'docs', 'examples');
-const gen = await mkdtemp(join(tmpdir(), 'attn-examples-'));
+const gen = await tempDir('attn-examples-');
 const env = await harness({ mounts: { '/generated/': { dir: gen, csp: LAX_CSP } } });
 const { server, browser } = env;
 

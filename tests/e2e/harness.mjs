@@ -12,7 +12,8 @@
 // names the wait before ctest's limit for the whole file ends the process.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +35,13 @@ export const LAX_CSP = "default-src 'self'; script-src 'self' 'unsafe-inline' bl
 // One served page (with the test host pages under /fixtures/ and `mounts`, {'/prefix/': folder
 // or {dir, csp}}) and one headless Chromium per test file, closed after its last test.
 // `core: true` also loads the core in Node (env.attn), to compute what the page must show.
+// A temporary folder (generated pages, a copied site) that is removed when the file's tests end.
+export async function tempDir(prefix) {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  test.after(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 export async function harness({ mounts = {}, core = false } = {}) {
   await mkdir(shots, { recursive: true });
   const server = await startServer({ port: 0, mounts: { '/fixtures/': join(here, 'fixtures'), ...mounts } });

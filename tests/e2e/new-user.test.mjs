@@ -5,17 +5,16 @@
 // on the code before its fix.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eagerFigures } from '../../web/scripts/browser.mjs';
-import { harness, LAX_CSP, WAIT_MS, frames } from './harness.mjs';
+import { harness, LAX_CSP, WAIT_MS, frames, tempDir } from './harness.mjs';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
 // A course site: the light widget's folder copied as docs/embedding.md says, served as it is
 // (no file of web/dist/ behind it).
-const site = await mkdtemp(join(tmpdir(), 'attn-site-'));
+const site = await tempDir('attn-site-');
 await cp(join(dist, 'widget'), join(site, 'widget'), { recursive: true });
 const { server, browser } = await harness({ mounts: { '/site/': { dir: site, csp: LAX_CSP, alone: true } } });
 

@@ -4,11 +4,10 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { toggleLang, harness, openIsolated, pageReady, cells, widgetsReady, widgetCells, shots, frames } from './harness.mjs';
+import { writeFile } from 'node:fs/promises';
+import { toggleLang, harness, openIsolated, pageReady, cells, widgetsReady, widgetCells, shots, frames, tempDir } from './harness.mjs';
 
-const gen = await mkdtemp(join(tmpdir(), 'attn-permalink-'));
+const gen = await tempDir('attn-permalink-');
 const env = await harness({ mounts: { '/generated/': gen } });
 const { server, browser } = env;
 

@@ -4,13 +4,12 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
-import { tmpdir } from 'node:os';
 import { WIDGET_FONTS } from '../../web/scripts/widget-fonts.mjs';
-import { harness, openIsolated, widgetsReady, widgetCells, shots, root, LAX_CSP, frames, afterTimers } from './harness.mjs';
+import { harness, openIsolated, widgetsReady, widgetCells, shots, root, LAX_CSP, frames, afterTimers, tempDir } from './harness.mjs';
 
-const gen = await mkdtemp(join(tmpdir(), 'attn-widget-'));
+const gen = await tempDir('attn-widget-');
 const env = await harness({ mounts: { '/generated/': { dir: gen, csp: LAX_CSP } } });
 const { server, browser } = env;
 
