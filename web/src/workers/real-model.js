@@ -349,6 +349,7 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
   function analyse(id, text) {
     stopAblation('sentence');
     if (!current) return post({ type: 'error', id, of: 'analyse', error: { kind: 'nomodel', message: 'no model loaded' } });
+    if (!String(text ?? '').trim()) return post({ type: 'error', id, of: 'analyse', error: { kind: 'empty', message: 'the sentence is empty' } });
     let enc;
     try {
       enc = encode(text);

@@ -38,6 +38,7 @@ export default {
   err_tokenizer: 'The tokenizer\'s files cannot be read ({file}): {detail}',
   err_tokenizerMissing: 'The tokenizer\'s files are missing: give tokenizer.json, or vocab.json and merges.txt (GPT-2), or vocab.txt (BERT).',
   err_tooLong: 'The sentence is {n|token|tokens} long; this model reads at most {max}. Make it shorter.',
+  err_empty: 'The sentence is empty: type one in the box above to see the heads.',
   err_input: 'This sentence cannot go into the model: {detail}',
   err_value: 'This could not be computed: {detail}',
   err_error: 'Error: {detail}',
@@ -68,6 +69,7 @@ export default {
   roleMissed: '{none} ({role} {score} < {threshold})',
   rolesCount: 'Of {total|head|heads}: {byRole}. {none} have no nameable role.',
   rolesWaiting: 'Measuring the roles…',
+  rolesNeedSentence: 'No sentence to measure: fix the sentence above first.',
   rolesFailed: 'The roles could not be measured: {message}',
   rolesOrder: 'Rows in the order of roles (previous token, first token, duplicate token, local, induction, none), then by layer and head.',
   role_none: 'no nameable role',
@@ -93,5 +95,7 @@ export default {
   ablating: 'Switching off: head {done} of {total}',
   ablationLine: 'Base loss {base} nats per token. The heads whose removal raises it most: {top}. Of {total|head|heads}, {hurt} raise the loss when switched off and {helped} lower it.',
   ablationStale: 'This ablation was measured on an earlier sentence: press the button to measure again.',
+  ablateNeedsSentence: 'The ablation cannot run on the sentence as it is: fix the sentence above first.',
+  ablateWaiting: 'Computing this sentence\'s heads…',
   ablationFailed: 'The ablation could not be run: {message}',
 };

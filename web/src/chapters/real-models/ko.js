@@ -38,6 +38,7 @@ export default {
   err_tokenizer: '토크나이저 파일을 읽을 수 없습니다 ({file}): {detail}',
   err_tokenizerMissing: '토크나이저 파일이 없습니다. tokenizer.json, 또는 vocab.json과 merges.txt(GPT-2), 또는 vocab.txt(BERT)가 필요합니다.',
   err_tooLong: '문장이 토큰 {n}개입니다. 이 모델은 {max}개까지 읽습니다. 문장을 줄이세요.',
+  err_empty: '문장이 비어 있습니다. 헤드를 보려면 위 칸에 문장을 입력하세요.',
   err_input: '이 문장을 모델에 넣을 수 없습니다: {detail}',
   err_value: '계산할 수 없었습니다: {detail}',
   err_error: '오류: {detail}',
@@ -68,6 +69,7 @@ export default {
   roleMissed: '{none} ({role} {score} < {threshold})',
   rolesCount: '헤드 {total}개 가운데: {byRole}. {none}개는 이름 붙일 역할이 없습니다.',
   rolesWaiting: '역할을 재는 중…',
+  rolesNeedSentence: '잴 문장이 없습니다. 위의 문장을 먼저 고치세요.',
   rolesFailed: '역할을 잴 수 없었습니다: {message}',
   rolesOrder: '행은 역할 순서(앞 토큰, 첫 토큰, 중복 토큰, 국소, 귀납, 없음)로, 같은 역할 안에서는 층과 헤드 순서로 놓였습니다.',
   role_none: '이름 붙일 역할 없음',
@@ -93,5 +95,7 @@ export default {
   ablating: '끄는 중: 헤드 {done} / {total}개',
   ablationLine: '원래 손실 {base} nats/토큰. 끄면 손실이 가장 많이 느는 헤드: {top}. 헤드 {total}개 가운데 {hurt}개는 끄면 손실이 늘고, {helped}개는 줄어듭니다.',
   ablationStale: '끄기 실험은 앞 문장으로 잰 것입니다. 다시 재려면 단추를 누르세요.',
+  ablateNeedsSentence: '지금 문장으로는 끄기 실험을 할 수 없습니다. 위의 문장을 먼저 고치세요.',
+  ablateWaiting: '이 문장의 헤드를 계산하는 중입니다…',
   ablationFailed: '끄기 실험을 할 수 없었습니다: {message}',
 };

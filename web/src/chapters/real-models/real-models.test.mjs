@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { harness, openPage, openIsolated as openHost, LAX_CSP, assertAccessible } from '../../../../tests/e2e/harness.mjs';
+import { harness, openPage, shots, openIsolated as openHost, LAX_CSP, assertAccessible } from '../../../../tests/e2e/harness.mjs';
 import { gpt2Tensors, safetensorsHeader } from '../../../../tools/pretrained/gpt2-layout.mjs';
 import ko from './ko.js';
 import en from './en.js';
@@ -157,6 +157,65 @@ test('real-models: no model yet; a GPT-2 checkpoint through the file picker: eve
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// The view follows the sentence in the box, whatever it is: one that is too long or empty
+// leaves no maps, grids, role line or table rows of an earlier one; the ablation's button is
+// disabled with the reason beside it and nothing runs; the message says why, and goes away
+// when the sentence works again.
+async function invalidView(page, kind, message) {
+  await page.waitForFunction(([s, k]) => {
+    const e = document.querySelector(`${s} [data-check="sentence-error"]`);
+    return !e.hidden && e.dataset.kind === k && document.querySelector(`${s} [data-table="roles"] tbody`).rows.length === 0;
+  }, [S, kind]);
+  const said = await text(page, `${S} [data-check="sentence-error"]`);
+  if (message instanceof RegExp) assert.match(said, message);
+  else assert.equal(said, message);
+  assert.equal(await page.isVisible(`${S} [data-heads="model-view"]`), false);
+  assert.equal(await page.isVisible(`${S} [data-grids="head"]`), false);
+  assert.equal(await page.isVisible(`${S} [data-check="tokens"]`), false);
+  assert.equal(await page.getAttribute(`${S} [data-check="roles"]`, 'data-state'), 'none');
+  assert.equal(await page.getAttribute(`${S} [data-check="ablation"]`, 'data-state'), 'invalid');
+  assert.equal(await page.isDisabled(`${S} [data-control="ablate"]`), true);
+  assert.equal(await page.isVisible(`${S} [data-control="ablate-stop"]`), false);
+  assert.equal(await page.$eval(`${S} [data-control="ablate"]`, (b) => b.nextElementSibling.hidden), true); // the ablation's bar
+  // the roles' sentence and thresholds wait with the table (no numbers of an earlier sentence)
+  assert.doesNotMatch(await text(page, `${S} [data-check="thresholds"]`), /\d/);
+}
+
+for (const lang of ['ko', 'en']) {
+  test(`real-models (${lang}): an empty or too long sentence leaves nothing of the one before, and nothing runs`, async () => {
+    const L = lang === 'ko' ? ko : en;
+    const { page, errors } = await openChapter(lang === 'en' ? 'lang=en' : '');
+    await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(await folder('gpt2-f32')));
+    await loaded(page, 8);
+    // the default sentence is longer than the 24 positions
+    await invalidView(page, 'tooLong', lang === 'ko' ? /^문장이 토큰 \d+개입니다/ : /^The sentence is \d+ tokens long/);
+    // the button does nothing either
+    await page.$eval(`${S} [data-control="ablate"]`, (b) => { b.disabled = false; b.click(); });
+    assert.equal(await page.getAttribute(`${S} [data-check="ablation"]`, 'data-state'), 'invalid');
+    // a good one: everything
+    await analysed(page, 'the cat sat on the mat and the cat sat', 'cat');
+    await rolesDone(page);
+    assert.equal(await page.isEnabled(`${S} [data-control="ablate"]`), true);
+    // emptied: a message, nothing of the sentence before
+    await page.fill(`${S} textarea[data-control="text"]`, '');
+    await invalidView(page, 'empty', L.err_empty);
+    // too long, then emptied: the message is the empty one's
+    await page.fill(`${S} textarea[data-control="text"]`, 'the cat sat on the mat '.repeat(10));
+    await invalidView(page, 'tooLong', lang === 'ko' ? /이 모델은 24개까지 읽습니다/ : /this model reads at most 24/);
+    await page.fill(`${S} textarea[data-control="text"]`, '   ');
+    await invalidView(page, 'empty', L.err_empty);
+    // a good one again: no message, every part back, the roles' line and table together
+    await analysed(page, 'a dog sat on the mat', 'dog');
+    await rolesDone(page);
+    assert.equal(await page.$$eval(`${S} [data-table="roles"] tbody tr`, (r) => r.length), 8);
+    assert.match(await text(page, `${S} [data-check="thresholds"]`), /0\.40/);
+    assert.equal(await page.isEnabled(`${S} [data-control="ablate"]`), true);
+    await page.screenshot({ path: join(shots, `real-models-sentence-${lang}.png`), fullPage: false });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
 
 // the safetensors file with one tensor's dtype renamed (same element size: the layout stays valid)
 function retype(bytes, tensor, dtype) {
