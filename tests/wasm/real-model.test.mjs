@@ -305,7 +305,7 @@ test('a load is cancelled between chunks; a URL folder loads through Range reque
   const ranges = [];
   const fetchFn = async (url, opts = {}) => {
     const name = url.split('/').pop();
-    const b = good[name];
+    const b = url.startsWith('https://example.test/models/tiny/') ? good[name] : undefined;
     if (!b) return new Response('not found', { status: 404 });
     const m = /bytes=(\d+)-(\d+)/.exec(opts.headers?.Range ?? '');
     if (!m) return new Response(b, { status: 200 });
@@ -320,6 +320,14 @@ test('a load is cancelled between chunks; a URL folder loads through Range reque
     assert.equal(r.type, 'loaded', JSON.stringify(r.error));
     assert.ok(ranges.filter((n) => n === 'model.safetensors').length >= 3); // first bytes, header, chunks
     assert.equal(r.info.layers, 2);
+    // a link's folder that does not exist: every name answers 404; the error names the first
+    // file read, config.json, and the folder (not model.safetensors)
+    const none = await d.open({ kind: 'url', base: 'https://example.test/models/nowhere/' });
+    assert.equal(none.type, 'error');
+    assert.deepEqual([none.error.kind, none.error.file, none.error.folder], ['missing', 'config.json', 'https://example.test/models/nowhere/']);
+    // picked files without config.json: config.json named, no folder
+    const noConfig = await d.open({ kind: 'files', files: asFiles(Object.fromEntries(Object.entries(good).filter(([n]) => n !== 'config.json'))) });
+    assert.deepEqual([noConfig.error.kind, noConfig.error.file, noConfig.error.folder], ['missing', 'config.json', undefined]);
   } finally {
     globalThis.fetch = saved;
   }

@@ -21,7 +21,8 @@
 //   {type: 'heads', id, …}             {tokens, labels, ids, T, weights, norms, rollout}
 //   {type: 'roles', id, roles}  {type: 'ablation', id, ablation}  {type: 'ablating', id, done, total}
 //   {type: 'ablationStopped', id, done, total, why: 'asked' | 'sentence' | 'model'}
-//   {type: 'error', id, of: 'open' | 'analyse' | 'roles' | 'ablate', error: {kind, file, tensor, detail, message, n, max}}
+//   {type: 'error', id, of: 'open' | 'analyse' | 'roles' | 'ablate', error: {kind, file, tensor, detail, message, n, max, folder}}
+//                                       (folder: a link's folder none of whose files could be read)
 //   {type: 'cancelled', id}
 // A load that fails or is cancelled leaves the previous model as it was (both are held while
 // the new one loads: the peak is the two models' weights).
@@ -199,7 +200,7 @@ const tokenizerError = (e) => ({
 });
 const errorOf = (e) => ({
   kind: e?.kind ?? 'error', file: e?.file ?? '', tensor: e?.tensor ?? '', detail: e?.detail ?? e?.message ?? String(e),
-  message: e?.message ?? String(e), n: e?.n, max: e?.max,
+  message: e?.message ?? String(e), n: e?.n, max: e?.max, folder: e?.folder || undefined,
 });
 
 // BERT's masked positions: about 15% of the content tokens (at least one), evenly spread.
@@ -247,6 +248,14 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
       if (job.cancelled) throw new SourceError('cancelled', '', 'cancelled');
       const configText = await source.text('config.json');
       const names = source.names ?? [];
+      // (picked files: one the page refuses, say a pytorch_model.bin, says more than the
+      // missing config.json)
+      for (const n of names.filter((x) => REFUSED.test(x))) if (!names.includes(WEIGHTS) && !names.includes(INDEX)) c.checkWeightsName(n); // throws "pickle" or "format"
+      // config.json is the first file read: without it the error names it (a link's folder
+      // that does not exist, or is not a model's, answers 404 for every name: `folder` says
+      // which folder could not be read)
+      if (configText === undefined)
+        throw Object.assign(new SourceError('missing', 'config.json', 'not found: the folder needs config.json'), { folder: source.names ? '' : source.label });
       const hasWeights = (await source.has(INDEX)) || (await source.has(WEIGHTS));
       if (!hasWeights) {
         const refused = names.filter((n) => REFUSED.test(n));
@@ -254,7 +263,6 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
         for (const n of refused) c.checkWeightsName(n); // throws "pickle" or "format"
         throw new SourceError('missing', WEIGHTS, 'not found: the folder needs model.safetensors (or model.safetensors.index.json and its shards)');
       }
-      if (configText === undefined) throw new SourceError('missing', 'config.json', 'not found: the folder needs config.json');
       let configJson;
       try {
         configJson = JSON.parse(configText);

@@ -20,6 +20,7 @@ export default {
   fromUrl: 'Reading the folder the link names: {url}',
   badUrl: 'The link\'s model value “{url}” is not a folder on this site, so it was not read.',
   err_missing: 'A file is missing: {file}. {detail}',
+  err_missingFolder: 'The link\'s folder could not be read: {folder}. The first file read is not there: {file}. Check the folder\'s address, and that the model\'s files are in it.',
   err_pickle: '{file} is a PyTorch pickle file and is not read: opening one can run any code it holds. Download model.safetensors from the model\'s page, or convert a copy you have on your own computer with Python and transformers: save_pretrained(…, safe_serialization=True).',
   err_format: '{file} is not a format this page reads: it needs model.safetensors.',
   err_architecture: 'The architecture in config.json is not one this page computes ({detail}). The architectures read are gpt2 and bert.',

@@ -577,10 +577,11 @@ export default {
     }
     // An error's message in the page's language: err_<kind>, its parts escaped.
     const errorText = (e) => {
-      const vars = { file: safe(e.file), tensor: safe(e.tensor), detail: safe(e.detail ?? e.message), n: e.n, max: e.max };
+      const vars = { file: safe(e.file), tensor: safe(e.tensor), detail: safe(e.detail ?? e.message), n: e.n, max: e.max, folder: safe(e.folder) };
       let template;
       try {
-        template = tr(`err_${e.kind}`);
+        // (a link's folder none of whose files could be read: said so, with the file tried first)
+        template = tr(e.kind === 'missing' && e.folder ? 'err_missingFolder' : `err_${e.kind}`);
       } catch {
         template = tr('err_error');
       }

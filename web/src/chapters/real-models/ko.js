@@ -20,6 +20,7 @@ export default {
   fromUrl: '링크가 가리키는 폴더에서 읽습니다: {url}',
   badUrl: '링크의 model 값 “{url}”은 이 사이트 안의 폴더 주소가 아니라서 읽지 않았습니다.',
   err_missing: '파일이 없습니다: {file}. {detail}',
+  err_missingFolder: '링크의 폴더를 읽을 수 없습니다: {folder}. 처음 읽는 파일부터 없습니다: {file}. 폴더 주소가 맞는지, 그 폴더에 모델 파일이 있는지 확인하세요.',
   err_pickle: '{file}은 PyTorch pickle 파일이라 읽지 않습니다. 이런 파일은 열 때 그 안의 코드를 실행할 수 있습니다. 모델 페이지에서 model.safetensors를 받거나, 이미 가진 사본은 내 컴퓨터에서 Python transformers로 save_pretrained(…, safe_serialization=True) 하면 safetensors가 됩니다.',
   err_format: '{file}은 이 페이지가 읽는 형식이 아닙니다. model.safetensors가 필요합니다.',
   err_architecture: 'config.json의 구조를 계산할 수 없습니다 ({detail}). 읽을 수 있는 구조는 gpt2와 bert입니다.',

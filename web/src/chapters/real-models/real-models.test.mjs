@@ -302,6 +302,18 @@ test('real-models: ?model= opens a BERT folder on the same site, in English; ano
   assert.deepEqual(errors, []);
   await page.close();
 
+  // a link to a folder that is not there: config.json (the first file read) and the folder named
+  for (const lang of ['ko', 'en']) {
+    const none = await openChapter(`model=/pretrained/nowhere/&lang=${lang}`);
+    await errorShown(none.page, '');
+    assert.match(await text(none.page, `${S} [data-check="model-error"]`), lang === 'ko'
+      ? /^링크의 폴더를 읽을 수 없습니다: http:\/\/\S+\/pretrained\/nowhere\/\. 처음 읽는 파일부터 없습니다: config\.json\./
+      : /^The link's folder could not be read: http:\/\/\S+\/pretrained\/nowhere\/\. The first file read is not there: config\.json\./);
+    assert.doesNotMatch(await text(none.page, `${S} [data-check="model-error"]`), /model\.safetensors/);
+    assert.deepEqual(none.errors.filter((e) => !/404/.test(e)), []);
+    await none.page.close();
+  }
+
   const other = await openChapter('model=https://example.com/gpt2/');
   await other.page.waitForFunction((s) => document.querySelector(`${s} [data-check="model"]`)?.textContent.includes('이 사이트 안의 폴더 주소가 아니라서'), S);
   assert.equal(await other.page.getAttribute(`${S} [data-check="model"]`, 'data-state'), 'none');
