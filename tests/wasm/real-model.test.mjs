@@ -263,6 +263,12 @@ test('each error is named, and the previous model stays usable', async () => {
     assert.ok(r.error.message.length > 10);
     if (what === 'truncated') assert.ok(r.error.tensor, `the truncated file's tensor is named: ${JSON.stringify(r.error)}`);
     if (what === 'dtype') assert.equal(r.error.tensor, 'transformer.h.0.attn.c_attn.weight');
+    // the numbers cross as parameters (the page words the sentence: errorOf, errorParams)
+    if (what === 'dtype') assert.deepEqual([r.error.what, r.error.got], ['dtype', 'I32']);
+    if (what === 'config and weights') assert.ok(r.error.what && r.error.expected != null && r.error.got != null, JSON.stringify(r.error));
+    if (what === 'vocab (tokenizer)') assert.deepEqual([r.error.what, r.error.expected], ['vocab_size', '300']);
+    if (what === 'vocab (weights)') assert.deepEqual([r.error.what, r.error.expected], ['vocab_size', '400']);
+    if (what === 'architecture') assert.deepEqual([r.error.what, r.error.got], ['model_type', 'llama']);
     if (what === 'pytorch_model.bin') assert.match(r.error.message, /safetensors/);
     if (what === 'architecture') assert.match(r.error.message, /gpt2/);
     assert.equal(d.rm.model, first, `${what}: the previous model is kept`);

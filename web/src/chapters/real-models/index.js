@@ -575,17 +575,40 @@ export default {
       if (table.dataset.filled !== filled) table.dataset.filled = filled;
       if ((pump.grids.length && pairNear) || pump.built < n || (shown && pump.painted < pump.built) || (pump.label && pump.labelled < pump.built) || pump.rowsDone < rows.length) later();
     }
-    // An error's message in the page's language: err_<kind>, its parts escaped.
-    const errorText = (e) => {
-      const vars = { file: safe(e.file), tensor: safe(e.tensor), detail: safe(e.detail ?? e.message), n: e.n, max: e.max, folder: safe(e.folder) };
-      let template;
+    // An error's message in the page's language, worded here from its code and parameters
+    // (the worker's errorOf: kind, file, tensor, folder, n, max, what, expected, got): no
+    // particle follows a file or tensor name in Korean (they are set after a colon or in
+    // brackets). The core's English detail is only the technical note under it (errorNote).
+    const tryTr = (key, vars) => {
       try {
-        // (a link's folder none of whose files could be read: said so, with the file tried first)
-        template = tr(e.kind === 'missing' && e.folder ? 'err_missingFolder' : `err_${e.kind}`);
+        return tr(key, vars);
       } catch {
-        template = tr('err_error');
+        return null;
       }
-      return [template, vars];
+    };
+    function errorWords(e) {
+      const kind = e.kind === 'missing' && e.folder ? 'missingFolder' : e.kind === 'missing' && e.tensor ? 'missingTensor' : e.kind;
+      const key = tryTr(`err_${kind}`) != null ? `err_${kind}` : 'err_error';
+      const raw = { file: e.file ?? '', tensor: e.tensor ?? '', folder: e.folder ?? '', n: e.n, max: e.max,
+        got: e.got ?? tr('unknownValue'), expected: e.expected ?? tr('unknownValue') };
+      raw.at = e.tensor ? tr('atTensor', { tensor: e.tensor }) : '';
+      raw.inFile = e.file ? tr('inFile', { file: e.file }) : '';
+      raw.values = e.got != null && e.expected != null
+        ? tr('values', { what: tryTr(`what_${e.what}`) ?? e.what ?? '', expected: e.expected, got: e.got }) : '';
+      return [key, raw];
+    }
+    // [template, vars] for setProse (every part escaped); errorMessage(e) is the same as text
+    const errorText = (e) => {
+      const [key, raw] = errorWords(e);
+      return [tr(key), Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, typeof v === 'string' ? safe(v) : v]))];
+    };
+    const errorMessage = (e) => tr(...errorWords(e));
+    // The technical note under a message: the core's English detail, where it says more
+    // than the sentence above it.
+    const SAID_IN_FULL = new Set(['tooLong', 'empty', 'missing', 'pickle', 'format', 'memory', 'tokenizerMissing', 'nomodel']);
+    const sayDetail = (node, e) => {
+      const d = e && !SAID_IN_FULL.has(e.kind) ? String(e.detail ?? e.message ?? '') : '';
+      say(node, d ? tr('technical') : null, { detail: safe(d.slice(0, 400)) }); // (the detail in a span lang="en")
     };
     const say = (node, template, vars) => {
       node.hidden = !template;
@@ -600,8 +623,6 @@ export default {
       return tr('roleMissed', { none: roleName(''), role: roleName(why.nearest), score: f2(why.score), threshold: f2(why.threshold) });
     };
     let labelKey = null, tableKey = null, headKey = null, gridKey = null;
-    const errorMessage = (e) => e.detail ?? e.message;
-    const sayDetail = (node) => say(node, null);
 
     function drawProgress() {
       if (bar.hidden !== !progress) bar.hidden = barText.hidden = cancelButton.hidden = !progress;

@@ -158,6 +158,20 @@ test('real-models: no model yet; a GPT-2 checkpoint through the file picker: eve
   await page.close();
 });
 
+// No Korean error template puts a particle whose form depends on the last sound (이/가, 은/는,
+// 을/를, 과/와) right after a name it is given ({file}, {tensor}, {folder}, ...): a Latin name
+// has no sure last sound. Each English template has the same placeholders.
+test('real-models: the error templates: no sound-dependent particle after a name; ko and en alike', () => {
+  for (const [key, tpl] of Object.entries(ko)) {
+    if (!/^(err_|atTensor|inFile|values|technical)/.test(key)) continue;
+    assert.doesNotMatch(tpl, /\}(이|가|은|는|을|를|과|와)(?![가-힣])/, `${key}: ${tpl}`);
+    assert.doesNotMatch(tpl, /(\.json|\.safetensors|\.bin|\.txt|\))(이|가|은|는|을|를|과|와)(?![가-힣])/, `${key}: ${tpl}`);
+    assert.doesNotMatch(tpl, /\{detail\}/.test(tpl) && key !== 'technical' ? /./ : /^$/, `${key}: the English detail only in the technical note`);
+    const ph = (t) => [...t.matchAll(/\{(\w+)/g)].map((m) => m[1]).sort().join();
+    assert.equal(ph(tpl), ph(en[key]), key);
+  }
+});
+
 // The view follows the sentence in the box, whatever it is: one that is too long or empty
 // leaves no maps, grids, role line or table rows of an earlier one; the ablation's button is
 // disabled with the reason beside it and nothing runs; the message says why, and goes away
@@ -236,14 +250,14 @@ test('real-models: each error is said in the page\'s language and the previous m
   await loaded(page, 8);
   await analysed(page, 'the cat sat', 'cat');
   const cases = [
-    ['missing', without(good, 'config.json'), /파일이 없습니다: config\.json/],
-    ['missing', without(good, 'model.safetensors'), /파일이 없습니다: model\.safetensors/],
-    ['pickle', { ...without(good, 'model.safetensors'), 'pytorch_model.bin': Buffer.from([0x80, 2, 0x8a, 0x0a]) }, /pytorch_model\.bin은 PyTorch pickle 파일이라 읽지 않습니다.*safe_serialization=True/],
-    ['architecture', editConfig(good, (c) => ({ ...c, model_type: 'llama' })), /읽을 수 있는 구조는 gpt2와 bert입니다/],
-    ['dtype', { ...good, 'model.safetensors': retype(good['model.safetensors'], 'transformer.h.0.attn.c_attn.weight', 'I32') }, /model\.safetensors의 텐서 transformer\.h\.0\.attn\.c_attn\.weight는 자료형을 읽을 수 없습니다/],
-    [null, { ...good, 'model.safetensors': good['model.safetensors'].subarray(0, good['model.safetensors'].length - 100) }, /model\.safetensors.*(잘렸|망가졌)/],
-    [null, editConfig(good, (c) => ({ ...c, n_embd: 16 })), /config\.json과 가중치가 맞지 않/],
-    ['vocab', editConfig(good, (c) => ({ ...c, vocab_size: 300 })), /어휘 크기가 맞지 않습니다/],
+    ['missing', without(good, 'config.json'), /^필요한 파일이 없습니다: config\.json\./],
+    ['missing', without(good, 'model.safetensors'), /^필요한 파일이 없습니다: model\.safetensors\./],
+    ['pickle', { ...without(good, 'model.safetensors'), 'pytorch_model.bin': Buffer.from([0x80, 2, 0x8a, 0x0a]) }, /^PyTorch pickle 파일은 읽지 않습니다: pytorch_model\.bin\..*safe_serialization=True/],
+    ['architecture', editConfig(good, (c) => ({ ...c, model_type: 'llama' })), /^이 페이지가 계산하지 못하는 구조입니다: llama \(config\.json의 model_type\)\. 읽을 수 있는 구조는 gpt2와 bert입니다/],
+    ['dtype', { ...good, 'model.safetensors': retype(good['model.safetensors'], 'transformer.h.0.attn.c_attn.weight', 'I32') }, /^읽을 수 없는 자료형의 텐서가 있습니다: transformer\.h\.0\.attn\.c_attn\.weight \(파일: model\.safetensors, 자료형: I32\)/],
+    [null, { ...good, 'model.safetensors': good['model.safetensors'].subarray(0, good['model.safetensors'].length - 100) }, /^(파일이 잘렸습니다|텐서 배치가 잘못되었습니다): model\.safetensors/],
+    [null, editConfig(good, (c) => ({ ...c, n_embd: 16 })), /^config\.json 파일과 가중치가 맞지 않.*(있어야 할 값 16, 실제 값 32|config\.json대로라면 \[)/],
+    ['vocab', editConfig(good, (c) => ({ ...c, vocab_size: 300 })), /^어휘 크기가 맞지 않습니다 \(파일: config\.json\)\. 어휘 크기: 있어야 할 값 300, 실제 값 \d+\./],
   ];
   for (const [kind, files, message] of cases) {
     const before = await text(page, `${S} [data-check="model-error"]`).catch(() => '');
@@ -252,6 +266,10 @@ test('real-models: each error is said in the page\'s language and the previous m
     const said = await text(page, `${S} [data-check="model-error"]`);
     assert.match(said, message);
     assert.match(said, /앞서 연 모델은 그대로 씁니다/);
+    // the sentence is Korean: no English words of the core's detail in it (the detail, if any,
+    // is the technical note below), and no particle that depends on a name's last sound
+    assert.doesNotMatch(said, /\b(is|are|but|the|not|of|has|have)\b/, said);
+    assert.doesNotMatch(said, /(\.json|\.safetensors|\.bin|\.txt|weight)(이|가|은|는|을|를|과|와)(?!\S)/, said);
     if (kind) assert.equal(await page.getAttribute(`${S} [data-check="model-error"]`, 'data-kind'), kind);
     // the previous model is still there and answers
     assert.equal(await page.getAttribute(`${S} [data-check="model"]`, 'data-state'), 'loaded');
@@ -260,7 +278,10 @@ test('real-models: each error is said in the page\'s language and the previous m
   // the truncated file names its tensor
   await page.setInputFiles(`${S} input[data-control="model-files"]`, payload({ ...good, 'model.safetensors': good['model.safetensors'].subarray(0, good['model.safetensors'].length - 100) }));
   await errorShown(page, '');
-  assert.match(await text(page, `${S} [data-check="model-error"]`), /텐서 \S*transformer\./);
+  assert.match(await text(page, `${S} [data-check="model-error"]`), /\(텐서: \S*transformer\./);
+  // the core's English detail only as the technical note, marked as English
+  assert.match(await text(page, `${S} [data-check="model-error-detail"]`), /^기술 정보\(영어\): \S/);
+  assert.equal(await page.$eval(`${S} [data-check="model-error-detail"] span`, (n) => n.lang), 'en');
   // a sentence longer than the model's 24 positions
   await page.fill(`${S} textarea[data-control="text"]`, 'the cat sat on the mat '.repeat(10));
   await page.waitForFunction((s) => !document.querySelector(`${s} [data-check="sentence-error"]`).hidden, S);
