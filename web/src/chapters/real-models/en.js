@@ -63,7 +63,7 @@ export default {
   defaultText: 'The cat sat on the mat. The cat was tired, so it lay down on the mat.',
   tokensLine: '{n|token|tokens}: {tokens}',
   viewTitle: 'Every layer, every head',
-  viewBody: 'One row per layer, one cell per head. In each small map the rows are the tokens asking and the columns the tokens read; darker is more weight. Click a map to see it large below. Nobody told the heads what to do: their different patterns come from training alone.',
+  viewBody: 'One row per layer, one cell per head. In each small map the rows are the tokens asking and the columns the tokens read; darker is more weight. Click a map to see it large below; with the keyboard, Tab into the maps, move between heads with the arrow keys (Home and End: the first and last of a layer), and choose one with Enter or Space. Nobody told the heads what to do: their different patterns come from training alone.',
   layerName: 'Layer {layer}',
   headName: 'L{layer} H{head}',
   thumbLabel: '{head} · {role}. Show it large',

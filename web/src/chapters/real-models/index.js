@@ -303,12 +303,15 @@ export default {
     tokensLine.dataset.check = 'tokens';
 
     // ---- the model view ---------------------------------------------------------------------
-    text('h3', 'viewTitle', work);
+    const viewTitle = text('h3', 'viewTitle', work);
+    viewTitle.id = `${ID}-view-title-${Math.random().toString(36).slice(2)}`;
     text('p', 'viewBody', work);
     const viewScroll = el('div', 'table-scroll', work);
     viewScroll.style.overflowX = 'auto';
     const modelView = el('div', '', viewScroll);
     modelView.dataset.heads = 'model-view';
+    modelView.setAttribute('role', 'grid');
+    modelView.setAttribute('aria-labelledby', viewTitle.id);
     // The page thread's share of a model: 144 maps (GPT-2 small) and a 144-row table are built,
     // painted and labelled a few at a time, at most FRAME_BUDGET units of work in one frame (a
     // map built, painted or labelled: 1; a table row of 9 cells: 4; and besides, the chosen
@@ -322,40 +325,85 @@ export default {
       thumbPx = H > 8 ? 44 : 64;
       Object.assign(modelView.style, { display: 'grid', gridTemplateColumns: `max-content repeat(${H}, ${thumbPx + 8}px)`, justifyContent: 'start', gap: '4px', alignItems: 'center' });
       thumbs = [];
+      focusAt = Math.min(state().head, info.layers * H - 1);
       modelView.replaceChildren();
       modelView.dataset.painted = '0';
       pump.built = pump.painted = pump.labelled = 0;
       pump.paintedFor = null;
       later();
     }
+    // The model view is one Tab stop (a WAI-ARIA grid with a roving tabindex): a row per layer
+    // (its header the layer's name), a cell per head; the arrow keys move between heads,
+    // Home/End to the row's ends (with Ctrl, the grid's), Enter or Space enlarges the head;
+    // a click does the same. Each cell is named by its layer, head and role.
+    let focusAt = 0; // the cell that holds the Tab stop
+    let row = null;
     function buildThumb(index) {
       const H = info.heads, l = Math.floor(index / H), h = index % H;
       let lab = null;
       if (h === 0) {
-        lab = el('span', 'hint', modelView);
+        row = el('div', '', modelView);
+        row.setAttribute('role', 'row');
+        row.style.display = 'contents';
+        lab = el('span', 'hint', row);
+        lab.setAttribute('role', 'rowheader');
         lab.dataset.layer = String(l);
         lab.style.whiteSpace = 'nowrap';
         lab.textContent = tr('layerName', { layer: l + 1 });
       }
-      const b = el('button', 'head-thumb', modelView);
-      b.type = 'button';
+      const b = el('div', 'head-thumb', row);
+      b.setAttribute('role', 'gridcell');
       b.dataset.head = String(index);
-      Object.assign(b.style, { padding: '2px', background: 'none', border: '2px solid var(--line)', borderRadius: '.3rem', cursor: 'pointer', lineHeight: 0 });
+      b.tabIndex = index === focusAt ? 0 : -1;
+      b.setAttribute('aria-label', headName(index)); // (with its role once labelled: step())
+      Object.assign(b.style, { padding: '2px', border: '2px solid var(--line)', borderRadius: '.3rem', cursor: 'pointer', lineHeight: 0 });
       const c = el('canvas', '', b);
       c.setAttribute('aria-hidden', 'true');
       Object.assign(c.style, { width: `${thumbPx}px`, height: `${thumbPx}px`, imageRendering: 'pixelated' });
-      b.addEventListener('click', () => patch({ head: index }));
+      b.addEventListener('click', () => {
+        moveFocus(index, false);
+        patch({ head: index });
+      });
       const th = { b, c, lab, l, h, pressed: null };
       thumbs.push(th);
       select(th, index === state().head);
     }
-    // the chosen head's map pressed and outlined
+    // the chosen head's map selected and outlined; the Tab stop follows it while the focus
+    // is elsewhere
     function select(th, on) {
       if (th.pressed === on) return;
       th.pressed = on;
-      th.b.setAttribute('aria-pressed', String(on));
+      th.b.setAttribute('aria-selected', String(on));
       th.b.style.borderColor = on ? 'var(--accent, #c60)' : 'var(--line)';
+      if (on && !modelView.contains(document.activeElement)) moveFocus(thumbs.indexOf(th), false);
     }
+    function moveFocus(x, focus = true) {
+      if (!thumbs[x]) return;
+      if (thumbs[focusAt] && focusAt !== x) thumbs[focusAt].b.tabIndex = -1;
+      focusAt = x;
+      if (thumbs[x].b.tabIndex !== 0) thumbs[x].b.tabIndex = 0;
+      if (focus) thumbs[x].b.focus();
+    }
+    modelView.addEventListener('keydown', (e) => {
+      const cell = e.target.closest?.('[data-head]');
+      if (!cell || !info) return;
+      const x = Number(cell.dataset.head), H = info.heads, n = thumbs.length, start = x - (x % H);
+      const to = {
+        ArrowRight: x % H < H - 1 && x + 1 < n ? x + 1 : x,
+        ArrowLeft: x % H > 0 ? x - 1 : x,
+        ArrowDown: x + H < n ? x + H : x,
+        ArrowUp: x >= H ? x - H : x,
+        Home: e.ctrlKey ? 0 : start,
+        End: e.ctrlKey ? n - 1 : Math.min(n - 1, start + H - 1),
+      }[e.key];
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        patch({ head: x });
+      } else if (to !== undefined) {
+        e.preventDefault();
+        moveFocus(to);
+      }
+    });
 
     // ---- one head ---------------------------------------------------------------------------
     const headName = (x) => (info ? tr('headName', { layer: Math.floor(x / info.heads) + 1, head: (x % info.heads) + 1 }) : '');

@@ -35,11 +35,11 @@ async function openChapter(query = '') {
 // waits until the model is loaded (its maps built)
 const loaded = (page, layersHeads) => page.waitForFunction(([s, n]) =>
   document.querySelector(`${s} [data-check="model"]`)?.dataset.state === 'loaded' &&
-  document.querySelectorAll(`${s} [data-heads="model-view"] button canvas`).length === n, [S, layersHeads]);
+  document.querySelectorAll(`${s} [data-heads="model-view"] [data-head] canvas`).length === n, [S, layersHeads]);
 // the maps all show the current sentence (they are painted a few a frame)
 const painted = (page) => page.waitForFunction((s) => {
   const v = document.querySelector(`${s} [data-heads="model-view"]`);
-  return v.dataset.painted === String(v.querySelectorAll('button').length);
+  return v.dataset.painted === String(v.querySelectorAll('[data-head]').length);
 }, S);
 // types a sentence and waits for its heads (the tiny checkpoints read 24 tokens: the default
 // sentences are longer)
@@ -85,7 +85,7 @@ test('real-models: no model yet; a GPT-2 checkpoint through the file picker: eve
   assert.ok(await page.$eval(`${S} [data-heads="model-view"] canvas`, (c) => c.width > 1 && c.getContext('2d').getImageData(0, 0, 1, 1).data[3] > 0));
   assert.deepEqual(await page.$$eval(`${S} [data-heads="model-view"] [data-layer]`, (ns) => ns.map((n) => n.textContent)), ['1층', '2층']);
   // one head enlarged: rows sum to 1
-  await page.click(`${S} [data-heads="model-view"] button[data-head="5"]`);
+  await page.click(`${S} [data-heads="model-view"] [data-head="5"]`);
   await page.waitForFunction((s) => document.querySelector(`${s} h3:nth-of-type(4)`)?.textContent.includes('2층 2번') ||
     [...document.querySelectorAll(`${s} h3`)].some((h) => h.textContent.includes('2층 2번')), S);
   await gridsDone(page);
@@ -93,6 +93,38 @@ test('real-models: no model yet; a GPT-2 checkpoint through the file picker: eve
   assert.ok(T > 5);
   const row = await page.$$eval('[data-grid="rm-P"] tbody tr:nth-child(4) td .v', (ns) => ns.map((n) => Number(n.textContent.replace('\u2212', '-'))));
   assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 0.05, String(row));
+  // the model view is one Tab stop, a grid moved through with the arrow keys (2 layers × 4 heads)
+  const cell = `${S} [data-heads="model-view"] [data-head]`;
+  assert.deepEqual(await page.$$eval(cell, (c) => c.filter((x) => x.tabIndex === 0).map((x) => x.dataset.head)), ['5']);
+  assert.equal(await page.getAttribute(`${S} [data-heads="model-view"]`, 'role'), 'grid');
+  assert.equal(await page.getAttribute(`${cell}[data-head="5"]`, 'aria-selected'), 'true');
+  await page.focus(`${S} textarea[data-control="text"]`);
+  const focused = () => page.evaluate(() => document.activeElement?.dataset.head ?? document.activeElement?.tagName);
+  const tabs = [];
+  for (let i = 0; i < 12 && tabs.at(-1) !== '5'; i++) {
+    await page.keyboard.press('Tab');
+    tabs.push(await focused());
+  }
+  assert.equal(tabs.at(-1), '5', tabs.join());
+  const keys = [['ArrowRight', '6'], ['ArrowRight', '7'], ['ArrowRight', '7'], ['ArrowUp', '3'], ['ArrowUp', '3'], ['Home', '0'],
+    ['ArrowLeft', '0'], ['ArrowDown', '4'], ['End', '7'], ['Control+Home', '0'], ['Control+End', '7'], ['ArrowLeft', '6']];
+  for (const [key, want] of keys) {
+    await page.keyboard.press(key);
+    assert.equal(await focused(), want, key);
+  }
+  // a move is not a choice: Enter chooses (the heading names it), the Tab stop stays on it
+  assert.equal(await page.getAttribute(`${cell}[data-head="6"]`, 'aria-selected'), 'false');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((s) => document.querySelector(`${s} [data-head="6"]`).getAttribute('aria-selected') === 'true', S);
+  assert.ok((await page.$$eval(`${S} h3`, (hs) => hs.map((h) => h.textContent))).some((t) => t.includes('2층 3번')));
+  assert.match(await page.getAttribute(`${cell}[data-head="6"]`, 'aria-label'), /^2층 3번 · /);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press(' ');
+  await page.waitForFunction((s) => document.querySelector(`${s} [data-head="5"]`).getAttribute('aria-selected') === 'true', S);
+  assert.deepEqual(await page.$$eval(cell, (c) => c.filter((x) => x.tabIndex === 0).map((x) => x.dataset.head)), ['5']);
+  // Tab leaves the grid at once (one stop, not 8)
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate((s) => document.querySelector(`${s} [data-heads="model-view"]`).contains(document.activeElement), S), false);
   // the rollout view
   await page.check(`${S} input[data-control="view-rollout"]`);
   await page.waitForFunction(() => document.querySelector('[data-grid="rm-view"] caption, [data-grid="rm-view"]')?.textContent.includes('rollout'));
