@@ -890,7 +890,10 @@ export default {
       drawRoles(st);
       drawAblation(st);
     }
+    // (section.__renders: the chapter's whole renders, counted for the browser test; a worker's
+    // message redraws only its part, without one)
     k.start((s) => {
+      section.__renders = (section.__renders ?? 0) + 1;
       viewButtons.forEach((b) => (b.checked = b.value === s.view));
       const t = sentenceOf(s);
       if (document.activeElement !== input && input.value !== t) input.value = t;

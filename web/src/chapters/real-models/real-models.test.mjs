@@ -391,6 +391,68 @@ test('real-models: the widget\'s model attribute opens a checkpoint', async () =
   await r.close();
 });
 
+// A worker's message redraws only its part: a progress message the load's bar and its line, an
+// ablation's step its bar and line; neither renders the chapter again. The messages are
+// given to the chapter's own handler (the worker's, captured), as the worker sends them.
+test('real-models: a progress or ablation message writes only its bar and line, without a render', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.addInitScript(() => {
+    const W = window.Worker;
+    window.Worker = class extends W {
+      set onmessage(f) {
+        window.__deliver = (data) => f({ data });
+        super.onmessage = f;
+      }
+      get onmessage() {
+        return super.onmessage;
+      }
+      postMessage(m, ...rest) {
+        if (m?.type === 'open') window.__openId = m.id;
+        if (m?.type === 'ablate') return void (window.__ablateId = m.id); // (held: the test sends its steps)
+        return super.postMessage(m, ...rest);
+      }
+    };
+  });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${server.url}?embed=real-models#real-models`);
+  await page.waitForSelector(`${S} [data-control="model-files"]`, { state: 'attached' });
+  await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(await folder('gpt2-f32')));
+  await loaded(page, 8);
+  await analysed(page, 'the cat sat on the mat', 'mat');
+  await rolesDone(page);
+  await gridsDone(page);
+  // the nodes written while the messages arrive, and the renders
+  const written = (send) => page.evaluate(async ([s, send]) => {
+    const section = document.querySelector(s);
+    const renders = section.__renders;
+    const nodes = new Set();
+    const mo = new MutationObserver((rs) => rs.forEach((r) => nodes.add(r.target.nodeType === 1 ? r.target : r.target.parentElement)));
+    mo.observe(section, { subtree: true, childList: true, attributes: true, characterData: true });
+    for (const m of send) window.__deliver({ ...m, id: window[m.id] });
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    mo.disconnect();
+    const name = (n) => n.dataset.check ?? n.dataset.progress ?? n.dataset.control ?? n.tagName.toLowerCase();
+    return { renders: section.__renders - renders, nodes: [...nodes].map(name).sort() };
+  }, [S, send]);
+  const progress = [1, 2, 3, 4, 5].map((i) => ({ type: 'progress', id: '__openId', bytesDone: i * 1e6, bytesTotal: 5e6, tensorsDone: i, tensorsTotal: 5 }));
+  const p = await written(progress);
+  assert.equal(p.renders, 0);
+  // (the bar, its line and the cancel button: nothing else)
+  assert.ok(p.nodes.every((n) => ['model', 'span', 'cancel'].includes(n)), JSON.stringify(p.nodes));
+  assert.match(await text(page, `${S} [data-progress="model"] + span`), /읽는 중: 5\.00 \/ 5\.00 MB, 텐서 5 \/ 5개/);
+  // the ablation's steps
+  await page.click(`${S} [data-control="ablate"]`);
+  await page.waitForFunction(() => window.__ablateId);
+  const steps = [1, 2, 3].map((done) => ({ type: 'ablating', id: '__ablateId', done, total: 8 }));
+  const a = await written(steps);
+  assert.equal(a.renders, 0);
+  assert.ok(a.nodes.every((n) => ['progress', 'ablation', 'ablate'].includes(n)), JSON.stringify(a.nodes));
+  assert.equal(await text(page, `${S} [data-check="ablation"]`), ko.ablating.replace('{done}', '3').replace('{total}', '8'));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 // A GPT-2-shaped checkpoint of 12 layers × 12 heads (d_model 24: heads of 2 dimensions), random
 // weights, the tiny GPT-2's tokenizer and positions: as many maps and table rows as GPT-2 small.
 function gpt2Like(base, L = 12, H = 12, d = 24) {
