@@ -730,6 +730,7 @@ export default {
       if (work.dataset.sentence !== st.state) work.dataset.sentence = st.state;
       const on = !!st.shown;
       for (const n of [tokensLine, viewScroll, viewBox, pair]) show(n, on);
+      if (viewBox.style.display !== (on ? '' : 'none')) viewBox.style.display = on ? '' : 'none'; // (.controls is a flex box: [hidden] alone does not hide it)
       const busy = String(st.state === 'pending');
       if (modelView.getAttribute('aria-busy') !== busy) modelView.setAttribute('aria-busy', busy);
       if (!on) {
@@ -841,6 +842,7 @@ export default {
       }
       const busy = String(!R);
       if (table.getAttribute('aria-busy') !== busy) table.setAttribute('aria-busy', busy);
+      show(tableBox, !!st.shown); // (no sentence: no table, not even its header)
     }
     // The ablation's button, bar and line: the button works only on a sentence whose heads are
     // here (else it is disabled and the line says why), the bar shows only while one runs.

@@ -219,6 +219,8 @@ async function invalidView(page, kind, message) {
   assert.equal(await page.isVisible(`${S} [data-heads="model-view"]`), false);
   assert.equal(await page.isVisible(`${S} [data-grids="head"]`), false);
   assert.equal(await page.isVisible(`${S} [data-check="tokens"]`), false);
+  assert.equal(await page.isVisible(`${S} [data-control="view-norm"]`), false);
+  assert.equal(await page.isVisible(`${S} [data-table="roles"]`), false);
   assert.equal(await page.getAttribute(`${S} [data-check="roles"]`, 'data-state'), 'none');
   assert.equal(await page.getAttribute(`${S} [data-check="ablation"]`, 'data-state'), 'invalid');
   assert.equal(await page.isDisabled(`${S} [data-control="ablate"]`), true);
