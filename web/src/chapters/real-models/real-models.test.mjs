@@ -253,6 +253,7 @@ for (const lang of ['ko', 'en']) {
     await invalidView(page, 'tooLong', lang === 'ko' ? /이 모델은 24개까지 읽습니다/ : /this model reads at most 24/);
     await page.fill(`${S} textarea[data-control="text"]`, '   ');
     await invalidView(page, 'empty', L.err_empty);
+    await assertAccessible(page, 'real-models');
     // a good one again: no message, every part back, the roles' line and table together
     await analysed(page, 'a dog sat on the mat', 'dog');
     await rolesDone(page);
