@@ -263,6 +263,12 @@ test('each error is named, and the previous model stays usable', async () => {
     assert.ok(r.error.message.length > 10);
     if (what === 'truncated') assert.ok(r.error.tensor, `the truncated file's tensor is named: ${JSON.stringify(r.error)}`);
     if (what === 'dtype') assert.equal(r.error.tensor, 'transformer.h.0.attn.c_attn.weight');
+    // the numbers cross as parameters (the page words the sentence: errorOf, errorParams)
+    if (what === 'dtype') assert.deepEqual([r.error.what, r.error.got], ['dtype', 'I32']);
+    if (what === 'config and weights') assert.ok(r.error.what && r.error.expected != null && r.error.got != null, JSON.stringify(r.error));
+    if (what === 'vocab (tokenizer)') assert.deepEqual([r.error.what, r.error.expected], ['vocab_size', '300']);
+    if (what === 'vocab (weights)') assert.deepEqual([r.error.what, r.error.expected], ['vocab_size', '400']);
+    if (what === 'architecture') assert.deepEqual([r.error.what, r.error.got], ['model_type', 'llama']);
     if (what === 'pytorch_model.bin') assert.match(r.error.message, /safetensors/);
     if (what === 'architecture') assert.match(r.error.message, /gpt2/);
     assert.equal(d.rm.model, first, `${what}: the previous model is kept`);
@@ -305,7 +311,7 @@ test('a load is cancelled between chunks; a URL folder loads through Range reque
   const ranges = [];
   const fetchFn = async (url, opts = {}) => {
     const name = url.split('/').pop();
-    const b = good[name];
+    const b = url.startsWith('https://example.test/models/tiny/') ? good[name] : undefined;
     if (!b) return new Response('not found', { status: 404 });
     const m = /bytes=(\d+)-(\d+)/.exec(opts.headers?.Range ?? '');
     if (!m) return new Response(b, { status: 200 });
@@ -320,6 +326,14 @@ test('a load is cancelled between chunks; a URL folder loads through Range reque
     assert.equal(r.type, 'loaded', JSON.stringify(r.error));
     assert.ok(ranges.filter((n) => n === 'model.safetensors').length >= 3); // first bytes, header, chunks
     assert.equal(r.info.layers, 2);
+    // a link's folder that does not exist: every name answers 404; the error names the first
+    // file read, config.json, and the folder (not model.safetensors)
+    const none = await d.open({ kind: 'url', base: 'https://example.test/models/nowhere/' });
+    assert.equal(none.type, 'error');
+    assert.deepEqual([none.error.kind, none.error.file, none.error.folder], ['missing', 'config.json', 'https://example.test/models/nowhere/']);
+    // picked files without config.json: config.json named, no folder
+    const noConfig = await d.open({ kind: 'files', files: asFiles(Object.fromEntries(Object.entries(good).filter(([n]) => n !== 'config.json'))) });
+    assert.deepEqual([noConfig.error.kind, noConfig.error.file, noConfig.error.folder], ['missing', 'config.json', undefined]);
   } finally {
     globalThis.fetch = saved;
   }

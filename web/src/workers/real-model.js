@@ -21,7 +21,9 @@
 //   {type: 'heads', id, …}             {tokens, labels, ids, T, weights, norms, rollout}
 //   {type: 'roles', id, roles}  {type: 'ablation', id, ablation}  {type: 'ablating', id, done, total}
 //   {type: 'ablationStopped', id, done, total, why: 'asked' | 'sentence' | 'model'}
-//   {type: 'error', id, of: 'open' | 'analyse' | 'roles' | 'ablate', error: {kind, file, tensor, detail, message, n, max}}
+//   {type: 'error', id, of: 'open' | 'analyse' | 'roles' | 'ablate', error: {kind, file, tensor, detail, message, n, max, folder,
+//                                       what, expected, got} (errorOf)}
+//                                       (folder: a link's folder none of whose files could be read)
 //   {type: 'cancelled', id}
 // A load that fails or is cancelled leaves the previous model as it was (both are held while
 // the new one loads: the peak is the two models' weights).
@@ -197,10 +199,36 @@ const tokenizerError = (e) => ({
   kind: e.kind === 'vocab' ? 'vocab' : e.kind === 'missing' ? 'tokenizerMissing' : 'tokenizer',
   file: e.file, tensor: '', detail: e.file ? e.message.slice(e.file.length + 2) : e.message, message: e.message,
 });
-const errorOf = (e) => ({
-  kind: e?.kind ?? 'error', file: e?.file ?? '', tensor: e?.tensor ?? '', detail: e?.detail ?? e?.message ?? String(e),
-  message: e?.message ?? String(e), n: e?.n, max: e?.max,
-});
+// An error crosses to the page as a code and its parameters ({kind, file, tensor, folder, n,
+// max, what, expected, got}), which the page words in its own language (ko.js / en.js); the
+// English `detail` goes along only as a technical note. The numbers are the core's, read from
+// its detail's fixed phrasings (core/src/pretrained_load.cpp, pretrained_config.cpp,
+// wasm/pretrained/pretrained.mjs, filesSource above): `what` names the quantity.
+const PARAMS = [
+  [/its shape is (\[[^\]]*\]), but config\.json implies (\[[^\]]*\])/, (m) => ({ what: 'shape', got: m[1], expected: m[2] })],
+  [/its dtype is (\w+)/, (m) => ({ what: 'dtype', got: m[1] })],
+  [/config\.json's (\w+) is (\d+), but the embedding has (\d+)/, (m) => ({ what: m[1], expected: m[2], got: m[3] })],
+  [/config\.json says (\d+) layers, but the weights have (\d+)/, (m) => ({ what: 'layers', expected: m[1], got: m[2] })],
+  [/config\.json says (gpt2|bert), but these weights are a (BERT|GPT-2)/, (m) => ({ what: 'model_type', expected: m[1], got: m[2] === 'BERT' ? 'bert' : 'gpt2' })],
+  [/the model type "([^"]*)"/, (m) => ({ what: 'model_type', got: m[1] })],
+  [/vocab_size is (\d+), but the tokenizer has ids up to (\d+)/, (m) => ({ what: 'vocab_size', expected: m[1], got: String(Number(m[2]) + 1) })],
+  [/^read (\d+) of (\d+) bytes/, (m) => ({ what: 'bytes', got: m[1], expected: m[2] })],
+  [/^(\d+) bytes at (\d+) pass the end of the file \((\d+) bytes\)/, (m) => ({ what: 'bytes', expected: String(Number(m[1]) + Number(m[2])), got: m[3] })],
+];
+export function errorParams(detail) {
+  for (const [re, f] of PARAMS) {
+    const m = re.exec(String(detail ?? ''));
+    if (m) return f(m);
+  }
+  return {};
+}
+const errorOf = (e) => {
+  const detail = e?.detail ?? e?.message ?? String(e);
+  return {
+    kind: e?.kind ?? 'error', file: e?.file ?? '', tensor: e?.tensor ?? '', detail,
+    message: e?.message ?? String(e), n: e?.n, max: e?.max, folder: e?.folder || undefined, ...errorParams(detail),
+  };
+};
 
 // BERT's masked positions: about 15% of the content tokens (at least one), evenly spread.
 export function maskedPositions(ids, special) {
@@ -247,6 +275,14 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
       if (job.cancelled) throw new SourceError('cancelled', '', 'cancelled');
       const configText = await source.text('config.json');
       const names = source.names ?? [];
+      // (picked files: one the page refuses, say a pytorch_model.bin, says more than the
+      // missing config.json)
+      for (const n of names.filter((x) => REFUSED.test(x))) if (!names.includes(WEIGHTS) && !names.includes(INDEX)) c.checkWeightsName(n); // throws "pickle" or "format"
+      // config.json is the first file read: without it the error names it (a link's folder
+      // that does not exist, or is not a model's, answers 404 for every name: `folder` says
+      // which folder could not be read)
+      if (configText === undefined)
+        throw Object.assign(new SourceError('missing', 'config.json', 'not found: the folder needs config.json'), { folder: source.names ? '' : source.label });
       const hasWeights = (await source.has(INDEX)) || (await source.has(WEIGHTS));
       if (!hasWeights) {
         const refused = names.filter((n) => REFUSED.test(n));
@@ -254,7 +290,6 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
         for (const n of refused) c.checkWeightsName(n); // throws "pickle" or "format"
         throw new SourceError('missing', WEIGHTS, 'not found: the folder needs model.safetensors (or model.safetensors.index.json and its shards)');
       }
-      if (configText === undefined) throw new SourceError('missing', 'config.json', 'not found: the folder needs config.json');
       let configJson;
       try {
         configJson = JSON.parse(configText);
@@ -349,6 +384,7 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
   function analyse(id, text) {
     stopAblation('sentence');
     if (!current) return post({ type: 'error', id, of: 'analyse', error: { kind: 'nomodel', message: 'no model loaded' } });
+    if (!String(text ?? '').trim()) return post({ type: 'error', id, of: 'analyse', error: { kind: 'empty', message: 'the sentence is empty' } });
     let enc;
     try {
       enc = encode(text);

@@ -104,67 +104,80 @@ export default {
     let openError = null, analyseError = null, rolesError = null, ablationError = null;
     let cancelled = false;
     let heads = null, roles = null, ablation = null, ablating = null, ablationStopped = null;
-    let headsFor = null; // the text heads was computed for
+    let headsFor = null, analyseText = null, ablateText = null; // the text last sent to the worker (its heads, its ablation)
     let urlNote = null; // [key, vars]
 
     const send = (msg) => {
       if (!worker) worker = startWorker(onMessage);
       worker.postMessage(msg);
     };
+    // Each message redraws what it changes, nothing else: a progress message the load's bar
+    // and its line (up to 20 a second while hundreds of MB load), an ablation's step its bar
+    // and line, the roles their line and table; a new model or sentence the results.
     function onMessage(m) {
       if (m.type === 'progress' && m.id === openId) {
-        // the bar and its line only (up to 20 a second while hundreds of MB load), not a render
-        const first = progress?.starting;
         progress = m;
-        if (first) k.render();
-        else drawProgress();
-        return;
+        drawProgress();
       } else if (m.type === 'loaded' && m.id === openId) {
         info = m.info;
         progress = null;
         openError = null;
-        heads = roles = ablation = null;
+        heads = roles = ablation = analyseError = rolesError = null;
         headsFor = null;
         buildModelView();
         analyse(true);
+        k.render();
       } else if (m.type === 'cancelled' && m.id === openId) {
         progress = null;
         cancelled = true;
+        drawLoad();
       } else if (m.type === 'heads' && m.id === analyseId) {
-        heads = m;
+        heads = { ...m, forText: analyseText };
         analyseError = null;
-        if (patchHead()) return;
+        if (!patchHead()) drawResults();
       } else if (m.type === 'roles' && m.id === analyseId) {
-        roles = { ...m.roles, ms: m.ms };
+        roles = { ...m.roles, ms: m.ms, forText: analyseText };
         rolesError = null;
-      } else if (m.type === 'ablating' && m.id === ablateId) ablating = m;
-      else if (m.type === 'ablationStopped' && m.id === ablateId) {
+        const st = now();
+        if (st.shown) drawHeads(state(), st); // (the maps' labels name their roles)
+        drawRoles(st);
+      } else if (m.type === 'ablating' && m.id === ablateId) {
+        ablating = m;
+        drawAblation(now());
+      } else if (m.type === 'ablationStopped' && m.id === ablateId) {
         ablating = null;
         ablationStopped = m.why === 'asked' ? m : null; // (a new sentence or model: nothing to say)
+        drawAblation(now());
       } else if (m.type === 'ablation' && m.id === ablateId) {
-        ablation = { ...m.ablation, forText: headsFor };
+        ablation = { ...m.ablation, forText: ablateText };
         ablating = null;
         ablationError = null;
+        const st = now();
+        drawRoles(st);
+        drawAblation(st);
       } else if (m.type === 'error') {
-        if (m.of === 'open' && m.id === openId) {
+        if ((m.of === 'open' && m.id === openId) || m.of === 'core') {
           openError = m.error;
           progress = null;
-        } else if (m.of === 'core') {
-          openError = m.error;
-          progress = null;
-          worker?.terminate();
-          worker = null;
+          if (m.of === 'core') {
+            worker?.terminate();
+            worker = null;
+          }
+          drawLoad();
         } else if (m.of === 'analyse' && m.id === analyseId) {
-          analyseError = m.error;
+          analyseError = { ...m.error, forText: analyseText };
           heads = null;
           roles = null;
-        } else if (m.of === 'roles' && m.id === analyseId) rolesError = m.error;
-        else if (m.of === 'ablate' && m.id === ablateId) {
+          drawResults();
+        } else if (m.of === 'roles' && m.id === analyseId) {
+          rolesError = { ...m.error, forText: analyseText };
+          drawRoles(now());
+        } else if (m.of === 'ablate' && m.id === ablateId) {
           ablationError = m.error;
           ablating = null;
-        } else return;
-      } else return;
-      k.render();
+          drawAblation(now());
+        }
+      }
     }
     // a link's head past this model's heads: back to the first
     function patchHead() {
@@ -187,17 +200,17 @@ export default {
         openError = { kind: 'core', detail: e.message };
         progress = null;
       }
-      k.render();
+      drawLoad();
     }
     const sentenceOf = (s) => s.text ?? tr('defaultText');
     function analyse(force = false) {
       if (!info) return;
       const t = sentenceOf(state());
       if (!force && t === headsFor) return;
-      headsFor = t;
+      headsFor = analyseText = t;
       analyseId = nextId++;
-      roles = null;
       rolesError = null;
+      // (an empty one too: the worker stops an ablation under way and answers 'empty')
       send({ type: 'analyse', id: analyseId, text: t });
     }
 
@@ -257,6 +270,8 @@ export default {
     const errorLine = el('p', 'number-error');
     errorLine.setAttribute('role', 'alert');
     errorLine.dataset.check = 'model-error';
+    const errorDetail = el('p', 'hint');
+    errorDetail.dataset.check = 'model-error-detail';
 
     // ---- the sentence -----------------------------------------------------------------------
     const work = el('div', '');
@@ -275,22 +290,28 @@ export default {
     input.addEventListener('input', () => {
       clearTimeout(typing);
       const t = input.value;
-      if (!t.trim()) return;
-      typing = setTimeout(() => patch({ text: t }), TYPING_PAUSE);
+      // (an emptied field at once: no results of the text before stay beside it)
+      if (!t.trim()) patch({ text: t });
+      else typing = setTimeout(() => patch({ text: t }), TYPING_PAUSE);
     });
     const sentenceError = el('p', 'number-error', work);
     sentenceError.setAttribute('role', 'alert');
     sentenceError.dataset.check = 'sentence-error';
+    const sentenceDetail = el('p', 'hint', work);
+    sentenceDetail.dataset.check = 'sentence-error-detail';
     const tokensLine = el('p', 'hint', work);
     tokensLine.dataset.check = 'tokens';
 
     // ---- the model view ---------------------------------------------------------------------
-    text('h3', 'viewTitle', work);
+    const viewTitle = text('h3', 'viewTitle', work);
+    viewTitle.id = `${ID}-view-title-${Math.random().toString(36).slice(2)}`;
     text('p', 'viewBody', work);
     const viewScroll = el('div', 'table-scroll', work);
     viewScroll.style.overflowX = 'auto';
     const modelView = el('div', '', viewScroll);
     modelView.dataset.heads = 'model-view';
+    modelView.setAttribute('role', 'grid');
+    modelView.setAttribute('aria-labelledby', viewTitle.id);
     // The page thread's share of a model: 144 maps (GPT-2 small) and a 144-row table are built,
     // painted and labelled a few at a time, at most FRAME_BUDGET units of work in one frame (a
     // map built, painted or labelled: 1; a table row of 9 cells: 4; and besides, the chosen
@@ -304,34 +325,85 @@ export default {
       thumbPx = H > 8 ? 44 : 64;
       Object.assign(modelView.style, { display: 'grid', gridTemplateColumns: `max-content repeat(${H}, ${thumbPx + 8}px)`, justifyContent: 'start', gap: '4px', alignItems: 'center' });
       thumbs = [];
+      focusAt = Math.min(state().head, info.layers * H - 1);
       modelView.replaceChildren();
       modelView.dataset.painted = '0';
       pump.built = pump.painted = pump.labelled = 0;
       pump.paintedFor = null;
       later();
     }
+    // The model view is one Tab stop (a WAI-ARIA grid with a roving tabindex): a row per layer
+    // (its header the layer's name), a cell per head; the arrow keys move between heads,
+    // Home/End to the row's ends (with Ctrl, the grid's), Enter or Space enlarges the head;
+    // a click does the same. Each cell is named by its layer, head and role.
+    let focusAt = 0; // the cell that holds the Tab stop
+    let row = null;
     function buildThumb(index) {
       const H = info.heads, l = Math.floor(index / H), h = index % H;
       let lab = null;
       if (h === 0) {
-        lab = el('span', 'hint', modelView);
+        row = el('div', '', modelView);
+        row.setAttribute('role', 'row');
+        row.style.display = 'contents';
+        lab = el('span', 'hint', row);
+        lab.setAttribute('role', 'rowheader');
         lab.dataset.layer = String(l);
         lab.style.whiteSpace = 'nowrap';
         lab.textContent = tr('layerName', { layer: l + 1 });
       }
-      const b = el('button', 'head-thumb', modelView);
-      b.type = 'button';
+      const b = el('div', 'head-thumb', row);
+      b.setAttribute('role', 'gridcell');
       b.dataset.head = String(index);
-      Object.assign(b.style, { padding: '2px', background: 'none', border: '2px solid var(--line)', borderRadius: '.3rem', cursor: 'pointer', lineHeight: 0 });
+      b.tabIndex = index === focusAt ? 0 : -1;
+      b.setAttribute('aria-label', headName(index)); // (with its role once labelled: step())
+      Object.assign(b.style, { padding: '2px', border: '2px solid var(--line)', borderRadius: '.3rem', cursor: 'pointer', lineHeight: 0 });
       const c = el('canvas', '', b);
       c.setAttribute('aria-hidden', 'true');
       Object.assign(c.style, { width: `${thumbPx}px`, height: `${thumbPx}px`, imageRendering: 'pixelated' });
-      b.addEventListener('click', () => patch({ head: index }));
-      const on = index === state().head;
-      b.setAttribute('aria-pressed', String(on));
-      if (on) b.style.borderColor = 'var(--accent, #c60)';
-      thumbs.push({ b, c, lab, l, h, pressed: on });
+      b.addEventListener('click', () => {
+        moveFocus(index, false);
+        patch({ head: index });
+      });
+      const th = { b, c, lab, l, h, pressed: null };
+      thumbs.push(th);
+      select(th, index === state().head);
     }
+    // the chosen head's map selected and outlined; the Tab stop follows it while the focus
+    // is elsewhere
+    function select(th, on) {
+      if (th.pressed === on) return;
+      th.pressed = on;
+      th.b.setAttribute('aria-selected', String(on));
+      th.b.style.borderColor = on ? 'var(--accent, #c60)' : 'var(--line)';
+      if (on && !modelView.contains(document.activeElement)) moveFocus(thumbs.indexOf(th), false);
+    }
+    function moveFocus(x, focus = true) {
+      if (!thumbs[x]) return;
+      if (thumbs[focusAt] && focusAt !== x) thumbs[focusAt].b.tabIndex = -1;
+      focusAt = x;
+      if (thumbs[x].b.tabIndex !== 0) thumbs[x].b.tabIndex = 0;
+      if (focus) thumbs[x].b.focus();
+    }
+    modelView.addEventListener('keydown', (e) => {
+      const cell = e.target.closest?.('[data-head]');
+      if (!cell || !info) return;
+      const x = Number(cell.dataset.head), H = info.heads, n = thumbs.length, start = x - (x % H);
+      const to = {
+        ArrowRight: x % H < H - 1 && x + 1 < n ? x + 1 : x,
+        ArrowLeft: x % H > 0 ? x - 1 : x,
+        ArrowDown: x + H < n ? x + H : x,
+        ArrowUp: x >= H ? x - H : x,
+        Home: e.ctrlKey ? 0 : start,
+        End: e.ctrlKey ? n - 1 : Math.min(n - 1, start + H - 1),
+      }[e.key];
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        patch({ head: x });
+      } else if (to !== undefined) {
+        e.preventDefault();
+        moveFocus(to);
+      }
+    });
 
     // ---- one head ---------------------------------------------------------------------------
     const headName = (x) => (info ? tr('headName', { layer: Math.floor(x / info.heads) + 1, head: (x % info.heads) + 1 }) : '');
@@ -371,10 +443,10 @@ export default {
 
     // ---- roles ------------------------------------------------------------------------------
     text('h3', 'rolesTitle', work);
-    text('p', 'rolesBody', work, (s, r) => r?.rolesVars ?? { repeat: '…', sequences: '…' });
-    // the thresholds, once (the worker's, from the core)
-    text('p', 'rolesThresholds', work, (s, r) => r?.thresholdVars ?? { prev: '…', first: '…', dup: '…', local: '…', induction: '…' })
-      .dataset.check = 'thresholds';
+    // (its numbers and the thresholds, the worker's from the core, are drawn with the table)
+    const rolesBody = el('p', '', work);
+    const rolesThresholds = el('p', '', work);
+    rolesThresholds.dataset.check = 'thresholds';
     const rolesLine = el('p', 'check-line', work);
     rolesLine.dataset.check = 'roles';
     const tableBox = el('div', 'table-scroll', work);
@@ -394,13 +466,14 @@ export default {
     text('p', 'ablationBody', work);
     const ablBox = el('div', 'controls', work);
     const ablateButton = k.button('ablateButton', () => {
-      if (!info || !heads) return;
+      if (!info || now().state !== 'ready') return;
       ablateId = nextId++;
+      ablateText = heads.forText;
       ablationError = null;
       ablationStopped = null;
       ablating = { done: 0, total: info.layers * info.heads };
       send({ type: 'ablate', id: ablateId });
-      k.render();
+      drawAblation(now());
     }, ablBox);
     ablateButton.dataset.control = 'ablate';
     const ablBar = el('progress', '', ablBox);
@@ -413,6 +486,9 @@ export default {
     ablStop.dataset.control = 'ablate-stop';
     const ablLine = el('p', 'check-line', work);
     ablLine.dataset.check = 'ablation';
+    ablLine.id = `${ID}-ablation-line-${Math.random().toString(36).slice(2)}`;
+    ablateButton.setAttribute('aria-describedby', ablLine.id);
+    ablBar.hidden = ablStop.hidden = true;
 
     // ---- a model named by a link or the widget ----------------------------------------------
     const given = ctx.model ?? null;
@@ -497,21 +573,24 @@ export default {
       let budget = FRAME_BUDGET;
       const n = info.layers * info.heads;
       if (pump.grids.length && pairNear && !gridStep(pump.grids[0])) pump.grids.shift(); // (besides the budget)
-      pair.dataset.filled = String(!pump.grids.length);
+      const done = String(!pump.grids.length);
+      if (pair.dataset.filled !== done) pair.dataset.filled = done;
       while (pump.built < n && budget > 0) {
         buildThumb(pump.built++);
         budget--;
       }
-      if (heads && pump.paintedFor !== heads) {
-        pump.paintedFor = heads;
+      const shown = now().shown; // (the heads on screen: none while the sentence is empty or refused)
+      if (shown && pump.paintedFor !== shown) {
+        pump.paintedFor = shown;
         pump.painted = 0;
       }
-      while (heads && pump.painted < pump.built && budget > 0) {
-        paint(thumbs[pump.painted].c, heads.weights, pump.painted * heads.T * heads.T, heads.T);
+      while (shown && pump.painted < pump.built && budget > 0) {
+        paint(thumbs[pump.painted].c, shown.weights, pump.painted * shown.T * shown.T, shown.T);
         pump.painted++;
         budget--;
       }
-      modelView.dataset.painted = String(heads ? pump.painted : 0);
+      const painted = String(shown ? pump.painted : 0);
+      if (modelView.dataset.painted !== painted) modelView.dataset.painted = painted;
       while (pump.label && pump.labelled < pump.built && budget > 0) {
         const { b } = thumbs[pump.labelled];
         const [aria, title, role] = pump.label(pump.labelled++);
@@ -540,19 +619,44 @@ export default {
         pump.rowsDone++;
         budget -= ROW_COST;
       }
-      table.dataset.filled = String(pump.rowsDone === rows.length && rows.length > 0);
-      if ((pump.grids.length && pairNear) || pump.built < n || (heads && pump.painted < pump.built) || (pump.label && pump.labelled < pump.built) || pump.rowsDone < rows.length) later();
+      const filled = String(pump.rowsDone === rows.length && rows.length > 0);
+      if (table.dataset.filled !== filled) table.dataset.filled = filled;
+      if ((pump.grids.length && pairNear) || pump.built < n || (shown && pump.painted < pump.built) || (pump.label && pump.labelled < pump.built) || pump.rowsDone < rows.length) later();
     }
-    // An error's message in the page's language: err_<kind>, its parts escaped.
-    const errorText = (e) => {
-      const vars = { file: safe(e.file), tensor: safe(e.tensor), detail: safe(e.detail ?? e.message), n: e.n, max: e.max };
-      let template;
+    // An error's message in the page's language, worded here from its code and parameters
+    // (the worker's errorOf: kind, file, tensor, folder, n, max, what, expected, got): no
+    // particle follows a file or tensor name in Korean (they are set after a colon or in
+    // brackets). The core's English detail is only the technical note under it (errorNote).
+    const tryTr = (key, vars) => {
       try {
-        template = tr(`err_${e.kind}`);
+        return tr(key, vars);
       } catch {
-        template = tr('err_error');
+        return null;
       }
-      return [template, vars];
+    };
+    function errorWords(e) {
+      const kind = e.kind === 'missing' && e.folder ? 'missingFolder' : e.kind === 'missing' && e.tensor ? 'missingTensor' : e.kind;
+      const key = tryTr(`err_${kind}`) != null ? `err_${kind}` : 'err_error';
+      const raw = { file: e.file ?? '', tensor: e.tensor ?? '', folder: e.folder ?? '', n: e.n, max: e.max,
+        got: e.got ?? tr('unknownValue'), expected: e.expected ?? tr('unknownValue') };
+      raw.at = e.tensor ? tr('atTensor', { tensor: e.tensor }) : '';
+      raw.inFile = e.file ? tr('inFile', { file: e.file }) : '';
+      raw.values = e.got != null && e.expected != null
+        ? tr('values', { what: tryTr(`what_${e.what}`) ?? e.what ?? '', expected: e.expected, got: e.got }) : '';
+      return [key, raw];
+    }
+    // [template, vars] for setProse (every part escaped); errorMessage(e) is the same as text
+    const errorText = (e) => {
+      const [key, raw] = errorWords(e);
+      return [tr(key), Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, typeof v === 'string' ? safe(v) : v]))];
+    };
+    const errorMessage = (e) => tr(...errorWords(e));
+    // The technical note under a message: the core's English detail, where it says more
+    // than the sentence above it.
+    const SAID_IN_FULL = new Set(['tooLong', 'empty', 'missing', 'pickle', 'format', 'memory', 'tokenizerMissing', 'nomodel']);
+    const sayDetail = (node, e) => {
+      const d = e && !SAID_IN_FULL.has(e.kind) ? String(e.detail ?? e.message ?? '') : '';
+      say(node, d ? tr('technical') : null, { detail: safe(d.slice(0, 400)) }); // (the detail in a span lang="en")
     };
     const say = (node, template, vars) => {
       node.hidden = !template;
@@ -569,20 +673,20 @@ export default {
     let labelKey = null, tableKey = null, headKey = null, gridKey = null;
 
     function drawProgress() {
-      bar.hidden = barText.hidden = cancelButton.hidden = !progress;
+      if (bar.hidden !== !progress) bar.hidden = barText.hidden = cancelButton.hidden = !progress;
       if (!progress) return;
-      bar.setAttribute('aria-label', tr('readingStart'));
-      bar.max = progress.bytesTotal || 1;
-      bar.value = progress.bytesDone;
+      const label = tr('readingStart');
+      if (bar.getAttribute('aria-label') !== label) bar.setAttribute('aria-label', label);
+      const max = progress.bytesTotal || 1;
+      if (bar.max !== max) bar.max = max;
+      if (bar.value !== progress.bytesDone) bar.value = progress.bytesDone;
       setText(barText, progress.starting ? tr('readingStart') : tr('reading', {
         done: f2(progress.bytesDone / 1e6), total: f2(progress.bytesTotal / 1e6),
         tensorsDone: progress.tensorsDone, tensorsTotal: progress.tensorsTotal,
       }));
     }
-    k.start((s) => {
-      viewButtons.forEach((b) => (b.checked = b.value === s.view));
-      const t = sentenceOf(s);
-      if (document.activeElement !== input && input.value !== t) input.value = t;
+    // The model's line, the load's bar and its error (what opening a model changes).
+    function drawLoad() {
       drawProgress();
       const loadedVars = info ? {
         modelType: safe(info.modelType), layers: info.layers, heads: info.heads, dModel: info.dModel, vocab: info.vocab,
@@ -591,46 +695,69 @@ export default {
       say(urlSpan, urlNote ? `${tr(urlNote[0])} ` : null, urlNote?.[1]);
       say(cancelSpan, cancelled ? `${tr('cancelled')} ` : null);
       say(loadedSpan, info ? tr('loaded') : progress ? null : tr('noModel'), loadedVars);
-      status.dataset.state = info ? 'loaded' : progress ? 'loading' : 'none';
+      const st = info ? 'loaded' : progress ? 'loading' : 'none';
+      if (status.dataset.state !== st) status.dataset.state = st;
       if (openError) {
         const [tpl, vars] = errorText(openError);
         say(errorLine, info ? `${tpl} ${tr('keepPrevious')}` : tpl, vars);
       } else say(errorLine, null);
-      errorLine.dataset.kind = openError?.kind ?? '';
+      sayDetail(errorDetail, openError);
+      if (errorLine.dataset.kind !== (openError?.kind ?? '')) errorLine.dataset.kind = openError?.kind ?? '';
+    }
 
-      work.hidden = !info;
-      if (!info) return { rolesVars: null, thresholdVars: null };
-
-      // the sentence
-      if (analyseError) say(sentenceError, ...errorText(analyseError));
+    // What the view shows for the current sentence, decided in one place: 'empty' (nothing
+    // typed), 'error' (the worker refused it: too long, …), 'ready' (its heads are here) or
+    // 'pending' (asked for; the results of the sentence before, if any, stay, marked busy).
+    // The maps, the grids, the roles' line and table and the ablation all follow it.
+    function sentenceState(t) {
+      if (!t.trim()) return { state: 'empty', error: { kind: 'empty' } };
+      if (analyseError && analyseError.forText === t) return { state: 'error', error: analyseError };
+      if (heads && heads.forText === t) return { state: 'ready', shown: heads };
+      return { state: 'pending', shown: heads };
+    }
+    const now = () => sentenceState(sentenceOf(state()));
+    const show = (node, on) => {
+      if (node.hidden !== !on) node.hidden = !on;
+    };
+    function drawSentence(s) {
+      const t = sentenceOf(s);
+      if (t !== headsFor) queueMicrotask(() => analyse());
+      const st = sentenceState(t);
+      if (st.error) say(sentenceError, ...errorText(st.error));
       else say(sentenceError, null);
-      sentenceError.dataset.kind = analyseError?.kind ?? '';
-      if (t !== headsFor && !analyseError) {
-        clearTimeout(typing);
-        queueMicrotask(() => analyse());
-      } else if (analyseError && t !== headsFor) queueMicrotask(() => analyse());
-      if (!heads) return { rolesVars: null, thresholdVars: null };
-
-      const T = heads.T, H = info.heads, nh = info.layers * H;
-      labels = heads.labels.map(shownToken);
+      sayDetail(sentenceDetail, st.error);
+      if (sentenceError.dataset.kind !== (st.error?.kind ?? '')) sentenceError.dataset.kind = st.error?.kind ?? '';
+      if (work.dataset.sentence !== st.state) work.dataset.sentence = st.state;
+      const on = !!st.shown;
+      for (const n of [tokensLine, viewScroll, viewBox, pair]) show(n, on);
+      if (viewBox.style.display !== (on ? '' : 'none')) viewBox.style.display = on ? '' : 'none'; // (.controls is a flex box: [hidden] alone does not hide it)
+      const busy = String(st.state === 'pending');
+      if (modelView.getAttribute('aria-busy') !== busy) modelView.setAttribute('aria-busy', busy);
+      if (!on) {
+        setText(tokensLine, '');
+        if (modelView.dataset.painted !== '0') modelView.dataset.painted = '0';
+        pump.grids = [];
+        gridKey = null;
+      }
+      return st;
+    }
+    function drawHeads(s, st) {
+      const H = heads;
+      if (!st.shown) return;
+      const T = H.T, nh = info.layers * info.heads;
+      labels = H.labels.map(shownToken);
       setText(tokensLine, tr('tokensLine', { n: T, tokens: labels.map((x) => `「${x}」`).join(' ') }));
-      tokensLine.dataset.ms = String(Math.round(heads.ms ?? 0)); // the worker's time for every head (make bench-model)
+      const ms = String(Math.round(H.ms ?? 0)); // the worker's time for every head (make bench-model)
+      if (tokensLine.dataset.ms !== ms) tokensLine.dataset.ms = ms;
       const head = Math.min(s.head, nh - 1);
       // the small maps: painted, built and labelled by step(), a few a frame; the chosen one now
-      thumbs.forEach((th, x) => {
-        const on = x === head;
-        if (th.pressed !== on) {
-          th.pressed = on;
-          th.b.setAttribute('aria-pressed', String(on));
-          th.b.style.borderColor = on ? 'var(--accent, #c60)' : 'var(--line)';
-        }
-      });
+      thumbs.forEach((th, x) => select(th, x === head));
       const lk = [roles, document.documentElement.lang, tr('layerName', { layer: 1 })];
       if (!labelKey || lk.some((v, i) => v !== labelKey[i])) {
         labelKey = lk;
         pump.labelled = 0;
         pump.label = (x) => {
-          const rx = roles?.layers[Math.floor(x / H)][x % H] ?? null;
+          const rx = roles && roles.forText === heads?.forText ? roles.layers[Math.floor(x / info.heads)][x % info.heads] : null;
           const shown_ = rx ? roleWhy(rx) : '…';
           if (thumbs[x].lab) setText(thumbs[x].lab, tr('layerName', { layer: thumbs[x].l + 1 }));
           return [tr('thumbLabel', { head: headName(x), role: shown_ }), `${headName(x)} · ${shown_}`, rx?.role ?? ''];
@@ -638,101 +765,144 @@ export default {
       }
       later();
       // the head enlarged, and beside it the value-norm view or the rollout
-      const P = { rows: T, cols: T, data: heads.weights.slice(head * T * T, (head + 1) * T * T) };
-      let other;
-      if (s.view === 'rollout') other = { rows: T, cols: T, data: heads.rollout };
-      else {
-        const norm = heads.norms.subarray(head * T, (head + 1) * T);
-        const d = new Float32Array(T * T);
-        for (let i = 0; i < T; i++) {
-          let sum = 0;
-          for (let j = 0; j < T; j++) sum += d[i * T + j] = P.data[i * T + j] * norm[j];
-          if (sum > 0) for (let j = 0; j < T; j++) d[i * T + j] /= sum;
-        }
-        other = { rows: T, cols: T, data: d };
-      }
       // (a render with the same head, view and language leaves the grids' work as it is)
-      const gk = [heads, head, s.view, document.documentElement.lang];
+      const gk = [H, head, s.view, document.documentElement.lang];
       if (!gridKey || gk.some((v, i) => v !== gridKey[i])) {
         gridKey = gk;
+        const P = { rows: T, cols: T, data: H.weights.slice(head * T * T, (head + 1) * T * T) };
+        let other;
+        if (s.view === 'rollout') other = { rows: T, cols: T, data: H.rollout };
+        else {
+          const norm = H.norms.subarray(head * T, (head + 1) * T);
+          const d = new Float32Array(T * T);
+          for (let i = 0; i < T; i++) {
+            let sum = 0;
+            for (let j = 0; j < T; j++) sum += d[i * T + j] = P.data[i * T + j] * norm[j];
+            if (sum > 0) for (let j = 0; j < T; j++) d[i * T + j] /= sum;
+          }
+          other = { rows: T, cols: T, data: d };
+        }
         pump.grids = [{ grid: gridP, data: P }, { grid: gridV, data: other }]; // GRID_CELLS a frame (step)
         pair.dataset.filled = 'false';
       }
       later();
-
-      // roles, sorted, with the unnamed heads counted
-      let rolesVars = null, thresholdVars = null;
-      if (roles) {
-        rolesVars = { repeat: roles.repeatLength, sequences: roles.sequences };
-        const th = roles.thresholds;
-        thresholdVars = { prev: f2(th.previousToken), first: f2(th.firstToken), dup: f2(th.duplicateToken), local: f2(th.local), induction: f2(th.induction) };
-        const all = roles.layers.flatMap((L, l) => L.map((x, h) => ({ ...x, x: l * H + h })));
+    }
+    // The roles' sentence, line and table from one value: the roles of the heads on screen,
+    // or none (then the line says why and the table has no rows).
+    function drawRoles(st) {
+      const R = st.shown && roles && roles.forText === st.shown.forText ? roles : null;
+      const H = info.heads;
+      const dots = { repeat: '…', sequences: '…' };
+      setProse(rolesBody, tr('rolesBody'), R ? { repeat: R.repeatLength, sequences: R.sequences } : dots);
+      const th = R?.thresholds;
+      setProse(rolesThresholds, tr('rolesThresholds'), th
+        ? { prev: f2(th.previousToken), first: f2(th.firstToken), dup: f2(th.duplicateToken), local: f2(th.local), induction: f2(th.induction) }
+        : { prev: '…', first: '…', dup: '…', local: '…', induction: '…' });
+      let lineState, body = [];
+      if (R) {
+        const all = R.layers.flatMap((L, l) => L.map((x, h) => ({ ...x, x: l * H + h })));
         const count = (r) => all.filter((x) => (x.role || '') === r).length;
         const byRole = ROLE_ORDER.slice(0, -1).map((r) => `${roleName(r)} ${count(r)}`).join(', ');
-        setText(rolesLine, tr('rolesCount', { total: all.length, byRole, none: roles.unnamed }));
-        rolesLine.dataset.state = 'done';
-        rolesLine.dataset.ms = String(Math.round(roles.ms ?? 0));
+        setText(rolesLine, tr('rolesCount', { total: all.length, byRole, none: R.unnamed }));
+        lineState = 'done';
+        const ms = String(Math.round(R.ms ?? 0));
+        if (rolesLine.dataset.ms !== ms) rolesLine.dataset.ms = ms;
         all.sort((a, b) => ROLE_ORDER.indexOf(a.role || '') - ROLE_ORDER.indexOf(b.role || '') || a.x - b.x);
-        const abl = ablation && ablation.forText === t ? ablation : null;
-        const cols = ['colHead', 'colRole', 'colPrev', 'colFirst', 'colDup', 'colLocal', 'colInduction', 'colDelta'].map((c) => tr(c));
+        const abl = ablation && ablation.forText === R.forText ? ablation : null;
         const signed = (v) => (v >= 0 ? `+${f3(v)}` : f3(v));
-        const body = all.map((x) => [x.x, headName(x.x), roleWhy(x), f2(x.previousToken), f2(x.firstToken), f2(x.duplicateToken),
+        body = all.map((x) => [x.x, headName(x.x), roleWhy(x), f2(x.previousToken), f2(x.firstToken), f2(x.duplicateToken),
           f2(x.local), f2(x.induction), abl ? signed(abl.delta[x.x]) : '…']);
-        const key = JSON.stringify([cols, body]);
-        if (key !== tableKey) {
-          tableKey = key;
-          const hk = JSON.stringify(cols);
-          if (hk !== headKey) {
-            headKey = hk;
-            rebuild(thead, (into) => {
-              const row = el('tr', '', into);
-              cols.forEach((c) => { const th = el('th', '', row); th.scope = 'col'; th.textContent = c; });
-            });
-          }
-          pump.rows = body;
-          pump.rowsDone = 0;
-          table.dataset.filled = 'false';
-          later();
-        }
+      } else if (!st.shown) {
+        setText(rolesLine, tr('rolesNeedSentence'));
+        lineState = 'none';
+      } else if (rolesError && rolesError.forText === st.shown.forText) {
+        setText(rolesLine, tr('rolesFailed', { message: errorMessage(rolesError) }));
+        lineState = 'error';
       } else {
-        setText(rolesLine, rolesError ? tr('rolesFailed', { message: rolesError.detail ?? rolesError.message }) : tr('rolesWaiting'));
-        rolesLine.dataset.state = rolesError ? 'error' : 'busy';
+        setText(rolesLine, tr('rolesWaiting'));
+        lineState = 'busy';
       }
-      table.setAttribute('aria-busy', String(!roles));
-
-      // ablation
-      ablBar.hidden = ablStop.hidden = !ablating;
-      ablateButton.disabled = !!ablating;
-      if (!ablating) ablStop.disabled = false;
+      if (rolesLine.dataset.state !== lineState) rolesLine.dataset.state = lineState;
+      const cols = ['colHead', 'colRole', 'colPrev', 'colFirst', 'colDup', 'colLocal', 'colInduction', 'colDelta'].map((c) => tr(c));
+      const key = JSON.stringify([cols, body]);
+      if (key !== tableKey) {
+        tableKey = key;
+        const hk = JSON.stringify(cols);
+        if (hk !== headKey) {
+          headKey = hk;
+          rebuild(thead, (into) => {
+            const row = el('tr', '', into);
+            cols.forEach((c) => { const th = el('th', '', row); th.scope = 'col'; th.textContent = c; });
+          });
+        }
+        pump.rows = body;
+        pump.rowsDone = 0;
+        table.dataset.filled = 'false';
+        later();
+      }
+      const busy = String(!R);
+      if (table.getAttribute('aria-busy') !== busy) table.setAttribute('aria-busy', busy);
+      show(tableBox, !!st.shown); // (no sentence: no table, not even its header)
+    }
+    // The ablation's button, bar and line: the button works only on a sentence whose heads are
+    // here (else it is disabled and the line says why), the bar shows only while one runs.
+    function drawAblation(st) {
+      const ready = st.state === 'ready';
+      show(ablBar, !!ablating);
+      show(ablStop, !!ablating);
+      const off = !ready || !!ablating;
+      if (ablateButton.disabled !== off) ablateButton.disabled = off;
+      if (!ablating && ablStop.disabled) ablStop.disabled = false;
+      let line = '', lineState = 'none';
       if (ablating) {
-        ablBar.setAttribute('aria-label', tr('ablateButton'));
-        ablBar.max = ablating.total || 1;
-        ablBar.value = ablating.done;
-        setText(ablLine, tr('ablating', { done: ablating.done, total: ablating.total }));
-        ablLine.dataset.state = 'busy';
+        const label = tr('ablateButton');
+        if (ablBar.getAttribute('aria-label') !== label) ablBar.setAttribute('aria-label', label);
+        if (ablBar.max !== (ablating.total || 1)) ablBar.max = ablating.total || 1;
+        if (ablBar.value !== ablating.done) ablBar.value = ablating.done;
+        line = tr('ablating', { done: ablating.done, total: ablating.total });
+        lineState = 'busy';
+      } else if (!ready) {
+        line = tr(st.state === 'pending' ? 'ablateWaiting' : 'ablateNeedsSentence');
+        lineState = st.state === 'pending' ? 'waiting' : 'invalid';
       } else if (ablationStopped) {
-        setText(ablLine, tr('ablationStopped', { done: ablationStopped.done, total: ablationStopped.total }));
-        ablLine.dataset.state = 'stopped';
+        line = tr('ablationStopped', { done: ablationStopped.done, total: ablationStopped.total });
+        lineState = 'stopped';
       } else if (ablationError) {
-        setText(ablLine, tr('ablationFailed', { message: ablationError.detail ?? ablationError.message }));
-        ablLine.dataset.state = 'error';
+        line = tr('ablationFailed', { message: errorMessage(ablationError) });
+        lineState = 'error';
       } else if (ablation) {
+        const t = sentenceOf(state());
         const order = [...ablation.delta].map((v, x) => [v, x]).sort((a, b) => b[0] - a[0]);
         const top = order.slice(0, 3).map(([v, x]) => `${headName(x)} (${v >= 0 ? '+' : ''}${f3(v)})`).join(', ');
         const stale = ablation.forText !== t;
         const helped = order.filter(([v]) => v < 0).length;
         const [low, lowAt] = order.at(-1);
-        setText(ablLine, stale ? tr('ablationStale') : tr('ablationLine', {
+        line = stale ? tr('ablationStale') : tr('ablationLine', {
           base: f3(ablation.base.loss), top, total: order.length, hurt: order.filter(([v]) => v > 0).length, helped,
-        }) + (helped ? ` ${tr('negativeDelta', { head: headName(lowAt), delta: f3(low) })}` : ''));
-        ablLine.dataset.state = stale ? 'stale' : 'done';
-      } else {
-        setText(ablLine, '');
-        ablLine.dataset.state = 'none';
+        }) + (helped ? ` ${tr('negativeDelta', { head: headName(lowAt), delta: f3(low) })}` : '');
+        lineState = stale ? 'stale' : 'done';
       }
-      return { rolesVars, thresholdVars };
+      setText(ablLine, line);
+      if (ablLine.dataset.state !== lineState) ablLine.dataset.state = lineState;
+    }
+    function drawResults(s = state()) {
+      if (!info) return;
+      const st = drawSentence(s);
+      drawHeads(s, st);
+      drawRoles(st);
+      drawAblation(st);
+    }
+    // (section.__renders: the chapter's whole renders, counted for the browser test; a worker's
+    // message redraws only its part, without one)
+    k.start((s) => {
+      section.__renders = (section.__renders ?? 0) + 1;
+      viewButtons.forEach((b) => (b.checked = b.value === s.view));
+      const t = sentenceOf(s);
+      if (document.activeElement !== input && input.value !== t) input.value = t;
+      drawLoad();
+      work.hidden = !info;
+      drawResults(s);
     });
 
   },
 };
-

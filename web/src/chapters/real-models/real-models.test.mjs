@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { harness, openPage, openIsolated as openHost, LAX_CSP, assertAccessible } from '../../../../tests/e2e/harness.mjs';
+import { harness, openPage, shots, openIsolated as openHost, LAX_CSP, assertAccessible } from '../../../../tests/e2e/harness.mjs';
 import { gpt2Tensors, safetensorsHeader } from '../../../../tools/pretrained/gpt2-layout.mjs';
 import ko from './ko.js';
 import en from './en.js';
@@ -35,11 +35,11 @@ async function openChapter(query = '') {
 // waits until the model is loaded (its maps built)
 const loaded = (page, layersHeads) => page.waitForFunction(([s, n]) =>
   document.querySelector(`${s} [data-check="model"]`)?.dataset.state === 'loaded' &&
-  document.querySelectorAll(`${s} [data-heads="model-view"] button canvas`).length === n, [S, layersHeads]);
+  document.querySelectorAll(`${s} [data-heads="model-view"] [data-head] canvas`).length === n, [S, layersHeads]);
 // the maps all show the current sentence (they are painted a few a frame)
 const painted = (page) => page.waitForFunction((s) => {
   const v = document.querySelector(`${s} [data-heads="model-view"]`);
-  return v.dataset.painted === String(v.querySelectorAll('button').length);
+  return v.dataset.painted === String(v.querySelectorAll('[data-head]').length);
 }, S);
 // types a sentence and waits for its heads (the tiny checkpoints read 24 tokens: the default
 // sentences are longer)
@@ -85,7 +85,7 @@ test('real-models: no model yet; a GPT-2 checkpoint through the file picker: eve
   assert.ok(await page.$eval(`${S} [data-heads="model-view"] canvas`, (c) => c.width > 1 && c.getContext('2d').getImageData(0, 0, 1, 1).data[3] > 0));
   assert.deepEqual(await page.$$eval(`${S} [data-heads="model-view"] [data-layer]`, (ns) => ns.map((n) => n.textContent)), ['1층', '2층']);
   // one head enlarged: rows sum to 1
-  await page.click(`${S} [data-heads="model-view"] button[data-head="5"]`);
+  await page.click(`${S} [data-heads="model-view"] [data-head="5"]`);
   await page.waitForFunction((s) => document.querySelector(`${s} h3:nth-of-type(4)`)?.textContent.includes('2층 2번') ||
     [...document.querySelectorAll(`${s} h3`)].some((h) => h.textContent.includes('2층 2번')), S);
   await gridsDone(page);
@@ -93,6 +93,38 @@ test('real-models: no model yet; a GPT-2 checkpoint through the file picker: eve
   assert.ok(T > 5);
   const row = await page.$$eval('[data-grid="rm-P"] tbody tr:nth-child(4) td .v', (ns) => ns.map((n) => Number(n.textContent.replace('\u2212', '-'))));
   assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 0.05, String(row));
+  // the model view is one Tab stop, a grid moved through with the arrow keys (2 layers × 4 heads)
+  const cell = `${S} [data-heads="model-view"] [data-head]`;
+  assert.deepEqual(await page.$$eval(cell, (c) => c.filter((x) => x.tabIndex === 0).map((x) => x.dataset.head)), ['5']);
+  assert.equal(await page.getAttribute(`${S} [data-heads="model-view"]`, 'role'), 'grid');
+  assert.equal(await page.getAttribute(`${cell}[data-head="5"]`, 'aria-selected'), 'true');
+  await page.focus(`${S} textarea[data-control="text"]`);
+  const focused = () => page.evaluate(() => document.activeElement?.dataset.head ?? document.activeElement?.tagName);
+  const tabs = [];
+  for (let i = 0; i < 12 && tabs.at(-1) !== '5'; i++) {
+    await page.keyboard.press('Tab');
+    tabs.push(await focused());
+  }
+  assert.equal(tabs.at(-1), '5', tabs.join());
+  const keys = [['ArrowRight', '6'], ['ArrowRight', '7'], ['ArrowRight', '7'], ['ArrowUp', '3'], ['ArrowUp', '3'], ['Home', '0'],
+    ['ArrowLeft', '0'], ['ArrowDown', '4'], ['End', '7'], ['Control+Home', '0'], ['Control+End', '7'], ['ArrowLeft', '6']];
+  for (const [key, want] of keys) {
+    await page.keyboard.press(key);
+    assert.equal(await focused(), want, key);
+  }
+  // a move is not a choice: Enter chooses (the heading names it), the Tab stop stays on it
+  assert.equal(await page.getAttribute(`${cell}[data-head="6"]`, 'aria-selected'), 'false');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((s) => document.querySelector(`${s} [data-head="6"]`).getAttribute('aria-selected') === 'true', S);
+  assert.ok((await page.$$eval(`${S} h3`, (hs) => hs.map((h) => h.textContent))).some((t) => t.includes('2층 3번')));
+  assert.match(await page.getAttribute(`${cell}[data-head="6"]`, 'aria-label'), /^2층 3번 · /);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press(' ');
+  await page.waitForFunction((s) => document.querySelector(`${s} [data-head="5"]`).getAttribute('aria-selected') === 'true', S);
+  assert.deepEqual(await page.$$eval(cell, (c) => c.filter((x) => x.tabIndex === 0).map((x) => x.dataset.head)), ['5']);
+  // Tab leaves the grid at once (one stop, not 8)
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate((s) => document.querySelector(`${s} [data-heads="model-view"]`).contains(document.activeElement), S), false);
   // the rollout view
   await page.check(`${S} input[data-control="view-rollout"]`);
   await page.waitForFunction(() => document.querySelector('[data-grid="rm-view"] caption, [data-grid="rm-view"]')?.textContent.includes('rollout'));
@@ -158,6 +190,82 @@ test('real-models: no model yet; a GPT-2 checkpoint through the file picker: eve
   await page.close();
 });
 
+// No Korean error template puts a particle whose form depends on the last sound (이/가, 은/는,
+// 을/를, 과/와) right after a name it is given ({file}, {tensor}, {folder}, ...): a Latin name
+// has no sure last sound. Each English template has the same placeholders.
+test('real-models: the error templates: no sound-dependent particle after a name; ko and en alike', () => {
+  for (const [key, tpl] of Object.entries(ko)) {
+    if (!/^(err_|atTensor|inFile|values|technical)/.test(key)) continue;
+    assert.doesNotMatch(tpl, /\}(이|가|은|는|을|를|과|와)(?![가-힣])/, `${key}: ${tpl}`);
+    assert.doesNotMatch(tpl, /(\.json|\.safetensors|\.bin|\.txt|\))(이|가|은|는|을|를|과|와)(?![가-힣])/, `${key}: ${tpl}`);
+    assert.doesNotMatch(tpl, /\{detail\}/.test(tpl) && key !== 'technical' ? /./ : /^$/, `${key}: the English detail only in the technical note`);
+    const ph = (t) => [...t.matchAll(/\{(\w+)/g)].map((m) => m[1]).sort().join();
+    assert.equal(ph(tpl), ph(en[key]), key);
+  }
+});
+
+// The view follows the sentence in the box, whatever it is: one that is too long or empty
+// leaves no maps, grids, role line or table rows of an earlier one; the ablation's button is
+// disabled with the reason beside it and nothing runs; the message says why, and goes away
+// when the sentence works again.
+async function invalidView(page, kind, message) {
+  await page.waitForFunction(([s, k]) => {
+    const e = document.querySelector(`${s} [data-check="sentence-error"]`);
+    return !e.hidden && e.dataset.kind === k && document.querySelector(`${s} [data-table="roles"] tbody`).rows.length === 0;
+  }, [S, kind]);
+  const said = await text(page, `${S} [data-check="sentence-error"]`);
+  if (message instanceof RegExp) assert.match(said, message);
+  else assert.equal(said, message);
+  assert.equal(await page.isVisible(`${S} [data-heads="model-view"]`), false);
+  assert.equal(await page.isVisible(`${S} [data-grids="head"]`), false);
+  assert.equal(await page.isVisible(`${S} [data-check="tokens"]`), false);
+  assert.equal(await page.isVisible(`${S} [data-control="view-norm"]`), false);
+  assert.equal(await page.isVisible(`${S} [data-table="roles"]`), false);
+  assert.equal(await page.getAttribute(`${S} [data-check="roles"]`, 'data-state'), 'none');
+  assert.equal(await page.getAttribute(`${S} [data-check="ablation"]`, 'data-state'), 'invalid');
+  assert.equal(await page.isDisabled(`${S} [data-control="ablate"]`), true);
+  assert.equal(await page.isVisible(`${S} [data-control="ablate-stop"]`), false);
+  assert.equal(await page.$eval(`${S} [data-control="ablate"]`, (b) => b.nextElementSibling.hidden), true); // the ablation's bar
+  // the roles' sentence and thresholds wait with the table (no numbers of an earlier sentence)
+  assert.doesNotMatch(await text(page, `${S} [data-check="thresholds"]`), /\d/);
+}
+
+for (const lang of ['ko', 'en']) {
+  test(`real-models (${lang}): an empty or too long sentence leaves nothing of the one before, and nothing runs`, async () => {
+    const L = lang === 'ko' ? ko : en;
+    const { page, errors } = await openChapter(lang === 'en' ? 'lang=en' : '');
+    await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(await folder('gpt2-f32')));
+    await loaded(page, 8);
+    // the default sentence is longer than the 24 positions
+    await invalidView(page, 'tooLong', lang === 'ko' ? /^문장이 토큰 \d+개입니다/ : /^The sentence is \d+ tokens long/);
+    // the button does nothing either
+    await page.$eval(`${S} [data-control="ablate"]`, (b) => { b.disabled = false; b.click(); });
+    assert.equal(await page.getAttribute(`${S} [data-check="ablation"]`, 'data-state'), 'invalid');
+    // a good one: everything
+    await analysed(page, 'the cat sat on the mat and the cat sat', 'cat');
+    await rolesDone(page);
+    assert.equal(await page.isEnabled(`${S} [data-control="ablate"]`), true);
+    // emptied: a message, nothing of the sentence before
+    await page.fill(`${S} textarea[data-control="text"]`, '');
+    await invalidView(page, 'empty', L.err_empty);
+    // too long, then emptied: the message is the empty one's
+    await page.fill(`${S} textarea[data-control="text"]`, 'the cat sat on the mat '.repeat(10));
+    await invalidView(page, 'tooLong', lang === 'ko' ? /이 모델은 24개까지 읽습니다/ : /this model reads at most 24/);
+    await page.fill(`${S} textarea[data-control="text"]`, '   ');
+    await invalidView(page, 'empty', L.err_empty);
+    await assertAccessible(page, 'real-models');
+    // a good one again: no message, every part back, the roles' line and table together
+    await analysed(page, 'a dog sat on the mat', 'dog');
+    await rolesDone(page);
+    assert.equal(await page.$$eval(`${S} [data-table="roles"] tbody tr`, (r) => r.length), 8);
+    assert.match(await text(page, `${S} [data-check="thresholds"]`), /0\.40/);
+    assert.equal(await page.isEnabled(`${S} [data-control="ablate"]`), true);
+    await page.screenshot({ path: join(shots, `real-models-sentence-${lang}.png`), fullPage: false });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
 // the safetensors file with one tensor's dtype renamed (same element size: the layout stays valid)
 function retype(bytes, tensor, dtype) {
   const n = Number(bytes.readBigUInt64LE(0));
@@ -177,14 +285,14 @@ test('real-models: each error is said in the page\'s language and the previous m
   await loaded(page, 8);
   await analysed(page, 'the cat sat', 'cat');
   const cases = [
-    ['missing', without(good, 'config.json'), /파일이 없습니다: config\.json/],
-    ['missing', without(good, 'model.safetensors'), /파일이 없습니다: model\.safetensors/],
-    ['pickle', { ...without(good, 'model.safetensors'), 'pytorch_model.bin': Buffer.from([0x80, 2, 0x8a, 0x0a]) }, /pytorch_model\.bin은 PyTorch pickle 파일이라 읽지 않습니다.*safe_serialization=True/],
-    ['architecture', editConfig(good, (c) => ({ ...c, model_type: 'llama' })), /읽을 수 있는 구조는 gpt2와 bert입니다/],
-    ['dtype', { ...good, 'model.safetensors': retype(good['model.safetensors'], 'transformer.h.0.attn.c_attn.weight', 'I32') }, /model\.safetensors의 텐서 transformer\.h\.0\.attn\.c_attn\.weight는 자료형을 읽을 수 없습니다/],
-    [null, { ...good, 'model.safetensors': good['model.safetensors'].subarray(0, good['model.safetensors'].length - 100) }, /model\.safetensors.*(잘렸|망가졌)/],
-    [null, editConfig(good, (c) => ({ ...c, n_embd: 16 })), /config\.json과 가중치가 맞지 않/],
-    ['vocab', editConfig(good, (c) => ({ ...c, vocab_size: 300 })), /어휘 크기가 맞지 않습니다/],
+    ['missing', without(good, 'config.json'), /^필요한 파일이 없습니다: config\.json\./],
+    ['missing', without(good, 'model.safetensors'), /^필요한 파일이 없습니다: model\.safetensors\./],
+    ['pickle', { ...without(good, 'model.safetensors'), 'pytorch_model.bin': Buffer.from([0x80, 2, 0x8a, 0x0a]) }, /^PyTorch pickle 파일은 읽지 않습니다: pytorch_model\.bin\..*safe_serialization=True/],
+    ['architecture', editConfig(good, (c) => ({ ...c, model_type: 'llama' })), /^이 페이지가 계산하지 못하는 구조입니다: llama \(config\.json의 model_type\)\. 읽을 수 있는 구조는 gpt2와 bert입니다/],
+    ['dtype', { ...good, 'model.safetensors': retype(good['model.safetensors'], 'transformer.h.0.attn.c_attn.weight', 'I32') }, /^읽을 수 없는 자료형의 텐서가 있습니다: transformer\.h\.0\.attn\.c_attn\.weight \(파일: model\.safetensors, 자료형: I32\)/],
+    [null, { ...good, 'model.safetensors': good['model.safetensors'].subarray(0, good['model.safetensors'].length - 100) }, /^(파일이 잘렸습니다|텐서 배치가 잘못되었습니다): model\.safetensors/],
+    [null, editConfig(good, (c) => ({ ...c, n_embd: 16 })), /^config\.json 파일과 가중치가 맞지 않.*(있어야 할 값 16, 실제 값 32|config\.json대로라면 \[)/],
+    ['vocab', editConfig(good, (c) => ({ ...c, vocab_size: 300 })), /^어휘 크기가 맞지 않습니다 \(파일: config\.json\)\. 어휘 크기: 있어야 할 값 300, 실제 값 \d+\./],
   ];
   for (const [kind, files, message] of cases) {
     const before = await text(page, `${S} [data-check="model-error"]`).catch(() => '');
@@ -193,6 +301,10 @@ test('real-models: each error is said in the page\'s language and the previous m
     const said = await text(page, `${S} [data-check="model-error"]`);
     assert.match(said, message);
     assert.match(said, /앞서 연 모델은 그대로 씁니다/);
+    // the sentence is Korean: no English words of the core's detail in it (the detail, if any,
+    // is the technical note below), and no particle that depends on a name's last sound
+    assert.doesNotMatch(said, /\b(is|are|but|the|not|of|has|have)\b/, said);
+    assert.doesNotMatch(said, /(\.json|\.safetensors|\.bin|\.txt|weight)(이|가|은|는|을|를|과|와)(?!\S)/, said);
     if (kind) assert.equal(await page.getAttribute(`${S} [data-check="model-error"]`, 'data-kind'), kind);
     // the previous model is still there and answers
     assert.equal(await page.getAttribute(`${S} [data-check="model"]`, 'data-state'), 'loaded');
@@ -201,7 +313,10 @@ test('real-models: each error is said in the page\'s language and the previous m
   // the truncated file names its tensor
   await page.setInputFiles(`${S} input[data-control="model-files"]`, payload({ ...good, 'model.safetensors': good['model.safetensors'].subarray(0, good['model.safetensors'].length - 100) }));
   await errorShown(page, '');
-  assert.match(await text(page, `${S} [data-check="model-error"]`), /텐서 \S*transformer\./);
+  assert.match(await text(page, `${S} [data-check="model-error"]`), /\(텐서: \S*transformer\./);
+  // the core's English detail only as the technical note, marked as English
+  assert.match(await text(page, `${S} [data-check="model-error-detail"]`), /^기술 정보\(영어\): \S/);
+  assert.equal(await page.$eval(`${S} [data-check="model-error-detail"] span`, (n) => n.lang), 'en');
   // a sentence longer than the model's 24 positions
   await page.fill(`${S} textarea[data-control="text"]`, 'the cat sat on the mat '.repeat(10));
   await page.waitForFunction((s) => !document.querySelector(`${s} [data-check="sentence-error"]`).hidden, S);
@@ -243,6 +358,18 @@ test('real-models: ?model= opens a BERT folder on the same site, in English; ano
   assert.deepEqual(errors, []);
   await page.close();
 
+  // a link to a folder that is not there: config.json (the first file read) and the folder named
+  for (const lang of ['ko', 'en']) {
+    const none = await openChapter(`model=/pretrained/nowhere/&lang=${lang}`);
+    await errorShown(none.page, '');
+    assert.match(await text(none.page, `${S} [data-check="model-error"]`), lang === 'ko'
+      ? /^링크의 폴더를 읽을 수 없습니다: http:\/\/\S+\/pretrained\/nowhere\/\. 처음 읽는 파일부터 없습니다: config\.json\./
+      : /^The link's folder could not be read: http:\/\/\S+\/pretrained\/nowhere\/\. The first file read is not there: config\.json\./);
+    assert.doesNotMatch(await text(none.page, `${S} [data-check="model-error"]`), /model\.safetensors/);
+    assert.deepEqual(none.errors.filter((e) => !/404/.test(e)), []);
+    await none.page.close();
+  }
+
   const other = await openChapter('model=https://example.com/gpt2/');
   await other.page.waitForFunction((s) => document.querySelector(`${s} [data-check="model"]`)?.textContent.includes('이 사이트 안의 폴더 주소가 아니라서'), S);
   assert.equal(await other.page.getAttribute(`${S} [data-check="model"]`, 'data-state'), 'none');
@@ -265,6 +392,68 @@ test('real-models: the widget\'s model attribute opens a checkpoint', async () =
   assert.deepEqual(r.errors, []);
   assert.deepEqual(r.foreign, []);
   await r.close();
+});
+
+// A worker's message redraws only its part: a progress message the load's bar and its line, an
+// ablation's step its bar and line; neither renders the chapter again. The messages are
+// given to the chapter's own handler (the worker's, captured), as the worker sends them.
+test('real-models: a progress or ablation message writes only its bar and line, without a render', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.addInitScript(() => {
+    const W = window.Worker;
+    window.Worker = class extends W {
+      set onmessage(f) {
+        window.__deliver = (data) => f({ data });
+        super.onmessage = f;
+      }
+      get onmessage() {
+        return super.onmessage;
+      }
+      postMessage(m, ...rest) {
+        if (m?.type === 'open') window.__openId = m.id;
+        if (m?.type === 'ablate') return void (window.__ablateId = m.id); // (held: the test sends its steps)
+        return super.postMessage(m, ...rest);
+      }
+    };
+  });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${server.url}?embed=real-models#real-models`);
+  await page.waitForSelector(`${S} [data-control="model-files"]`, { state: 'attached' });
+  await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(await folder('gpt2-f32')));
+  await loaded(page, 8);
+  await analysed(page, 'the cat sat on the mat', 'mat');
+  await rolesDone(page);
+  await gridsDone(page);
+  // the nodes written while the messages arrive, and the renders
+  const written = (send) => page.evaluate(async ([s, send]) => {
+    const section = document.querySelector(s);
+    const renders = section.__renders;
+    const nodes = new Set();
+    const mo = new MutationObserver((rs) => rs.forEach((r) => nodes.add(r.target.nodeType === 1 ? r.target : r.target.parentElement)));
+    mo.observe(section, { subtree: true, childList: true, attributes: true, characterData: true });
+    for (const m of send) window.__deliver({ ...m, id: window[m.id] });
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    mo.disconnect();
+    const name = (n) => n.dataset.check ?? n.dataset.progress ?? n.dataset.control ?? n.tagName.toLowerCase();
+    return { renders: section.__renders - renders, nodes: [...nodes].map(name).sort() };
+  }, [S, send]);
+  const progress = [1, 2, 3, 4, 5].map((i) => ({ type: 'progress', id: '__openId', bytesDone: i * 1e6, bytesTotal: 5e6, tensorsDone: i, tensorsTotal: 5 }));
+  const p = await written(progress);
+  assert.equal(p.renders, 0);
+  // (the bar, its line and the cancel button: nothing else)
+  assert.ok(p.nodes.every((n) => ['model', 'span', 'cancel'].includes(n)), JSON.stringify(p.nodes));
+  assert.match(await text(page, `${S} [data-progress="model"] + span`), /읽는 중: 5\.00 \/ 5\.00 MB, 텐서 5 \/ 5개/);
+  // the ablation's steps
+  await page.click(`${S} [data-control="ablate"]`);
+  await page.waitForFunction(() => window.__ablateId);
+  const steps = [1, 2, 3].map((done) => ({ type: 'ablating', id: '__ablateId', done, total: 8 }));
+  const a = await written(steps);
+  assert.equal(a.renders, 0);
+  assert.ok(a.nodes.every((n) => ['progress', 'ablation', 'ablate'].includes(n)), JSON.stringify(a.nodes));
+  assert.equal(await text(page, `${S} [data-check="ablation"]`), ko.ablating.replace('{done}', '3').replace('{total}', '8'));
+  assert.deepEqual(errors, []);
+  await page.close();
 });
 
 // A GPT-2-shaped checkpoint of 12 layers × 12 heads (d_model 24: heads of 2 dimensions), random
