@@ -730,7 +730,6 @@ export default {
       if (work.dataset.sentence !== st.state) work.dataset.sentence = st.state;
       const on = !!st.shown;
       for (const n of [tokensLine, viewScroll, viewBox, pair]) show(n, on);
-      if (viewBox.style.display !== (on ? '' : 'none')) viewBox.style.display = on ? '' : 'none'; // (.controls is a flex box: [hidden] alone does not hide it)
       const busy = String(st.state === 'pending');
       if (modelView.getAttribute('aria-busy') !== busy) modelView.setAttribute('aria-busy', busy);
       if (!on) {
