@@ -18,8 +18,8 @@ namespace {
 // O = P V where a zero weight takes nothing from V (not even a NaN or ∞ sitting in a
 // masked-out token's Value). With every entry of V finite, 0·v = 0 exactly, so the
 // packed GEMM gives that; otherwise zero weights are skipped one by one.
-void pv_product(ConstMatrixView P, ConstMatrixView V, MatrixView O) {
-    if (kernels::all_finite(V)) {
+void pv_product(ConstMatrixView P, ConstMatrixView V, MatrixView O, bool v_finite) {
+    if (v_finite) {
         kernels::gemm_nn(P, V, O);
         return;
     }
@@ -30,6 +30,7 @@ void pv_product(ConstMatrixView P, ConstMatrixView V, MatrixView O) {
             if (p[j] != 0.0f) kernels::axpy(p[j], V.row(j), O.row(i), V.cols());
     }
 }
+void pv_product(ConstMatrixView P, ConstMatrixView V, MatrixView O) { pv_product(P, V, O, kernels::all_finite(V)); }
 
 }  // namespace
 
@@ -154,31 +155,59 @@ Matrix attention_output(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V,
     return O;
 }
 
+// The same stages as scores(), scale(), masked_softmax_rows(), dropout() and
+// weighted_sum() one after the other (the same kernels, so the same bits), written out so
+// that the page's call touches each matrix once: scaled and masked are written in one
+// pass that also tests scores and scaled for NaN and ±∞, V is tested once (for the report
+// and for pv_product), and a stage whose finiteness follows from the one before is not
+// scanned again: with no additive mask, masked holds scaled's entries or −∞ (clean when
+// scaled is); a row of masked with no NaN or +∞ has weights in [0, 1] (clean when masked is).
 Trace attention(ConstMatrixView Q, ConstMatrixView K, ConstMatrixView V,
                 const AttentionOptions& options) {
     check_attention_inputs(Q, K, V, options, "attention");
+    using detail::nonfinite_bit;
 
     Trace t;
-    t.scale = options.scale.value_or(1.0f / std::sqrt(float(Q.cols())));
-    t.scores = scores(Q, K);
-    t.scaled = scale(t.scores, t.scale);
-    t.masked = t.scaled;
-    t.weights = Matrix(t.masked.rows(), t.masked.cols());
+    NonFiniteReport& report = t.nonfinite;
+    detail::report_input(report, "Q", Q);
+    detail::report_input(report, "K", K);
+    const bool v_finite = !detail::report_input(report, "V", V);
+    if (options.mask) detail::report_input(report, "mask", *options.mask, true);
+
+    const std::size_t Tq = Q.rows(), Tk = K.rows(), n = Tq * Tk;
+    const float f = options.scale.value_or(1.0f / std::sqrt(float(Q.cols())));
+    t.scale = f;
+    t.scores = Matrix(Tq, Tk);
+    kernels::gemm_nt(Q, K, t.scores.view());
+    t.scaled = Matrix(Tq, Tk);
+    t.masked = Matrix(Tq, Tk);
+    std::uint32_t scores_bad = 0, scaled_bad = 0;
+    {
+        const float* s = t.scores.data();
+        float *y = t.scaled.data(), *z = t.masked.data();
+        for (std::size_t k = 0; k < n; ++k) {
+            const float x = s[k], v = x * f;
+            y[k] = v;
+            z[k] = v;
+            scores_bad |= nonfinite_bit(x, true);
+            scaled_bad |= nonfinite_bit(v, true);
+        }
+    }
+    t.weights = Matrix(Tq, Tk);
     kernels::masked_softmax_rows(t.masked, t.weights, options.mask ? &*options.mask : nullptr, options.causal);
+    const bool masked_bad = (options.mask || scaled_bad) && detail::any_nonfinite(t.masked, true);
+    const bool weights_bad = masked_bad && detail::any_nonfinite(t.weights);
     const bool drop = options.dropout.training && options.dropout.rate > 0.0f;
     t.dropped = drop ? dropout(t.weights, options.dropout.rate, options.dropout.seed) : t.weights;
-    t.output = weighted_sum(t.dropped, V);
+    t.output = Matrix(Tq, V.cols());
+    pv_product(t.dropped, V, t.output.view(), v_finite);
 
-    detail::report_input(t.nonfinite, "Q", Q);
-    detail::report_input(t.nonfinite, "K", K);
-    detail::report_input(t.nonfinite, "V", V);
-    if (options.mask) detail::report_input(t.nonfinite, "mask", *options.mask, true);
-    detail::report_stage(t.nonfinite, "scores", t.scores, true);
-    detail::report_stage(t.nonfinite, "scaled", t.scaled, true);
-    detail::report_stage(t.nonfinite, "masked", t.masked, true);
-    detail::report_stage(t.nonfinite, "weights", t.weights);
-    if (drop) detail::report_stage(t.nonfinite, "dropped", t.dropped);
-    detail::report_stage(t.nonfinite, "output", t.output);
+    if (scores_bad) report.stages.emplace_back("scores");
+    if (scaled_bad) report.stages.emplace_back("scaled");
+    if (masked_bad) report.stages.emplace_back("masked");
+    if (weights_bad) report.stages.emplace_back("weights");
+    if (drop) detail::report_stage(report, "dropped", t.dropped);
+    detail::report_stage(report, "output", t.output);
     return t;
 }
 

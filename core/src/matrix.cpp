@@ -5,7 +5,9 @@
 
 namespace attn {
 
-void check_size(std::size_t rows, std::size_t cols, const char* what) {
+namespace {
+// check_size's errors, kept out of its common path (no frame set up for them there).
+[[gnu::noinline]] void check_size_slow(std::size_t rows, std::size_t cols, const char* what) {
     // Each side on its own too: a 2^60 x 0 matrix holds nothing, but a loop over its rows
     // would never end (found by tests/fuzz/fuzz_sizes).
     if (rows > kMaxElements || cols > kMaxElements)
@@ -19,6 +21,14 @@ void check_size(std::size_t rows, std::size_t cols, const char* what) {
         throw SizeError(std::string(what) + ": " + shape_str(rows, cols) + " is " +
                         std::to_string(rows * cols) + " elements, more than the limit of " +
                         std::to_string(kMaxElements));
+}
+}  // namespace
+
+void check_size(std::size_t rows, std::size_t cols, const char* what) {
+    // The common case: sides under 2^16 cannot overflow the product, even with a 32-bit
+    // size_t (WebAssembly), and are under the limit.
+    if ((rows | cols) < 65536 && rows * cols <= kMaxElements) return;
+    check_size_slow(rows, cols, what);
 }
 
 void throw_bad_view(const void* data, std::size_t rows, std::size_t cols, std::size_t stride) {

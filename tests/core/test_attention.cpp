@@ -118,6 +118,47 @@ TEST_CASE("the trace reports where a non-finite value entered", "[attention]") {
     }
 }
 
+// attention() does not scan every stage: masked is clean when scaled is (no additive mask)
+// and weights when masked is. Held here against a plain scan of each stage it returns.
+TEST_CASE("the trace's stages list equals a scan of every stage", "[attention]") {
+    const auto flagged = [](ConstMatrixView m, bool minus_inf_is_mask) {
+        for (std::size_t i = 0; i < m.rows(); ++i)
+            for (std::size_t j = 0; j < m.cols(); ++j) {
+                const float x = m(i, j);
+                if (!std::isfinite(x) && !(minus_inf_is_mask && x == -kInf)) return true;
+            }
+        return false;
+    };
+    const float specials[] = {kNaN, kInf, -kInf, 1e20f, -1e20f, 3e38f};
+    std::uint32_t state = 12345;
+    const auto next = [&state] { return (state = state * 1664525u + 1013904223u) >> 8; };  // not the low bits
+    for (int n = 0; n < 4000; ++n) {
+        const std::size_t Tq = 1 + next() % 4, Tk = 1 + next() % 4, d = 1 + next() % 3;
+        Matrix Q = random_matrix(Tq, d, next()), K = random_matrix(Tk, d, next()), V = random_matrix(Tk, 2, next());
+        Matrix M(Tq, Tk, 0.0f);
+        Matrix* where[] = {&Q, &K, &V, &M};
+        for (int k = next() % 4; k > 0; --k) {
+            Matrix& m = *where[next() % 4];
+            m.data()[next() % m.size()] = specials[next() % 6];
+        }
+        AttentionOptions o;
+        o.causal = next() % 2;
+        if (next() % 2) o.mask = M;
+        if (next() % 3 == 0) o.scale = next() % 2 ? -1e30f : 1e30f;
+        if (next() % 4 == 0) o.dropout = {0.5f, next(), true};
+        const Trace t = attention(Q, K, V, o);
+        std::vector<std::string> want;
+        if (flagged(t.scores, true)) want.push_back("scores");
+        if (flagged(t.scaled, true)) want.push_back("scaled");
+        if (flagged(t.masked, true)) want.push_back("masked");
+        if (flagged(t.weights, false)) want.push_back("weights");
+        if (o.dropout.training && flagged(t.dropped, false)) want.push_back("dropped");
+        if (flagged(t.output, false)) want.push_back("output");
+        INFO("case " << n);
+        REQUIRE(t.nonfinite.stages == want);
+    }
+}
+
 TEST_CASE("attention: typed errors before any work, and the edges that are allowed", "[attention]") {
     const Matrix A(3, 4, 1.0f), B(5, 2, 1.0f);
     REQUIRE_THROWS_AS(attention(A, A, B), ShapeError);

@@ -33,21 +33,21 @@ void require_same_shape(const char* fn, const A& a, const char* an, const B& b, 
 // columns (the output is then T_q x 0).
 template <class M, class Mask, class S>
 void check_attention_inputs(const char* fn, const M& Q, const M& K, const M& V, const Mask* mask, const S* scale) {
-    const std::string f(fn);
     if (Q.rows() == 0 || K.rows() == 0)
-        throw ValueError(f + ": Q is " + shape_of(Q) + " and K is " + shape_of(K) + "; both need at least one token");
-    if (Q.cols() == 0) throw ValueError(f + ": d_k = 0 (Q is " + shape_of(Q) + ")");
+        throw ValueError(std::string(fn) + ": Q is " + shape_of(Q) + " and K is " + shape_of(K) +
+                         "; both need at least one token");
+    if (Q.cols() == 0) throw ValueError(std::string(fn) + ": d_k = 0 (Q is " + shape_of(Q) + ")");
     if (Q.cols() != K.cols())
-        throw ShapeError(f + ": Q is " + shape_of(Q) + " and K is " + shape_of(K) +
+        throw ShapeError(std::string(fn) + ": Q is " + shape_of(Q) + " and K is " + shape_of(K) +
                          "; Q and K must have the same number of columns (d_k)");
     if (K.rows() != V.rows())
-        throw ShapeError(f + ": K is " + shape_of(K) + " and V is " + shape_of(V) +
+        throw ShapeError(std::string(fn) + ": K is " + shape_of(K) + " and V is " + shape_of(V) +
                          "; K and V must have the same number of rows (tokens)");
     if (mask && (mask->rows() != Q.rows() || mask->cols() != K.rows()))
-        throw ShapeError(f + ": mask is " + shape_of(*mask) + " but the scores are " + shape_str(Q.rows(), K.rows()) +
-                         " (T_q x T_k)");
+        throw ShapeError(std::string(fn) + ": mask is " + shape_of(*mask) + " but the scores are " +
+                         shape_str(Q.rows(), K.rows()) + " (T_q x T_k)");
     if (scale && !std::isfinite(*scale))
-        throw ValueError(f + ": the scale must be finite, got " + std::to_string(*scale));
+        throw ValueError(std::string(fn) + ": the scale must be finite, got " + std::to_string(*scale));
 }
 
 }  // namespace attn::kernels
