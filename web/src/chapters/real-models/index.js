@@ -14,6 +14,7 @@ import { chapterKit } from '../../kit/kit.js';
 import { setText, setProse, rebuild, escapeHtml } from '../../kit/prose.js';
 import { fmt } from '../../format.js';
 import { weightScale } from '../../components/colors.js';
+import narrative from './narrative.js';
 
 const ID = 'real-models';
 const MAX_CHARS = 2000;
@@ -214,104 +215,202 @@ export default {
       send({ type: 'analyse', id: analyseId, text: t });
     }
 
-    text('h2', 'title');
-    text('p', 'lead');
-    const privacy = text('p', 'privacy', section, undefined, 'note');
-    privacy.dataset.check = 'privacy';
+    let bar, barText, cancelButton, status, urlSpan, cancelSpan, loadedSpan, errorLine, errorDetail;
+    let input, sentenceError, sentenceDetail, tokensLine;
+    let viewScroll, modelView, viewBox, viewButtons, pair, gridP, gridV;
+    let rolesLine, tableBox, table, thead, tbody;
+    let ablateButton, ablBar, ablStop, ablLine;
+    let labels = [];
+    const label = (i) => labels[i] ?? '';
+    const headName = (x) => (info ? tr('headName', { layer: Math.floor(x / info.heads) + 1, head: (x % info.heads) + 1 }) : '');
+    // The big blocks skip their layout and paint while far from the screen (a sentence's two
+    // T × T grids are ~2,000 elements, GPT-2 small's table 1,440 cells, its maps 300).
+    const offscreenCheap = (node, height) => Object.assign(node.style, { contentVisibility: 'auto', containIntrinsicSize: `auto ${height}` });
 
-    // ---- opening a model ------------------------------------------------------------------
-    text('h3', 'openTitle');
-    text('p', 'openBody');
-    const drop = el('div', 'controls drop-zone');
-    drop.dataset.drop = 'model';
-    Object.assign(drop.style, { border: '2px dashed var(--line)', borderRadius: '.5rem', padding: '.8rem', display: 'flex', flexWrap: 'wrap', gap: '.6rem', alignItems: 'center' });
-    const pickFiles = el('input', '', drop);
-    Object.assign(pickFiles, { type: 'file', multiple: true, hidden: true });
-    pickFiles.dataset.control = 'model-files';
-    const pickFolder = el('input', '', drop);
-    Object.assign(pickFolder, { type: 'file', multiple: true, hidden: true });
-    pickFolder.setAttribute('webkitdirectory', '');
-    pickFolder.dataset.control = 'model-folder';
-    const filesButton = k.button('openFiles', () => pickFiles.click(), drop);
-    filesButton.dataset.control = 'open-files';
-    const folderButton = k.button('openFolder', () => pickFolder.click(), drop);
-    folderButton.dataset.control = 'open-folder';
-    text('span', 'dropHint', drop, undefined, 'hint');
-    for (const input of [pickFiles, pickFolder])
-      input.addEventListener('change', () => {
-        const files = [...input.files];
-        input.value = '';
-        if (files.length) open({ kind: 'files', files });
-      });
-    drop.addEventListener('dragover', (e) => {
-      e.preventDefault();
-      drop.style.borderColor = 'var(--accent, #c60)';
+    // The figures, each built in its place in narrative.js.
+    const figures = {
+      // ---- opening a model ------------------------------------------------------------------
+      drop(parent) {
+        const drop = el('div', 'controls drop-zone', parent);
+        drop.dataset.drop = 'model';
+        Object.assign(drop.style, { border: '2px dashed var(--line)', borderRadius: '.5rem', padding: '.8rem', display: 'flex', flexWrap: 'wrap', gap: '.6rem', alignItems: 'center' });
+        const pickFiles = el('input', '', drop);
+        Object.assign(pickFiles, { type: 'file', multiple: true, hidden: true });
+        pickFiles.dataset.control = 'model-files';
+        const pickFolder = el('input', '', drop);
+        Object.assign(pickFolder, { type: 'file', multiple: true, hidden: true });
+        pickFolder.setAttribute('webkitdirectory', '');
+        pickFolder.dataset.control = 'model-folder';
+        const filesButton = k.button('openFiles', () => pickFiles.click(), drop);
+        filesButton.dataset.control = 'open-files';
+        const folderButton = k.button('openFolder', () => pickFolder.click(), drop);
+        folderButton.dataset.control = 'open-folder';
+        text('span', 'dropHint', drop, undefined, 'hint');
+        for (const picker of [pickFiles, pickFolder])
+          picker.addEventListener('change', () => {
+            const files = [...picker.files];
+            picker.value = '';
+            if (files.length) open({ kind: 'files', files });
+          });
+        drop.addEventListener('dragover', (e) => {
+          e.preventDefault();
+          drop.style.borderColor = 'var(--accent, #c60)';
+        });
+        drop.addEventListener('dragleave', () => (drop.style.borderColor = ''));
+        drop.addEventListener('drop', async (e) => {
+          e.preventDefault();
+          drop.style.borderColor = '';
+          const files = await droppedFiles(e.dataTransfer);
+          if (files.length) open({ kind: 'files', files });
+        });
+      },
+      load(parent) {
+        const loadBox = el('div', 'controls', parent);
+        bar = el('progress', '', loadBox);
+        bar.dataset.progress = 'model';
+        bar.style.width = '16rem';
+        barText = el('span', 'hint', loadBox);
+        cancelButton = k.button('cancel', () => send({ type: 'cancel' }), loadBox);
+        cancelButton.dataset.control = 'cancel';
+        status = el('p', 'check-line', parent);
+        status.setAttribute('role', 'status');
+        status.dataset.check = 'model';
+        [urlSpan, cancelSpan, loadedSpan] = [0, 1, 2].map(() => el('span', '', status));
+        loadedSpan.dataset.check = 'model-summary';
+        errorLine = el('p', 'number-error', parent);
+        errorLine.setAttribute('role', 'alert');
+        errorLine.dataset.check = 'model-error';
+        errorDetail = el('p', 'hint', parent);
+        errorDetail.dataset.check = 'model-error-detail';
+      },
+      // ---- the sentence -----------------------------------------------------------------------
+      sentence(parent) {
+        const field = el('div', 'controls text-field', parent);
+        const fieldLabel = el('label', '', field);
+        fieldLabel.htmlFor = `${ID}-text`;
+        text('span', 'inputLabel', fieldLabel);
+        input = el('textarea', '', field);
+        Object.assign(input, { id: `${ID}-text`, rows: 2, spellcheck: false, autocomplete: 'off', maxLength: MAX_CHARS });
+        input.dataset.control = 'text';
+        input.style.width = '100%';
+        input.readOnly = k.readOnly;
+        let typing = 0;
+        input.addEventListener('input', () => {
+          clearTimeout(typing);
+          const t = input.value;
+          // (an emptied field at once: no results of the text before stay beside it)
+          if (!t.trim()) patch({ text: t });
+          else typing = setTimeout(() => patch({ text: t }), TYPING_PAUSE);
+        });
+        sentenceError = el('p', 'number-error', parent);
+        sentenceError.setAttribute('role', 'alert');
+        sentenceError.dataset.check = 'sentence-error';
+        sentenceDetail = el('p', 'hint', parent);
+        sentenceDetail.dataset.check = 'sentence-error-detail';
+        tokensLine = el('p', 'hint', parent);
+        tokensLine.dataset.check = 'tokens';
+      },
+      // ---- the model view ---------------------------------------------------------------------
+      modelView(parent) {
+        viewScroll = el('div', 'table-scroll', parent);
+        viewScroll.style.overflowX = 'auto';
+        modelView = el('div', '', viewScroll);
+        modelView.dataset.heads = 'model-view';
+        modelView.setAttribute('role', 'grid');
+        offscreenCheap(viewScroll, '20rem');
+      },
+      // ---- one head ---------------------------------------------------------------------------
+      one(parent) {
+        viewBox = el('div', 'controls', parent);
+        viewBox.setAttribute('role', 'radiogroup');
+        text('span', 'viewLabel', viewBox, undefined, 'label');
+        viewButtons = ['norm', 'rollout'].map((v) => {
+          const lab = el('label', 'toggle', viewBox);
+          const r = el('input', '', lab);
+          Object.assign(r, { type: 'radio', name: `${ID}-view-${Math.random().toString(36).slice(2)}`, value: v });
+          r.dataset.control = `view-${v}`;
+          r.disabled = k.readOnly;
+          r.addEventListener('change', () => patch({ view: v }));
+          text('span', `view_${v}`, lab);
+          return r;
+        });
+        pair = el('div', 'grid-row', parent);
+        pair.dataset.grids = 'head';
+        gridP = k.grid({
+          caption: () => 'P', ariaLabel: () => tr('gridP'), rowLabel: label, colLabel: label,
+          note: () => k.common('rowsQueries'), color: 'weights', digits: 2, fixed: true, testId: 'rm-P',
+        });
+        gridV = k.grid({
+          caption: () => (state().view === 'norm' ? '\\tilde P_{ij} \\propto P_{ij}\\,\\lVert v_j W_O^h \\rVert' : '\\text{rollout}'),
+          ariaLabel: () => tr(state().view === 'norm' ? 'gridNorm' : 'gridRollout'), rowLabel: label, colLabel: label,
+          color: 'weights', digits: 2, fixed: true, testId: 'rm-view',
+        });
+        pair.append(gridP.el, gridV.el);
+        offscreenCheap(pair, '24rem');
+      },
+      // ---- roles ------------------------------------------------------------------------------
+      roles(parent) {
+        rolesLine = el('p', 'check-line', parent);
+        rolesLine.dataset.check = 'roles';
+        tableBox = el('div', 'table-scroll', parent);
+        tableBox.style.overflowX = 'auto';
+        table = el('table', 'compare-table', tableBox);
+        text('caption', 'rolesOrder', table, undefined, 'table-order');
+        table.dataset.table = 'roles';
+        table.style.minWidth = '40rem';
+        offscreenCheap(tableBox, '30rem');
+        thead = el('thead', '', table);
+        tbody = el('tbody', '', table);
+      },
+      // ---- ablation ---------------------------------------------------------------------------
+      ablation(parent) {
+        const ablBox = el('div', 'controls', parent);
+        ablateButton = k.button('ablateButton', () => {
+          if (!info || now().state !== 'ready') return;
+          ablateId = nextId++;
+          ablateText = heads.forText;
+          ablationError = null;
+          ablationStopped = null;
+          ablating = { done: 0, total: info.layers * info.heads };
+          send({ type: 'ablate', id: ablateId });
+          drawAblation(now());
+        }, ablBox);
+        ablateButton.dataset.control = 'ablate';
+        ablBar = el('progress', '', ablBox);
+        ablBar.style.width = '12rem';
+        // stops it between two pieces (the worker runs it a few heads at a time); the model stays
+        ablStop = k.button('ablateStop', () => {
+          if (ablating) send({ type: 'stopAblation', id: ablateId });
+          ablStop.disabled = true;
+        }, ablBox);
+        ablStop.dataset.control = 'ablate-stop';
+        ablLine = el('p', 'check-line', parent);
+        ablLine.dataset.check = 'ablation';
+        ablLine.id = `${ID}-ablation-line-${Math.random().toString(36).slice(2)}`;
+        ablateButton.setAttribute('aria-describedby', ablLine.id);
+        ablBar.hidden = ablStop.hidden = true;
+      },
+    };
+    // The roles' sentence and thresholds: the numbers of the roles on screen, or "…" (the
+    // render writes them, and drawRoles when the worker's roles arrive without one).
+    const rolesOnScreen = (st) => (st.shown && roles && roles.forText === st.shown.forText ? roles : null);
+    const rolesBodyVars = (R) => (R ? { repeat: R.repeatLength, sequences: R.sequences } : { repeat: '…', sequences: '…' });
+    const thresholdVars = (R) => {
+      const th = R?.thresholds;
+      return th ? { prev: f2(th.previousToken), first: f2(th.firstToken), dup: f2(th.duplicateToken), local: f2(th.local), induction: f2(th.induction) }
+        : { prev: '…', first: '…', dup: '…', local: '…', induction: '…' };
+    };
+    const { work, viewTitle, rolesBody, rolesThresholds } = k.narrative(narrative, {
+      figures,
+      vars: {
+        oneTitle: (s) => ({ head: safe(headName(s.head)) }),
+        rolesBody: () => rolesBodyVars(rolesOnScreen(now())),
+        thresholds: () => thresholdVars(rolesOnScreen(now())),
+      },
     });
-    drop.addEventListener('dragleave', () => (drop.style.borderColor = ''));
-    drop.addEventListener('drop', async (e) => {
-      e.preventDefault();
-      drop.style.borderColor = '';
-      const files = await droppedFiles(e.dataTransfer);
-      if (files.length) open({ kind: 'files', files });
-    });
-
-    const loadBox = el('div', 'controls');
-    const bar = el('progress', '', loadBox);
-    bar.dataset.progress = 'model';
-    bar.style.width = '16rem';
-    const barText = el('span', 'hint', loadBox);
-    const cancelButton = k.button('cancel', () => send({ type: 'cancel' }), loadBox);
-    cancelButton.dataset.control = 'cancel';
-    const status = el('p', 'check-line');
-    status.setAttribute('role', 'status');
-    status.dataset.check = 'model';
-    const [urlSpan, cancelSpan, loadedSpan] = [0, 1, 2].map(() => el('span', '', status));
-    loadedSpan.dataset.check = 'model-summary';
-    const errorLine = el('p', 'number-error');
-    errorLine.setAttribute('role', 'alert');
-    errorLine.dataset.check = 'model-error';
-    const errorDetail = el('p', 'hint');
-    errorDetail.dataset.check = 'model-error-detail';
-
-    // ---- the sentence -----------------------------------------------------------------------
-    const work = el('div', '');
-    text('h3', 'inputTitle', work);
-    text('p', 'inputBody', work);
-    const field = el('div', 'controls text-field', work);
-    const fieldLabel = el('label', '', field);
-    fieldLabel.htmlFor = `${ID}-text`;
-    text('span', 'inputLabel', fieldLabel);
-    const input = el('textarea', '', field);
-    Object.assign(input, { id: `${ID}-text`, rows: 2, spellcheck: false, autocomplete: 'off', maxLength: MAX_CHARS });
-    input.dataset.control = 'text';
-    input.style.width = '100%';
-    input.readOnly = k.readOnly;
-    let typing = 0;
-    input.addEventListener('input', () => {
-      clearTimeout(typing);
-      const t = input.value;
-      // (an emptied field at once: no results of the text before stay beside it)
-      if (!t.trim()) patch({ text: t });
-      else typing = setTimeout(() => patch({ text: t }), TYPING_PAUSE);
-    });
-    const sentenceError = el('p', 'number-error', work);
-    sentenceError.setAttribute('role', 'alert');
-    sentenceError.dataset.check = 'sentence-error';
-    const sentenceDetail = el('p', 'hint', work);
-    sentenceDetail.dataset.check = 'sentence-error-detail';
-    const tokensLine = el('p', 'hint', work);
-    tokensLine.dataset.check = 'tokens';
-
-    // ---- the model view ---------------------------------------------------------------------
-    const viewTitle = text('h3', 'viewTitle', work);
     viewTitle.id = `${ID}-view-title-${Math.random().toString(36).slice(2)}`;
-    text('p', 'viewBody', work);
-    const viewScroll = el('div', 'table-scroll', work);
-    viewScroll.style.overflowX = 'auto';
-    const modelView = el('div', '', viewScroll);
-    modelView.dataset.heads = 'model-view';
-    modelView.setAttribute('role', 'grid');
     modelView.setAttribute('aria-labelledby', viewTitle.id);
+
     // The page thread's share of a model: 144 maps (GPT-2 small) and a 144-row table are built,
     // painted and labelled a few at a time, at most FRAME_BUDGET units of work in one frame (a
     // map built, painted or labelled: 1; a table row of 9 cells: 4; and besides, the chosen
@@ -404,91 +503,6 @@ export default {
         moveFocus(to);
       }
     });
-
-    // ---- one head ---------------------------------------------------------------------------
-    const headName = (x) => (info ? tr('headName', { layer: Math.floor(x / info.heads) + 1, head: (x % info.heads) + 1 }) : '');
-    text('h3', 'oneTitle', work, (s) => ({ head: safe(headName(s.head)) }));
-    text('p', 'oneBody', work);
-    const viewBox = el('div', 'controls', work);
-    viewBox.setAttribute('role', 'radiogroup');
-    text('span', 'viewLabel', viewBox, undefined, 'label');
-    const viewButtons = ['norm', 'rollout'].map((v) => {
-      const lab = el('label', 'toggle', viewBox);
-      const r = el('input', '', lab);
-      Object.assign(r, { type: 'radio', name: `${ID}-view-${Math.random().toString(36).slice(2)}`, value: v });
-      r.dataset.control = `view-${v}`;
-      r.disabled = k.readOnly;
-      r.addEventListener('change', () => patch({ view: v }));
-      text('span', `view_${v}`, lab);
-      return r;
-    });
-    let labels = [];
-    const label = (i) => labels[i] ?? '';
-    const pair = el('div', 'grid-row', work);
-    pair.dataset.grids = 'head';
-    const gridP = k.grid({
-      caption: () => 'P', ariaLabel: () => tr('gridP'), rowLabel: label, colLabel: label,
-      note: () => k.common('rowsQueries'), color: 'weights', digits: 2, fixed: true, testId: 'rm-P',
-    });
-    const gridV = k.grid({
-      caption: () => (state().view === 'norm' ? '\\tilde P_{ij} \\propto P_{ij}\\,\\lVert v_j W_O^h \\rVert' : '\\text{rollout}'),
-      ariaLabel: () => tr(state().view === 'norm' ? 'gridNorm' : 'gridRollout'), rowLabel: label, colLabel: label,
-      color: 'weights', digits: 2, fixed: true, testId: 'rm-view',
-    });
-    pair.append(gridP.el, gridV.el);
-    // The big blocks skip their layout and paint while far from the screen (a sentence's two
-    // T × T grids are ~2,000 elements, GPT-2 small's table 1,440 cells, its maps 300).
-    const offscreenCheap = (node, height) => Object.assign(node.style, { contentVisibility: 'auto', containIntrinsicSize: `auto ${height}` });
-    text('p', 'caution', work);
-
-    // ---- roles ------------------------------------------------------------------------------
-    text('h3', 'rolesTitle', work);
-    // (its numbers and the thresholds, the worker's from the core, are drawn with the table)
-    const rolesBody = el('p', '', work);
-    const rolesThresholds = el('p', '', work);
-    rolesThresholds.dataset.check = 'thresholds';
-    const rolesLine = el('p', 'check-line', work);
-    rolesLine.dataset.check = 'roles';
-    const tableBox = el('div', 'table-scroll', work);
-    tableBox.style.overflowX = 'auto';
-    const table = el('table', 'compare-table', tableBox);
-    text('caption', 'rolesOrder', table, undefined, 'table-order');
-    table.dataset.table = 'roles';
-    table.style.minWidth = '40rem';
-    offscreenCheap(tableBox, '30rem');
-    offscreenCheap(pair, '24rem');
-    offscreenCheap(viewScroll, '20rem');
-    const thead = el('thead', '', table);
-    const tbody = el('tbody', '', table);
-
-    // ---- ablation ---------------------------------------------------------------------------
-    text('h3', 'ablationTitle', work);
-    text('p', 'ablationBody', work);
-    const ablBox = el('div', 'controls', work);
-    const ablateButton = k.button('ablateButton', () => {
-      if (!info || now().state !== 'ready') return;
-      ablateId = nextId++;
-      ablateText = heads.forText;
-      ablationError = null;
-      ablationStopped = null;
-      ablating = { done: 0, total: info.layers * info.heads };
-      send({ type: 'ablate', id: ablateId });
-      drawAblation(now());
-    }, ablBox);
-    ablateButton.dataset.control = 'ablate';
-    const ablBar = el('progress', '', ablBox);
-    ablBar.style.width = '12rem';
-    // stops it between two pieces (the worker runs it a few heads at a time); the model stays
-    const ablStop = k.button('ablateStop', () => {
-      if (ablating) send({ type: 'stopAblation', id: ablateId });
-      ablStop.disabled = true;
-    }, ablBox);
-    ablStop.dataset.control = 'ablate-stop';
-    const ablLine = el('p', 'check-line', work);
-    ablLine.dataset.check = 'ablation';
-    ablLine.id = `${ID}-ablation-line-${Math.random().toString(36).slice(2)}`;
-    ablateButton.setAttribute('aria-describedby', ablLine.id);
-    ablBar.hidden = ablStop.hidden = true;
 
     // ---- a model named by a link or the widget ----------------------------------------------
     const given = ctx.model ?? null;
@@ -789,14 +803,10 @@ export default {
     // The roles' sentence, line and table from one value: the roles of the heads on screen,
     // or none (then the line says why and the table has no rows).
     function drawRoles(st) {
-      const R = st.shown && roles && roles.forText === st.shown.forText ? roles : null;
+      const R = rolesOnScreen(st);
       const H = info.heads;
-      const dots = { repeat: '…', sequences: '…' };
-      setProse(rolesBody, tr('rolesBody'), R ? { repeat: R.repeatLength, sequences: R.sequences } : dots);
-      const th = R?.thresholds;
-      setProse(rolesThresholds, tr('rolesThresholds'), th
-        ? { prev: f2(th.previousToken), first: f2(th.firstToken), dup: f2(th.duplicateToken), local: f2(th.local), induction: f2(th.induction) }
-        : { prev: '…', first: '…', dup: '…', local: '…', induction: '…' });
+      setProse(rolesBody, tr('rolesBody'), rolesBodyVars(R));
+      setProse(rolesThresholds, tr('rolesThresholds'), thresholdVars(R));
       let lineState, body = [];
       if (R) {
         const all = R.layers.flatMap((L, l) => L.map((x, h) => ({ ...x, x: l * H + h })));
