@@ -130,6 +130,7 @@ test('attributes: figure, editable, state, hide, bad values give a notice and de
     <attention-explorer id="bad" chapter="core-attention" tokens="lots" mask="sideways" state="Q:2x2,1,2,3,4;zzz:1" lang="fr"></attention-explorer>
     <attention-explorer id="nochapter" chapter="no-such-chapter"></attention-explorer>
     <attention-explorer id="ro" chapter="core-attention" editable="false"></attention-explorer>
+    <attention-explorer id="words" chapter="core-attention" theme="purple" editable="maybe"></attention-explorer>
     </body></html>`;
   await writeFile(join(gen, 'attrs.html'), html);
   const { page, errors, close } = await openIsolated(browser, `${server.url}generated/attrs.html`);
@@ -154,6 +155,11 @@ test('attributes: figure, editable, state, hide, bad values give a notice and de
   assert.match(notice, /lang="fr" is not accepted\. Accepted values: ko, en\./);
   assert.match(notice, /tokens="lots" is not a whole number/);
   assert.deepEqual(await widgetCells(page, '#bad', 'P', 3), ['0.114', '0.042', '0.844']);
+  // a word the attribute does not take (theme, editable): a notice as for mask, and the default
+  const words = await inWidget(page, '#words', (w) => w.shadowRoot.querySelector('.notice').textContent);
+  assert.match(words, /theme="purple" is not accepted\. Accepted values: auto, light, dark\./);
+  assert.match(words, /editable="maybe" is not accepted\. Accepted values: true, false\./);
+  assert.ok(await inWidget(page, '#words', (w) => w.shadowRoot.querySelectorAll('[data-grid="input-Q"] input').length) > 0, 'editable: the default');
   // an unknown chapter: a notice naming it, and the first chapter of the page instead
   assert.match(await inWidget(page, '#nochapter', (w) => w.shadowRoot.querySelector('.notice').textContent),
     /chapter="no-such-chapter" is not a chapter, so the first one \(why-attention\) is shown\. Accepted values: why-attention, .*core-attention.*, review\./);

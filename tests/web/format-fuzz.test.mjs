@@ -49,7 +49,7 @@ test('parseCell: any text gives a finite number within ±1e6 or a named error, n
 });
 
 test('parseCell: the issue\'s garbage is refused', () => {
-  const cases = { '1,,2': 'nan', '1e999': 'range', NaN: 'nan', '-': 'nan', '😀': 'nan', '1e7': 'range', [`${'1'.repeat(10000)}`]: 'nan',
+  const cases = { '1,,2': 'nan', '1e999': 'range', NaN: 'nan', '-': 'nan', '😀': 'nan', '1e7': 'range', [`${'1'.repeat(10000)}`]: 'range', [`${'1'.repeat(10000)}x`]: 'nan',
     '1e-50': 'tiny', '-1e-46': 'tiny', '0.5e-45': 'tiny', '1e-999': 'tiny' };
   for (const [t, error] of Object.entries(cases)) assert.deepEqual(parseCell(t), { error }, t.slice(0, 20));
   tried.parseCell += Object.keys(cases).length;
@@ -141,6 +141,32 @@ test('parseCell: a nonzero number that float32 would store as 0 is refused, as o
     assert.deepEqual(parseCell(String(neg ? -x : x)), { error: 'tiny' }, String(x));
   }), { numRuns: RUNS, seed: 13 });
   tried.parseCellTiny = n;
+});
+
+test('parseCell: a number of any length is read by its value; a long digit string is out of range, not "not a number"', () => {
+  assert.deepEqual(parseCell('9'.repeat(400)), { error: 'range' });
+  assert.deepEqual(parseCell('1e309'), { error: 'range' });
+  let n = 0;
+  // a whole part of 7 to 2,000 digits (first one nonzero), a sign, a fraction, full-width
+  // or Arabic-Indic digits: past ±1e6 like 1e309, whatever its length
+  const long = fc.tuple(fc.integer({ min: 1, max: 9 }), fc.stringMatching(/^[0-9]{6,2000}$/), fc.constantFrom('', '-', '+', '−'),
+    fc.constantFrom('', '.', '.5', `.${'3'.repeat(300)}`), fc.constantFrom('ascii', 'full', 'arabic'));
+  const script = { ascii: (d) => d, full: (d) => String.fromCharCode(0xFF10 + Number(d)), arabic: (d) => String.fromCharCode(0x0660 + Number(d)) };
+  fc.assert(fc.property(long, ([first, rest, sign, frac, form]) => {
+    n++;
+    const t = `${sign}${first}${rest}${frac}`.replace(/[0-9]/g, script[form]);
+    assert.deepEqual(parseCell(t), { error: 'range' }, t.slice(0, 60));
+  }), { numRuns: RUNS, seed: 29 });
+  // and a long text that is in range is a number: 0.333… (300 threes), 1 with 300 zeros after the point
+  assert.equal(parseCell(`0.${'3'.repeat(300)}`).value, 1 / 3);
+  assert.deepEqual(parseCell(`1.${'0'.repeat(300)}`), { value: 1 });
+  assert.deepEqual(parseCell(`${'0'.repeat(300)}12`), { value: 12 });
+  // a long text that is not a number stays one ("not a number"), quickly
+  const t0 = performance.now();
+  assert.deepEqual(parseCell(`${'9'.repeat(100000)}x`), { error: 'nan' });
+  assert.deepEqual(parseCell(`${'9'.repeat(50000)}.${'9'.repeat(50000)}.`), { error: 'nan' });
+  assert.ok(performance.now() - t0 < 1000, 'linear in the length');
+  tried.parseCellLong = n;
 });
 
 test('f32Text: the shortest text that reads back to the same float32', () => {

@@ -2,7 +2,7 @@
 // (web/src/components/grid/hidden-values.js; the browser side: core-attention's test).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { maskHidden, hideValuesUnder, hiddenTextsAt, worthHiding } from '../../web/src/components/grid/hidden-values.js';
+import { maskHidden, hideValuesUnder, hiddenTextsAt, worthHiding, watchHidden } from '../../web/src/components/grid/hidden-values.js';
 
 test('maskHidden: the value as a formula or a sentence writes it, never part of another number', () => {
   const tex = 'P_{2,\\cdot} = \\frac{[e^{3},\\ e^{1.5}]}{e^{3} + e^{1.5}} = [0.818,\\ 0.182]';
@@ -26,4 +26,18 @@ test('hiddenTextsAt: the texts of the nearest registered ancestor', () => {
   hideValuesUnder(section, () => ['0.114']);
   assert.deepEqual(hiddenTextsAt(box), ['0.114']);
   assert.deepEqual(hiddenTextsAt({ parentNode: null }), []);
+});
+
+test('watchHidden: a writer told other texts than the grids hold at the end is stale', () => {
+  let texts = [];
+  const w = watchHidden(() => texts);
+  w.reset();
+  assert.deepEqual(w.texts(), []); // a formula written before its grid took its values
+  texts = ['0.330'];
+  assert.equal(w.stale(), true);
+  w.reset();
+  assert.deepEqual(w.texts(), ['0.330']);
+  assert.equal(w.stale(), false);
+  w.reset();
+  assert.equal(w.stale(), false, 'nothing written: nothing stale');
 });

@@ -22,6 +22,7 @@
 // the browser tests wait for it instead of for a time.)
 import { printing } from './kit/print.js';
 import { LANGS } from './kit/i18n.js';
+import { setHeading } from './kit/plain.js';
 
 const NEAR = '75% 0px 75% 0px'; // "near the screen": three quarters of a screen above and below
 const idle = (fn) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: 2000 }) : setTimeout(fn, 50));
@@ -113,7 +114,7 @@ export function createLazyChapters({ main, list, i18n, position, mount, onMounte
   function relabel() {
     for (const e of entries.values()) {
       const t = e.state === 'placeholder' && i18n.t(`${e.c.id}.title`);
-      if (t && e.h2.textContent !== t) e.h2.textContent = t;
+      if (t) setHeading(e.h2, t); // (its TeX as plain text: KaTeX is in no chunk here)
       if (e.state === 'placeholder') {
         e.section.lang = i18n.lang;
         // printed before its code arrived (the browser's menu: beforeprint cannot wait): a
@@ -169,7 +170,7 @@ export function createLazyChapters({ main, list, i18n, position, mount, onMounte
   function showError(e) {
     e.section.textContent = '';
     const h2 = document.createElement('h2');
-    h2.textContent = i18n.t(`${e.c.id}.toc`); // (plain text: a title may hold TeX, and KaTeX is in no chunk here)
+    setHeading(h2, i18n.t(`${e.c.id}.title`)); // (its TeX as plain text: KaTeX is in no chunk here)
     const p = document.createElement('p');
     p.className = 'chapter-error';
     p.setAttribute('role', 'alert');

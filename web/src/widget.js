@@ -276,6 +276,9 @@ class AttentionExplorer extends HTMLElement {
         const takes = [['tokens', 'tokens'], ['d_model', 'dModel'], ['heads', 'heads'], ['seed', 'seed'], ['mask', 'mask']].filter(([, k]) => supported.includes(k)).map(([n]) => n);
         say(takes.length ? 'attrUnsupported' : 'attrUnsupportedNone', { attr, chapter: ch.id, list: takes.join(', ') });
       }
+    // a choice among words: another word is said, and the default used (theme="purple": auto)
+    for (const [attr, list] of [['theme', ['auto', 'light', 'dark']], ['editable', ['true', 'false']]])
+      if (a(attr) !== null && a(attr) !== '' && !list.includes(a(attr))) say('attrChoice', { attr, value: cut(a(attr)), list: list.join(', ') });
     const tolerance = a('tolerance') === null ? undefined : Number(a('tolerance'));
     if (tolerance !== undefined && !(tolerance >= 0)) say('attrTolerance', { value: cut(a('tolerance')) });
 

@@ -19,7 +19,7 @@ import { createPlot } from '../components/plot.js';
 import { fmt, fmtCount } from '../format.js';
 import { typedNumber, readWhole } from '../components/typed-number.js';
 import { setProse, setText, unfilled } from './prose.js';
-import { hideValuesUnder } from '../components/grid/hidden-values.js';
+import { hideValuesUnder, watchHidden } from '../components/grid/hidden-values.js';
 import { fill } from './fill.js';
 import { plainText, readableText } from './plain.js';
 import { watchScrollers } from './scrollers.js';
@@ -166,7 +166,11 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
   // (asked by every formula and sentence a render writes: nothing to collect while no grid
   // hides a cell; a new shape that clears a grid's cells only leaves it asking)
   let hiding = false;
-  hideValuesUnder(section, () => (hiding ? grids.flatMap((g) => g.hiddenTexts()) : []));
+  // (what the writers of one render were told: a formula written before its grid took the
+  // new values was told the old ones, and the render is done again: hiddenSeen below)
+  const hiddenNow = () => (hiding ? grids.flatMap((g) => g.hiddenTexts()) : []);
+  const hiddenSeen = watchHidden(hiddenNow);
+  hideValuesUnder(section, hiddenSeen.texts);
   let redraw = false;
   function hiddenMoved() {
     hiding = grids.some((g) => g.hidden.length > 0);
@@ -333,6 +337,16 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
   let drawn = false;
   let labelledIn = null; // the language the labels were last put in
   function render() {
+    hiddenSeen.reset();
+    renderOnce();
+    // A formula or a sentence written before its grid took this render's values hid the
+    // values the grid held before (the first render: none): once more, with these.
+    if (hiddenSeen.stale()) {
+      hiddenSeen.reset();
+      renderOnce();
+    }
+  }
+  function renderOnce() {
     const s = state();
     lastSlice = s;
     const relabel = labelledIn !== i18n.lang;

@@ -42,3 +42,31 @@ export function readableText(el) {
   for (const k of c.querySelectorAll('.katex')) k.replaceWith(`$${k.querySelector('annotation')?.textContent ?? ''}$`);
   return plainText(c.textContent);
 }
+
+// A title that may hold $TeX$ as a heading shows it before KaTeX is loaded (a chapter not
+// mounted yet, lazy-chapters.js): plain text with subscripts as subscripts, never a "$" or
+// a backslash on screen or in a screen reader's headings list.
+//   headingParts('Adding trainable weights: $W_Q$') -> ['Adding trainable weights: W', { sub: 'Q' }]
+export function headingParts(title) {
+  const parts = [];
+  const text = plainText(title);
+  let last = 0;
+  for (const m of text.matchAll(/(?<=[\p{L}\p{N})])_([\p{L}\p{N}]+)/gu)) {
+    if (m.index > last) parts.push(text.slice(last, m.index));
+    parts.push({ sub: m[1] });
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) parts.push(text.slice(last));
+  return parts;
+}
+// The heading `h` shows `title` (above).
+export function setHeading(h, title) {
+  if (h.__title === title) return;
+  h.__title = title;
+  h.replaceChildren(...headingParts(title).map((p) => {
+    if (typeof p === 'string') return p;
+    const s = document.createElement('sub');
+    s.textContent = p.sub;
+    return s;
+  }));
+}

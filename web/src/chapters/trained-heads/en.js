@@ -12,7 +12,7 @@ export default {
   inputLabel: 'Sentence (Korean or English)',
   defaultText: 'The cat sat on the mat.',
   emptyText: 'Type at least one character; the heads below are still drawn for “{sentence}”.',
-  tooLong: 'This text has {n} characters; at most {max} are taken. The heads below are still drawn for “{sentence}”.',
+  tooLong: 'This text has {n} characters, more than the {max} the heads can be drawn for, so none of it is used. The heads below are still drawn for “{sentence}”.',
   unknownChars: 'Not in the model\'s vocabulary, read as <unk>: {chars}.',
   truncated: 'The model reads the first {kept|token|tokens} ({chars|character|characters}); {left|token|tokens} past them are left out.',
   headsTitle: 'Every head at once',

@@ -16,6 +16,7 @@ import { fmt, fmtCount } from '../../format.js';
 import { weightScale, textColorFor } from '../../components/colors.js';
 import { createSentenceHeads } from '../../workers/sentence-heads.js';
 import { ROLES, THRESHOLDS, scoreOf, roleReason } from './roles.js';
+import { shown, graphemes, quoted } from './characters.js';
 import narrative from './narrative.js';
 
 const ID = 'trained-heads';
@@ -24,29 +25,6 @@ const ROLE_ORDER = ['previous-token', 'first-token', 'local', 'induction', ''];
 const TYPING_PAUSE = 200; // ms without a key before the heads are redrawn for the new sentence
 // Nothing to read: only white space and invisible characters (zero-width space and joiners, BOM).
 const blank = (t) => /^[\s\p{Default_Ignorable_Code_Point}]*$/u.test(t);
-
-// The characters as a reader sees them: chars (code points, as the core read them) grouped
-// into graphemes. -> {labels: one per grapheme, of: code point c -> its grapheme}.
-// A character's label on its button and in the prose: white space and characters that draw
-// nothing get a visible sign (the tab ⇥, a line break ↵, the space ␣), and a character
-// made only of invisible code points (zero-width space, word joiner, BOM, ...) its code.
-function shown(c) {
-  if (c === ' ') return '␣';
-  if (c === '\t') return '⇥';
-  if (c === '\n' || c === '\r\n' || c === '\r') return '↵';
-  if (/^[\p{Cc}\p{Default_Ignorable_Code_Point}\s]+$/u.test(c))
-    return [...c].map((x) => `U+${x.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join(' ');
-  return c;
-}
-const segmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
-function graphemes(chars) {
-  const labels = [], of = [];
-  for (const g of segmenter ? Array.from(segmenter.segment(chars.join('')), (x) => x.segment) : chars) {
-    for (const _ of g) of.push(labels.length);
-    labels.push(g);
-  }
-  return { labels, of };
-}
 
 // The files, fetched once per page, and the model loaded once per core: probe, evaluate
 // and heads leave it unchanged, so every mount (several widgets share one core) reads the
@@ -467,7 +445,7 @@ export default {
       fieldMsg.hidden = !fieldProblem;
       input.setAttribute('aria-invalid', fieldProblem ? 'true' : 'false');
       // (the sentence the heads are drawn for: the last one typed, or a link's fallback)
-      const drawnFor = [...t].length > 40 ? `${[...t].slice(0, 40).join('')}…` : t;
+      const drawnFor = quoted(t);
       if (fieldProblem) setText(fieldMsg, tr(fieldProblem[0], { ...fieldProblem[1], sentence: drawnFor }));
       if (!model) return null;
 

@@ -12,7 +12,7 @@ export default {
   inputLabel: '문장 (한국어 또는 영어)',
   defaultText: '고양이가 매트 위에 앉았다.',
   emptyText: '한 글자 이상 입력하세요. 아래 헤드는 여전히 “{sentence}”로 그린 것입니다.',
-  tooLong: '입력한 글이 {n}자입니다. {max}자까지만 받습니다. 아래 헤드는 여전히 “{sentence}”로 그린 것입니다.',
+  tooLong: '입력한 글이 {n}자로, 헤드를 그릴 수 있는 {max}자를 넘어 아무것도 쓰지 않았습니다. 아래 헤드는 여전히 “{sentence}”로 그린 것입니다.',
   unknownChars: '모델의 어휘에 없어서 <unk>로 읽은 글자: {chars}.',
   truncated: '모델은 앞의 {kept}개 토큰({chars}글자)만 읽습니다. 그 뒤의 {left}개 토큰은 빠졌습니다.',
   headsTitle: '모든 헤드를 한눈에',

@@ -268,8 +268,17 @@ test('trained-heads: empty, too long and unknown text get a message at the field
   await page.fill(field, 'xy');
   await page.waitForFunction(() => document.querySelectorAll('[data-grid="th-P"] tbody th').length === 3);
   assert.deepEqual([...new Set(await page.evaluate(() => window.__drawn))].filter((n) => n !== rows && n !== 3), [], 'no other sentence drawn');
+  // the message quotes the sentence drawn with its invisible characters named, as its chips
+  await page.fill(field, 'a\u0007b');
+  await page.waitForFunction(() => document.querySelectorAll('[data-grid="th-P"] tbody th').length === 4);
+  await page.fill(field, '');
+  assert.match(await text(page, msg), /“a U\+0007 b”/);
   await page.fill(field, '가'.repeat(400));
   assert.match(await text(page, msg), /400자/);
+  // nothing of a text too long is used (and the message says so): the heads stay as they were
+  assert.match(await text(page, msg), /아무것도 쓰지 않았습니다/);
+  assert.match(await text(page, msg), /“a U\+0007 b”/);
+  assert.equal((await rowLabels(page, 'th-P')).length, 4);
   // leaving the field keeps the long text (nothing pasted is lost) and its message
   await page.$eval(field, (f) => f.blur());
   assert.notEqual(await page.evaluate(() => document.activeElement?.tagName), 'TEXTAREA');

@@ -177,3 +177,23 @@ test('two-keys: an exercise verdict goes when the numbers it judged change', asy
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('two-keys: a hidden α is "?" in every formula from the first render on, and after an edit (en, ko)', async () => {
+  for (const lang of ['en', 'ko']) {
+    const { page, errors } = await openChapter('two-keys', { query: `lang=${lang}&two-keys=!hide:@two-keys-weights.1.1` });
+    const formulas = () => page.$$eval('#two-keys-step-weights .worked-math, #two-keys-step-output .worked-math',
+      (ns) => ns.map((n) => n.textContent.replace(/\u2212/g, '-')).join(' | '));
+    // the learner's first view: written before the grid took its values, it must still hide them
+    const first = await formulas();
+    assert.doesNotMatch(first, /(?<![\d.])0\.330(?!\d)/, `${lang}: α₁ = 0.330 hidden in step ④ and ⑤: ${first}`);
+    assert.match(first, /\?/);
+    // an edit: the new α₁ (0.500) is hidden, not the old one
+    await page.fill(cellInput('two-keys-q', 1, 1), '2');
+    await page.fill(cellInput('two-keys-q', 1, 2), '1');
+    await page.waitForFunction(() => document.querySelector('[data-grid="two-keys-weights"] td[data-i="0"][data-j="1"] .v').textContent === '0.500');
+    const after = await formulas();
+    assert.doesNotMatch(after, /(?<![\d.])0\.500(?!\d)/, `${lang}: α₁ = 0.500 hidden after the edit: ${after}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});

@@ -245,7 +245,7 @@ export function checkLeaks(section, grids, common) {
       continue;
     }
     if (!places.length)
-      for (const n of section.querySelectorAll('[data-grid] td[data-i]:not(.hidden-cell) .v, .worked-math .katex-html, .worked-math:not(:has(.katex)), p, li')) {
+      for (const n of section.querySelectorAll('[data-grid] td[data-i]:not(.hidden-cell) .v, .worked-math .katex-html, .worked-math:not(:has(.katex)), p, li, .katex-html:not(.worked-math *, p *, li *, [data-grid] *)')) {
         if (n.closest('[data-grid] .exercise') || n.closest('.grid-io') || n.hidden) continue;
         places.push([n, n.textContent.replace(/\u2212/g, '-')]);
       }

@@ -14,6 +14,27 @@ export function hideValuesUnder(root, texts) {
   sources.set(root, texts);
 }
 
+// The hidden texts as the writers of one render are told them (texts()), and whether one
+// of them was told other texts than the grids hold at the end of it (stale()): a formula
+// written before its grid took the render's values (the first render, or an edit) was told
+// the values the grid held before, and would show the new ones. The kit then renders again.
+export function watchHidden(read) {
+  const seen = new Set();
+  return {
+    texts: () => {
+      const t = read();
+      seen.add(t.join('\n'));
+      return t;
+    },
+    reset: () => seen.clear(),
+    stale: () => {
+      if (!seen.size) return false;
+      const now = read().join('\n');
+      return [...seen].some((k) => k !== now);
+    },
+  };
+}
+
 // The texts worth hiding: not "0" or "1" alone, which are found everywhere (a subscript,
 // an exponent), but a value with decimals or of two digits or more.
 export const worthHiding = (t) => /\d\.\d|\d{2,}/.test(t);
