@@ -180,6 +180,14 @@ export function connect(module) {
   };
 
   let busy = false;
+  const busyError = () => new Error('attn: a call into the core started while another was reading its arguments (from a getter?)');
+  // The start of every call into the core (its `finally` clears busy): no pending output
+  // array carried over, and no call while another is still reading its arguments.
+  const enter = () => {
+    pending = null;
+    if (busy) throw busyError();
+    busy = true;
+  };
   // A function of the module as a JS function of its checked arguments (at most five: one
   // arrow per arity, so a call builds no argument array; the page calls attention() on
   // every edit).
@@ -196,9 +204,7 @@ export function connect(module) {
     if (!call) throw new Error(`attn.mjs: a function of the module takes more than five parameters (${kinds})`);
     return (a, b, c, d, e) => {
       const into = pending;
-      pending = null;
-      if (busy) throw new Error('attn: a call into the core started while another was reading its arguments (from a getter?)');
-      busy = true;
+      enter();
       try {
         let address;
         for (;;) {
@@ -394,15 +400,12 @@ export function connect(module) {
     const dropped = readMatrix(), output = readMatrix(), nonFinite = readNonFinite();
     return { scale, scores, scaled, masked, weights, dropped, output, nonFinite };
   }
-  const busyError = () => new Error('attn: a call into the core started while another was reading its arguments (from a getter?)');
 
   const fScores = module.scores, fSoftmax = module.softmax, fAttention = module.attention;
   const fAttentionOutput = module.attentionOutput, fFlash = module.flashAttention;
   // raw[name] of the hot calls: the same functions of checked arguments as caller() makes.
   raw.scores = (a, b) => {
-    pending = null;
-    if (busy) throw busyError();
-    busy = true;
+    enter();
     try {
       room(matrixBytes(a) + matrixBytes(b));
       done(fScores(put(a), put(b)));
@@ -412,9 +415,7 @@ export function connect(module) {
     }
   };
   raw.softmax = (a, axis) => {
-    pending = null;
-    if (busy) throw busyError();
-    busy = true;
+    enter();
     try {
       room(matrixBytes(a));
       done(fSoftmax(put(a), typeof axis === 'boolean' ? +axis : axis));
@@ -424,9 +425,7 @@ export function connect(module) {
     }
   };
   raw.attention = (q, k, v, o) => {
-    pending = null;
-    if (busy) throw busyError();
-    busy = true;
+    enter();
     try {
       room(matrixBytes(q) + matrixBytes(k) + matrixBytes(v) + maskRecordBytes(o));
       done(fAttention(put(q), put(k), put(v), putMaskRecord(o)));
@@ -436,9 +435,7 @@ export function connect(module) {
     }
   };
   raw.attentionOutput = (q, k, v, o) => {
-    pending = null;
-    if (busy) throw busyError();
-    busy = true;
+    enter();
     try {
       room(matrixBytes(q) + matrixBytes(k) + matrixBytes(v) + maskRecordBytes(o));
       done(fAttentionOutput(put(q), put(k), put(v), putMaskRecord(o)));
@@ -449,9 +446,7 @@ export function connect(module) {
   };
   raw.flashAttention = (q, k, v, o) => {
     const into = pending;
-    pending = null;
-    if (busy) throw busyError();
-    busy = true;
+    enter();
     try {
       room(matrixBytes(q) + matrixBytes(k) + matrixBytes(v) + flashRecordBytes(o));
       done(fFlash(put(q), put(k), put(v), putFlashRecord(o)));
