@@ -252,6 +252,21 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     });
     return { label, input, span };
   }
+  // A labelled sentence box (a <textarea> at full width, #<chapter>-text, data-control
+  // "text"), read-only when the page is; the chapter listens to its input itself.
+  function sentenceField(key, { parent = section, rows = 2, maxLength } = {}) {
+    const field = el('div', 'controls text-field', parent);
+    const label = el('label', '', field);
+    label.htmlFor = `${id}-text`;
+    text('span', key, label);
+    const input = el('textarea', '', field);
+    Object.assign(input, { id: `${id}-text`, rows, spellcheck: false, autocomplete: 'off' });
+    if (maxLength !== undefined) input.maxLength = maxLength;
+    input.dataset.control = 'text';
+    input.style.width = '100%';
+    input.readOnly = readOnly;
+    return { field, input };
+  }
   // A labelled whole-number input bound to state()[name] (every chapter's number field),
   // by the typed-number rule of the grid cells (components/typed-number.js): a whole number
   // in [min, max] that passes `check` is used at once; anything else is not used and the
@@ -427,7 +442,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
   // Keep the error box near the top of the chapter, after its heading.
   queueMicrotask(() => section.querySelector('h2')?.after(errorBox));
 
-  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, select, number, button, stepper, start, render, name, host, readOnly, plot, shown, failed, describesExample, narrative };
+  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, select, number, sentenceField, button, stepper, start, render, name, host, readOnly, plot, shown, failed, describesExample, narrative };
 }
 
 // The preamble of the chapters built on one of the core's worked examples (no-weights,

@@ -285,15 +285,7 @@ export default {
       },
       // ---- the sentence -----------------------------------------------------------------------
       sentence(parent) {
-        const field = el('div', 'controls text-field', parent);
-        const fieldLabel = el('label', '', field);
-        fieldLabel.htmlFor = `${ID}-text`;
-        text('span', 'inputLabel', fieldLabel);
-        input = el('textarea', '', field);
-        Object.assign(input, { id: `${ID}-text`, rows: 2, spellcheck: false, autocomplete: 'off', maxLength: MAX_CHARS });
-        input.dataset.control = 'text';
-        input.style.width = '100%';
-        input.readOnly = k.readOnly;
+        ({ input } = k.sentenceField('inputLabel', { parent, maxLength: MAX_CHARS }));
         let typing = 0;
         input.addEventListener('input', () => {
           clearTimeout(typing);

@@ -157,20 +157,13 @@ export default {
     const figures = {
       // ---- the sentence ---------------------------------------------------------------------
       sentence(parent) {
-        const field = el('div', 'controls text-field', parent);
-        const fieldLabel = el('label', '', field);
-        fieldLabel.htmlFor = `${ID}-text`;
-        text('span', 'inputLabel', fieldLabel);
-        input = el('textarea', '', field);
-        Object.assign(input, { id: `${ID}-text`, rows: 2, spellcheck: false, autocomplete: 'off' });
-        input.dataset.control = 'text';
-        input.style.width = '100%';
-        input.readOnly = k.readOnly;
-        fieldMsg = el('p', 'number-error', field);
+        const box = k.sentenceField('inputLabel', { parent });
+        input = box.input;
+        fieldMsg = el('p', 'number-error', box.field);
         fieldMsg.id = `${ID}-text-error`;
         fieldMsg.setAttribute('role', 'alert');
         input.setAttribute('aria-describedby', fieldMsg.id);
-        fieldNote = el('p', 'hint', field);
+        fieldNote = el('p', 'hint', box.field);
         fieldNote.dataset.check = 'reading';
         // A burst of keystrokes redraws the heads once, when typing pauses (TYPING_PAUSE ms):
         // every key is painted at once, and the maps, grids and table follow the sentence.
