@@ -16,9 +16,10 @@ const attn = await createAttention({ training: false });
 function workers({ crash = () => false, load = () => createAttention({ training: false }) } = {}) {
   const made = [];
   const create = () => {
-    const w = { received: [], dead: false };
+    const w = { received: [], replied: [], dead: false };
     const later = (f) => setTimeout(() => !w.dead && f(), 0);
     const deliver = (m, transfer) => {
+      w.replied.push({ type: m.type, bytes: (transfer ?? []).reduce((a, b) => a + b.byteLength, 0) }); // before the clone detaches them
       const data = structuredClone(m, { transfer });
       later(() => w.onmessage?.({ data }));
     };
@@ -286,4 +287,34 @@ test('draw(): inputs drawn in the workers, the same bits as the page\'s core dra
   await assert.rejects(pool.draw({ rows: 65, cols: 16, heads: 2 }), (e) => e.kind === 'SizeError');
   await assert.rejects(pool.draw({ rows: 8, cols: 0, heads: 2 }), /cols must be a whole number ≥ 1, got 0/);
   pool.terminate();
+});
+
+// The live run asks for timings only (outputs: false): each head's output stays in its worker
+// and comes back as its sum, so that no n x d array reaches the page's thread (issue 26).
+test('outputs: false: no output crosses, each head comes back as the sum of its output, split or not', async () => {
+  const sum = (m) => m.data.reduce((a, x) => a + x, 0);
+  for (const size of [1, 2, 3])
+    for (const [h, causal] of [[4, false], [3, false], [3, true]]) {
+      const w = workers();
+      const pool = createPool({ size, createWorker: w.create });
+      await pool.draw({ rows: 70, cols: 16, heads: h, seed: 5, causal });
+      const [Q, K, V] = heads(h, 70, 16, 5);
+      for (const kernel of ['plain', 'tiled']) {
+        const r = await pool.attention({ kernel, causal, outputs: false });
+        assert.equal(r.heads.length, h);
+        r.heads.forEach((x, i) => {
+          const want = (kernel === 'tiled' ? attn.flashAttention : attn.attentionOutput)(Q[i], K[i], V[i], { causal });
+          assert.equal(x.output, null);
+          assert.ok(Math.abs(x.sum - sum(want)) <= 1e-9 * Math.max(1, Math.abs(sum(want))), `${size} workers, ${h} heads, causal ${causal}, ${kernel}: head ${i}: ${x.sum} vs ${sum(want)}`);
+          assert.ok(x.ms >= 0 && x.workBytes > 0);
+        });
+      }
+      assert.deepEqual(w.made.flatMap((x) => x.replied).filter((m) => m.bytes > 0), [], 'replies that transfer buffers');
+      // given inputs still come back (they are the caller's), and no output with them
+      const [q, k, v] = heads(h, 70, 16, 5);
+      const r = await pool.attention({ Q: q, K: k, V: v, kernel: 'tiled', causal, outputs: false });
+      assert.ok(bits(r.V[h - 1]).equals(bits(V[h - 1])));
+      assert.ok(r.heads.every((x) => x.output === null && Number.isFinite(x.sum)));
+      pool.terminate();
+    }
 });

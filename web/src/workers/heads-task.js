@@ -12,6 +12,8 @@
 // output (count x cols, a fresh ArrayBuffer) and the inputs back, all to be transferred.
 // A part {head, row, count, drawn: true} reads the inputs this worker drew itself (drawInputs:
 // the page made and sent nothing of size rows x cols), which stay here for the next call.
+// With `outputs: false` in the message the outputs stay here too: a part's reply carries its
+// output's sum (a checksum) instead, so nothing of size rows x cols crosses to the page.
 
 /** Compiles the hot WebAssembly functions with the engine's optimising tier before
  * anything is measured: both kernels on a 256 x dHead input, at least 10 times and for a
@@ -30,10 +32,11 @@ const clock = () => performance.timeOrigin + performance.now();
 /** Runs `msg.heads` (parts [{q, k, v, head, row, count}], keys and values rows x cols) with
  * `msg.kernel` ('plain': attentionOutput, one count x rows buffer; 'tiled': flashAttention)
  * and `msg.causal` (whole heads only: the core's causal mask is aligned with row 0).
+ * `msg.outputs` false: each part's output is summed here and not sent (output: null, sum).
  * Returns {reply: {heads: [{output, ms, workBytes, q, k, v}], at: [start, end]}, transfer},
  * `at` the clock (ms since the epoch) when the work began and ended.
  * Throws what the core throws (RangeError with the core's message, prefixed by the head). */
-export function runHeads(attn, { heads, rows, cols, kernel, causal = false, first = 0 }, drawn = null) {
+export function runHeads(attn, { heads, rows, cols, kernel, causal = false, first = 0, outputs = true }, drawn = null) {
   const start = clock();
   if (kernel !== 'plain' && kernel !== 'tiled') throw new RangeError(`attention pool: kernel must be 'plain' or 'tiled', got '${kernel}'`);
   if (!Array.isArray(heads)) throw new TypeError('attention pool: heads must be an array');
@@ -70,6 +73,13 @@ export function runHeads(attn, { heads, rows, cols, kernel, causal = false, firs
     }
     const ms = performance.now() - t0;
     const workBytes = attn.memoryStats().peakBytes - before;
+    if (!outputs) { // a summary only: the output is dropped here (and the inputs kept, if drawn)
+      let sum = 0;
+      for (const x of output.data) sum += x;
+      out.push({ output: null, sum, ms, workBytes, ...(own ? {} : { q: h.q, k: h.k, v: h.v }) });
+      if (!own) transfer.push(h.q, h.k, h.v);
+      return;
+    }
     const o = output.data.byteOffset === 0 && output.data.byteLength === output.data.buffer.byteLength ? output.data : output.data.slice();
     if (own) { // the drawn inputs stay here
       out.push({ output: o.buffer, ms, workBytes });

@@ -14,6 +14,8 @@
 //   // or with inputs the workers draw and keep (nothing n x d made or sent by the page):
 //   await pool.draw({ rows: 4096, cols: 64, heads: 8, seed: 1 });
 //   const r2 = await pool.attention({ kernel: 'tiled' }); // r2: as r, without Q, K, V
+//   // or only the timings and a checksum per head (no output crosses to the page's thread):
+//   const r3 = await pool.attention({ kernel: 'tiled', outputs: false }); // r3.heads: [{output: null, sum, ms, workBytes}]
 //   pool.terminate();
 //
 // Errors: a call with bad arguments rejects with a TypeError/RangeError (the core's message
@@ -130,10 +132,14 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
      * {heads: [{output, ms, workBytes}], Q, K, V, workers: how many were used, split:
      * 'heads' or 'rows', ms: wall time of the whole call, transfers included, timing: per
      * worker {start, end, core, back} in ms (docs/js-api.md)}.
+     * outputs: false keeps every output in its worker: each head comes back as {output: null,
+     * sum: the sum of its output's entries, ms, workBytes}, so that a call at a large n sends
+     * the page's thread no n x d arrays to receive, hold and collect (the live run's case).
      */
-    async attention({ Q, K, V, kernel = 'tiled', causal = false }) {
+    async attention({ Q, K, V, kernel = 'tiled', causal = false, outputs = true }) {
       if (closed) throw new Error('attention pool: the pool was terminated');
-      if (Q === undefined && K === undefined && V === undefined) return attentionDrawn(kernel, causal);
+      outputs = outputs !== false;
+      if (Q === undefined && K === undefined && V === undefined) return attentionDrawn(kernel, causal, outputs);
       if (!Array.isArray(Q) || !Array.isArray(K) || !Array.isArray(V)) throw new TypeError('attention pool: Q, K and V must be arrays of matrices, one per head');
       const h = Q.length;
       if (h < 1 || K.length !== h || V.length !== h) throw new RangeError(`attention pool: Q, K and V must hold the same number of heads (≥ 1), got ${Q.length}, ${K.length} and ${V.length}`);
@@ -166,7 +172,7 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
           return { head: p.head, row: q.row, count: p.count, q: q.buffer, k: send(w, 1, p).buffer, v: send(w, 2, p).buffer };
         });
         // the same buffer twice (Q = K) is sent once
-        return [{ type: 'heads', heads, rows, cols, kernel, causal }, [...new Set(heads.flatMap((x) => [x.q, x.k, x.v]))]];
+        return [{ type: 'heads', heads, rows, cols, kernel, causal, outputs }, [...new Set(heads.flatMap((x) => [x.q, x.k, x.v]))]];
       });
       const replies = await Promise.all(messages.map(([msg, transfer], w) => request(slots[w], msg, transfer)));
       return gather(replies, parts, byRows, rows, cols, t0);
@@ -221,13 +227,13 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
   }
 
   // A call on the inputs the workers drew (draw): only the parts' places are sent.
-  async function attentionDrawn(kernel, causal) {
+  async function attentionDrawn(kernel, causal, outputs) {
     if (!drawn) throw new Error('attention pool: no Q, K, V given and none drawn (call draw() first)');
     if (!!causal !== !!drawn.causal && plan(drawn.heads, drawn.rows, causal).byRows !== drawn.byRows)
       throw new RangeError('attention pool: the inputs were drawn for the other mask (draw() again with this causal)');
     const { rows, cols, byRows, parts } = drawn;
     const t0 = performance.now();
-    const replies = await Promise.all(parts.map((list, w) => request(slots[w], { type: 'heads', heads: list.map((p) => ({ ...p, drawn: true })), rows, cols, kernel, causal })));
+    const replies = await Promise.all(parts.map((list, w) => request(slots[w], { type: 'heads', heads: list.map((p) => ({ ...p, drawn: true })), rows, cols, kernel, causal, outputs })));
     return gather(replies, parts, byRows, rows, cols, t0);
   }
 
@@ -237,11 +243,12 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
     const h = Math.max(...parts.flat().map((p) => p.head)) + 1;
     // Each head: its output (rows put together), its time (summed over its parts) and its
     // memory (summed: what the head needs, wherever its parts ran).
-    const out = Array.from({ length: h }, () => ({ output: null, ms: 0, workBytes: 0 }));
+    const out = Array.from({ length: h }, () => ({ output: null, sum: 0, ms: 0, workBytes: 0 }));
     const back = [0, 1, 2].map(() => new Array(h).fill(null));
     replies.forEach((r, w) => r.heads.forEach((x, j) => {
       const p = parts[w][j], o = out[p.head];
-      if (byRows) {
+      if (x.output == null) o.sum += x.sum; // outputs: false (the worker kept it)
+      else if (byRows) {
         o.output ??= new Float32Array(rows * cols);
         o.output.set(new Float32Array(x.output), p.row * cols);
       } else o.output = new Float32Array(x.output);
@@ -254,7 +261,7 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
     const epoch = performance.timeOrigin + t0;
     const matrix = (d) => ({ rows, cols, data: d });
     return {
-      heads: out.map((o) => ({ output: matrix(o.output), ms: o.ms, workBytes: o.workBytes })),
+      heads: out.map((o) => (o.output ? { output: matrix(o.output), ms: o.ms, workBytes: o.workBytes } : { output: null, sum: o.sum, ms: o.ms, workBytes: o.workBytes })),
       ...(back[0][0] ? { Q: back[0].map(matrix), K: back[1].map(matrix), V: back[2].map(matrix) } : {}),
       workers: parts.length,
       split: byRows ? 'rows' : 'heads',

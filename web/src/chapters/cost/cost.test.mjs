@@ -128,15 +128,24 @@ test('the crossover plot: its mark labels cross no line and no other label, at 3
 
 test('live run: starts in a worker, reports progress, the page stays responsive, cancel stops it', async () => {
   // What the page asks of its workers: each Worker's script and the type of each message
-  // the page posts to one (the kernels run where the page sends them, not how fast it does).
+  // the page posts to one (the kernels run where the page sends them, not how fast it does),
+  // and the bytes of arrays in each message a worker sends back (what the page's thread must
+  // receive, hold and collect: it grows with n·d when outputs cross, not with the machine).
   const init = () => {
     window.__workers = [];
     const Native = window.Worker;
+    const arrayBytes = (x, seen = new Set()) => {
+      if (x == null || typeof x !== 'object' || seen.has(x)) return 0;
+      seen.add(x);
+      if (x instanceof ArrayBuffer || ArrayBuffer.isView(x)) return x.byteLength;
+      return Object.values(x).reduce((a, v) => a + arrayBytes(v, seen), 0);
+    };
     window.Worker = class extends Native {
       constructor(url, opts) {
         super(url, opts);
-        this.__log = { script: new URL(url, location.href).pathname, posted: [] };
+        this.__log = { script: new URL(url, location.href).pathname, posted: [], received: [] };
         window.__workers.push(this.__log);
+        this.addEventListener('message', (e) => this.__log.received.push({ type: e.data?.type, bytes: arrayBytes(e.data) }));
       }
       postMessage(m, ...rest) {
         this.__log.posted.push(m?.type);
@@ -165,6 +174,13 @@ test('live run: starts in a worker, reports progress, the page stays responsive,
   }));
   assert.deepEqual(asked.workers, [{ script: 'cost-run.js', types: ['draw', 'heads'] }]);
   assert.ok(asked.kernels >= asked.rows, `each measured row is a kernel the worker was asked to run (${asked.kernels} asked, ${asked.rows} rows)`);
+  // Only summaries come back (timings, memory, a checksum per head): no message from a worker
+  // carries an array, so the h outputs of n x 64 (64 MB a call at n = 32K) never reach the
+  // page's thread, where receiving and collecting them held frames up for up to a second.
+  const received = await page.evaluate(() => window.__workers.flatMap((w) => w.received));
+  const results = received.filter((m) => m.type === 'result');
+  assert.ok(results.length >= asked.rows, `${results.length} results received`);
+  assert.deepEqual(received.filter((m) => m.bytes > 0), [], 'messages from the workers that carry arrays');
   await page.click('#cost [data-action="cancel"]');
   assert.match(await page.textContent('#cost .live-status'), /Cancelled/);
   assert.equal(await page.isDisabled('#cost [data-action="run"]'), false);
