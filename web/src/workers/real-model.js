@@ -254,6 +254,36 @@ export function ablationPieces(layers, heads) {
   return out;
 }
 
+// The roles' constants, as the core's (core/include/attn/head_roles.hpp RoleOptions,
+// pretrained.hpp RealRoleOptions; the worker's test checks they agree with what the core
+// reports): the sentence's rows i ≥ FIRST_ROW are scored, and the thresholds. The page shows
+// them before the first roles arrive.
+export const FIRST_ROW = 4;
+export const THRESHOLDS = Object.freeze({ previousToken: 0.4, firstToken: 0.5, local: 0.7, induction: 0.3, duplicateToken: 0.3 });
+// The random sequences of the induction and duplicate-token scores: 4 of `repeat` tokens
+// (at most 16) repeated once, between BERT's [CLS] … [SEP] or after GPT-2's <|endoftext|>.
+function rolePlan(config, arch, cls, sep) {
+  const eos = arch === 'bert' ? sep : -1;
+  const bos = arch === 'bert' ? cls : -1;
+  const room = config.positions - 1 - (eos >= 0 ? 1 : 0);
+  return { bos, eos, repeat: Math.max(1, Math.min(16, Math.floor(room / 2))), sequences: 4 };
+}
+// The roles of a sentence too short for its own scores (T ≤ FIRST_ROW tokens): the
+// sentence's scores null, each head's role named from induction and duplicate-token alone
+// (the core's rule: reached, the largest score ÷ threshold), `short: {n, min}`.
+export function sentenceless(roles, n) {
+  const th = roles.thresholds;
+  let unnamed = 0;
+  const layers = roles.layers.map((L) => L.map((h) => {
+    const reached = [['induction', h.induction, th.induction], ['duplicate-token', h.duplicateToken, th.duplicateToken]]
+      .filter(([, score, t]) => score >= t);
+    const best = reached.reduce((a, b) => (!a || b[1] / b[2] > a[1] / a[2] ? b : a), null);
+    if (!best) unnamed++;
+    return { ...h, previousToken: null, firstToken: null, local: null, roles: reached.map(([r]) => r), role: best ? best[0] : '' };
+  }));
+  return { ...roles, layers, unnamed, rows: 0, short: { n, min: (th.firstRow ?? FIRST_ROW) + 1 } };
+}
+
 export function createRealModel({ core, post, now = () => (globalThis.performance ?? Date).now(), defer = (f) => setTimeout(f, 0) }) {
   let current = null; // {model, tok, info, special: Set, pool}
   const jobs = new Set(); // the loads asked for and not finished: {id, cancelled}
@@ -350,11 +380,11 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
       }
       stopAblation('model'); // (its next piece sees it before touching the model freed here)
       current?.model.free();
-      current = { model, tok, config, special, pool, mask, cls, sep, arch };
+      current = { model, tok, config, special, pool, mask, cls, sep, arch, rolePlan: rolePlan(config, arch, cls, sep) };
       sentence = null;
       const info = {
         ...model.info, tokenizer: tok.kind, tokenizerVocab: tok.vocabSize, lowercase: tok.lowercase,
-        files: weightFiles, source: source.label, seconds: (now() - started) / 1000, heapBytes: c.heapBytes(),
+        files: weightFiles, source: source.label, roles: { ...current.rolePlan, thresholds: THRESHOLDS, firstRow: FIRST_ROW }, seconds: (now() - started) / 1000, heapBytes: c.heapBytes(),
       };
       post({ type: 'loaded', id, info });
     } catch (e) {
@@ -401,13 +431,18 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
       return post({ type: 'error', id, of: 'analyse', error: errorOf(e) });
     }
     try {
-      const { config, arch, pool } = current;
-      const eos = arch === 'bert' ? current.sep : -1;
-      const bos = arch === 'bert' ? current.cls : -1;
-      const room = config.positions - 1 - (eos >= 0 ? 1 : 0);
-      const repeat = Math.max(1, Math.min(16, Math.floor(room / 2)));
+      const { pool, rolePlan } = current;
       const t0 = now();
-      const roles = current.model.roles(enc.ids, { pool, bos, eos, repeat, sequences: 4, seed: 1 });
+      // The sentence's scores (previous token, first token, local) average its rows i ≥
+      // FIRST_ROW: a sentence of FIRST_ROW tokens or fewer has none (the core refuses it). The
+      // induction and duplicate-token scores are measured on the random sequences, whatever
+      // the sentence: they are measured still (the core given a stand-in text whose pattern
+      // scores are dropped), the role named from them alone, and `short` says how many tokens
+      // the sentence's scores need.
+      const short = enc.ids.length <= FIRST_ROW;
+      const text = short ? pool.slice(0, FIRST_ROW + 1) : enc.ids;
+      let roles = current.model.roles(text, { pool, ...rolePlan, seed: 1 });
+      if (short) roles = sentenceless(roles, enc.ids.length);
       post({ type: 'roles', id, roles, ms: now() - t0 });
     } catch (e) {
       post({ type: 'error', id, of: 'roles', error: errorOf(e) });

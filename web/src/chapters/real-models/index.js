@@ -383,12 +383,15 @@ export default {
         ablBar.hidden = ablStop.hidden = true;
       },
     };
-    // The roles' sentence and thresholds: the numbers of the roles on screen, or "…" (the
-    // render writes them, and drawRoles when the worker's roles arrive without one).
+    // The roles' sentence and thresholds: the numbers of the roles on screen, or before they
+    // are measured the ones the worker said it will use when the model loaded (info.roles:
+    // the thresholds are the core's constants, the random sequences' length the model's)
+    // (the render writes them, and drawRoles when the worker's roles arrive without one).
     const rolesOnScreen = (st) => (st.shown && roles && roles.forText === st.shown.forText ? roles : null);
-    const rolesBodyVars = (R) => (R ? { repeat: R.repeatLength, sequences: R.sequences } : { repeat: '…', sequences: '…' });
+    const rolesBodyVars = (R) => (R ? { repeat: R.repeatLength, sequences: R.sequences }
+      : { repeat: info?.roles?.repeat ?? '…', sequences: info?.roles?.sequences ?? '…' });
     const thresholdVars = (R) => {
-      const th = R?.thresholds;
+      const th = R?.thresholds ?? info?.roles?.thresholds;
       return th ? { prev: f2(th.previousToken), first: f2(th.firstToken), dup: f2(th.duplicateToken), local: f2(th.local), induction: f2(th.induction) }
         : { prev: '…', first: '…', dup: '…', local: '…', induction: '…' };
     };
@@ -804,15 +807,18 @@ export default {
         const all = R.layers.flatMap((L, l) => L.map((x, h) => ({ ...x, x: l * H + h })));
         const count = (r) => all.filter((x) => (x.role || '') === r).length;
         const byRole = ROLE_ORDER.slice(0, -1).map((r) => `${roleName(r)} ${count(r)}`).join(', ');
-        setText(rolesLine, tr('rolesCount', { total: all.length, byRole, none: R.unnamed }));
+        // (a sentence too short for its own scores: induction and duplicate-token only, and why)
+        const short = R.short ? ` ${tr('rolesShort', { n: R.short.n, min: R.short.min })}` : '';
+        setText(rolesLine, tr('rolesCount', { total: all.length, byRole, none: R.unnamed }) + short);
         lineState = 'done';
         const ms = String(Math.round(R.ms ?? 0));
         if (rolesLine.dataset.ms !== ms) rolesLine.dataset.ms = ms;
         all.sort((a, b) => ROLE_ORDER.indexOf(a.role || '') - ROLE_ORDER.indexOf(b.role || '') || a.x - b.x);
         const abl = ablation && ablation.forText === R.forText ? ablation : null;
         const signed = (v) => (v >= 0 ? `+${f3(v)}` : f3(v));
-        body = all.map((x) => [x.x, headName(x.x), roleWhy(x), f2(x.previousToken), f2(x.firstToken), f2(x.duplicateToken),
-          f2(x.local), f2(x.induction), abl ? signed(abl.delta[x.x]) : '…']);
+        const sc = (v) => (v == null ? '—' : f2(v)); // (null: not measured on this sentence)
+        body = all.map((x) => [x.x, headName(x.x), roleWhy(x), sc(x.previousToken), sc(x.firstToken), sc(x.duplicateToken),
+          sc(x.local), sc(x.induction), abl ? signed(abl.delta[x.x]) : '…']);
       } else if (!st.shown) {
         setText(rolesLine, tr('rolesNeedSentence'));
         lineState = 'none';

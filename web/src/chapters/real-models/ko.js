@@ -82,6 +82,7 @@ export default {
   roleReached: '{role} ({score} ≥ {threshold})',
   roleMissed: '{none} ({role} {score} < {threshold})',
   rolesCount: '헤드 {total}개 가운데: {byRole}. {none}개는 이름 붙일 역할이 없습니다.',
+  rolesShort: '이 문장은 토큰이 {n}개뿐입니다. 앞 토큰·첫 토큰·국소 점수는 이 문장에서 재는데 토큰이 {min}개 이상이어야 하므로 재지 않았습니다(—). 귀납과 중복 토큰 점수는 문장과 상관없는 무작위 열에서 재므로 그대로 쟀고, 역할도 이 둘로만 정했습니다.',
   rolesWaiting: '역할을 재는 중…',
   rolesNeedSentence: '잴 문장이 없습니다. 위의 문장을 먼저 고치세요.',
   rolesFailed: '역할을 잴 수 없었습니다: {message}',

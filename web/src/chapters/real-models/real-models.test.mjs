@@ -226,8 +226,10 @@ async function invalidView(page, kind, message) {
   assert.equal(await page.isDisabled(`${S} [data-control="ablate"]`), true);
   assert.equal(await page.isVisible(`${S} [data-control="ablate-stop"]`), false);
   assert.equal(await page.$eval(`${S} [data-control="ablate"]`, (b) => b.nextElementSibling.hidden), true); // the ablation's bar
-  // the roles' sentence and thresholds wait with the table (no numbers of an earlier sentence)
-  assert.doesNotMatch(await text(page, `${S} [data-check="thresholds"]`), /\d/);
+  // the thresholds are the core's constants, not an earlier sentence's numbers: they stay, with
+  // no "…" in them
+  assert.match(await text(page, `${S} [data-check="thresholds"]`), /0\.40.*0\.50.*0\.30.*0\.70.*0\.30/);
+  assert.doesNotMatch(await text(page, `${S} [data-check="thresholds"]`), /…/);
 }
 
 for (const lang of ['ko', 'en']) {
@@ -375,6 +377,35 @@ test('real-models: ?model= opens a BERT folder on the same site, in English; ano
   assert.equal(await other.page.getAttribute(`${S} [data-check="model"]`, 'data-state'), 'none');
   assert.deepEqual(other.errors, []);
   await other.page.close();
+});
+
+test('real-models: a sentence of 4 tokens or fewer still gets its roles from the random sequences, and says what it needs (ko, en)', async () => {
+  for (const [lang, model, sentence, n] of [['ko', 'gpt2-f32', 'cat', 2], ['ko', 'gpt2-f32', 'the cat sat', 4], ['en', 'bert-f16', 'the cat', 4]]) {
+    const { page, errors } = await openChapter(`model=/pretrained/${model}/&lang=${lang}`);
+    await loaded(page, 8);
+    // before any roles are measured (the default sentence is too long), the thresholds and the
+    // random sequences' length are shown, not "…"
+    await page.waitForFunction((s) => !document.querySelector(`${s} [data-check="sentence-error"]`).hidden, S);
+    const th = await text(page, `${S} [data-check="thresholds"]`);
+    assert.doesNotMatch(th, /…/, th);
+    assert.match(th, /0\.40.*0\.50.*0\.30.*0\.70.*0\.30/);
+    assert.doesNotMatch(await page.$eval(`${S} [data-check="thresholds"]`, (p) => p.previousElementSibling.textContent), /…/);
+    await analysed(page, sentence, sentence.split(' ').at(-1));
+    await rolesDone(page);
+    const line = await text(page, `${S} [data-check="roles"]`);
+    assert.match(line, lang === 'ko' ? new RegExp(`이 문장은 토큰이 ${n}개뿐입니다\\. .*토큰이 5개 이상이어야`) : new RegExp(`only ${n} tokens long\\. .*at least 5 tokens`), line);
+    assert.doesNotMatch(line, /계산할 수 없었습니다|could not be computed/);
+    const rows = await page.$$eval(`${S} [data-table="roles"] tbody tr`, (rs) => rs.map((r) => [...r.cells].map((c) => c.textContent)));
+    assert.equal(rows.length, 8);
+    for (const r of rows) {
+      // head, role, previous, first, duplicate, local, induction, Δ
+      assert.deepEqual([r[2], r[3], r[5]], ['—', '—', '—'], r.join(' | '));
+      assert.match(r[4], /^\d\.\d\d$/);
+      assert.match(r[6], /^\d\.\d\d$/);
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
 });
 
 test('real-models: the widget\'s model attribute opens a checkpoint', async () => {
