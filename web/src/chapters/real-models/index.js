@@ -351,6 +351,12 @@ export default {
         table.dataset.table = 'roles';
         table.style.minWidth = '40rem';
         offscreenCheap(tableBox, '30rem');
+        // The table is filled and shown by worker messages, a few rows a frame, without a render
+        // of the chapter, and laid out only near the screen (content-visibility): the kit's
+        // check of sideways-scrolling boxes (kit/scrollers.js: a tab stop and a name when
+        // nothing inside can take focus) runs again when it is filled or shown (step,
+        // drawRoles) and when it comes near the screen, where its real width is known.
+        for (const box of [viewScroll, tableBox]) box.addEventListener('contentvisibilityautostatechange', () => k.scrollers.schedule());
         thead = el('thead', '', table);
         tbody = el('tbody', '', table);
       },
@@ -629,7 +635,10 @@ export default {
         budget -= ROW_COST;
       }
       const filled = String(pump.rowsDone === rows.length && rows.length > 0);
-      if (table.dataset.filled !== filled) table.dataset.filled = filled;
+      if (table.dataset.filled !== filled) {
+        table.dataset.filled = filled;
+        if (filled === 'true') k.scrollers.schedule(); // (its width known: a tab stop if it scrolls)
+      }
       if ((pump.grids.length && pairNear) || pump.built < n || (shown && pump.painted < pump.built) || (pump.label && pump.labelled < pump.built) || pump.rowsDone < rows.length) later();
     }
     // An error's message in the page's language, worded here from its code and parameters
@@ -849,7 +858,10 @@ export default {
       }
       const busy = String(!R);
       if (table.getAttribute('aria-busy') !== busy) table.setAttribute('aria-busy', busy);
-      show(tableBox, !!st.shown); // (no sentence: no table, not even its header)
+      if (tableBox.hidden !== !st.shown) {
+        show(tableBox, !!st.shown); // (no sentence: no table, not even its header)
+        k.scrollers.schedule();
+      }
     }
     // The ablation's button, bar and line: the button works only on a sentence whose heads are
     // here (else it is disabled and the line says why), the bar shows only while one runs.

@@ -25,10 +25,10 @@ async function folder(name) {
 const payload = (files) => Object.entries(files).map(([name, buffer]) => ({ name, mimeType: 'application/octet-stream', buffer }));
 const text = (page, sel) => page.textContent(sel).then((t) => t.replace(/\s+/g, ' ').trim());
 
-async function openChapter(query = '') {
+async function openChapter(query = '', opts = {}) {
   const q = new URLSearchParams(query);
   q.set('embed', 'real-models');
-  const r = await openPage(browser, `${server.url}?${q}#real-models`);
+  const r = await openPage(browser, `${server.url}?${q}#real-models`, opts);
   await r.page.waitForSelector(`${S} h2`);
   return r;
 }
@@ -403,6 +403,28 @@ test('real-models: a sentence of 4 tokens or fewer still gets its roles from the
       assert.match(r[4], /^\d\.\d\d$/);
       assert.match(r[6], /^\d\.\d\d$/);
     }
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
+test('real-models: at 390 px the roles table, filled by the worker, scrolls sideways with a tab stop and a name (ko, en)', async () => {
+  for (const lang of ['ko', 'en']) {
+    const { page, errors } = await openChapter(`model=/pretrained/gpt2-f32/&lang=${lang}`, { width: 390, height: 800 });
+    await loaded(page, 8);
+    const box = `${S} [data-table="roles"]`;
+    for (const sentence of ['the cat sat on the mat and the cat sat', 'a dog sat on the mat']) {
+      await analysed(page, sentence, sentence.split(' ')[1]);
+      await rolesDone(page);
+      await page.$eval(box, (t) => t.parentElement.scrollIntoView({ block: 'center' }));
+      await page.waitForFunction((b) => {
+        const w = document.querySelector(b).parentElement;
+        return w.scrollWidth > w.clientWidth + 1 && w.tabIndex === 0 && w.getAttribute('role') === 'group' && !!w.getAttribute('aria-label');
+      }, box);
+      assert.match(await page.$eval(box, (t) => t.parentElement.getAttribute('aria-label')), lang === 'ko' ? /역할 순서/ : /order of roles/);
+      await assertAccessible(page, 'real-models');
+    }
+    await page.screenshot({ path: join(shots, `real-models-roles-390-${lang}.png`), fullPage: false });
     assert.deepEqual(errors, []);
     await page.close();
   }
