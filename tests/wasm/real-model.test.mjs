@@ -186,6 +186,25 @@ test('a sentence of FIRST_ROW tokens or fewer: induction and duplicate-token sti
   }
 });
 
+test('BERT on a sentence whose words are all [UNK]: the tokens say [UNK], the ablation refuses with the reason, not a loss of 0', async () => {
+  const d = driver();
+  assert.equal((await d.open({ kind: 'files', files: asFiles(await folder('bert-f16')) })).type, 'loaded');
+  const { heads } = await d.analyse('고양이가 매트 위에 앉았다');
+  assert.equal(heads.type, 'heads');
+  assert.deepEqual(heads.tokens, ['[CLS]', '[UNK]', '[UNK]', '[UNK]', '[UNK]', '[SEP]']);
+  assert.deepEqual(heads.unknown, [false, true, true, true, true, false]);
+  assert.equal(heads.labels[1], '고양이가');
+  const ab = await d.ablate();
+  assert.equal(ab.type, 'error');
+  assert.equal(ab.error.kind, 'noScoredUnk');
+  // a sentence with a word the vocabulary has: scored as before, its tokens not [UNK]
+  const ok = await d.analyse('the cat sat');
+  assert.ok(!ok.heads.unknown.some(Boolean));
+  const ab2 = await d.ablate();
+  assert.equal(ab2.type, 'ablation', JSON.stringify(ab2.error));
+  assert.ok(ab2.ablation.masked.length >= 1);
+});
+
 test('the ablation\'s pieces: every head once, in order, none costing more than about a quarter of the first layer', () => {
   for (const [L, H] of [[12, 12], [2, 4], [6, 12], [24, 16], [1, 1]]) {
     const p = ablationPieces(L, H);

@@ -408,7 +408,9 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
       offsets = [null, ...offsets];
     }
     const labels = tokens.map((t, i) => (offsets[i] ? text.slice(offsets[i][0], offsets[i][1]) : t));
-    return { ids, tokens, offsets, labels };
+    // the tokens that are the unknown token ([UNK]: a word the vocabulary lacks), shown as such
+    const unknown = tokens.map((t) => tok.unkToken != null && t === tok.unkToken);
+    return { ids, tokens, offsets, labels, unknown };
   }
 
   function analyse(id, text) {
@@ -467,6 +469,13 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
       }
     } else {
       targets = tokens.map((_, i) => (i + 1 < tokens.length ? tokens[i + 1] : -1));
+    }
+    // No position to score (BERT: every word became [UNK], which is not masked, as no special
+    // token is): a loss over no token would be a fake 0, so it is refused, saying why.
+    if (!targets.some((t) => t >= 0)) {
+      const unk = current.tok.unkToken != null ? current.tok.tokenToId(current.tok.unkToken) : undefined;
+      const kind = unk != null && sentence.ids.includes(unk) ? 'noScoredUnk' : 'noScored';
+      return post({ type: 'error', id, of: 'ablate', error: { kind, message: 'no token of the sentence can be scored' } });
     }
     const { layers, heads } = model.info;
     const job = {

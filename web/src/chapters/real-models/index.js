@@ -763,7 +763,9 @@ export default {
       if (!st.shown) return;
       const T = H.T, nh = info.layers * info.heads;
       labels = H.labels.map(shownToken);
-      setText(tokensLine, tr('tokensLine', { n: T, tokens: labels.map((x) => `「${x}」`).join(' ') }));
+      // (a word that became the unknown token says so: 「고양이가 → [UNK]」)
+      const shown = labels.map((x, i) => (H.unknown?.[i] && x !== H.tokens[i] ? `「${x} → ${H.tokens[i]}」` : `「${x}」`));
+      setText(tokensLine, tr('tokensLine', { n: T, tokens: shown.join(' ') }));
       const ms = String(Math.round(H.ms ?? 0)); // the worker's time for every head (make bench-model)
       if (tokensLine.dataset.ms !== ms) tokensLine.dataset.ms = ms;
       const head = Math.min(s.head, nh - 1);

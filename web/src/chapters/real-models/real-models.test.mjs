@@ -430,6 +430,22 @@ test('real-models: at 390 px the roles table, filled by the worker, scrolls side
   }
 });
 
+test('real-models: BERT with words it does not know: the tokens show [UNK], the ablation says no token can be scored and why (ko, en)', async () => {
+  for (const lang of ['ko', 'en']) {
+    const { page, errors } = await openChapter(`model=/pretrained/bert-f16/&lang=${lang}`);
+    await loaded(page, 8);
+    await analysed(page, '고양이가 매트 위에 앉았다', '앉았다');
+    assert.match(await text(page, `${S} [data-check="tokens"]`), /「고양이가 → \[UNK\]」 「매트 → \[UNK\]」/);
+    await page.click(`${S} [data-control="ablate"]`);
+    await page.waitForFunction((s) => document.querySelector(`${s} [data-check="ablation"]`)?.dataset.state === 'error', S);
+    const line = await text(page, `${S} [data-check="ablation"]`);
+    assert.equal(line, (lang === 'ko' ? ko.ablationFailed : en.ablationFailed).replace('{message}', (lang === 'ko' ? ko : en).err_noScoredUnk));
+    assert.doesNotMatch(line, /0\.000/);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
 test('real-models: the widget\'s model attribute opens a checkpoint', async () => {
   // a host page with the widget, on the page's own origin
   const html = `<!doctype html><html lang="en"><body><script type="module" src="/attention-explorer.js"></script>
