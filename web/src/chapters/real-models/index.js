@@ -316,10 +316,12 @@ export default {
         viewBox = el('div', 'controls', parent);
         viewBox.setAttribute('role', 'radiogroup');
         text('span', 'viewLabel', viewBox, undefined, 'label');
+        // one name for both: one radio group, one Tab stop, the arrow keys move between them
+        const viewName = `${ID}-view-${Math.random().toString(36).slice(2)}`;
         viewButtons = ['norm', 'rollout'].map((v) => {
           const lab = el('label', 'toggle', viewBox);
           const r = el('input', '', lab);
-          Object.assign(r, { type: 'radio', name: `${ID}-view-${Math.random().toString(36).slice(2)}`, value: v });
+          Object.assign(r, { type: 'radio', name: viewName, value: v });
           r.dataset.control = `view-${v}`;
           r.disabled = k.readOnly;
           r.addEventListener('change', () => patch({ view: v }));

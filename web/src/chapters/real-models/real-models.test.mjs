@@ -446,6 +446,27 @@ test('real-models: BERT with words it does not know: the tokens show [UNK], the 
   }
 });
 
+test('real-models: the two views are one radio group: one name, one Tab stop, the arrow keys switch', async () => {
+  const { page, errors } = await openChapter('model=/pretrained/gpt2-f32/');
+  await loaded(page, 8);
+  await analysed(page, 'the cat sat on the mat', 'mat');
+  const radios = `${S} input[type="radio"][data-control^="view-"]`;
+  const names = await page.$$eval(radios, (rs) => rs.map((r) => r.name));
+  assert.equal(names.length, 2);
+  assert.equal(names[0], names[1]);
+  await page.focus(`${S} [data-control="view-norm"]`);
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((s) => document.querySelector(`${s} [data-control="view-rollout"]`).checked, S);
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.control), 'view-rollout');
+  await page.keyboard.press('Tab');
+  assert.notEqual(await page.evaluate(() => document.activeElement.dataset.control), 'view-norm');
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Shift+Tab');
+  assert.notEqual(await page.evaluate(() => document.activeElement.dataset.control), 'view-norm'); // (one stop: the checked one)
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('real-models: the widget\'s model attribute opens a checkpoint', async () => {
   // a host page with the widget, on the page's own origin
   const html = `<!doctype html><html lang="en"><body><script type="module" src="/attention-explorer.js"></script>
