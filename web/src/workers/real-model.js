@@ -206,6 +206,7 @@ const tokenizerError = (e) => ({
 // wasm/pretrained/pretrained.mjs, filesSource above): `what` names the quantity.
 const PARAMS = [
   [/its shape is (\[[^\]]*\]), but config\.json implies (\[[^\]]*\])/, (m) => ({ what: 'shape', got: m[1], expected: m[2] })],
+  [/^not valid JSON(?: \(.*?line (\d+), column (\d+))?/, (m) => ({ what: 'json', line: m[1], column: m[2] })],
   [/its dtype is (\w+)/, (m) => ({ what: 'dtype', got: m[1] })],
   [/config\.json's (\w+) is (\d+), but the embedding has (\d+)/, (m) => ({ what: m[1], expected: m[2], got: m[3] })],
   [/config\.json says (\d+) layers, but the weights have (\d+)/, (m) => ({ what: 'layers', expected: m[1], got: m[2] })],

@@ -106,7 +106,7 @@ export default {
     let cancelled = false;
     let heads = null, roles = null, ablation = null, ablating = null, ablationStopped = null;
     let headsFor = null, analyseText = null, ablateText = null; // the text last sent to the worker (its heads, its ablation)
-    let urlNote = null; // [key, vars]
+    let urlNote = null, urlId = -1; // [key, vars]; the load the link asked for (its openId)
 
     const send = (msg) => {
       if (!worker) worker = startWorker(onMessage);
@@ -403,7 +403,7 @@ export default {
       return th ? { prev: f2(th.previousToken), first: f2(th.firstToken), dup: f2(th.duplicateToken), local: f2(th.local), induction: f2(th.induction) }
         : { prev: '…', first: '…', dup: '…', local: '…', induction: '…' };
     };
-    const { work, viewTitle, rolesBody, rolesThresholds } = k.narrative(narrative, {
+    const { work, viewTitle, oneTitle, oneBody, rolesBody, rolesThresholds } = k.narrative(narrative, {
       figures,
       vars: {
         oneTitle: (s) => ({ head: safe(headName(s.head)) }),
@@ -513,7 +513,10 @@ export default {
       const url = modelUrl(given.url ?? given, { sameOrigin: given.sameOrigin ?? true });
       if (url) {
         urlNote = ['fromUrl', { url: safe(url) }];
-        queueMicrotask(() => open({ kind: 'url', base: url }));
+        queueMicrotask(() => {
+          open({ kind: 'url', base: url });
+          urlId = openId;
+        });
       } else urlNote = ['badUrl', { url: safe(String(given.url ?? given).slice(0, 200)) }];
     }
 
@@ -655,13 +658,15 @@ export default {
       }
     };
     function errorWords(e) {
-      const kind = e.kind === 'missing' && e.folder ? 'missingFolder' : e.kind === 'missing' && e.tensor ? 'missingTensor' : e.kind;
+      const kind = e.kind === 'missing' && e.folder ? 'missingFolder' : e.kind === 'missing' && e.tensor ? 'missingTensor'
+        : e.kind === 'config' && e.what === 'json' ? 'configJson' : e.kind;
       const key = tryTr(`err_${kind}`) != null ? `err_${kind}` : 'err_error';
       const raw = { file: e.file ?? '', tensor: e.tensor ?? '', folder: e.folder ?? '', n: e.n, max: e.max,
         got: e.got ?? tr('unknownValue'), expected: e.expected ?? tr('unknownValue') };
       raw.at = e.tensor ? tr('atTensor', { tensor: e.tensor }) : '';
       raw.inFile = e.file ? tr('inFile', { file: e.file }) : '';
-      raw.values = e.got != null && e.expected != null
+      raw.where = e.line ? tr('atLine', { line: e.line, column: e.column }) : '';
+      raw.values = e.got != null && e.expected != null && e.what !== 'json'
         ? tr('values', { what: tryTr(`what_${e.what}`) ?? e.what ?? '', expected: e.expected, got: e.got }) : '';
       return [key, raw];
     }
@@ -712,8 +717,13 @@ export default {
         modelType: safe(info.modelType), layers: info.layers, heads: info.heads, dModel: info.dModel, vocab: info.vocab,
         positions: info.positions, mb: f2(info.weightBytes / 1e6), seconds: f2(info.seconds), tokenizer: safe(info.tokenizer),
       } : null;
-      say(urlSpan, urlNote ? `${tr(urlNote[0])} ` : null, urlNote?.[1]);
-      say(cancelSpan, cancelled ? `${tr('cancelled')} ` : null);
+      // the link's folder: being read or read, or its load failed or stopped; nothing once
+      // another model was opened after it
+      const linkLoad = urlNote && (urlNote[0] === 'badUrl' || urlId === openId);
+      const urlKey = !linkLoad ? null : urlNote[0] !== 'fromUrl' ? urlNote[0]
+        : openError ? 'fromUrlFailed' : cancelled ? 'fromUrlStopped' : 'fromUrl';
+      say(urlSpan, urlKey ? `${tr(urlKey)} ` : null, urlNote?.[1]);
+      say(cancelSpan, cancelled && urlKey !== 'fromUrlStopped' ? `${tr('cancelled')} ` : null);
       say(loadedSpan, info ? tr('loaded') : progress ? null : tr('noModel'), loadedVars);
       const st = info ? 'loaded' : progress ? 'loading' : 'none';
       if (status.dataset.state !== st) status.dataset.state = st;
@@ -749,7 +759,7 @@ export default {
       if (sentenceError.dataset.kind !== (st.error?.kind ?? '')) sentenceError.dataset.kind = st.error?.kind ?? '';
       if (work.dataset.sentence !== st.state) work.dataset.sentence = st.state;
       const on = !!st.shown;
-      for (const n of [tokensLine, viewScroll, viewBox, pair]) show(n, on);
+      for (const n of [tokensLine, viewScroll, oneTitle, oneBody, viewBox, pair]) show(n, on); // (the head's heading with its grids)
       const busy = String(st.state === 'pending');
       if (modelView.getAttribute('aria-busy') !== busy) modelView.setAttribute('aria-busy', busy);
       if (!on) {

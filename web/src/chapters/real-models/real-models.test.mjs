@@ -226,6 +226,8 @@ async function invalidView(page, kind, message) {
   assert.equal(await page.isDisabled(`${S} [data-control="ablate"]`), true);
   assert.equal(await page.isVisible(`${S} [data-control="ablate-stop"]`), false);
   assert.equal(await page.$eval(`${S} [data-control="ablate"]`, (b) => b.nextElementSibling.hidden), true); // the ablation's bar
+  // the chosen head's heading goes with its grids
+  assert.equal(await page.$$eval(`${S} h3`, (hs) => hs.some((h) => h.checkVisibility() && /^(헤드 하나|One head):/.test(h.textContent))), false);
   // the thresholds are the core's constants, not an earlier sentence's numbers: they stay, with
   // no "…" in them
   assert.match(await text(page, `${S} [data-check="thresholds"]`), /0\.40.*0\.50.*0\.30.*0\.70.*0\.30/);
@@ -294,6 +296,8 @@ test('real-models: each error is said in the page\'s language and the previous m
     ['dtype', { ...good, 'model.safetensors': retype(good['model.safetensors'], 'transformer.h.0.attn.c_attn.weight', 'I32') }, /^읽을 수 없는 자료형의 텐서가 있습니다: transformer\.h\.0\.attn\.c_attn\.weight \(파일: model\.safetensors, 자료형: I32\)/],
     [null, { ...good, 'model.safetensors': good['model.safetensors'].subarray(0, good['model.safetensors'].length - 100) }, /^(파일이 잘렸습니다|텐서 배치가 잘못되었습니다): model\.safetensors/],
     [null, editConfig(good, (c) => ({ ...c, n_embd: 16 })), /^config\.json 파일과 가중치가 맞지 않.*(있어야 할 값 16, 실제 값 32|config\.json대로라면 \[)/],
+    // not JSON: said so, where the parser says, the file named once
+    ['config', { ...good, 'config.json': Buffer.from('{"model_type": "gpt2", bad') }, /^config\.json 파일이 올바른 JSON이 아닙니다 \(1번째 줄, 24번째 글자\)\. 앞서/],
     ['vocab', editConfig(good, (c) => ({ ...c, vocab_size: 300 })), /^어휘 크기가 맞지 않습니다 \(파일: config\.json\)\. 어휘 크기: 있어야 할 값 300, 실제 값 \d+\./],
   ];
   for (const [kind, files, message] of cases) {
@@ -368,12 +372,18 @@ test('real-models: ?model= opens a BERT folder on the same site, in English; ano
       ? /^링크의 폴더를 읽을 수 없습니다: http:\/\/\S+\/pretrained\/nowhere\/\. 처음 읽는 파일부터 없습니다: config\.json\./
       : /^The link's folder could not be read: http:\/\/\S+\/pretrained\/nowhere\/\. The first file read is not there: config\.json\./);
     assert.doesNotMatch(await text(none.page, `${S} [data-check="model-error"]`), /model\.safetensors/);
+    // the link's line says the load failed, not that it is reading
+    const line = await text(none.page, `${S} [data-check="model"]`);
+    assert.match(line, lang === 'ko' ? /^링크가 가리키는 폴더에서 모델을 읽지 못했습니다: http:\/\/\S+\/pretrained\/nowhere\// : /^The model in the folder the link names could not be read: http:\/\/\S+\/pretrained\/nowhere\//, line);
+    assert.doesNotMatch(line, /읽습니다:|Reading the folder/);
     assert.deepEqual(none.errors.filter((e) => !/404/.test(e)), []);
     await none.page.close();
   }
 
   const other = await openChapter('model=https://example.com/gpt2/');
   await other.page.waitForFunction((s) => document.querySelector(`${s} [data-check="model"]`)?.textContent.includes('이 사이트 안의 폴더 주소가 아니라서'), S);
+  // no particle after the address: it comes last, after a colon
+  assert.match(await text(other.page, `${S} [data-check="model"]`), /^링크의 model 값이 이 사이트 안의 폴더 주소가 아니라서 읽지 않았습니다: https:\/\/example\.com\/gpt2\/ /);
   assert.equal(await other.page.getAttribute(`${S} [data-check="model"]`, 'data-state'), 'none');
   assert.deepEqual(other.errors, []);
   await other.page.close();
@@ -434,10 +444,13 @@ test('real-models: BERT with words it does not know: the tokens show [UNK], the 
   for (const lang of ['ko', 'en']) {
     const { page, errors } = await openChapter(`model=/pretrained/bert-f16/&lang=${lang}`);
     await loaded(page, 8);
-    await analysed(page, '고양이가 매트 위에 앉았다', '앉았다');
+    // (the default sentence holds the same words: its heads are not this one's)
+    await analysed(page, '고양이가 매트 위에 앉았다', '「앉았다 → [UNK]」 「[SEP]」');
     assert.match(await text(page, `${S} [data-check="tokens"]`), /「고양이가 → \[UNK\]」 「매트 → \[UNK\]」/);
     await page.click(`${S} [data-control="ablate"]`);
-    await page.waitForFunction((s) => document.querySelector(`${s} [data-check="ablation"]`)?.dataset.state === 'error', S);
+    await page.waitForFunction((s) => document.querySelector(`${s} [data-check="ablation"]`)?.dataset.state === 'error', S).catch(async (e) => {
+      throw new Error(`${e.message}: ${await page.$eval(`${S} [data-check="ablation"]`, (n) => `${n.dataset.state} ${n.textContent}`)}`);
+    });
     const line = await text(page, `${S} [data-check="ablation"]`);
     assert.equal(line, (lang === 'ko' ? ko.ablationFailed : en.ablationFailed).replace('{message}', (lang === 'ko' ? ko : en).err_noScoredUnk));
     assert.doesNotMatch(line, /0\.000/);
