@@ -10,7 +10,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import createPretrained from '../../web/dist/pretrained.mjs';
-import { createRealModel, maskedPositions, ablationPieces, filesSource } from '../../web/src/workers/real-model.js';
+import { createRealModel, maskedPositions, ablationPieces, filesSource, FIRST_ROW, THRESHOLDS } from '../../web/src/workers/real-model.js';
 
 const data = new URL('../core/data/pretrained/', import.meta.url);
 const manifest = JSON.parse(await readFile(new URL('manifest.json', data), 'utf8'));
@@ -151,6 +151,58 @@ test('a sentence through the worker: tokens mapped back to the text, every head,
     assert.ok(Number.isFinite(ab.ablation.base.loss));
     if (name === 'bert-f32') assert.ok(ab.ablation.masked.length >= 1);
   }
+});
+
+test('a sentence of FIRST_ROW tokens or fewer: induction and duplicate-token still measured, the sentence\'s scores null, the tokens needed said', async () => {
+  for (const name of ['gpt2-f32', 'bert-f16']) {
+    const d = driver();
+    const loaded = await d.open({ kind: 'files', files: asFiles(await folder(name)) });
+    assert.equal(loaded.type, 'loaded');
+    assert.deepEqual(loaded.info.roles.thresholds, THRESHOLDS);
+    const long = await d.analyse('the cat sat on the mat and the cat sat');
+    const th = long.roles.roles.thresholds;
+    // the page's constants are the core's
+    assert.equal(th.firstRow, FIRST_ROW);
+    for (const k of Object.keys(THRESHOLDS)) assert.ok(Math.abs(th[k] - THRESHOLDS[k]) < 1e-12, k);
+    assert.equal(long.roles.roles.repeatLength, loaded.info.roles.repeat);
+    assert.equal(long.roles.roles.sequences, loaded.info.roles.sequences);
+    for (const text of name === 'gpt2-f32' ? ['cat', 'the cat', 'the cat sat'] : ['cat', 'the cat']) { // (BERT: [CLS] … [SEP])
+      const { heads, roles } = await d.analyse(text);
+      assert.equal(heads.type, 'heads');
+      assert.ok(heads.T <= FIRST_ROW, `${name} ${text}: ${heads.T}`);
+      assert.equal(roles.type, 'roles', `${name} ${text}: ${JSON.stringify(roles.error)}`);
+      const R = roles.roles;
+      assert.deepEqual(R.short, { n: heads.T, min: FIRST_ROW + 1 });
+      const all = R.layers.flat();
+      assert.equal(all.length, loaded.info.layers * loaded.info.heads);
+      // the random sequences' scores do not depend on the sentence
+      assert.deepEqual(all.map((h) => [h.induction, h.duplicateToken]), long.roles.roles.layers.flat().map((h) => [h.induction, h.duplicateToken]));
+      for (const h of all) {
+        assert.deepEqual([h.previousToken, h.firstToken, h.local], [null, null, null]);
+        assert.ok(['', 'induction', 'duplicate-token'].includes(h.role));
+      }
+      assert.equal(all.filter((h) => h.role).length + R.unnamed, all.length);
+    }
+  }
+});
+
+test('BERT on a sentence whose words are all [UNK]: the tokens say [UNK], the ablation refuses with the reason, not a loss of 0', async () => {
+  const d = driver();
+  assert.equal((await d.open({ kind: 'files', files: asFiles(await folder('bert-f16')) })).type, 'loaded');
+  const { heads } = await d.analyse('고양이가 매트 위에 앉았다');
+  assert.equal(heads.type, 'heads');
+  assert.deepEqual(heads.tokens, ['[CLS]', '[UNK]', '[UNK]', '[UNK]', '[UNK]', '[SEP]']);
+  assert.deepEqual(heads.unknown, [false, true, true, true, true, false]);
+  assert.equal(heads.labels[1], '고양이가');
+  const ab = await d.ablate();
+  assert.equal(ab.type, 'error');
+  assert.equal(ab.error.kind, 'noScoredUnk');
+  // a sentence with a word the vocabulary has: scored as before, its tokens not [UNK]
+  const ok = await d.analyse('the cat sat');
+  assert.ok(!ok.heads.unknown.some(Boolean));
+  const ab2 = await d.ablate();
+  assert.equal(ab2.type, 'ablation', JSON.stringify(ab2.error));
+  assert.ok(ab2.ablation.masked.length >= 1);
 });
 
 test('the ablation\'s pieces: every head once, in order, none costing more than about a quarter of the first layer', () => {

@@ -305,6 +305,7 @@ export function createTokenizer(files, config = {}) {
     kind,
     vocabSize,
     specialIds,
+    unkToken: tok.model?.unk_token ?? null, // (WordPiece's [UNK]: a word the vocabulary lacks)
     lowercase,
     lowercaseSource,
     idToToken: (id) => tok.id_to_token(id),

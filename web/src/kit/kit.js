@@ -442,7 +442,9 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
   // Keep the error box near the top of the chapter, after its heading.
   queueMicrotask(() => section.querySelector('h2')?.after(errorBox));
 
-  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, select, number, sentenceField, button, stepper, start, render, name, host, readOnly, plot, shown, failed, describesExample, narrative };
+  // (scrollers.schedule(): a chapter whose boxes fill or show without a render, a worker's
+  // message, asks for the same check as after a render)
+  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, select, number, sentenceField, button, stepper, start, render, name, host, readOnly, plot, shown, failed, describesExample, narrative, scrollers };
 }
 
 // The preamble of the chapters built on one of the core's worked examples (no-weights,

@@ -206,6 +206,7 @@ const tokenizerError = (e) => ({
 // wasm/pretrained/pretrained.mjs, filesSource above): `what` names the quantity.
 const PARAMS = [
   [/its shape is (\[[^\]]*\]), but config\.json implies (\[[^\]]*\])/, (m) => ({ what: 'shape', got: m[1], expected: m[2] })],
+  [/^not valid JSON(?: \(.*?line (\d+), column (\d+))?/, (m) => ({ what: 'json', line: m[1], column: m[2] })],
   [/its dtype is (\w+)/, (m) => ({ what: 'dtype', got: m[1] })],
   [/config\.json's (\w+) is (\d+), but the embedding has (\d+)/, (m) => ({ what: m[1], expected: m[2], got: m[3] })],
   [/config\.json says (\d+) layers, but the weights have (\d+)/, (m) => ({ what: 'layers', expected: m[1], got: m[2] })],
@@ -252,6 +253,36 @@ export function ablationPieces(layers, heads) {
     for (let h = 0; h < heads; h += g) out.push([l * heads + h, l * heads + Math.min(heads, h + g)]);
   }
   return out;
+}
+
+// The roles' constants, as the core's (core/include/attn/head_roles.hpp RoleOptions,
+// pretrained.hpp RealRoleOptions; the worker's test checks they agree with what the core
+// reports): the sentence's rows i ≥ FIRST_ROW are scored, and the thresholds. The page shows
+// them before the first roles arrive.
+export const FIRST_ROW = 4;
+export const THRESHOLDS = Object.freeze({ previousToken: 0.4, firstToken: 0.5, local: 0.7, induction: 0.3, duplicateToken: 0.3 });
+// The random sequences of the induction and duplicate-token scores: 4 of `repeat` tokens
+// (at most 16) repeated once, between BERT's [CLS] … [SEP] or after GPT-2's <|endoftext|>.
+function rolePlan(config, arch, cls, sep) {
+  const eos = arch === 'bert' ? sep : -1;
+  const bos = arch === 'bert' ? cls : -1;
+  const room = config.positions - 1 - (eos >= 0 ? 1 : 0);
+  return { bos, eos, repeat: Math.max(1, Math.min(16, Math.floor(room / 2))), sequences: 4 };
+}
+// The roles of a sentence too short for its own scores (T ≤ FIRST_ROW tokens): the
+// sentence's scores null, each head's role named from induction and duplicate-token alone
+// (the core's rule: reached, the largest score ÷ threshold), `short: {n, min}`.
+export function sentenceless(roles, n) {
+  const th = roles.thresholds;
+  let unnamed = 0;
+  const layers = roles.layers.map((L) => L.map((h) => {
+    const reached = [['induction', h.induction, th.induction], ['duplicate-token', h.duplicateToken, th.duplicateToken]]
+      .filter(([, score, t]) => score >= t);
+    const best = reached.reduce((a, b) => (!a || b[1] / b[2] > a[1] / a[2] ? b : a), null);
+    if (!best) unnamed++;
+    return { ...h, previousToken: null, firstToken: null, local: null, roles: reached.map(([r]) => r), role: best ? best[0] : '' };
+  }));
+  return { ...roles, layers, unnamed, rows: 0, short: { n, min: (th.firstRow ?? FIRST_ROW) + 1 } };
 }
 
 export function createRealModel({ core, post, now = () => (globalThis.performance ?? Date).now(), defer = (f) => setTimeout(f, 0) }) {
@@ -350,11 +381,11 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
       }
       stopAblation('model'); // (its next piece sees it before touching the model freed here)
       current?.model.free();
-      current = { model, tok, config, special, pool, mask, cls, sep, arch };
+      current = { model, tok, config, special, pool, mask, cls, sep, arch, rolePlan: rolePlan(config, arch, cls, sep) };
       sentence = null;
       const info = {
         ...model.info, tokenizer: tok.kind, tokenizerVocab: tok.vocabSize, lowercase: tok.lowercase,
-        files: weightFiles, source: source.label, seconds: (now() - started) / 1000, heapBytes: c.heapBytes(),
+        files: weightFiles, source: source.label, roles: { ...current.rolePlan, thresholds: THRESHOLDS, firstRow: FIRST_ROW }, seconds: (now() - started) / 1000, heapBytes: c.heapBytes(),
       };
       post({ type: 'loaded', id, info });
     } catch (e) {
@@ -378,7 +409,9 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
       offsets = [null, ...offsets];
     }
     const labels = tokens.map((t, i) => (offsets[i] ? text.slice(offsets[i][0], offsets[i][1]) : t));
-    return { ids, tokens, offsets, labels };
+    // the tokens that are the unknown token ([UNK]: a word the vocabulary lacks), shown as such
+    const unknown = tokens.map((t) => tok.unkToken != null && t === tok.unkToken);
+    return { ids, tokens, offsets, labels, unknown };
   }
 
   function analyse(id, text) {
@@ -401,13 +434,18 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
       return post({ type: 'error', id, of: 'analyse', error: errorOf(e) });
     }
     try {
-      const { config, arch, pool } = current;
-      const eos = arch === 'bert' ? current.sep : -1;
-      const bos = arch === 'bert' ? current.cls : -1;
-      const room = config.positions - 1 - (eos >= 0 ? 1 : 0);
-      const repeat = Math.max(1, Math.min(16, Math.floor(room / 2)));
+      const { pool, rolePlan } = current;
       const t0 = now();
-      const roles = current.model.roles(enc.ids, { pool, bos, eos, repeat, sequences: 4, seed: 1 });
+      // The sentence's scores (previous token, first token, local) average its rows i ≥
+      // FIRST_ROW: a sentence of FIRST_ROW tokens or fewer has none (the core refuses it). The
+      // induction and duplicate-token scores are measured on the random sequences, whatever
+      // the sentence: they are measured still (the core given a stand-in text whose pattern
+      // scores are dropped), the role named from them alone, and `short` says how many tokens
+      // the sentence's scores need.
+      const short = enc.ids.length <= FIRST_ROW;
+      const text = short ? pool.slice(0, FIRST_ROW + 1) : enc.ids;
+      let roles = current.model.roles(text, { pool, ...rolePlan, seed: 1 });
+      if (short) roles = sentenceless(roles, enc.ids.length);
       post({ type: 'roles', id, roles, ms: now() - t0 });
     } catch (e) {
       post({ type: 'error', id, of: 'roles', error: errorOf(e) });
@@ -432,6 +470,13 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
       }
     } else {
       targets = tokens.map((_, i) => (i + 1 < tokens.length ? tokens[i + 1] : -1));
+    }
+    // No position to score (BERT: every word became [UNK], which is not masked, as no special
+    // token is): a loss over no token would be a fake 0, so it is refused, saying why.
+    if (!targets.some((t) => t >= 0)) {
+      const unk = current.tok.unkToken != null ? current.tok.tokenToId(current.tok.unkToken) : undefined;
+      const kind = unk != null && sentence.ids.includes(unk) ? 'noScoredUnk' : 'noScored';
+      return post({ type: 'error', id, of: 'ablate', error: { kind, message: 'no token of the sentence can be scored' } });
     }
     const { layers, heads } = model.info;
     const job = {

@@ -106,7 +106,7 @@ export default {
     let cancelled = false;
     let heads = null, roles = null, ablation = null, ablating = null, ablationStopped = null;
     let headsFor = null, analyseText = null, ablateText = null; // the text last sent to the worker (its heads, its ablation)
-    let urlNote = null; // [key, vars]
+    let urlNote = null, urlId = -1; // [key, vars]; the load the link asked for (its openId)
 
     const send = (msg) => {
       if (!worker) worker = startWorker(onMessage);
@@ -316,10 +316,12 @@ export default {
         viewBox = el('div', 'controls', parent);
         viewBox.setAttribute('role', 'radiogroup');
         text('span', 'viewLabel', viewBox, undefined, 'label');
+        // one name for both: one radio group, one Tab stop, the arrow keys move between them
+        const viewName = `${ID}-view-${Math.random().toString(36).slice(2)}`;
         viewButtons = ['norm', 'rollout'].map((v) => {
           const lab = el('label', 'toggle', viewBox);
           const r = el('input', '', lab);
-          Object.assign(r, { type: 'radio', name: `${ID}-view-${Math.random().toString(36).slice(2)}`, value: v });
+          Object.assign(r, { type: 'radio', name: viewName, value: v });
           r.dataset.control = `view-${v}`;
           r.disabled = k.readOnly;
           r.addEventListener('change', () => patch({ view: v }));
@@ -351,6 +353,12 @@ export default {
         table.dataset.table = 'roles';
         table.style.minWidth = '40rem';
         offscreenCheap(tableBox, '30rem');
+        // The table is filled and shown by worker messages, a few rows a frame, without a render
+        // of the chapter, and laid out only near the screen (content-visibility): the kit's
+        // check of sideways-scrolling boxes (kit/scrollers.js: a tab stop and a name when
+        // nothing inside can take focus) runs again when it is filled or shown (step,
+        // drawRoles) and when it comes near the screen, where its real width is known.
+        for (const box of [viewScroll, tableBox]) box.addEventListener('contentvisibilityautostatechange', () => k.scrollers.schedule());
         thead = el('thead', '', table);
         tbody = el('tbody', '', table);
       },
@@ -383,16 +391,19 @@ export default {
         ablBar.hidden = ablStop.hidden = true;
       },
     };
-    // The roles' sentence and thresholds: the numbers of the roles on screen, or "…" (the
-    // render writes them, and drawRoles when the worker's roles arrive without one).
+    // The roles' sentence and thresholds: the numbers of the roles on screen, or before they
+    // are measured the ones the worker said it will use when the model loaded (info.roles:
+    // the thresholds are the core's constants, the random sequences' length the model's)
+    // (the render writes them, and drawRoles when the worker's roles arrive without one).
     const rolesOnScreen = (st) => (st.shown && roles && roles.forText === st.shown.forText ? roles : null);
-    const rolesBodyVars = (R) => (R ? { repeat: R.repeatLength, sequences: R.sequences } : { repeat: '…', sequences: '…' });
+    const rolesBodyVars = (R) => (R ? { repeat: R.repeatLength, sequences: R.sequences }
+      : { repeat: info?.roles?.repeat ?? '…', sequences: info?.roles?.sequences ?? '…' });
     const thresholdVars = (R) => {
-      const th = R?.thresholds;
+      const th = R?.thresholds ?? info?.roles?.thresholds;
       return th ? { prev: f2(th.previousToken), first: f2(th.firstToken), dup: f2(th.duplicateToken), local: f2(th.local), induction: f2(th.induction) }
         : { prev: '…', first: '…', dup: '…', local: '…', induction: '…' };
     };
-    const { work, viewTitle, rolesBody, rolesThresholds } = k.narrative(narrative, {
+    const { work, viewTitle, oneTitle, oneBody, rolesBody, rolesThresholds } = k.narrative(narrative, {
       figures,
       vars: {
         oneTitle: (s) => ({ head: safe(headName(s.head)) }),
@@ -502,7 +513,10 @@ export default {
       const url = modelUrl(given.url ?? given, { sameOrigin: given.sameOrigin ?? true });
       if (url) {
         urlNote = ['fromUrl', { url: safe(url) }];
-        queueMicrotask(() => open({ kind: 'url', base: url }));
+        queueMicrotask(() => {
+          open({ kind: 'url', base: url });
+          urlId = openId;
+        });
       } else urlNote = ['badUrl', { url: safe(String(given.url ?? given).slice(0, 200)) }];
     }
 
@@ -626,7 +640,10 @@ export default {
         budget -= ROW_COST;
       }
       const filled = String(pump.rowsDone === rows.length && rows.length > 0);
-      if (table.dataset.filled !== filled) table.dataset.filled = filled;
+      if (table.dataset.filled !== filled) {
+        table.dataset.filled = filled;
+        if (filled === 'true') k.scrollers.schedule(); // (its width known: a tab stop if it scrolls)
+      }
       if ((pump.grids.length && pairNear) || pump.built < n || (shown && pump.painted < pump.built) || (pump.label && pump.labelled < pump.built) || pump.rowsDone < rows.length) later();
     }
     // An error's message in the page's language, worded here from its code and parameters
@@ -641,13 +658,15 @@ export default {
       }
     };
     function errorWords(e) {
-      const kind = e.kind === 'missing' && e.folder ? 'missingFolder' : e.kind === 'missing' && e.tensor ? 'missingTensor' : e.kind;
+      const kind = e.kind === 'missing' && e.folder ? 'missingFolder' : e.kind === 'missing' && e.tensor ? 'missingTensor'
+        : e.kind === 'config' && e.what === 'json' ? 'configJson' : e.kind;
       const key = tryTr(`err_${kind}`) != null ? `err_${kind}` : 'err_error';
       const raw = { file: e.file ?? '', tensor: e.tensor ?? '', folder: e.folder ?? '', n: e.n, max: e.max,
         got: e.got ?? tr('unknownValue'), expected: e.expected ?? tr('unknownValue') };
       raw.at = e.tensor ? tr('atTensor', { tensor: e.tensor }) : '';
       raw.inFile = e.file ? tr('inFile', { file: e.file }) : '';
-      raw.values = e.got != null && e.expected != null
+      raw.where = e.line ? tr('atLine', { line: e.line, column: e.column }) : '';
+      raw.values = e.got != null && e.expected != null && e.what !== 'json'
         ? tr('values', { what: tryTr(`what_${e.what}`) ?? e.what ?? '', expected: e.expected, got: e.got }) : '';
       return [key, raw];
     }
@@ -698,8 +717,13 @@ export default {
         modelType: safe(info.modelType), layers: info.layers, heads: info.heads, dModel: info.dModel, vocab: info.vocab,
         positions: info.positions, mb: f2(info.weightBytes / 1e6), seconds: f2(info.seconds), tokenizer: safe(info.tokenizer),
       } : null;
-      say(urlSpan, urlNote ? `${tr(urlNote[0])} ` : null, urlNote?.[1]);
-      say(cancelSpan, cancelled ? `${tr('cancelled')} ` : null);
+      // the link's folder: being read or read, or its load failed or stopped; nothing once
+      // another model was opened after it
+      const linkLoad = urlNote && (urlNote[0] === 'badUrl' || urlId === openId);
+      const urlKey = !linkLoad ? null : urlNote[0] !== 'fromUrl' ? urlNote[0]
+        : openError ? 'fromUrlFailed' : cancelled ? 'fromUrlStopped' : 'fromUrl';
+      say(urlSpan, urlKey ? `${tr(urlKey)} ` : null, urlNote?.[1]);
+      say(cancelSpan, cancelled && urlKey !== 'fromUrlStopped' ? `${tr('cancelled')} ` : null);
       say(loadedSpan, info ? tr('loaded') : progress ? null : tr('noModel'), loadedVars);
       const st = info ? 'loaded' : progress ? 'loading' : 'none';
       if (status.dataset.state !== st) status.dataset.state = st;
@@ -735,7 +759,7 @@ export default {
       if (sentenceError.dataset.kind !== (st.error?.kind ?? '')) sentenceError.dataset.kind = st.error?.kind ?? '';
       if (work.dataset.sentence !== st.state) work.dataset.sentence = st.state;
       const on = !!st.shown;
-      for (const n of [tokensLine, viewScroll, viewBox, pair]) show(n, on);
+      for (const n of [tokensLine, viewScroll, oneTitle, oneBody, viewBox, pair]) show(n, on); // (the head's heading with its grids)
       const busy = String(st.state === 'pending');
       if (modelView.getAttribute('aria-busy') !== busy) modelView.setAttribute('aria-busy', busy);
       if (!on) {
@@ -751,7 +775,9 @@ export default {
       if (!st.shown) return;
       const T = H.T, nh = info.layers * info.heads;
       labels = H.labels.map(shownToken);
-      setText(tokensLine, tr('tokensLine', { n: T, tokens: labels.map((x) => `「${x}」`).join(' ') }));
+      // (a word that became the unknown token says so: 「고양이가 → [UNK]」)
+      const shown = labels.map((x, i) => (H.unknown?.[i] && x !== H.tokens[i] ? `「${x} → ${H.tokens[i]}」` : `「${x}」`));
+      setText(tokensLine, tr('tokensLine', { n: T, tokens: shown.join(' ') }));
       const ms = String(Math.round(H.ms ?? 0)); // the worker's time for every head (make bench-model)
       if (tokensLine.dataset.ms !== ms) tokensLine.dataset.ms = ms;
       const head = Math.min(s.head, nh - 1);
@@ -804,15 +830,18 @@ export default {
         const all = R.layers.flatMap((L, l) => L.map((x, h) => ({ ...x, x: l * H + h })));
         const count = (r) => all.filter((x) => (x.role || '') === r).length;
         const byRole = ROLE_ORDER.slice(0, -1).map((r) => `${roleName(r)} ${count(r)}`).join(', ');
-        setText(rolesLine, tr('rolesCount', { total: all.length, byRole, none: R.unnamed }));
+        // (a sentence too short for its own scores: induction and duplicate-token only, and why)
+        const short = R.short ? ` ${tr('rolesShort', { n: R.short.n, min: R.short.min })}` : '';
+        setText(rolesLine, tr('rolesCount', { total: all.length, byRole, none: R.unnamed }) + short);
         lineState = 'done';
         const ms = String(Math.round(R.ms ?? 0));
         if (rolesLine.dataset.ms !== ms) rolesLine.dataset.ms = ms;
         all.sort((a, b) => ROLE_ORDER.indexOf(a.role || '') - ROLE_ORDER.indexOf(b.role || '') || a.x - b.x);
         const abl = ablation && ablation.forText === R.forText ? ablation : null;
         const signed = (v) => (v >= 0 ? `+${f3(v)}` : f3(v));
-        body = all.map((x) => [x.x, headName(x.x), roleWhy(x), f2(x.previousToken), f2(x.firstToken), f2(x.duplicateToken),
-          f2(x.local), f2(x.induction), abl ? signed(abl.delta[x.x]) : '…']);
+        const sc = (v) => (v == null ? '—' : f2(v)); // (null: not measured on this sentence)
+        body = all.map((x) => [x.x, headName(x.x), roleWhy(x), sc(x.previousToken), sc(x.firstToken), sc(x.duplicateToken),
+          sc(x.local), sc(x.induction), abl ? signed(abl.delta[x.x]) : '…']);
       } else if (!st.shown) {
         setText(rolesLine, tr('rolesNeedSentence'));
         lineState = 'none';
@@ -843,7 +872,10 @@ export default {
       }
       const busy = String(!R);
       if (table.getAttribute('aria-busy') !== busy) table.setAttribute('aria-busy', busy);
-      show(tableBox, !!st.shown); // (no sentence: no table, not even its header)
+      if (tableBox.hidden !== !st.shown) {
+        show(tableBox, !!st.shown); // (no sentence: no table, not even its header)
+        k.scrollers.schedule();
+      }
     }
     // The ablation's button, bar and line: the button works only on a sentence whose heads are
     // here (else it is disabled and the line says why), the bar shows only while one runs.

@@ -28,8 +28,8 @@ export default [
       { figure: 'modelView' }, // one small map per head, a row per layer
 
       // one head, enlarged, beside attention × value norm or rollout
-      { h3: 'oneTitle', vars: 'oneTitle' },
-      { p: 'oneBody' },
+      { h3: 'oneTitle', vars: 'oneTitle', name: 'oneTitle' }, // (hidden with the grids: no sentence, no head)
+      { p: 'oneBody', name: 'oneBody' },
       { figure: 'one' }, // the view toggle, P and the view beside it
       { p: 'caution' },
 

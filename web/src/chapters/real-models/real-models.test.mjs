@@ -25,10 +25,10 @@ async function folder(name) {
 const payload = (files) => Object.entries(files).map(([name, buffer]) => ({ name, mimeType: 'application/octet-stream', buffer }));
 const text = (page, sel) => page.textContent(sel).then((t) => t.replace(/\s+/g, ' ').trim());
 
-async function openChapter(query = '') {
+async function openChapter(query = '', opts = {}) {
   const q = new URLSearchParams(query);
   q.set('embed', 'real-models');
-  const r = await openPage(browser, `${server.url}?${q}#real-models`);
+  const r = await openPage(browser, `${server.url}?${q}#real-models`, opts);
   await r.page.waitForSelector(`${S} h2`);
   return r;
 }
@@ -226,8 +226,12 @@ async function invalidView(page, kind, message) {
   assert.equal(await page.isDisabled(`${S} [data-control="ablate"]`), true);
   assert.equal(await page.isVisible(`${S} [data-control="ablate-stop"]`), false);
   assert.equal(await page.$eval(`${S} [data-control="ablate"]`, (b) => b.nextElementSibling.hidden), true); // the ablation's bar
-  // the roles' sentence and thresholds wait with the table (no numbers of an earlier sentence)
-  assert.doesNotMatch(await text(page, `${S} [data-check="thresholds"]`), /\d/);
+  // the chosen head's heading goes with its grids
+  assert.equal(await page.$$eval(`${S} h3`, (hs) => hs.some((h) => h.checkVisibility() && /^(헤드 하나|One head):/.test(h.textContent))), false);
+  // the thresholds are the core's constants, not an earlier sentence's numbers: they stay, with
+  // no "…" in them
+  assert.match(await text(page, `${S} [data-check="thresholds"]`), /0\.40.*0\.50.*0\.30.*0\.70.*0\.30/);
+  assert.doesNotMatch(await text(page, `${S} [data-check="thresholds"]`), /…/);
 }
 
 for (const lang of ['ko', 'en']) {
@@ -292,6 +296,8 @@ test('real-models: each error is said in the page\'s language and the previous m
     ['dtype', { ...good, 'model.safetensors': retype(good['model.safetensors'], 'transformer.h.0.attn.c_attn.weight', 'I32') }, /^읽을 수 없는 자료형의 텐서가 있습니다: transformer\.h\.0\.attn\.c_attn\.weight \(파일: model\.safetensors, 자료형: I32\)/],
     [null, { ...good, 'model.safetensors': good['model.safetensors'].subarray(0, good['model.safetensors'].length - 100) }, /^(파일이 잘렸습니다|텐서 배치가 잘못되었습니다): model\.safetensors/],
     [null, editConfig(good, (c) => ({ ...c, n_embd: 16 })), /^config\.json 파일과 가중치가 맞지 않.*(있어야 할 값 16, 실제 값 32|config\.json대로라면 \[)/],
+    // not JSON: said so, where the parser says, the file named once
+    ['config', { ...good, 'config.json': Buffer.from('{"model_type": "gpt2", bad') }, /^config\.json 파일이 올바른 JSON이 아닙니다 \(1번째 줄, 24번째 글자\)\. 앞서/],
     ['vocab', editConfig(good, (c) => ({ ...c, vocab_size: 300 })), /^어휘 크기가 맞지 않습니다 \(파일: config\.json\)\. 어휘 크기: 있어야 할 값 300, 실제 값 \d+\./],
   ];
   for (const [kind, files, message] of cases) {
@@ -366,15 +372,112 @@ test('real-models: ?model= opens a BERT folder on the same site, in English; ano
       ? /^링크의 폴더를 읽을 수 없습니다: http:\/\/\S+\/pretrained\/nowhere\/\. 처음 읽는 파일부터 없습니다: config\.json\./
       : /^The link's folder could not be read: http:\/\/\S+\/pretrained\/nowhere\/\. The first file read is not there: config\.json\./);
     assert.doesNotMatch(await text(none.page, `${S} [data-check="model-error"]`), /model\.safetensors/);
+    // the link's line says the load failed, not that it is reading
+    const line = await text(none.page, `${S} [data-check="model"]`);
+    assert.match(line, lang === 'ko' ? /^링크가 가리키는 폴더에서 모델을 읽지 못했습니다: http:\/\/\S+\/pretrained\/nowhere\// : /^The model in the folder the link names could not be read: http:\/\/\S+\/pretrained\/nowhere\//, line);
+    assert.doesNotMatch(line, /읽습니다:|Reading the folder/);
     assert.deepEqual(none.errors.filter((e) => !/404/.test(e)), []);
     await none.page.close();
   }
 
   const other = await openChapter('model=https://example.com/gpt2/');
   await other.page.waitForFunction((s) => document.querySelector(`${s} [data-check="model"]`)?.textContent.includes('이 사이트 안의 폴더 주소가 아니라서'), S);
+  // no particle after the address: it comes last, after a colon
+  assert.match(await text(other.page, `${S} [data-check="model"]`), /^링크의 model 값이 이 사이트 안의 폴더 주소가 아니라서 읽지 않았습니다: https:\/\/example\.com\/gpt2\/ /);
   assert.equal(await other.page.getAttribute(`${S} [data-check="model"]`, 'data-state'), 'none');
   assert.deepEqual(other.errors, []);
   await other.page.close();
+});
+
+test('real-models: a sentence of 4 tokens or fewer still gets its roles from the random sequences, and says what it needs (ko, en)', async () => {
+  for (const [lang, model, sentence, n] of [['ko', 'gpt2-f32', 'cat', 2], ['ko', 'gpt2-f32', 'the cat sat', 4], ['en', 'bert-f16', 'the cat', 4]]) {
+    const { page, errors } = await openChapter(`model=/pretrained/${model}/&lang=${lang}`);
+    await loaded(page, 8);
+    // before any roles are measured (the default sentence is too long), the thresholds and the
+    // random sequences' length are shown, not "…"
+    await page.waitForFunction((s) => !document.querySelector(`${s} [data-check="sentence-error"]`).hidden, S);
+    const th = await text(page, `${S} [data-check="thresholds"]`);
+    assert.doesNotMatch(th, /…/, th);
+    assert.match(th, /0\.40.*0\.50.*0\.30.*0\.70.*0\.30/);
+    assert.doesNotMatch(await page.$eval(`${S} [data-check="thresholds"]`, (p) => p.previousElementSibling.textContent), /…/);
+    await analysed(page, sentence, sentence.split(' ').at(-1));
+    await rolesDone(page);
+    const line = await text(page, `${S} [data-check="roles"]`);
+    assert.match(line, lang === 'ko' ? new RegExp(`이 문장은 토큰이 ${n}개뿐입니다\\. .*토큰이 5개 이상이어야`) : new RegExp(`only ${n} tokens long\\. .*at least 5 tokens`), line);
+    assert.doesNotMatch(line, /계산할 수 없었습니다|could not be computed/);
+    const rows = await page.$$eval(`${S} [data-table="roles"] tbody tr`, (rs) => rs.map((r) => [...r.cells].map((c) => c.textContent)));
+    assert.equal(rows.length, 8);
+    for (const r of rows) {
+      // head, role, previous, first, duplicate, local, induction, Δ
+      assert.deepEqual([r[2], r[3], r[5]], ['—', '—', '—'], r.join(' | '));
+      assert.match(r[4], /^\d\.\d\d$/);
+      assert.match(r[6], /^\d\.\d\d$/);
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
+test('real-models: at 390 px the roles table, filled by the worker, scrolls sideways with a tab stop and a name (ko, en)', async () => {
+  for (const lang of ['ko', 'en']) {
+    const { page, errors } = await openChapter(`model=/pretrained/gpt2-f32/&lang=${lang}`, { width: 390, height: 800 });
+    await loaded(page, 8);
+    const box = `${S} [data-table="roles"]`;
+    for (const sentence of ['the cat sat on the mat and the cat sat', 'a dog sat on the mat']) {
+      await analysed(page, sentence, sentence.split(' ')[1]);
+      await rolesDone(page);
+      await page.$eval(box, (t) => t.parentElement.scrollIntoView({ block: 'center' }));
+      await page.waitForFunction((b) => {
+        const w = document.querySelector(b).parentElement;
+        return w.scrollWidth > w.clientWidth + 1 && w.tabIndex === 0 && w.getAttribute('role') === 'group' && !!w.getAttribute('aria-label');
+      }, box);
+      assert.match(await page.$eval(box, (t) => t.parentElement.getAttribute('aria-label')), lang === 'ko' ? /역할 순서/ : /order of roles/);
+      await assertAccessible(page, 'real-models');
+    }
+    await page.screenshot({ path: join(shots, `real-models-roles-390-${lang}.png`), fullPage: false });
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
+test('real-models: BERT with words it does not know: the tokens show [UNK], the ablation says no token can be scored and why (ko, en)', async () => {
+  for (const lang of ['ko', 'en']) {
+    const { page, errors } = await openChapter(`model=/pretrained/bert-f16/&lang=${lang}`);
+    await loaded(page, 8);
+    // (the default sentence holds the same words: its heads are not this one's)
+    await analysed(page, '고양이가 매트 위에 앉았다', '「앉았다 → [UNK]」 「[SEP]」');
+    assert.match(await text(page, `${S} [data-check="tokens"]`), /「고양이가 → \[UNK\]」 「매트 → \[UNK\]」/);
+    await page.click(`${S} [data-control="ablate"]`);
+    await page.waitForFunction((s) => document.querySelector(`${s} [data-check="ablation"]`)?.dataset.state === 'error', S).catch(async (e) => {
+      throw new Error(`${e.message}: ${await page.$eval(`${S} [data-check="ablation"]`, (n) => `${n.dataset.state} ${n.textContent}`)}`);
+    });
+    const line = await text(page, `${S} [data-check="ablation"]`);
+    assert.equal(line, (lang === 'ko' ? ko.ablationFailed : en.ablationFailed).replace('{message}', (lang === 'ko' ? ko : en).err_noScoredUnk));
+    assert.doesNotMatch(line, /0\.000/);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
+test('real-models: the two views are one radio group: one name, one Tab stop, the arrow keys switch', async () => {
+  const { page, errors } = await openChapter('model=/pretrained/gpt2-f32/');
+  await loaded(page, 8);
+  await analysed(page, 'the cat sat on the mat', 'mat');
+  const radios = `${S} input[type="radio"][data-control^="view-"]`;
+  const names = await page.$$eval(radios, (rs) => rs.map((r) => r.name));
+  assert.equal(names.length, 2);
+  assert.equal(names[0], names[1]);
+  await page.focus(`${S} [data-control="view-norm"]`);
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((s) => document.querySelector(`${s} [data-control="view-rollout"]`).checked, S);
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.control), 'view-rollout');
+  await page.keyboard.press('Tab');
+  assert.notEqual(await page.evaluate(() => document.activeElement.dataset.control), 'view-norm');
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Shift+Tab');
+  assert.notEqual(await page.evaluate(() => document.activeElement.dataset.control), 'view-norm'); // (one stop: the checked one)
+  assert.deepEqual(errors, []);
+  await page.close();
 });
 
 test('real-models: the widget\'s model attribute opens a checkpoint', async () => {
