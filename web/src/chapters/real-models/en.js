@@ -88,7 +88,7 @@ export default {
   roleReached: '{role} ({score} ≥ {threshold})',
   roleMissed: '{none} ({role} {score} < {threshold})',
   rolesCount: 'Of {total|head|heads}: {byRole}. {none} have no nameable role.',
-  rolesShort: 'The sentence is only {n|token|tokens} long. The previous-token, first-token and local scores are measured on the sentence and need at least {min} tokens, so they were not measured (—). The induction and duplicate-token scores come from random sequences whatever the sentence: they were measured, and the roles are named from those two alone.',
+  rolesShort: 'The sentence is only {n|token|tokens} long. The previous-token, first-token and local scores are measured on the sentence and need at least {min|token|tokens}, so they were not measured (—). The induction and duplicate-token scores come from random sequences whatever the sentence: they were measured, and the roles are named from those two alone.',
   rolesWaiting: 'Measuring the roles…',
   rolesNeedSentence: 'No sentence to measure: fix the sentence above first.',
   rolesFailed: 'The roles could not be measured: {message}',
