@@ -94,29 +94,16 @@ build/native-debug/CMakeCache.txt: | apt-deps
 debug: build/native-debug/CMakeCache.txt
 	cmake --build --preset native-debug -j $(JOBS)
 
-# ctest's "web.build" fixture runs `make web` before the node and browser tests. Beside the
-# release suite, at a lower priority (nice), the sanitizer build (clang-14, ASan + UBSan) and
-# the whole Catch2 suite again under it, with a few seconds of each fuzz target: the browser
-# tests leave part of the two cores idle (they wait on frames, timers and the network), which
-# that work fills. Its output goes to build/native-debug/make-test.log and is printed after
-# the release suite's. Both presets always run (a failure in one hides nothing of the other);
-# one summary line per preset at the end; the exit status is non-zero if either failed.
-# Ctrl-C or a kill stops the sanitizer side too (it runs in its own process group).
-DEBUG_LOG := build/native-debug/make-test.log
-test: deps native build/native-debug/CMakeCache.txt
-	@rel=0; dbg=0; dbgpid=; \
-	stop() { [ -n "$$dbgpid" ] && kill -- -$$dbgpid 2>/dev/null; wait $$dbgpid 2>/dev/null; dbgpid=; }; \
-	trap 'stop; exit 130' INT; trap 'stop; exit 143' TERM; trap 'stop; exit 129' HUP; \
-	mkdir -p $(dir $(DEBUG_LOG)); \
-	echo "== make test: the sanitizer build and suite run beside the release suite (log: $(DEBUG_LOG))"; \
-	setsid nice -n 10 bash -c 'cmake --build --preset native-debug -j $(JOBS) && ctest --preset native-debug -j $(JOBS)' > $(DEBUG_LOG) 2>&1 & dbgpid=$$!; \
+# ctest's "web.build" fixture runs `make web` before the node and browser tests. Then the
+# whole Catch2 suite again under the sanitizers, and a few seconds of each fuzz target.
+# Both presets always run (a failure in the first does not hide the second); one summary
+# line per preset at the end; the exit status is non-zero if either failed.
+test: deps native debug
+	@rel=0; dbg=0; \
 	ctest --preset native-release -j $(JOBS) || rel=$$?; \
-	echo "== make test: release suite done; waiting for the sanitizer side"; \
-	wait $$dbgpid || dbg=$$?; dbgpid=; \
-	echo "== make test: native-debug output ($(DEBUG_LOG))"; \
-	if [ $$dbg -eq 0 ]; then sed -n '/tests passed/,$$p' $(DEBUG_LOG); else cat $(DEBUG_LOG); fi; \
+	ctest --preset native-debug -j $(JOBS) || dbg=$$?; \
 	echo "== make test: native-release $$( [ $$rel -eq 0 ] && echo passed || echo "FAILED (ctest exit $$rel)" )"; \
-	echo "== make test: native-debug   $$( [ $$dbg -eq 0 ] && echo passed || echo "FAILED (build or ctest exit $$dbg)" )"; \
+	echo "== make test: native-debug   $$( [ $$dbg -eq 0 ] && echo passed || echo "FAILED (ctest exit $$dbg)" )"; \
 	[ $$rel -eq 0 ] && [ $$dbg -eq 0 ]
 
 # The browser (e2e) tests while a process started here keeps one core busy, to shake out
