@@ -202,7 +202,8 @@ check-pretrained-fixtures: pretrained-deps
 # manifest names (so the committed weights come out again, bit for bit); PAGE_REV=HEAD
 # trains on the page as committed now, PAGE_REV=worktree on the files as they are on disk.
 PAGE_REV ?=
-train-text-model: text-deps npm-deps native
+train-text-model: text-deps npm-deps build/native-release/CMakeCache.txt
+	cmake --build --preset native-release -j $(JOBS) --target attn_train_text
 	node tools/text-model/corpus.mjs --out build/text-model/corpus --eval models/text-model/eval.txt \
 	  $(if $(PAGE_REV),--page-rev $(PAGE_REV))
 	build/native-release/tools/text-model/attn_train_text --corpus build/text-model/corpus \
@@ -236,7 +237,8 @@ bench: deps web bench-deps build/native-bench/CMakeCache.txt
 # 16-token sentence, head roles, ablation. DTYPE=F16 or BF16 for a half-size file.
 DTYPE ?= F32
 # Then the same in WebAssembly under Node (the page's SIMD128 core, the checkpoint in memory).
-bench-model-native: native build/wasm-release/CMakeCache.txt
+bench-model-native: build/native-release/CMakeCache.txt build/wasm-release/CMakeCache.txt
+	cmake --build --preset native-release -j $(JOBS) --target attn_bench_model
 	mkdir -p build/bench
 	build/native-release/tools/pretrained/attn_bench_model --dtype $(DTYPE) --repeats $(REPEATS) --json build/bench/model-native-$(DTYPE).json
 	cmake --build --preset wasm-release --target attn_bench_model_wasm -j $(JOBS)
