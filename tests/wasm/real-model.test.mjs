@@ -10,6 +10,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import createPretrained, { CheckpointError } from '../../web/dist/pretrained.mjs';
+import { createTokenizer, TokenizerError } from '../../web/real-models/tokenizer.js';
 import { createRealModel, maskedPositions, ablationPieces, filesSource, FIRST_ROW, THRESHOLDS } from '../../web/src/workers/real-model.js';
 
 const data = new URL('../core/data/pretrained/', import.meta.url);
@@ -392,6 +393,24 @@ test('the module\'s CheckpointError carries what, expected, got, line and column
   assert.equal(e.kind, 'truncated');
   assert.equal(e.what, 'bytes');
   assert.equal(Number(e.expected) - Number(e.got), 4);
+});
+
+test('the worker\'s own errors set their numbers where they throw: a read past a file\'s end, the tokenizer\'s vocabulary', async () => {
+  const src = filesSource([new File([new Uint8Array(10)], 'model.safetensors')]);
+  const e = await src.read('model.safetensors', 4, 8).then(() => null, (x) => x);
+  assert.deepEqual([e.kind, e.what, e.expected, e.got], ['truncated', 'bytes', '12', '10']);
+  const good = await folder('gpt2-f32');
+  const t = Object.fromEntries(Object.entries(good).filter(([k]) => k !== 'model.safetensors').map(([k, v]) => [k, new TextDecoder().decode(v)]));
+  const te = (() => {
+    try {
+      createTokenizer(t, { ...JSON.parse(t['config.json']), vocab_size: 300 });
+    } catch (x) {
+      return x;
+    }
+  })();
+  assert.ok(te instanceof TokenizerError);
+  assert.deepEqual([te.kind, te.what, te.expected], ['vocab', 'vocab_size', '300']);
+  assert.ok(Number(te.got) > 300);
 });
 
 test('a load is cancelled between chunks; a URL folder loads through Range requests', async () => {
