@@ -10,8 +10,8 @@ namespace attn::pretrained {
 
 namespace {
 
-[[noreturn]] void fail(const char* kind, const std::string& file, const std::string& detail) {
-    throw CheckpointError(kind, file, "", detail);
+[[noreturn]] void fail(const char* kind, const std::string& file, const std::string& detail, CheckpointValues values = {}) {
+    throw CheckpointError(kind, file, "", detail, std::move(values));
 }
 
 struct Reader {
@@ -95,7 +95,9 @@ Config parse_config(std::string_view text, const std::string& file) {
     try {
         j = nlohmann::json::parse(text.begin(), text.end());
     } catch (const nlohmann::json::exception& e) {
-        fail("config", file, std::string("not valid JSON (") + e.what() + ")");
+        const auto* p = dynamic_cast<const nlohmann::json::parse_error*>(&e);
+        CheckpointValues v = p && p->byte > 0 ? safetensors::json_error_at(text, p->byte) : CheckpointValues{"json", "", "", 0, 0};
+        fail("config", file, std::string("not valid JSON (") + e.what() + ")", std::move(v));
     }
     if (!j.is_object()) fail("config", file, "not a JSON object");
     const Reader r{j, file};
@@ -143,7 +145,8 @@ Config parse_config(std::string_view text, const std::string& file) {
             what += " (architectures: " + j["architectures"].dump() + ")";
         fail("architecture", file,
              what + ": this page computes \"gpt2\" (GPT-2, distilgpt2, skt/kogpt2-base-v2) and \"bert\" "
-                    "(bert-base-uncased, bert-base-multilingual-cased, klue/bert-base) checkpoints");
+                    "(bert-base-uncased, bert-base-multilingual-cased, klue/bert-base) checkpoints",
+             CheckpointValues{"model_type", "", c.model_type, 0, 0});
     }
     if (c.d_model % c.heads != 0)
         fail("config", file,

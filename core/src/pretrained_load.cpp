@@ -17,8 +17,9 @@ using safetensors::TensorInfo;
 
 namespace {
 
-[[noreturn]] void fail(const char* kind, const std::string& file, const std::string& tensor, const std::string& detail) {
-    throw CheckpointError(kind, file, tensor, detail);
+[[noreturn]] void fail(const char* kind, const std::string& file, const std::string& tensor, const std::string& detail,
+                       CheckpointValues values = {}) {
+    throw CheckpointError(kind, file, tensor, detail, std::move(values));
 }
 
 std::string shape_text(const std::vector<std::uint64_t>& s) {
@@ -241,14 +242,16 @@ void Loader::plan() {
             if (has("transformer.wte.weight")) p = "transformer.";
             else if (!has("wte.weight")) {
                 if (has("bert.embeddings.word_embeddings.weight") || has("embeddings.word_embeddings.weight"))
-                    fail("config", first_file, "", "config.json says gpt2, but these weights are a BERT model's (embeddings.word_embeddings.weight)");
+                    fail("config", first_file, "", "config.json says gpt2, but these weights are a BERT model's (embeddings.word_embeddings.weight)",
+                         {"model_type", "gpt2", "bert"});
                 fail("missing", first_file, "wte.weight", "GPT-2's token embedding (wte.weight or transformer.wte.weight) is not in the weights");
             }
         } else {
             if (has("bert.embeddings.word_embeddings.weight")) p = "bert.";
             else if (!has("embeddings.word_embeddings.weight")) {
                 if (has("transformer.wte.weight") || has("wte.weight"))
-                    fail("config", first_file, "", "config.json says bert, but these weights are a GPT-2 model's (wte.weight)");
+                    fail("config", first_file, "", "config.json says bert, but these weights are a GPT-2 model's (wte.weight)",
+                         {"model_type", "bert", "gpt2"});
                 fail("missing", first_file, "embeddings.word_embeddings.weight",
                      "BERT's word embedding (embeddings.word_embeddings.weight, with or without bert.) is not in the weights");
             }
@@ -260,7 +263,8 @@ void Loader::plan() {
         if (top + 1 != long(c.layers))
             fail("config", first_file, "",
                  "config.json says " + std::to_string(c.layers) + " layers, but the weights have " + std::to_string(top + 1) +
-                     (top >= 0 ? " (" + stem + "0 .. " + stem + std::to_string(top) + ")" : std::string()));
+                     (top >= 0 ? " (" + stem + "0 .. " + stem + std::to_string(top) + ")" : std::string()),
+                 {"layers", std::to_string(c.layers), std::to_string(top + 1)});
         // Vocabulary against config.json (before any other shape).
         {
             const std::string emb = c.arch == Architecture::GPT2 ? p + "wte.weight" : p + "embeddings.word_embeddings.weight";
@@ -268,11 +272,13 @@ void Loader::plan() {
             if (t->shape.size() == 2 && t->shape[0] != c.vocab)
                 fail("vocab", s.files[fi].file, emb,
                      "config.json's vocab_size is " + std::to_string(c.vocab) + ", but the embedding has " +
-                         std::to_string(t->shape[0]) + " rows");
+                         std::to_string(t->shape[0]) + " rows",
+                     {"vocab_size", std::to_string(c.vocab), std::to_string(t->shape[0])});
             if (t->shape.size() == 2 && t->shape[1] != c.d_model)
                 fail("config", s.files[fi].file, emb,
                      "config.json's d_model is " + std::to_string(c.d_model) + ", but the embedding has " +
-                         std::to_string(t->shape[1]) + " columns");
+                         std::to_string(t->shape[1]) + " columns",
+                     {"d_model", std::to_string(c.d_model), std::to_string(t->shape[1])});
         }
         std::vector<Need> list = needs(c, s.model.weights, p);
         // Optional groups: present only if all of them are (names resolved below).
@@ -305,10 +311,12 @@ void Loader::plan() {
             if (!safetensors::is_float_dtype(t->dtype))
                 fail("dtype", file, *name,
                      std::string("its dtype is ") + safetensors::dtype_name(t->dtype) +
-                         "; this core reads weights in F32, F16 or BF16");
+                         "; this core reads weights in F32, F16 or BF16",
+                     {"dtype", "", safetensors::dtype_name(t->dtype)});
             if (t->shape != n.shape)
                 fail("shape", file, *name,
-                     "its shape is " + t->shape_text() + ", but config.json implies " + shape_text(n.shape));
+                     "its shape is " + t->shape_text() + ", but config.json implies " + shape_text(n.shape),
+                     {"shape", shape_text(n.shape), t->shape_text()});
             used.insert(*name);
             s.planned.push_back({fi, t, n.dest, 0});
         }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <tuple>
 
 #include "helpers.hpp"
 #include "pretrained_helpers.hpp"
@@ -464,4 +465,73 @@ TEST_CASE("forward_batch: sequences of one length stacked give what forward give
         CHECK(error_of([&] { pretrained::forward_batch(m, {{3, 4}, {3, 5, 4}}); }).kind == "input");
         CHECK(error_of([&] { pretrained::forward_batch(m, {}); }).kind == "input");
     }
+}
+
+// The numbers of each error as fields set where it is thrown (a page words them in its own
+// language and never parses the English detail): asserted on the fields, not the text.
+TEST_CASE("checkpoint errors carry their numbers as fields: what, expected, got, line, column", "[pretrained]") {
+    using V = std::tuple<std::string, std::string, std::string, std::size_t, std::size_t>;
+    const auto fields = [](const CheckpointError& e) {
+        return V{e.values.what, e.values.expected, e.values.got, e.values.line, e.values.column};
+    };
+    const Folder g = read_case("gpt2-f32");
+    const Folder b = read_case("bert-f32");
+    const auto loads = [](const Folder& f) { return error_of([&] { load_folder(f); }); };
+    // config against the weights
+    auto e = loads(with_config(g, [](auto& j) { j["vocab_size"] = 400; }));
+    CHECK(e.kind == "vocab");
+    CHECK(fields(e) == V{"vocab_size", "400", "321", 0, 0});
+    e = loads(with_config(g, [](auto& j) { j["n_layer"] = 3; }));
+    CHECK(e.kind == "config");
+    CHECK(fields(e) == V{"layers", "3", "2", 0, 0});
+    e = loads(with_config(g, [](auto& j) { j["n_embd"] = 16; }));
+    CHECK(e.kind == "config");
+    CHECK(fields(e) == V{"d_model", "16", "32", 0, 0});
+    e = loads(with_config(g, [](auto& j) { j["n_positions"] = 32; }));
+    CHECK(e.kind == "shape");
+    CHECK(fields(e) == V{"shape", "[32, 32]", "[24, 32]", 0, 0});
+    e = loads(with_weights(g, [](auto& w) {
+        for (auto& x : w)
+            if (x.name == "transformer.ln_f.bias") x.dtype = "I32";
+    }));
+    CHECK(e.kind == "dtype");
+    CHECK(fields(e) == V{"dtype", "", "I32", 0, 0});
+    // the other architecture's weights, both ways
+    const auto config_of = [](const Folder& f) {
+        return nlohmann::json::parse(std::string(f.at("config.json").begin(), f.at("config.json").end()));
+    };
+    e = loads(with_config(b, [&](auto& j) { j = config_of(g); }));
+    CHECK(e.kind == "config");
+    CHECK(fields(e) == V{"model_type", "gpt2", "bert", 0, 0});
+    e = loads(with_config(g, [&](auto& j) { j = config_of(b); }));
+    CHECK(e.kind == "config");
+    CHECK(fields(e) == V{"model_type", "bert", "gpt2", 0, 0});
+    // an architecture this core does not compute; none named
+    e = error_of([] { pretrained::parse_config(R"({"model_type":"llama"})"); });
+    CHECK(e.kind == "architecture");
+    CHECK(fields(e) == V{"model_type", "", "llama", 0, 0});
+    e = error_of([] { pretrained::parse_config("{}"); });
+    CHECK(fields(e) == V{"model_type", "", "", 0, 0});
+    // JSON syntax errors: line and column as nlohmann::json counts them (its message quotes them)
+    for (const std::string text : {"not json", "{\n  \"model_type\": \"gpt2\",\n  \"n_layer\": 2,,\n}", "{\"a\": 1", "{\n\n"}) {
+        e = error_of([&] { pretrained::parse_config(text); });
+        CHECK(e.kind == "config");
+        CHECK(e.values.what == "json");
+        REQUIRE(e.values.line > 0);
+        const std::string at = "line " + std::to_string(e.values.line) + ", column " + std::to_string(e.values.column) + ":";
+        CHECK_THAT(e.detail, Catch::Contains(at));
+    }
+    e = error_of([] { pretrained::parse_config("{\n  \"model_type\": \"gpt2\",\n  \"n_layer\": 2,,\n}"); });
+    CHECK(fields(e) == V{"json", "", "", 3, 16});
+    e = error_of([] { safetensors::parse_index("{\n\"weight_map\": [}"); });
+    CHECK(e.kind == "index");
+    CHECK(fields(e) == V{"json", "", "", 2, 16});
+    CHECK_THAT(e.detail, Catch::Contains("line 2, column 16:"));
+    const std::string header = "{\"a\": tru}";
+    e = error_of([&] {
+        safetensors::parse_header(reinterpret_cast<const std::uint8_t*>(header.data()), header.size(), header.size() + 8, "x.safetensors");
+    });
+    CHECK(e.kind == "header");
+    CHECK(fields(e) == V{"json", "", "", 1, 10});
+    CHECK_THAT(e.detail, Catch::Contains("line 1, column 10:"));
 }

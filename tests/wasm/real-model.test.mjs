@@ -9,7 +9,8 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
-import createPretrained from '../../web/dist/pretrained.mjs';
+import createPretrained, { CheckpointError } from '../../web/dist/pretrained.mjs';
+import { createTokenizer, TokenizerError } from '../../web/real-models/tokenizer.js';
 import { createRealModel, maskedPositions, ablationPieces, filesSource, FIRST_ROW, THRESHOLDS } from '../../web/src/workers/real-model.js';
 
 const data = new URL('../core/data/pretrained/', import.meta.url);
@@ -315,7 +316,7 @@ test('each error is named, and the previous model stays usable', async () => {
     assert.ok(r.error.message.length > 10);
     if (what === 'truncated') assert.ok(r.error.tensor, `the truncated file's tensor is named: ${JSON.stringify(r.error)}`);
     if (what === 'dtype') assert.equal(r.error.tensor, 'transformer.h.0.attn.c_attn.weight');
-    // the numbers cross as parameters (the page words the sentence: errorOf, errorParams)
+    // the numbers cross as parameters (the page words the sentence: errorOf)
     if (what === 'dtype') assert.deepEqual([r.error.what, r.error.got], ['dtype', 'I32']);
     if (what === 'config and weights') assert.ok(r.error.what && r.error.expected != null && r.error.got != null, JSON.stringify(r.error));
     if (what === 'vocab (tokenizer)') assert.deepEqual([r.error.what, r.error.expected], ['vocab_size', '300']);
@@ -334,6 +335,82 @@ test('each error is named, and the previous model stays usable', async () => {
   assert.equal(long.heads.error.max, 24);
   assert.ok(long.heads.error.n > 24);
   assert.equal(await (await core).models(), held, 'failed loads leave no model behind');
+});
+
+// The module's errors carry their numbers as fields set where the core threw them
+// (safetensors.hpp's CheckpointValues through lastError): asserted on the fields, never on the
+// English text, which may be reworded.
+test('the module\'s CheckpointError carries what, expected, got, line and column as fields', async () => {
+  const c = await core;
+  const good = await folder('gpt2-f32');
+  const text = (b) => new TextDecoder().decode(b);
+  const failure = (f) => {
+    try {
+      f();
+    } catch (e) {
+      c.abort();
+      return e;
+    }
+    c.abort();
+    assert.fail('no error');
+  };
+  // up to the plan, where config.json meets the weights
+  const planError = (files) => failure(() => {
+    c.begin(text(files['config.json']));
+    const w = files['model.safetensors'];
+    const n = c.headerLength(w.subarray(0, 16), w.length, 'model.safetensors');
+    c.addFile('model.safetensors', w.length, w.subarray(8, 8 + n));
+    c.plan();
+  });
+  const fields = (e) => ({ kind: e.kind, what: e.what, expected: e.expected, got: e.got, line: e.line, column: e.column });
+  const none = { line: undefined, column: undefined };
+  let e = failure(() => c.begin('{\n  "model_type": "gpt2",,\n}'));
+  assert.ok(e instanceof CheckpointError);
+  assert.deepEqual(fields(e), { kind: 'config', what: 'json', expected: undefined, got: undefined, line: 2, column: 24 });
+  e = failure(() => c.begin('{"model_type": "llama"}'));
+  assert.deepEqual(fields(e), { kind: 'architecture', what: 'model_type', expected: undefined, got: 'llama', ...none });
+  e = planError(edit(good, 'config.json', (j) => ({ ...j, vocab_size: 400 })));
+  assert.deepEqual(fields(e), { kind: 'vocab', what: 'vocab_size', expected: '400', got: '321', ...none });
+  e = planError(edit(good, 'config.json', (j) => ({ ...j, n_layer: 3 })));
+  assert.deepEqual(fields(e), { kind: 'config', what: 'layers', expected: '3', got: '2', ...none });
+  e = planError(edit(good, 'config.json', (j) => ({ ...j, n_positions: 32 })));
+  assert.deepEqual(fields(e), { kind: 'shape', what: 'shape', expected: '[32, 32]', got: '[24, 32]', ...none });
+  e = planError({ ...good, 'model.safetensors': retype(good['model.safetensors'], 'transformer.h.0.attn.c_attn.weight', 'I32') });
+  assert.deepEqual(fields(e), { kind: 'dtype', what: 'dtype', expected: undefined, got: 'I32', ...none });
+  // an error without numbers has none
+  e = failure(() => c.checkWeightsName('pytorch_model.bin'));
+  assert.deepEqual(fields(e), { kind: 'pickle', what: undefined, expected: undefined, got: undefined, ...none });
+  // a chunk of the wrong length (the wrapper's own error sets its fields too)
+  e = failure(() => {
+    c.begin(text(good['config.json']));
+    const w = good['model.safetensors'];
+    const n = c.headerLength(w.subarray(0, 16), w.length, 'model.safetensors');
+    c.addFile('model.safetensors', w.length, w.subarray(8, 8 + n));
+    c.plan();
+    const k = c.chunk(0);
+    c.put(0, new Uint8Array(k.bytes - 4));
+  });
+  assert.equal(e.kind, 'truncated');
+  assert.equal(e.what, 'bytes');
+  assert.equal(Number(e.expected) - Number(e.got), 4);
+});
+
+test('the worker\'s own errors set their numbers where they throw: a read past a file\'s end, the tokenizer\'s vocabulary', async () => {
+  const src = filesSource([new File([new Uint8Array(10)], 'model.safetensors')]);
+  const e = await src.read('model.safetensors', 4, 8).then(() => null, (x) => x);
+  assert.deepEqual([e.kind, e.what, e.expected, e.got], ['truncated', 'bytes', '12', '10']);
+  const good = await folder('gpt2-f32');
+  const t = Object.fromEntries(Object.entries(good).filter(([k]) => k !== 'model.safetensors').map(([k, v]) => [k, new TextDecoder().decode(v)]));
+  const te = (() => {
+    try {
+      createTokenizer(t, { ...JSON.parse(t['config.json']), vocab_size: 300 });
+    } catch (x) {
+      return x;
+    }
+  })();
+  assert.ok(te instanceof TokenizerError);
+  assert.deepEqual([te.kind, te.what, te.expected], ['vocab', 'vocab_size', '300']);
+  assert.ok(Number(te.got) > 300);
 });
 
 test('a load is cancelled between chunks; a URL folder loads through Range requests', async () => {

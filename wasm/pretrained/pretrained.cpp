@@ -6,10 +6,12 @@
 //
 // Conventions (DESIGN.md, "WebAssembly boundary"): no C++ exception crosses the boundary.
 // Every binding that can fail returns a status (0: done; 1: failed) and leaves the error in
-// memory, which lastError() gives as {kind, file, tensor, detail, message} (kind: the
-// CheckpointError kinds of safetensors.hpp, plus "value" for another ValueError, "memory"
-// for an allocation that failed, "error" for anything else); the JS wrapper throws a real
-// Error from it, and the module stays usable. The hot path (forward: the heads of a sentence)
+// memory, which lastError() gives as {kind, file, tensor, detail, message, what, expected,
+// got, line, column} (kind: the CheckpointError kinds of safetensors.hpp, plus "value" for
+// another ValueError, "memory" for an allocation that failed, "error" for anything else;
+// what/expected/got/line/column: the error's numbers as safetensors.hpp's CheckpointValues set
+// them where it was thrown, "" and 0 where none); the JS wrapper throws a real Error from
+// it, and the module stays usable. The hot path (forward: the heads of a sentence)
 // takes numbers and addresses only and leaves its results in buffers the wrapper copies out
 // as fresh typed arrays; strings and `val` only on cold paths (the config, the loading steps,
 // the roles and the ablation, each run once per sentence).
@@ -41,6 +43,7 @@ namespace {
 
 struct LastError {
     std::string kind, file, tensor, detail, message;
+    st::CheckpointValues values;
 };
 LastError g_error;
 
@@ -50,15 +53,15 @@ int guard(F&& f) {
         f();
         return 0;
     } catch (const st::CheckpointError& e) {
-        g_error = {e.kind, e.file, e.tensor, e.detail, e.what()};
+        g_error = {e.kind, e.file, e.tensor, e.detail, e.what(), e.values};
     } catch (const std::bad_alloc&) {
-        g_error = {"memory", "", "", "out of memory", "out of memory: the weights do not fit in the memory this tab can give"};
+        g_error = {"memory", "", "", "out of memory", "out of memory: the weights do not fit in the memory this tab can give", {}};
     } catch (const attn::ValueError& e) {
-        g_error = {"value", "", "", e.what(), e.what()};
+        g_error = {"value", "", "", e.what(), e.what(), {}};
     } catch (const std::exception& e) {
-        g_error = {"error", "", "", e.what(), e.what()};
+        g_error = {"error", "", "", e.what(), e.what(), {}};
     } catch (...) {
-        g_error = {"error", "", "", "unknown error", "unknown error"};
+        g_error = {"error", "", "", "unknown error", "unknown error", {}};
     }
     return 1;
 }
@@ -70,6 +73,11 @@ val lastError() {
     o.set("tensor", g_error.tensor);
     o.set("detail", g_error.detail);
     o.set("message", g_error.message);
+    o.set("what", g_error.values.what);
+    o.set("expected", g_error.values.expected);
+    o.set("got", g_error.values.got);
+    o.set("line", double(g_error.values.line));
+    o.set("column", double(g_error.values.column));
     return o;
 }
 

@@ -27,19 +27,29 @@
 //   model.roles(tokens, {pool, bos, eos, sequences, repeat, seed}) -> {layers: [[{…, role}]], unnamed, …}
 //   model.free()
 // Every failure throws a CheckpointError (an Error; .kind as safetensors.hpp lists them, plus
-// "value" and "memory"; .file, .tensor, .detail); the module stays usable.
+// "value" and "memory"; .file, .tensor, .detail; and the error's numbers as fields set where it
+// was thrown, undefined where none: .what names the quantity ("shape", "dtype", "vocab_size",
+// "d_model", "layers", "model_type", "json", "bytes"), .expected and .got are text (a shape is
+// "[2, 3]"), .line and .column numbers (1-based) for a JSON syntax error); the module stays
+// usable. A caller words a message from the fields, never from .detail's English.
 import createPretrainedCore from './attn-pretrained.mjs';
 
 const isNode = typeof process === 'object' && !!process.versions?.node && typeof window === 'undefined';
 
 export class CheckpointError extends Error {
-  constructor({ kind, file, tensor, detail, message }) {
+  constructor({ kind, file, tensor, detail, message, what, expected, got, line, column }) {
     super(message);
     this.name = 'CheckpointError';
     this.kind = kind;
     this.file = file || '';
     this.tensor = tensor || '';
     this.detail = detail || message;
+    // the numbers ("" and 0 from the module where there are none)
+    this.what = what || undefined;
+    this.expected = expected || undefined;
+    this.got = got || undefined;
+    this.line = line || undefined;
+    this.column = line ? column : undefined;
   }
 }
 
@@ -78,7 +88,7 @@ export default async function createPretrained(moduleArgs = {}) {
     }
   };
   const truncated = (c, n) => new CheckpointError({ kind: 'truncated', file: c.fileName, tensor: c.tensor, detail: `read ${n} of ${c.bytes} bytes`,
-    message: `${c.fileName}: tensor '${c.tensor}': read ${n} of ${c.bytes} bytes` });
+    message: `${c.fileName}: tensor '${c.tensor}': read ${n} of ${c.bytes} bytes`, what: 'bytes', expected: String(c.bytes), got: String(n) });
   const floats = (ptr, n) => (n ? m.HEAPF32.slice(ptr >>> 2, (ptr >>> 2) + n) : null);
   const result = () => m.lastResult();
 

@@ -28,12 +28,17 @@
 // Errors: TokenizerError (.kind 'missing' | 'format' | 'vocab') with a message naming the file.
 import { Tokenizer } from '@huggingface/tokenizers';
 
+// values: the error's numbers as fields ({what, expected, got}, as the core's CheckpointError
+// carries them), set here where it is thrown: a page words them, never reads the message.
 export class TokenizerError extends Error {
-  constructor(kind, file, message) {
+  constructor(kind, file, message, values = {}) {
     super(file ? `${file}: ${message}` : message);
     this.name = 'TokenizerError';
     this.kind = kind;
     this.file = file;
+    this.what = values.what;
+    this.expected = values.expected;
+    this.got = values.got;
   }
 }
 
@@ -42,7 +47,7 @@ function parseJson(files, name) {
   try {
     return JSON.parse(files[name]);
   } catch (e) {
-    throw new TokenizerError('format', name, `not valid JSON (${e.message})`);
+    throw new TokenizerError('format', name, `not valid JSON (${e.message})`, { what: 'json' });
   }
 }
 
@@ -186,7 +191,8 @@ export function createTokenizer(files, config = {}) {
   }
   const vocabSize = Math.max(...tok.model.tokens_to_ids.values()) + 1;
   if (config.vocab_size !== undefined && vocabSize > config.vocab_size)
-    throw new TokenizerError('vocab', 'config.json', `vocab_size is ${config.vocab_size}, but the tokenizer has ids up to ${vocabSize - 1}`);
+    throw new TokenizerError('vocab', 'config.json', `vocab_size is ${config.vocab_size}, but the tokenizer has ids up to ${vocabSize - 1}`,
+      { what: 'vocab_size', expected: String(config.vocab_size), got: String(vocabSize) });
   const specialIds = new Set(tok.all_special_ids);
   const specialSet = new Set(tok.special_tokens);
   const addedSet = new Set(tok.added_tokens.map((t) => t.content));

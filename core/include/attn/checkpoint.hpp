@@ -76,6 +76,7 @@
 namespace attn::pretrained {
 
 using safetensors::CheckpointError;
+using safetensors::CheckpointValues;
 
 enum class Architecture { GPT2, BERT };
 enum class Activation { GeluErf, GeluTanh, Relu };

@@ -40,6 +40,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "attn/errors.hpp"
@@ -67,10 +68,38 @@ namespace attn::safetensors {
 //   "input"          token ids or positions out of range, a sequence longer than the model's positions
 //   "memory"         the weights do not fit in the memory the core can allocate
 //   "state"          the loader's steps were called out of order
-struct CheckpointError : ValueError {
-    CheckpointError(std::string kind, std::string file, std::string tensor, std::string detail);
-    std::string kind, file, tensor, detail;
+//
+// The numbers of an error, as fields set where it is thrown (a page words them itself and never
+// reads them back out of `detail`, whose English may change): `what` names the quantity, with
+// `expected` (what config.json or the file says it should be) and `got` (what was found), as
+// text (a shape is "[2, 3]"); `line` and `column` (1-based, 0 where there are none) place a
+// JSON syntax error. Set today:
+//   what          kind            expected                  got
+//   "shape"       shape           config.json's shape       the tensor's shape
+//   "dtype"       dtype           (empty)                   the tensor's dtype ("I32")
+//   "vocab_size"  vocab           config.json's vocab_size  the embedding's rows
+//   "d_model"     config          config.json's d_model     the embedding's columns
+//   "layers"      config          config.json's layers      the layers in the weights
+//   "model_type"  config          config.json's model_type  the weights' ("gpt2", "bert")
+//   "model_type"  architecture    (empty)                   config.json's model_type (empty if none)
+//   "json"        config, index   (empty)                   (empty); line, column
+struct CheckpointValues {
+    CheckpointValues() = default;
+    CheckpointValues(std::string w, std::string e, std::string g, std::size_t l = 0, std::size_t c = 0)
+        : what(std::move(w)), expected(std::move(e)), got(std::move(g)), line(l), column(c) {}
+    std::string what, expected, got;
+    std::size_t line = 0, column = 0;
 };
+struct CheckpointError : ValueError {
+    CheckpointError(std::string kind, std::string file, std::string tensor, std::string detail,
+                    CheckpointValues values = {});
+    std::string kind, file, tensor, detail;
+    CheckpointValues values;
+};
+
+// Where a JSON parser's error stands in `text`: its 1-based line and column, as nlohmann::json
+// counts them (byte: parse_error::byte, the count of characters read, 1-based).
+CheckpointValues json_error_at(std::string_view text, std::size_t byte);
 
 // The largest header read: 100 MB (the reference implementation's MAX_HEADER_SIZE).
 inline constexpr std::uint64_t kMaxHeaderBytes = 100'000'000;

@@ -22,7 +22,7 @@
 //   {type: 'roles', id, roles}  {type: 'ablation', id, ablation}  {type: 'ablating', id, done, total}
 //   {type: 'ablationStopped', id, done, total, why: 'asked' | 'sentence' | 'model'}
 //   {type: 'error', id, of: 'open' | 'analyse' | 'roles' | 'ablate', error: {kind, file, tensor, detail, message, n, max, folder,
-//                                       what, expected, got} (errorOf)}
+//                                       what, expected, got, line, column} (errorOf)}
 //                                       (folder: a link's folder none of whose files could be read)
 //   {type: 'cancelled', id}
 // A load that fails or is cancelled leaves the previous model as it was (both are held while
@@ -47,12 +47,16 @@ const WEIGHTS = 'model.safetensors';
 const INDEX = 'model.safetensors.index.json';
 const REFUSED = /(\.bin|\.pt|\.pth|\.ckpt|\.h5|\.msgpack|\.gguf|\.onnx)$/i;
 
+// values: the error's numbers ({what, expected, got}), set where it is thrown (errorOf)
 export class SourceError extends Error {
-  constructor(kind, file, detail) {
+  constructor(kind, file, detail, values = {}) {
     super(file ? `${file}: ${detail}` : detail);
     this.kind = kind;
     this.file = file;
     this.detail = detail;
+    this.what = values.what;
+    this.expected = values.expected;
+    this.got = values.got;
   }
 }
 
@@ -68,7 +72,10 @@ export function filesSource(files) {
   // n bytes of a file at offset, as a Blob (refused past the file's end)
   const slice = (name, offset, n) => {
     const f = byName.get(name);
-    if (offset + n > f.size) throw new SourceError('truncated', name, `${n} bytes at ${offset} pass the end of the file (${f.size} bytes)`);
+    if (offset + n > f.size) {
+      throw new SourceError('truncated', name, `${n} bytes at ${offset} pass the end of the file (${f.size} bytes)`,
+        { what: 'bytes', expected: String(offset + n), got: String(f.size) });
+    }
     return f.slice(offset, offset + n);
   };
   return {
@@ -198,38 +205,19 @@ export function urlSource(base, fetchFn = globalThis.fetch) {
 const tokenizerError = (e) => ({
   kind: e.kind === 'vocab' ? 'vocab' : e.kind === 'missing' ? 'tokenizerMissing' : 'tokenizer',
   file: e.file, tensor: '', detail: e.file ? e.message.slice(e.file.length + 2) : e.message, message: e.message,
+  what: e.what, expected: e.expected, got: e.got,
 });
 // An error crosses to the page as a code and its parameters ({kind, file, tensor, folder, n,
-// max, what, expected, got}), which the page words in its own language (ko.js / en.js); the
-// English `detail` goes along only as a technical note. The numbers are the core's, read from
-// its detail's fixed phrasings (core/src/pretrained_load.cpp, pretrained_config.cpp,
-// wasm/pretrained/pretrained.mjs, filesSource above): `what` names the quantity.
-const PARAMS = [
-  [/its shape is (\[[^\]]*\]), but config\.json implies (\[[^\]]*\])/, (m) => ({ what: 'shape', got: m[1], expected: m[2] })],
-  [/^not valid JSON(?: \(.*?line (\d+), column (\d+))?/, (m) => ({ what: 'json', line: m[1], column: m[2] })],
-  [/its dtype is (\w+)/, (m) => ({ what: 'dtype', got: m[1] })],
-  [/config\.json's (\w+) is (\d+), but the embedding has (\d+)/, (m) => ({ what: m[1], expected: m[2], got: m[3] })],
-  [/config\.json says (\d+) layers, but the weights have (\d+)/, (m) => ({ what: 'layers', expected: m[1], got: m[2] })],
-  [/config\.json says (gpt2|bert), but these weights are a (BERT|GPT-2)/, (m) => ({ what: 'model_type', expected: m[1], got: m[2] === 'BERT' ? 'bert' : 'gpt2' })],
-  [/the model type "([^"]*)"/, (m) => ({ what: 'model_type', got: m[1] })],
-  [/vocab_size is (\d+), but the tokenizer has ids up to (\d+)/, (m) => ({ what: 'vocab_size', expected: m[1], got: String(Number(m[2]) + 1) })],
-  [/^read (\d+) of (\d+) bytes/, (m) => ({ what: 'bytes', got: m[1], expected: m[2] })],
-  [/^(\d+) bytes at (\d+) pass the end of the file \((\d+) bytes\)/, (m) => ({ what: 'bytes', expected: String(Number(m[1]) + Number(m[2])), got: m[3] })],
-];
-export function errorParams(detail) {
-  for (const [re, f] of PARAMS) {
-    const m = re.exec(String(detail ?? ''));
-    if (m) return f(m);
-  }
-  return {};
-}
-const errorOf = (e) => {
-  const detail = e?.detail ?? e?.message ?? String(e);
-  return {
-    kind: e?.kind ?? 'error', file: e?.file ?? '', tensor: e?.tensor ?? '', detail,
-    message: e?.message ?? String(e), n: e?.n, max: e?.max, folder: e?.folder || undefined, ...errorParams(detail),
-  };
-};
+// max, what, expected, got, line, column}), which the page words in its own language (ko.js /
+// en.js); the English `detail` goes along only as a technical note. The numbers are fields set
+// where the error is thrown (the core's CheckpointValues, crossing as CheckpointError's fields;
+// SourceError and TokenizerError set their own): `what` names the quantity. None is read back
+// out of a message's text.
+const errorOf = (e) => ({
+  kind: e?.kind ?? 'error', file: e?.file ?? '', tensor: e?.tensor ?? '', detail: e?.detail ?? e?.message ?? String(e),
+  message: e?.message ?? String(e), n: e?.n, max: e?.max, folder: e?.folder || undefined,
+  what: e?.what, expected: e?.expected, got: e?.got, line: e?.line, column: e?.column,
+});
 
 // BERT's masked positions: about 15% of the content tokens (at least one), evenly spread.
 export function maskedPositions(ids, special) {

@@ -647,9 +647,9 @@ export default {
       if ((pump.grids.length && pairNear) || pump.built < n || (shown && pump.painted < pump.built) || (pump.label && pump.labelled < pump.built) || pump.rowsDone < rows.length) later();
     }
     // An error's message in the page's language, worded here from its code and parameters
-    // (the worker's errorOf: kind, file, tensor, folder, n, max, what, expected, got): no
-    // particle follows a file or tensor name in Korean (they are set after a colon or in
-    // brackets). The core's English detail is only the technical note under it (errorNote).
+    // (the worker's errorOf: kind, file, tensor, folder, n, max, what, expected, got, line,
+    // column): no particle follows a file or tensor name in Korean (they are set after a colon
+    // or in brackets). The core's English detail is only the technical note under it (errorNote).
     const tryTr = (key, vars) => {
       try {
         return tr(key, vars);
