@@ -829,7 +829,10 @@ export default {
       if (R) {
         const all = R.layers.flatMap((L, l) => L.map((x, h) => ({ ...x, x: l * H + h })));
         const count = (r) => all.filter((x) => (x.role || '') === r).length;
-        const byRole = ROLE_ORDER.slice(0, -1).map((r) => `${roleName(r)} ${count(r)}`).join(', ');
+        // (only the roles measured on this sentence: a role whose score no head has is not
+        // counted as 0 heads, it was not looked for)
+        const measured = (r) => all.some((x) => x[FIELD[r]] != null);
+        const byRole = ROLE_ORDER.slice(0, -1).filter(measured).map((r) => `${roleName(r)} ${count(r)}`).join(', ');
         // (a sentence too short for its own scores: induction and duplicate-token only, and why)
         const short = R.short ? ` ${tr('rolesShort', { n: R.short.n, min: R.short.min })}` : '';
         setText(rolesLine, tr('rolesCount', { total: all.length, byRole, none: R.unnamed }) + short);
