@@ -9,9 +9,22 @@
 //     code block scrolls without saying so or without a keyboard way in;
 //   - at 360 px (the layout floor, DESIGN.md) the page is no wider than the phone.
 // Three passes per chapter in two page loads: Korean at 360 px (light); English at 360 px
-// (dark), then at 1280 px (light); each pass one axe run (about 1 s). (Screenshots of every
-// chapter at both widths: `make screenshots`.) The chapters' own tests check only their
-// chapter: these sweeps live here, in one browser.
+// (dark), then at 1280 px (light). The layout checks run on all three passes; axe (about 1 s
+// a run) scans the whole document on the first two only, and on the third only what the
+// wide layout shows that the narrow one did not:
+//   - Korean, 360 px, light: everything in Korean; light colour contrast at the narrow
+//     width, where the text is smallest (so the stricter threshold) and the scroll boxes
+//     most (the scroll-box rules);
+//   - English, 360 px, dark: everything in English (names and labels in the other
+//     language), dark colour contrast, the scroll boxes again;
+//   - English, 1280 px, light: the same elements, in the same language, were scanned at
+//     360 px, and their light colours in Korean (the colours do not depend on the
+//     language): axe scans each element rendered here that was not rendered at 360 px
+//     (hidden, or clipped to a pixel, there: the wide formulas, a table's stacked-away
+//     header) or that the page created anew since (a chapter that redraws at the new width).
+//     None such: no run.
+// (Screenshots of every chapter at both widths: `make screenshots`.) The chapters' own
+// tests check only their chapter: these sweeps live here, in one browser.
 // The article and lecture chapters fail at any impact (they were scanned so before).
 // And the whole page once: its contents list every chapter, and at 360 px in English it is
 // no wider than the phone.
@@ -50,15 +63,36 @@ const DONE = {
 };
 // Chapters with no violation at any impact inside their section.
 const STRICT = ['terms-formula', 'two-keys', 'why-qkv', 'scaling', 'softmax', 'why-attention', 'weighted-sum', 'reading-matrix', 'positional-encoding', 'review'];
-async function axe(page, strictIn = null) {
-  await page.evaluate(axeSource);
-  return page.evaluate(async ([always, strict]) => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+// `only`: axe scans only the elements `rendered` picked (axe's page-wide rules do not run
+// then); none picked: no run.
+async function axe(page, strictIn = null, only = false) {
+  if (!await page.evaluate(() => !!window.axe)) await page.evaluate(axeSource); // (once a load)
+  return page.evaluate(async ([always, strict, only]) => {
+    const context = only ? (window.__wideOnly ?? []).filter((n) => n.isConnected) : document;
+    if (only && !context.length) return [];
+    const r = await window.axe.run(context, { resultTypes: ['violations'] });
     const inStrict = (v) => strict && v.nodes.some((n) => n.target.length === 1 && document.querySelector(n.target[0])?.closest(`#${strict}`));
     return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical' || always.includes(v.id) || inStrict(v))
       .map((v) => `${v.id} (${v.impact}) ${v.nodes.length}×: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-  }, [ALWAYS, strictIn]);
+  }, [ALWAYS, strictIn, only]);
 }
+
+// Rendered: a box larger than a pixel (a header clipped away to 1 px counts as not), not
+// hidden. `remember` (in the narrow pass) keeps the elements rendered now; otherwise it picks
+// each element rendered now that was not then (the outermost of them), and returns how many.
+const rendered = (remember) => {
+  const shown = (n) => n.checkVisibility({ visibilityProperty: true }) && (({ width, height }) => width > 1 && height > 1)(n.getBoundingClientRect());
+  const all = [...document.body.querySelectorAll('*')].filter(shown);
+  if (remember) {
+    window.__narrow = new WeakSet(all);
+    return 0;
+  }
+  const added = all.filter((n) => !window.__narrow?.has(n));
+  const set = new Set(added);
+  const top = added.filter((n) => { for (let p = n.parentElement; p; p = p.parentElement) if (set.has(p)) return false; return true; });
+  window.__wideOnly = top;
+  return top.length;
+};
 
 // What the layout checks find, in the page (or a widget's shadow root).
 function layoutProblems(root) {
@@ -115,7 +149,13 @@ test(`${mine.length === ids.length ? 'every chapter' : `chapters ${part} of ever
         }
         await frames(page); // layout after the first draw (or the new viewport)
         const at = `${id} (${lang}, ${pass.width}px, ${pass.colorScheme})`;
-        for (const p of await axe(page, STRICT.includes(id) ? id : null)) problems.push(`${at}: axe ${p}`);
+        // (the header comment: which pass scans what)
+        const wideOnly = lang === 'en' && k === 1;
+        if (lang === 'en') {
+          const n = await page.evaluate(rendered, !wideOnly);
+          if (process.env.ATTN_EVERY_DEBUG && wideOnly) console.log(`# ${id}: ${n} elements only at 1280 px`);
+        }
+        for (const p of await axe(page, STRICT.includes(id) ? id : null, wideOnly)) problems.push(`${at}: axe ${p}`);
         for (const p of await page.evaluate(layoutProblems.toString().replace(/^function layoutProblems/, '(function') + ')(document)')) problems.push(`${at}: ${p}`);
         if (pass.width < 500 && await page.evaluate(() => document.documentElement.scrollWidth > innerWidth)) problems.push(`${at}: the page is wider than the phone`);
         for (const e of errors.splice(0)) problems.push(`${at}: console ${e}`);

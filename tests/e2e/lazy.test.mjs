@@ -2,7 +2,8 @@
 // still renders, reached by its fragment, by scrolling and by printing; the reading position
 // holds (fragment, reload); the language and permalinks reach chapters mounted later.
 // The reading position's cases are in tests/web/reading-position.test.mjs (no browser); here
-// each behaviour is shown once in the page, with as few page loads as show it (23).
+// each behaviour is shown once in the page, with as few page loads as show it (20): subtests
+// that open the same page share one load where the first leaves the state the next starts from.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -38,7 +39,8 @@ function assertDrawn(c, id) {
   assert.ok(c.filled > 0 || c.plots > 0 || c.cells > 0 || c.math > 0, `#${id} shows numbers (${JSON.stringify(c)})`);
 }
 
-test('the page mounts only the chapters near the screen; the others hold their title and their space, and print a line saying so', async () => {
+// One load: what is mounted at load, then the whole page scrolled down.
+test('the page mounts only the chapters near the screen; the others hold their title and their space, and print a line saying so; scrolling down the whole page mounts every chapter, each drawn', async () => {
   const { page, errors } = await openPage(browser, server.url);
   const all = await ids(page);
   assert.equal(all.length, await page.$$eval('section.chapter', (s) => s.length), 'a section for every chapter');
@@ -66,41 +68,7 @@ test('the page mounts only the chapters near the screen; the others hold their t
     assert.ok(p.height < 300, `${p.id} reserves no blank space on paper (${p.height}px)`);
     assert.match(p.note, /[가-힣].*Ctrl\+P/, `${p.id} says it was not loaded yet`);
   }
-  assert.deepEqual(errors, []);
-  await page.close();
-});
-
-// One load, then every chapter by a fragment link (opening the page AT a fragment is shown by
-// the tests below: #two-keys-exercise, #cost, #softmax, #multi-head, #trained-heads).
-test('every chapter is reached by its fragment, drawn, and stays where the fragment put it', async () => {
-  const { page, errors } = await openPage(browser, server.url);
-  for (const id of await ids(page)) {
-    await page.evaluate((i) => (location.hash = i), id);
-    await page.waitForFunction((i) => document.getElementById(i).dataset.mounted === 'true', id);
-    await settled(page);
-    assertDrawn(await content(page, id), id);
-    // Chapters above it mount too (they are near the screen): the reader is not moved.
-    const top = await paintedTop(page, `#${id}`);
-    assert.ok(Math.abs(top) < 5, `#${id} is at the top of the window after the chapters around it mounted (top = ${top})`);
-  }
-  assert.deepEqual(errors, []);
-  await page.close();
-});
-
-test('an element inside a chapter not mounted yet is reached by its fragment, at load and by a link', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}#two-keys-exercise`);
-  assert.ok(await page.isVisible('#two-keys-exercise'));
-  const top = await paintedTop(page, '#two-keys-exercise');
-  assert.ok(Math.abs(top) < 5, `the exercise is at the top (top = ${top})`);
-  await page.evaluate(() => (location.hash = 'positional-encoding'));
-  await page.waitForSelector('#positional-encoding[data-mounted="true"]');
-  assert.deepEqual(errors, []);
-  await page.close();
-});
-
-test('scrolling down the whole page mounts every chapter, each drawn', async () => {
-  const { page, errors } = await openPage(browser, server.url, { width: 1280, height: 900 });
-  const all = await ids(page);
+  // then a reader scrolls down the whole page
   for (let k = 0; k < 400; k++) {
     // a reader's scroll: each position is painted (two frames, so its intersection
     // observations are delivered), and what is on screen is drawn, before the next (a
@@ -118,6 +86,29 @@ test('scrolling down the whole page mounts every chapter, each drawn', async () 
   }
   await page.waitForFunction((n) => document.querySelectorAll('section.chapter[data-mounted="true"]').length === n, all.length);
   for (const id of all) assertDrawn(await content(page, id), id);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// One load at an element inside a chapter not mounted yet (#two-keys-exercise), then every
+// chapter by a fragment link (opening the page AT a chapter's fragment is shown by the tests
+// below: #cost, #softmax, #multi-head, #trained-heads).
+test('an element inside a chapter not mounted yet is reached by its fragment at load; every chapter is reached by its fragment link, drawn, and stays where the fragment put it', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}#two-keys-exercise`);
+  assert.ok(await page.isVisible('#two-keys-exercise'), 'at load: the exercise is shown');
+  const exerciseTop = await paintedTop(page, '#two-keys-exercise');
+  assert.ok(Math.abs(exerciseTop) < 5, `at load: the exercise is at the top (top = ${exerciseTop})`);
+  // (positional-encoding, not mounted at load, is among the chapters reached by a link)
+  assert.notEqual(await page.$eval('#positional-encoding', (s) => s.dataset.mounted), 'true', '#positional-encoding is not mounted at load');
+  for (const id of await ids(page)) {
+    await page.evaluate((i) => (location.hash = i), id);
+    await page.waitForFunction((i) => document.getElementById(i).dataset.mounted === 'true', id);
+    await settled(page);
+    assertDrawn(await content(page, id), id);
+    // Chapters above it mount too (they are near the screen): the reader is not moved.
+    const top = await paintedTop(page, `#${id}`);
+    assert.ok(Math.abs(top) < 5, `#${id} is at the top of the window after the chapters around it mounted (top = ${top})`);
+  }
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -252,6 +243,7 @@ test('a first visit keeps the reading position when the chapter above mounts at 
   }
 });
 
+
 // A language switch while the end of one chapter and the title of the next are on screen:
 // the chapter above is redrawn at another height; what the reader saw stays.
 test('a language switch with a chapter boundary on screen keeps the reading position', async () => {
@@ -276,35 +268,30 @@ test('a language switch with a chapter boundary on screen keeps the reading posi
   await page.close();
 });
 
-// Twice on one page: with the heights the page remembers, then without (every placeholder is
-// then an estimate, #cost's too: the chapter changes height in the frame that puts the window
+// A reload keeps the reading position inside a chapter far down the page: twice on one page
+// (at 1280 px), with the heights the page remembers, then without (every placeholder is then
+// an estimate, #cost's too: the chapter changes height in the frame that puts the window
 // back in place, which must not move it again).
-test('a reload keeps the reading position inside a chapter far down the page, with and without the heights remembered', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}#cost`);
-  await settled(page);
-  await page.evaluate(() => scrollBy(0, 700));
-  await settled(page);
-  for (const forget of [false, true]) {
-    const before = await paintedTop(page, '#cost');
-    if (forget) await page.evaluate(() => localStorage.clear());
-    await page.reload();
-    await page.waitForSelector('body[data-ready="true"]');
-    await settled(page);
-    const after = await paintedTop(page, '#cost');
-    assert.ok(Math.abs(after - before) < 5, `same place after reload${forget ? ' (heights forgotten)' : ''}: ${before} → ${after}`);
-  }
-  assert.deepEqual(errors, []);
-  await page.close();
-});
-
-// The page restores positions itself (history.scrollRestoration = 'manual', for the reload
-// above), so Back and Forward after a link in the contents must too.
-test('Back and Forward after a contents link return to where the reader was, at both widths', async () => {
+// The page restores positions itself (history.scrollRestoration = 'manual', for the reload),
+// so Back and Forward after a link in the contents must too: on the same page after the
+// reloads at 1280 px, and on a page of its own at 390 px.
+test('a reload keeps the reading position inside a chapter far down the page, with and without the heights remembered; Back and Forward after a contents link return to where the reader was, at both widths', async () => {
   for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
     const { page, errors } = await openPage(browser, `${server.url}#cost`, viewport);
     await settled(page);
     await page.evaluate(() => scrollBy(0, 700));
     await settled(page);
+    if (viewport.width === 1280) {
+      for (const forget of [false, true]) {
+        const before = await paintedTop(page, '#cost');
+        if (forget) await page.evaluate(() => localStorage.clear());
+        await page.reload();
+        await page.waitForSelector('body[data-ready="true"]');
+        await settled(page);
+        const after = await paintedTop(page, '#cost');
+        assert.ok(Math.abs(after - before) < 5, `same place after reload${forget ? ' (heights forgotten)' : ''}: ${before} → ${after}`);
+      }
+    }
     await remembered(page);
     const atCost = await paintedTop(page, '#cost');
     const state = () => page.evaluate(() => {
