@@ -406,6 +406,10 @@ test('real-models: a sentence of 4 tokens or fewer still gets its roles from the
     const line = await text(page, `${S} [data-check="roles"]`);
     assert.match(line, lang === 'ko' ? new RegExp(`이 문장은 토큰이 ${n}개뿐입니다\\. .*토큰이 5개 이상이어야`) : new RegExp(`only ${n} tokens long\\. .*at least 5 tokens`), line);
     assert.doesNotMatch(line, /계산할 수 없었습니다|could not be computed/);
+    // the count names the two roles measured, and not the three that were not (no "0 heads")
+    const count = line.split(lang === 'ko' ? '이 문장은' : 'The sentence is')[0];
+    assert.match(count, lang === 'ko' ? /중복 토큰 \d+, 귀납 \d+/ : /duplicate token \d+, induction \d+/, count);
+    assert.doesNotMatch(count, lang === 'ko' ? /앞 토큰 \d|첫 토큰\(싱크\) \d|국소 \d/ : /previous token \d|first token \(sink\) \d|local \d/, count);
     const rows = await page.$$eval(`${S} [data-table="roles"] tbody tr`, (rs) => rs.map((r) => [...r.cells].map((c) => c.textContent)));
     assert.equal(rows.length, 8);
     for (const r of rows) {
