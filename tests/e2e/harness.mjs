@@ -181,11 +181,23 @@ export const paintedTop = (page, selector) => page.$eval(selector, async (n) => 
 export async function mountChapters(page, ids) {
   for (const id of ids) {
     await page.evaluate((i) => document.getElementById(i).scrollIntoView(), id);
+    let failed = null;
     try {
-      await page.waitForFunction((i) => document.getElementById(i).dataset.mounted === 'true', id);
+      // (a chapter whose load failed says so at once, with what the page showed)
+      await page.waitForFunction((i) => ['true', 'failed'].includes(document.getElementById(i).dataset.mounted), id);
+      if (await page.$eval(`#${id}`, (s) => s.dataset.mounted) === 'failed')
+        failed = await page.$eval(`#${id}`, (s) => s.querySelector('.chapter-error')?.textContent ?? s.textContent);
     } catch (e) {
-      throw new Error(`#${id} was not mounted after it was scrolled into view: ${e.message}`);
+      // (what the page looked like then, for a failure that a rerun does not repeat)
+      const state = await page.evaluate((i) => {
+        const r = document.getElementById(i).getBoundingClientRect();
+        const mounted = [...document.querySelectorAll('section.chapter')].map((s) => `${s.id}:${s.dataset.mounted ?? '-'}`).join(' ');
+        return `scrollY ${Math.round(scrollY)}, #${i} at ${Math.round(r.top)}..${Math.round(r.bottom)} of ${innerHeight}, ` +
+          `settled ${document.body.dataset.settled}, ready ${document.body.dataset.ready}; ${mounted}`;
+      }, id).catch((err) => `(state unreadable: ${err.message})`);
+      throw new Error(`#${id} was not mounted after it was scrolled into view: ${e.message}\n  page: ${state}`);
     }
+    if (failed !== null) throw new Error(`#${id} failed to mount: ${failed}`);
   }
 }
 
