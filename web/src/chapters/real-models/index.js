@@ -764,6 +764,7 @@ export default {
       if (modelView.getAttribute('aria-busy') !== busy) modelView.setAttribute('aria-busy', busy);
       if (!on) {
         setText(tokensLine, '');
+        delete tokensLine.dataset.for;
         if (modelView.dataset.painted !== '0') modelView.dataset.painted = '0';
         pump.grids = [];
         gridKey = null;
@@ -778,6 +779,7 @@ export default {
       // (a word that became the unknown token says so: 「고양이가 → [UNK]」)
       const shown = labels.map((x, i) => (H.unknown?.[i] && x !== H.tokens[i] ? `「${x} → ${H.tokens[i]}」` : `「${x}」`));
       setText(tokensLine, tr('tokensLine', { n: T, tokens: shown.join(' ') }));
+      if (tokensLine.dataset.for !== H.forText) tokensLine.dataset.for = H.forText; // (the sentence it shows: a state to wait for)
       const ms = String(Math.round(H.ms ?? 0)); // the worker's time for every head (make bench-model)
       if (tokensLine.dataset.ms !== ms) tokensLine.dataset.ms = ms;
       const head = Math.min(s.head, nh - 1);

@@ -43,10 +43,13 @@ const painted = (page) => page.waitForFunction((s) => {
 }, S);
 // types a sentence and waits for its heads (the tiny checkpoints read 24 tokens: the default
 // sentences are longer)
+// (the tokens line names the sentence it shows in data-for: the wait is for exactly this
+// sentence, not for a word an earlier one may also have held)
 async function analysed(page, sentence, word) {
   await page.fill(`${S} textarea[data-control="text"]`, sentence);
-  await page.waitForFunction(([s, w]) => document.querySelector(`${s} [data-check="tokens"]`)?.textContent.includes(w) &&
-    document.querySelector(`${s} [data-check="sentence-error"]`).hidden, [S, word]);
+  await page.waitForFunction(({ S: s, sentence: t }) => document.querySelector(`${s} [data-check="tokens"]`)?.dataset.for === t &&
+    document.querySelector(`${s} [data-check="sentence-error"]`).hidden, { S, sentence });
+  assert.ok((await text(page, `${S} [data-check="tokens"]`)).includes(word), `the tokens line shows "${word}"`);
   await painted(page);
 }
 // the chosen head's two grids written (a few rows a frame, once they are near the screen)
