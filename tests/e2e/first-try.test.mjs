@@ -128,6 +128,15 @@ test('the page\'s tools stay within reach: docked once the header scrolls away, 
   for (const width of [1280, 390]) {
     const { page, errors, close } = await open('?lang=en', { width, height: 844 });
     const inView = (sel) => page.$eval(sel, (n) => { const r = n.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight && r.height > 0; });
+    // (what the window and the bar did, for a failure a rerun does not repeat: every scroll
+    // position and every change of the body's classes, with the time)
+    await page.evaluate(() => {
+      const log = (window.__barLog = []);
+      const t0 = performance.now();
+      addEventListener('scroll', () => log.push(`${Math.round(performance.now() - t0)} y=${scrollY}`), { passive: true });
+      new MutationObserver(() => log.push(`${Math.round(performance.now() - t0)} body: ${document.body.className}`)).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+    });
+    const barLog = () => page.evaluate(() => window.__barLog.slice(-40).join('; '));
     await page.evaluate(() => scrollTo(0, 6000));
     await page.waitForFunction(() => document.body.classList.contains('docked'));
     await page.evaluate(() => scrollBy(0, -200)); // (on the way up the bar shows on a phone too)
@@ -135,7 +144,7 @@ test('the page\'s tools stay within reach: docked once the header scrolls away, 
       const r = document.querySelector(sel).getBoundingClientRect();
       return r.top >= 0 && r.bottom <= innerHeight && r.height > 0;
     }));
-    for (const sel of ['#lang-toggle', '#copy-link', '#exercise-toggle']) assert.equal(await inView(sel), true, `${sel} at ${width}px`);
+    for (const sel of ['#lang-toggle', '#copy-link', '#exercise-toggle']) if (!await inView(sel)) assert.fail(`${sel} at ${width}px: not in view; ${await barLog()}`);
     const bar = await page.$eval('.tool-row', (n) => n.getBoundingClientRect().height);
     assert.ok(bar < (width < 500 ? 80 : 50), `the bar is ${bar}px tall at ${width}px`);
     // It works from there: the link panel opens in view, the language switches.
