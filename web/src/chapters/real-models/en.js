@@ -18,6 +18,7 @@ export default {
   loaded: '{modelType}: {layers|layer|layers} × {heads|head|heads}, $d_{\\text{model}}$ = {dModel}, vocabulary {vocab}, {positions|position|positions}. {mb} MB of weights (held in memory as f32, whatever the file holds), read in {seconds} s. Tokenizer: {tokenizer}.',
   keepPrevious: 'The model opened before stays in use.',
   fromUrl: 'Reading the folder the link names: {url}',
+  fromUrlRead: 'Read from the folder the link names: {url}.',
   fromUrlFailed: 'The model in the folder the link names could not be read: {url}',
   fromUrlStopped: 'Reading the folder the link names was stopped: {url}',
   badUrl: 'The link\'s model value is not a folder on this site, so it was not read: {url}',

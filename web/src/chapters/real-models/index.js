@@ -721,7 +721,7 @@ export default {
       // another model was opened after it
       const linkLoad = urlNote && (urlNote[0] === 'badUrl' || urlId === openId);
       const urlKey = !linkLoad ? null : urlNote[0] !== 'fromUrl' ? urlNote[0]
-        : openError ? 'fromUrlFailed' : cancelled ? 'fromUrlStopped' : 'fromUrl';
+        : openError ? 'fromUrlFailed' : cancelled ? 'fromUrlStopped' : info && !progress ? 'fromUrlRead' : 'fromUrl';
       say(urlSpan, urlKey ? `${tr(urlKey)} ` : null, urlNote?.[1]);
       say(cancelSpan, cancelled && urlKey !== 'fromUrlStopped' ? `${tr('cancelled')} ` : null);
       say(loadedSpan, info ? tr('loaded') : progress ? null : tr('noModel'), loadedVars);

@@ -18,6 +18,7 @@ export default {
   loaded: '{modelType}: 층 {layers}개 × 헤드 {heads}개, $d_{\\text{model}}$ = {dModel}, 어휘 {vocab}개, 위치 {positions}개. 가중치 {mb} MB(파일의 자료형과 상관없이 메모리에는 f32로 보관), {seconds}초 만에 읽음. 토크나이저: {tokenizer}.',
   keepPrevious: '앞서 연 모델은 그대로 씁니다.',
   fromUrl: '링크가 가리키는 폴더에서 읽습니다: {url}',
+  fromUrlRead: '링크가 가리키는 폴더에서 읽었습니다: {url}.',
   fromUrlFailed: '링크가 가리키는 폴더에서 모델을 읽지 못했습니다: {url}',
   fromUrlStopped: '링크가 가리키는 폴더에서 읽다가 멈췄습니다: {url}',
   badUrl: '링크의 model 값이 이 사이트 안의 폴더 주소가 아니라서 읽지 않았습니다: {url}',

@@ -342,7 +342,7 @@ test('real-models: ?model= opens a BERT folder on the same site, in English; ano
   const { page, errors } = await openChapter('model=/pretrained/bert-f32/&lang=en');
   await loaded(page, 8);
   await analysed(page, 'the cat sat on the mat', 'mat');
-  assert.match(await text(page, `${S} [data-check="model"]`), /Reading the folder the link names: .*\/pretrained\/bert-f32\//);
+  assert.match(await text(page, `${S} [data-check="model"]`), /Read from the folder the link names: \S*\/pretrained\/bert-f32\/\. bert:/);
   assert.match(await text(page, `${S} [data-check="model"]`), /bert: 2 layers × 4 heads/);
   assert.match(await text(page, `${S} [data-check="tokens"]`), /「\[CLS\]」.*「\[SEP\]」/);
   await rolesDone(page);
