@@ -95,9 +95,7 @@ Config parse_config(std::string_view text, const std::string& file) {
     try {
         j = nlohmann::json::parse(text.begin(), text.end());
     } catch (const nlohmann::json::exception& e) {
-        const auto* p = dynamic_cast<const nlohmann::json::parse_error*>(&e);
-        CheckpointValues v = p && p->byte > 0 ? safetensors::json_error_at(text, p->byte) : CheckpointValues{"json", "", "", 0, 0};
-        fail("config", file, std::string("not valid JSON (") + e.what() + ")", std::move(v));
+        fail("config", file, std::string("not valid JSON (") + e.what() + ")", safetensors::json_error_values(text, e));
     }
     if (!j.is_object()) fail("config", file, "not a JSON object");
     const Reader r{j, file};

@@ -27,14 +27,6 @@ std::string compose(const std::string& file, const std::string& tensor, const st
     throw CheckpointError(kind, file, tensor, detail, std::move(values));
 }
 
-// A JSON error's fields: what "json", and its line and column when it is a syntax error.
-CheckpointValues json_values(std::string_view text, const nlohmann::json::exception& e) {
-    const auto* p = dynamic_cast<const nlohmann::json::parse_error*>(&e);
-    if (p && p->byte > 0) return json_error_at(text, p->byte);
-    CheckpointValues v;
-    v.what = "json";
-    return v;
-}
 
 struct DTypeEntry {
     const char* name;
@@ -86,16 +78,18 @@ CheckpointError::CheckpointError(std::string k, std::string f, std::string t, st
       values(std::move(v)) {}
 
 // nlohmann::json's lexer counts a newline as the end of its line (the column back to 0) and
-// reports the characters read so far, one past the text at its end.
-CheckpointValues json_error_at(std::string_view text, std::size_t byte) {
-    const std::size_t n = std::min(byte, text.size());
+// reports in parse_error::byte the characters read so far (1-based), one past the text at its end.
+CheckpointValues json_error_values(std::string_view text, const std::exception& e) {
+    CheckpointValues v;
+    v.what = "json";
+    const auto* p = dynamic_cast<const nlohmann::json::parse_error*>(&e);
+    if (!p || p->byte == 0) return v;
+    const std::size_t n = std::min(p->byte, text.size());
     std::size_t line = 1, line_start = 0;
     for (std::size_t i = 0; i < n; ++i)
         if (text[i] == '\n') ++line, line_start = i + 1;
-    CheckpointValues v;
-    v.what = "json";
     v.line = line;
-    v.column = byte - line_start;
+    v.column = p->byte - line_start;
     return v;
 }
 
@@ -189,7 +183,7 @@ Header parse_header(const std::uint8_t* json, std::size_t n, std::uint64_t file_
         h = nlohmann::json::parse(json, json + n, callback);
     } catch (const nlohmann::json::exception& e) {
         fail("header", file, "", std::string("the header is not valid JSON (") + e.what() + ")",
-             json_values({reinterpret_cast<const char*>(json), n}, e));
+             json_error_values({reinterpret_cast<const char*>(json), n}, e));
     }
     if (!duplicate.empty()) fail("header", file, "", "in the header, " + duplicate);
     if (!h.is_object()) fail("header", file, "", "the header is " + describe(h) + ", not a JSON object");
@@ -367,7 +361,7 @@ ShardIndex parse_index(std::string_view json, const std::string& file) {
     try {
         j = nlohmann::json::parse(json.begin(), json.end());
     } catch (const nlohmann::json::exception& e) {
-        fail("index", file, "", std::string("not valid JSON (") + e.what() + ")", json_values(json, e));
+        fail("index", file, "", std::string("not valid JSON (") + e.what() + ")", json_error_values(json, e));
     }
     if (!j.is_object() || !j.contains("weight_map") || !j["weight_map"].is_object())
         fail("index", file, "", "no \"weight_map\" object (the index of a sharded checkpoint maps each tensor to its file)");

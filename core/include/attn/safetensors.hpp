@@ -97,9 +97,9 @@ struct CheckpointError : ValueError {
     CheckpointValues values;
 };
 
-// Where a JSON parser's error stands in `text`: its 1-based line and column, as nlohmann::json
-// counts them (byte: parse_error::byte, the count of characters read, 1-based).
-CheckpointValues json_error_at(std::string_view text, std::size_t byte);
+// A JSON parser's error in `text` as fields: what "json", and for a syntax error (nlohmann::json's
+// parse_error) its 1-based line and column as nlohmann::json counts them (0 for other errors).
+CheckpointValues json_error_values(std::string_view text, const std::exception& e);
 
 // The largest header read: 100 MB (the reference implementation's MAX_HEADER_SIZE).
 inline constexpr std::uint64_t kMaxHeaderBytes = 100'000'000;
