@@ -184,9 +184,12 @@ export async function mountChapters(page, ids) {
     let failed = null;
     try {
       // (a chapter whose load failed says so at once, with what the page showed)
-      await page.waitForFunction((i) => ['true', 'failed'].includes(document.getElementById(i).dataset.mounted), id);
-      if (await page.$eval(`#${id}`, (s) => s.dataset.mounted) === 'failed')
-        failed = await page.$eval(`#${id}`, (s) => s.querySelector('.chapter-error')?.textContent ?? s.textContent);
+      const done = await page.waitForFunction((i) => {
+        const s = document.getElementById(i);
+        if (s.dataset.mounted === 'failed') return { error: s.querySelector('.chapter-error')?.textContent ?? s.textContent };
+        return s.dataset.mounted === 'true' && {};
+      }, id);
+      failed = (await done.jsonValue()).error ?? null;
     } catch (e) {
       // (what the page looked like then, for a failure that a rerun does not repeat)
       const state = await page.evaluate((i) => {
