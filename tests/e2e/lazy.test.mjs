@@ -327,7 +327,7 @@ test('a reload keeps the reading position inside a chapter far down the page, wi
   }
 });
 
-test('a language switch reaches chapters mounted later; a link keeps the state of chapters not mounted yet', async () => {
+test('a language switch reaches chapters mounted later; a link keeps the state of chapters not mounted yet; a chapter above redrawn at a jump moves nothing', async () => {
   const state = 'heads:1';
   const { page, errors } = await openPage(browser, `${server.url}?lang=en&multi-head=${state}`);
   // The link's chapter is mounted at load (its state is checked), the URL keeps it.
@@ -351,6 +351,26 @@ test('a language switch reaches chapters mounted later; a link keeps the state o
   const marks = await page.$$eval('section.chapter', (ss) => ss.map((s) => [s.id, s.lang, /[가-힣]/.test(s.querySelector('h2')?.textContent ?? '') ? 'ko' : 'en']));
   for (const [id, lang, title] of marks) assert.equal(lang, title, `#${id}: lang="${lang}", its title is in ${title}`);
   assert.match(page.url(), /multi-head=heads:1/);
+  // A chapter above redrawn in the same task as a jump down (as a model or a worker's result
+  // arriving right after the reader's jump): what the jump showed stays where it was put. (A
+  // redraw that did not tell the reading position first was laid out before the jump's scroll
+  // event chose its anchor, and pushed #training down by multi-head's growth.)
+  await settled(page);
+  const grown = () => page.$eval('#multi-head', (s) => s.getBoundingClientRect().height);
+  const h1 = await grown();
+  const jumped = await page.evaluate(() => {
+    const t = document.getElementById('training');
+    t.scrollIntoView();
+    const top = t.getBoundingClientRect().top;
+    document.querySelector('#multi-head [data-choice="mh-heads"] input[value="8"]').click();
+    return top;
+  });
+  await page.waitForSelector('#training[data-mounted="true"]');
+  await settled(page);
+  const h8 = await grown();
+  assert.ok(h8 - h1 > 300, `#multi-head grew: ${h1} → ${h8}px`);
+  const landed = await paintedTop(page, '#training');
+  assert.ok(Math.abs(landed - jumped) < 5, `#training stays where the jump put it: ${jumped} → ${landed}`);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -298,7 +298,7 @@ const lazy = createLazyChapters({
   main: $('main'), list: shown, i18n, position,
   above: [document.querySelector('.site-header'), $('share-panel'), $('exercise-help'), $('toc'), $('notice'), $('boot-status')].filter(Boolean),
   mount(c, section, module) {
-    module.mount(section, { attn, i18n, store, host, onScreen: (fn) => lazy.onScreen(c.id, fn), coreWithTrainer, model });
+    module.mount(section, { attn, i18n, store, host, onScreen: (fn) => lazy.onScreen(c.id, fn), pin: () => position.pin(), coreWithTrainer, model });
     host.finishRestore(c.id);
   },
   onMounted: () => renderNotice(),

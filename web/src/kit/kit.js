@@ -30,7 +30,8 @@ import { renderNarrative } from './narrative.js';
 
 //
 // Embedding (optional, additive): ctx.host is the page or an <attention-explorer> widget
-// (web/src/kit/host.js). initialState(options) receives the host's options {tokens, dModel,
+// (web/src/kit/host.js); ctx.pin(), where the page passes it, is called before every render
+// (the reading position, web/src/reading-position.js). initialState(options) receives the host's options {tokens, dModel,
 // heads, mask, seed} (each undefined unless the embedder set it; use what applies to your
 // chapter) and must return the same state for the same options. The fifth argument
 // {transient: ['hover']} names state keys that a permalink should not carry;
@@ -352,6 +353,11 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
   let drawn = false;
   let labelledIn = null; // the language the labels were last put in
   function render() {
+    // Before the chapter changes height: the reading position reads what is on screen now (a
+    // render that comes late, a model or a worker's result arriving in the task after the
+    // reader or a link jumped, would otherwise be laid out before the jump's scroll event
+    // chooses its anchor, and the jump's target would be pushed down; reading-position.js).
+    ctx.pin?.();
     hiddenSeen.reset();
     renderOnce();
     // A formula or a sentence written before its grid took this render's values hid the
