@@ -77,8 +77,9 @@ test('changing h moves the split; editing X changes Q and the output', async () 
 test('the cards of a larger h are built while the page is idle: choosing h = 8 adds no table cells', async () => {
   const { page, errors } = await env.openChapter(ID);
   const m = attn.example(ID);
-  // let the idle slices run (one card each)
-  await page.evaluate(async () => { for (let k = 0; k < 12; k++) await new Promise((r) => requestIdleCallback(r)); });
+  // the idle slices have run (one card each; the page's own idle callbacks have a timeout,
+  // a wait here for idle callbacks of its own had none, and once waited past ctest's limit)
+  await page.waitForSelector('[data-heads="mh"][data-built="all"]', { state: 'attached' });
   // built out of the page: the chapter shows h = 2 cards, none elsewhere (a newcomer saw
   // six empty-titled cards under the chapter's last line)
   assert.equal(await page.$$eval('#multi-head .head-card', (ns) => ns.length), 2);
