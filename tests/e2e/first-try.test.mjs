@@ -5,7 +5,7 @@
 // overflow: softmax's; the widget's notices: widget's; plurals: tests/web/chapters.)
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { harness, shots, eagerFigures } from './harness.mjs';
+import { harness, shots, eagerFigures, settled } from './harness.mjs';
 import { join } from 'node:path';
 
 const { server, browser } = await harness();
@@ -139,6 +139,9 @@ test('the page\'s tools stay within reach: docked once the header scrolls away, 
     const barLog = () => page.evaluate(() => window.__barLog.slice(-40).join('; '));
     await page.evaluate(() => scrollTo(0, 6000));
     await page.waitForFunction(() => document.body.classList.contains('docked'));
+    // (the chapters near y = 6,000 mounted and drawn first: the bar's answer to the reader's
+    // scrolling is what is checked, not the page's corrections while chapters arrive)
+    await settled(page);
     await page.evaluate(() => scrollBy(0, -200)); // (on the way up the bar shows on a phone too)
     await page.waitForFunction(() => ['#lang-toggle', '#copy-link', '#exercise-toggle'].every((sel) => {
       const r = document.querySelector(sel).getBoundingClientRect();
