@@ -65,7 +65,7 @@ export default {
   what_bytes: 'Bytes',
   technical: 'Technical detail: <span lang="en">{detail}</span>',
   inputTitle: 'Your sentence',
-  inputBody: 'Type Korean or English. The sentence is split by the model\'s own tokenizer. GPT-2 models get <code>&lt;|endoftext|&gt;</code> first (a first token for heads that attend to nothing); BERT wraps it in [CLS] … [SEP], as its tokenizer does. Under each token is the part of your text it covers (␣ is a space); a word the model\'s vocabulary lacks shows as 「word → [UNK]」, the [UNK] token it became.',
+  inputBody: 'Type Korean or English. The sentence is split by the model\'s own tokenizer. GPT-2 models get <code>&lt;|endoftext|&gt;</code> first (a first token for heads that attend to nothing); BERT wraps it in [CLS] … [SEP], as its tokenizer does. Under each token is the part of your text it covers (␣ is a space); a word the model\'s vocabulary lacks shows as 「word → [UNK]」, the [UNK] token it became. GPT-2\'s tokenizer reads bytes, and a Korean syllable is three bytes in UTF-8: a syllable it splits into two or three tokens appears under each of them, 「고」 「고」 「고」 for one 고.',
   inputLabel: 'Sentence (Korean or English)',
   defaultText: 'The cat sat on the mat. The cat was tired, so it lay down on the mat.',
   tokensLine: '{n|token|tokens}: {tokens}',

@@ -190,8 +190,10 @@ export default {
       return false;
     }
 
-    function open(source) {
+    // (link: the load the page's link asked for, named as such in the model's line)
+    function open(source, { link = false } = {}) {
       openId = nextId++;
+      if (link) urlId = openId;
       openError = null;
       cancelled = false;
       progress = { bytesDone: 0, bytesTotal: 0, tensorsDone: 0, tensorsTotal: 0, starting: true };
@@ -513,10 +515,7 @@ export default {
       const url = modelUrl(given.url ?? given, { sameOrigin: given.sameOrigin ?? true });
       if (url) {
         urlNote = ['fromUrl', { url: safe(url) }];
-        queueMicrotask(() => {
-          open({ kind: 'url', base: url });
-          urlId = openId;
-        });
+        queueMicrotask(() => open({ kind: 'url', base: url }, { link: true }));
       } else urlNote = ['badUrl', { url: safe(String(given.url ?? given).slice(0, 200)) }];
     }
 

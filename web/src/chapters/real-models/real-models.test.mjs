@@ -572,6 +572,48 @@ test('real-models: a progress or ablation message writes only its bar and line, 
   await page.close();
 });
 
+// A link's load that the learner stops: its line says the link's folder was being read and was
+// stopped (once: not also the file picker's "stopped"), and nothing is loaded. The worker's
+// "open" is held (a tiny checkpoint would be read before the click), and its answer to the
+// Stop, "cancelled", is given to the chapter's handler as the worker sends it.
+test('real-models: a link\'s load stopped says so in the link\'s line', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.addInitScript(() => {
+    const W = window.Worker;
+    window.Worker = class extends W {
+      set onmessage(f) {
+        window.__deliver = (data) => f({ data });
+        super.onmessage = f;
+      }
+      get onmessage() {
+        return super.onmessage;
+      }
+      postMessage(m, ...rest) {
+        if (m?.type === 'open') return void (window.__openId = m.id); // (held)
+        if (m?.type === 'cancel') return void (window.__cancel = true);
+        return super.postMessage(m, ...rest);
+      }
+    };
+  });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${server.url}?embed=real-models&model=/pretrained/gpt2-f32/#real-models`);
+  await page.waitForFunction(() => window.__openId);
+  const line = `${S} [data-check="model"]`;
+  await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.state === 'loading', line);
+  assert.match(await text(page, line), /^링크가 가리키는 폴더에서 읽습니다: http:\/\/\S+\/pretrained\/gpt2-f32\//);
+  await page.click(`${S} [data-control="cancel"]`);
+  await page.waitForFunction(() => window.__cancel);
+  await page.evaluate(() => window.__deliver({ type: 'cancelled', id: window.__openId }));
+  await page.waitForFunction((sel) => document.querySelector(sel).dataset.state === 'none', line);
+  const said = await text(page, line);
+  assert.match(said, /^링크가 가리키는 폴더에서 읽다가 멈췄습니다: http:\/\/\S+\/pretrained\/gpt2-f32\//);
+  assert.equal(said.split(ko.cancelled).length, 1, `"${ko.cancelled}" not said as well: ${said}`);
+  assert.equal(await page.isVisible(`${S} [data-control="cancel"]`), false);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 // A GPT-2-shaped checkpoint of 12 layers × 12 heads (d_model 24: heads of 2 dimensions), random
 // weights, the tiny GPT-2's tokenizer and positions: as many maps and table rows as GPT-2 small.
 function gpt2Like(base, L = 12, H = 12, d = 24) {
