@@ -510,28 +510,35 @@ test('real-models: the widget\'s model attribute opens a checkpoint', async () =
   await r.close();
 });
 
+// The chapter's worker, wrapped in the page before its scripts: window.__sent[type] is the id
+// of the last message of each type the chapter sent (true for one without an id), messages of
+// the types in `hold` are not passed on, and window.__deliver(message) gives one to the
+// chapter's own handler, as the worker would.
+const wrapWorker = (page, hold = []) => page.addInitScript((held) => {
+  const W = window.Worker;
+  window.__sent = {};
+  window.Worker = class extends W {
+    set onmessage(f) {
+      window.__deliver = (data) => f({ data });
+      super.onmessage = f;
+    }
+    get onmessage() {
+      return super.onmessage;
+    }
+    postMessage(m, ...rest) {
+      if (m?.type) window.__sent[m.type] = m.id ?? true;
+      if (held.includes(m?.type)) return;
+      return super.postMessage(m, ...rest);
+    }
+  };
+}, hold);
+
 // A worker's message redraws only its part: a progress message the load's bar and its line, an
 // ablation's step its bar and line; neither renders the chapter again. The messages are
 // given to the chapter's own handler (the worker's, captured), as the worker sends them.
 test('real-models: a progress or ablation message writes only its bar and line, without a render', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.addInitScript(() => {
-    const W = window.Worker;
-    window.Worker = class extends W {
-      set onmessage(f) {
-        window.__deliver = (data) => f({ data });
-        super.onmessage = f;
-      }
-      get onmessage() {
-        return super.onmessage;
-      }
-      postMessage(m, ...rest) {
-        if (m?.type === 'open') window.__openId = m.id;
-        if (m?.type === 'ablate') return void (window.__ablateId = m.id); // (held: the test sends its steps)
-        return super.postMessage(m, ...rest);
-      }
-    };
-  });
+  await wrapWorker(page, ['ablate']); // (held: the test sends its steps)
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${server.url}?embed=real-models#real-models`);
@@ -548,13 +555,13 @@ test('real-models: a progress or ablation message writes only its bar and line, 
     const nodes = new Set();
     const mo = new MutationObserver((rs) => rs.forEach((r) => nodes.add(r.target.nodeType === 1 ? r.target : r.target.parentElement)));
     mo.observe(section, { subtree: true, childList: true, attributes: true, characterData: true });
-    for (const m of send) window.__deliver({ ...m, id: window[m.id] });
+    for (const m of send) window.__deliver({ ...m, id: window.__sent[m.id] });
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     mo.disconnect();
     const name = (n) => n.dataset.check ?? n.dataset.progress ?? n.dataset.control ?? n.tagName.toLowerCase();
     return { renders: section.__renders - renders, nodes: [...nodes].map(name).sort() };
   }, [S, send]);
-  const progress = [1, 2, 3, 4, 5].map((i) => ({ type: 'progress', id: '__openId', bytesDone: i * 1e6, bytesTotal: 5e6, tensorsDone: i, tensorsTotal: 5 }));
+  const progress = [1, 2, 3, 4, 5].map((i) => ({ type: 'progress', id: 'open', bytesDone: i * 1e6, bytesTotal: 5e6, tensorsDone: i, tensorsTotal: 5 }));
   const p = await written(progress);
   assert.equal(p.renders, 0);
   // (the bar, its line and the cancel button: nothing else)
@@ -562,8 +569,8 @@ test('real-models: a progress or ablation message writes only its bar and line, 
   assert.match(await text(page, `${S} [data-progress="model"] + span`), /읽는 중: 5\.00 \/ 5\.00 MB, 텐서 5 \/ 5개/);
   // the ablation's steps
   await page.click(`${S} [data-control="ablate"]`);
-  await page.waitForFunction(() => window.__ablateId);
-  const steps = [1, 2, 3].map((done) => ({ type: 'ablating', id: '__ablateId', done, total: 8 }));
+  await page.waitForFunction(() => window.__sent.ablate);
+  const steps = [1, 2, 3].map((done) => ({ type: 'ablating', id: 'ablate', done, total: 8 }));
   const a = await written(steps);
   assert.equal(a.renders, 0);
   assert.ok(a.nodes.every((n) => ['progress', 'ablation', 'ablate'].includes(n)), JSON.stringify(a.nodes));
@@ -578,33 +585,17 @@ test('real-models: a progress or ablation message writes only its bar and line, 
 // Stop, "cancelled", is given to the chapter's handler as the worker sends it.
 test('real-models: a link\'s load stopped says so in the link\'s line', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.addInitScript(() => {
-    const W = window.Worker;
-    window.Worker = class extends W {
-      set onmessage(f) {
-        window.__deliver = (data) => f({ data });
-        super.onmessage = f;
-      }
-      get onmessage() {
-        return super.onmessage;
-      }
-      postMessage(m, ...rest) {
-        if (m?.type === 'open') return void (window.__openId = m.id); // (held)
-        if (m?.type === 'cancel') return void (window.__cancel = true);
-        return super.postMessage(m, ...rest);
-      }
-    };
-  });
+  await wrapWorker(page, ['open', 'cancel']);
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${server.url}?embed=real-models&model=/pretrained/gpt2-f32/#real-models`);
-  await page.waitForFunction(() => window.__openId);
+  await page.waitForFunction(() => window.__sent.open);
   const line = `${S} [data-check="model"]`;
   await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.state === 'loading', line);
   assert.match(await text(page, line), /^링크가 가리키는 폴더에서 읽습니다: http:\/\/\S+\/pretrained\/gpt2-f32\//);
   await page.click(`${S} [data-control="cancel"]`);
-  await page.waitForFunction(() => window.__cancel);
-  await page.evaluate(() => window.__deliver({ type: 'cancelled', id: window.__openId }));
+  await page.waitForFunction(() => window.__sent.cancel);
+  await page.evaluate(() => window.__deliver({ type: 'cancelled', id: window.__sent.open }));
   await page.waitForFunction((sel) => document.querySelector(sel).dataset.state === 'none', line);
   const said = await text(page, line);
   assert.match(said, /^링크가 가리키는 폴더에서 읽다가 멈췄습니다: http:\/\/\S+\/pretrained\/gpt2-f32\//);
