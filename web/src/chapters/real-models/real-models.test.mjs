@@ -351,8 +351,10 @@ test('real-models: ?model= opens a BERT folder on the same site, in English; ano
   await page.click(`${S} [data-control="ablate"]`);
   await page.waitForFunction((s) => document.querySelector(`${s} [data-check="ablation"]`)?.dataset.state === 'done', S);
   assert.match(await text(page, `${S} [data-check="ablation"]`), /Base loss \d+\.\d{3} nats per token/);
-  // the link keeps its model
-  await page.waitForFunction(() => location.search.includes('model='));
+  // the link keeps its model: once the page has written the sentence's state into the address
+  // (150 ms after the edit), the model's folder is still there, as given
+  await page.waitForFunction(() => new URLSearchParams(location.search).has('real-models'));
+  assert.equal(new URL(page.url()).searchParams.get('model'), '/pretrained/bert-f32/', page.url());
   // a folder through the folder picker
   await page.setInputFiles(`${S} input[data-control="model-folder"]`, join(data, 'gpt2-f16'));
   await page.waitForFunction((s) => /gpt2:/.test(document.querySelector(`${s} [data-check="model-summary"]`)?.textContent), S);
