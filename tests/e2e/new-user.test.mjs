@@ -9,7 +9,7 @@ import { cp, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eagerFigures } from '../../web/scripts/browser.mjs';
-import { harness, LAX_CSP, WAIT_MS, frames, tempDir } from './harness.mjs';
+import { harness, LAX_CSP, WAIT_MS, frames, settled, tempDir } from './harness.mjs';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
 // A course site: the light widget's folder copied as docs/embedding.md says, served as it is
@@ -120,8 +120,8 @@ test('Escape closes the link panel from inside it; Alt+Shift+T and the footer li
   // From the last control of the page, one shortcut (announced on the button it lands on)
   // brings the tools back, without moving the reading position.
   await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
-  await page.waitForTimeout(300);
   await page.waitForFunction(() => document.querySelector('main section.chapter:last-of-type').dataset.mounted === 'true');
+  await settled(page);
   const last = await page.evaluate(() => {
     const all = [...document.querySelectorAll('main :is(button, input, select, textarea, a[href], [tabindex="0"])')]
       .filter((n) => !n.disabled && n.getClientRects().length > 0);
@@ -161,13 +161,13 @@ test('a figure off screen never offers a stale number to a screen reader (issue 
   // the inputs on screen, step ④ (α) more than a screen below
   await page.$eval(cellIn('two-keys-K', 1, 1), (n) => n.scrollIntoView({ block: 'start' }));
   await page.evaluate(() => scrollBy(0, -40));
-  await page.waitForTimeout(300);
+  await frames(page); // (the observers have reported where the figures are)
   const gap = await page.$eval(`[data-grid="${alpha}"]`, (g) => g.getBoundingClientRect().top - innerHeight);
   assert.ok(gap > 250, `α is far below the window (${gap} px)`);
   // k1 = [3, 0]: the weights swap (0.670, 0.330)
   await page.fill(cellIn('two-keys-K', 1, 1), '3');
   await page.fill(cellIn('two-keys-K', 1, 2), '0');
-  await page.waitForTimeout(200);
+  await frames(page); // (the edit's frames painted: what is readable now must not be stale)
   const seen = await readable(alpha);
   assert.ok(seen.length === 0 || seen.join() === '0.670,0.330', `off screen, α reads ${seen}`);
   if (!seen.length) assert.equal(await page.getAttribute(`[data-grid="${alpha}"]`, 'aria-busy'), 'true');
