@@ -93,6 +93,12 @@ test('corrupt or hand-edited links: a visible notice, the defaults, never a blan
     await page.goto(`${server.url}${query}#core-attention`); // the chapter read below (chapters mount near the screen)
     await pageReady(page);
     assert.equal(await page.isVisible('#notice'), true, query);
+    // in the window, which the link put at its chapter (the notice's own place, at the top of
+    // the page, is far above: it floats at the bottom of the window until dismissed)
+    const [top, bottom, height] = await page.$eval('#notice', (n) => [n.getBoundingClientRect().top, n.getBoundingClientRect().bottom, innerHeight]);
+    assert.ok(top >= 0 && bottom <= height, `${query}: the notice is in the window (${top}–${bottom} of ${height} px)`);
+    const chapterTop = await page.$eval('#core-attention', (n) => n.getBoundingClientRect().top);
+    assert.ok(Math.abs(chapterTop) < 80, `${query}: the link's chapter is at the top of the window (${chapterTop} px)`);
     const notice = await page.textContent('#notice');
     for (const re of res) assert.match(notice, re, query);
     assert.ok(await page.$$eval('section.chapter', (s) => s.length) >= 1, `${query}: a chapter is shown`);

@@ -53,12 +53,40 @@ const shown = embed ? chapters.filter((c) => c.id === embed) : chapters;
 if (embed) document.documentElement.classList.add('embed');
 
 // ---- notice for links that could not be used -------------------------------------------------
+// The notice lives at the top of the page. A reader who opened the link at a chapter further
+// down (a #fragment, a reload, a chapter mounted later whose state could not be used) would
+// never see it there: it then floats at the bottom of the window (.floating) until it is
+// dismissed or its place at the top comes into view, where it docks again. Its place keeps its
+// height meanwhile (noticeHome), so floating moves nothing on the page.
+const noticeHome = document.createElement('div');
+noticeHome.className = 'notice-home';
+$('notice').before(noticeHome);
+let noticeKey = '', noticeSeen = ''; // the items shown; the items the reader has had in view
+function floatNotice(on) {
+  const box = $('notice');
+  if (on === box.classList.contains('floating')) return;
+  if (on) holdNoticePlace();
+  else noticeHome.style.height = '';
+  box.classList.toggle('floating', on);
+}
+// (its height and its margin above, which a fixed box keeps but takes out of the page)
+function holdNoticePlace() {
+  const box = $('notice');
+  noticeHome.style.height = `${box.offsetHeight + parseFloat(getComputedStyle(box).marginTop)}px`;
+}
+const inView = (r) => r.bottom > 0 && r.top < innerHeight;
+if (typeof IntersectionObserver === 'function') new IntersectionObserver(([e]) => {
+  if (!e.isIntersecting || $('notice').hidden || document.body.dataset.ready !== 'true') return;
+  floatNotice(false);
+  noticeSeen = noticeKey;
+}).observe(noticeHome);
 function renderNotice() {
   const box = $('notice');
   const t = (k, vars = {}) => i18n.t(`common.${k}`, vars);
   const items = [...linkProblems.map(([k, vars]) => t(k, vars)),
     ...host.notices.map((n) => t('noticeChapter', { chapter: i18n.t(`${n.chapter}.toc`), problems: n.problems.map((q) => problemText(q, (k, v) => t(`link.${k}`, v))).join('; ') }))];
   if (items.length === 0 || box.dataset.dismissed) {
+    floatNotice(false);
     box.hidden = true;
     return;
   }
@@ -72,9 +100,17 @@ function renderNotice() {
   const close = Object.assign(document.createElement('button'), { type: 'button', textContent: t('noticeDismiss') });
   close.addEventListener('click', () => {
     box.dataset.dismissed = 'true';
+    floatNotice(false);
     box.hidden = true;
   });
   box.append(p, ul, close);
+  // (once the page is placed: before, the window is still at the top whatever the link names)
+  noticeKey = JSON.stringify([linkProblems, host.notices.map((n) => [n.chapter, n.problems])]);
+  if (document.body.dataset.ready === 'true' && noticeKey !== noticeSeen) {
+    if (inView((box.classList.contains('floating') ? noticeHome : box).getBoundingClientRect())) noticeSeen = noticeKey;
+    else floatNotice(true);
+  }
+  if (box.classList.contains('floating')) holdNoticePlace();
 }
 host.onNotice(() => renderNotice());
 
@@ -296,7 +332,7 @@ const coreWithTrainer = () => (withTrainer ??= createAttention());
 const position = createReadingPosition({ printing, onShift: (d) => { toolsLastY += d; } });
 const lazy = createLazyChapters({
   main: $('main'), list: shown, i18n, position,
-  above: [document.querySelector('.site-header'), $('share-panel'), $('exercise-help'), $('toc'), $('notice'), $('boot-status')].filter(Boolean),
+  above: [document.querySelector('.site-header'), $('share-panel'), $('exercise-help'), $('toc'), noticeHome, $('notice'), $('boot-status')].filter(Boolean),
   mount(c, section, module) {
     module.mount(section, { attn, i18n, store, host, onScreen: (fn) => lazy.onScreen(c.id, fn), pin: () => position.pin(), coreWithTrainer, model });
     host.finishRestore(c.id);
