@@ -63,6 +63,8 @@ export default {
     check: 'Check answers',
     reveal: 'Show answers',
     checkResult: '{right} of {total} correct.',
+    checkEmpty: '{n|answer|answers} left empty.',
+    checkUnread: '“{text}” is not a number: write a decimal, like 0.33.',
     hiddenHint: 'Fill in the missing numbers, then check.',
     picking: 'Click numbers to hide or show them.',
     leak: 'Still visible elsewhere in this chapter: {list}. Hide those too, or choose other cells.',

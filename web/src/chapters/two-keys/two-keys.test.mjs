@@ -167,6 +167,12 @@ test('two-keys: an exercise verdict goes when the numbers it judged change', asy
   assert.equal(await page.inputValue(`${W} td[data-i="0"][data-j="0"] input.answer`), '0.33', 'the answer stays');
   await page.click(`${W} [data-act="check"]`);
   assert.equal(await result(), '0 of 1 correct.');
+  // an answer that cannot be right says why: not a number, or left empty
+  for (const [answer, said] of [['1/3', '0 of 1 correct. “1/3” is not a number: write a decimal, like 0.33.'], ['33%', '0 of 1 correct. “33%” is not a number: write a decimal, like 0.33.'], ['', '0 of 1 correct. 1 answer left empty.']]) {
+    await page.fill(`${W} td[data-i="0"][data-j="0"] input.answer`, answer);
+    await page.click(`${W} [data-act="check"]`);
+    assert.equal(await result(), said);
+  }
   // an edit that leaves α₁ as it was (a value vector) keeps the verdict
   await page.fill(`${W} td[data-i="0"][data-j="0"] input.answer`, '0.5');
   await page.click(`${W} [data-act="check"]`);

@@ -133,7 +133,7 @@ export function exerciseOf(g) {
   let judged = null; // "i,j" -> the value the last check compared the answer with
   function check() {
     g.flush();
-    let right = 0;
+    let right = 0, empty = 0, unread = null; // (the answers left empty; the first not read as a number)
     const results = [];
     const current = g.current;
     for (const k of hidden) {
@@ -147,6 +147,8 @@ export function exerciseOf(g) {
       const floor = 0.5 * 10 ** -decimals(v, g.num) * (1 + 1e-9); // half a unit of the last digit shown
       const ok = given !== undefined && (v === given || (Number.isFinite(v) && Math.abs(given - v) <= Math.max(tol * Math.abs(v), floor)));
       if (ok) right++;
+      else if (text === '') empty++;
+      else if (given === undefined) unread ??= text;
       c.td.classList.toggle('right', ok);
       c.td.classList.toggle('wrong', !ok);
       c.td.title = say(ok ? 'right' : 'wrong');
@@ -155,7 +157,9 @@ export function exerciseOf(g) {
       results.push({ i, j, ok, expected: v, given });
     }
     judged = new Map(results.map(({ i, j, expected }) => [`${i},${j}`, expected]));
-    result.textContent = say('checkResult', { right, total: results.length });
+    // (why an answer could not be right: left empty, or not read as a number, as "1/3" or "33%")
+    result.textContent = [say('checkResult', { right, total: results.length }), empty ? say('checkEmpty', { n: empty }) : '',
+      unread != null ? say('checkUnread', { text: unread.slice(0, 40) }) : ''].filter(Boolean).join(' ');
     return { right, total: results.length, results };
   }
   function reveal() {
