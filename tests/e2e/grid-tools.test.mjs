@@ -107,6 +107,7 @@ test('paste: a whole matrix, a block from a cell, the paste panel; malformed tex
     ['1 2\n3 x', /“x” on row 2 is not a number/],
     ['1 2 3\n4 5', /Row 2 has 2 numbers but row 1 has 3/],
     ['1 2 3\n4 5 6', /The pasted matrix is 2×3; this one is 3×8/],
+    ['1,5\t2', /The pasted matrix is 1×3; .* A comma between digits separates two numbers here: decimals are written with a point, as in 1\.5\./],
     ['1 1e9', /outside the range −1,000,000 to 1,000,000/],
   ]) {
     await pasteInto(page, Qcell(3, 8), text);

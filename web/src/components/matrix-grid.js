@@ -32,6 +32,7 @@ export const TOOL_TEXT = {
   copied: 'Copied to the clipboard.', selectToCopy: 'Select the text and copy it (Ctrl+C).',
   pasteLabel: 'Paste numbers: one row per line, separated by spaces or commas.',
   pasteShape: 'The pasted matrix is {got}; this one is {want}. Paste a whole {want} matrix, or a block that fits from the selected cell.',
+  pasteComma: 'A comma between digits separates two numbers here: decimals are written with a point, as in 1.5.',
   pasteEmpty: 'There are no numbers in the pasted text.', pasteLong: 'The pasted text is too long.',
   pasteNan: '“{text}” on row {row} is not a number. Nothing was changed.',
   pasteRange: '“{text}” on row {row} is outside the range −1,000,000 to 1,000,000. Nothing was changed.',

@@ -52,6 +52,7 @@ export default {
     selectToCopy: 'Select the text and copy it (Ctrl+C).',
     pasteLabel: 'Paste numbers: one row per line, separated by spaces or commas.',
     pasteShape: 'The pasted matrix is {got}; this one is {want}. Paste a whole {want} matrix, or a block that fits from the selected cell. Nothing was changed.',
+    pasteComma: 'A comma between digits separates two numbers here: decimals are written with a point, as in 1.5.',
     pasteEmpty: 'There are no numbers in the pasted text. Nothing was changed.',
     pasteLong: 'The pasted text is too long. Nothing was changed.',
     pasteNan: '“{text}” on row {row} is not a number. Nothing was changed.',

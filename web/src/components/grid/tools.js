@@ -121,7 +121,10 @@ export function toolsOf(g) {
     let i0 = 0, j0 = 0;
     if (!(p.rows === rows && p.cols === cols)) {
       if (!at || at.i + p.rows > rows || at.j + p.cols > cols) {
-        refuse(() => say('pasteShape', { got: `${p.rows}×${p.cols}`, want: `${rows}×${cols}` }));
+        // (a decimal comma, "1,5", read as two numbers is the likeliest cause: said, as a typed
+        // cell says it)
+        const comma = /\d,\d/.test(text);
+        refuse(() => say('pasteShape', { got: `${p.rows}×${p.cols}`, want: `${rows}×${cols}` }) + (comma ? ` ${say('pasteComma')}` : ''));
         return false;
       }
       [i0, j0] = [at.i, at.j];
