@@ -511,6 +511,8 @@ export default {
 
     // ---- a model named by a link or the widget ----------------------------------------------
     const given = ctx.model ?? null;
+    // (named by the widget's model attribute, not by the page's link: its lines say so)
+    const byAttribute = given?.from === 'attribute';
     if (given) {
       const url = modelUrl(given.url ?? given, { sameOrigin: given.sameOrigin ?? true });
       if (url) {
@@ -659,7 +661,8 @@ export default {
     function errorWords(e) {
       const kind = e.kind === 'missing' && e.folder ? 'missingFolder' : e.kind === 'missing' && e.tensor ? 'missingTensor'
         : e.kind === 'config' && e.what === 'json' ? 'configJson' : e.kind;
-      const key = tryTr(`err_${kind}`) != null ? `err_${kind}` : 'err_error';
+      const named = kind === 'missingFolder' && byAttribute ? 'missingFolderAttr' : kind;
+      const key = tryTr(`err_${named}`) != null ? `err_${named}` : 'err_error';
       const raw = { file: e.file ?? '', tensor: e.tensor ?? '', folder: e.folder ?? '', n: e.n, max: e.max,
         got: e.got ?? tr('unknownValue'), expected: e.expected ?? tr('unknownValue') };
       raw.at = e.tensor ? tr('atTensor', { tensor: e.tensor }) : '';
@@ -721,7 +724,8 @@ export default {
       const linkLoad = urlNote && (urlNote[0] === 'badUrl' || urlId === openId);
       const urlKey = !linkLoad ? null : urlNote[0] !== 'fromUrl' ? urlNote[0]
         : openError ? 'fromUrlFailed' : cancelled ? 'fromUrlStopped' : info && !progress ? 'fromUrlRead' : 'fromUrl';
-      say(urlSpan, urlKey ? `${tr(urlKey)} ` : null, urlNote?.[1]);
+      const sourceKey = urlKey && byAttribute ? urlKey.replace(/^fromUrl/, 'fromAttr').replace(/^badUrl$/, 'badAttr') : urlKey;
+      say(urlSpan, sourceKey ? `${tr(sourceKey)} ` : null, urlNote?.[1]);
       say(cancelSpan, cancelled && urlKey !== 'fromUrlStopped' ? `${tr('cancelled')} ` : null);
       say(loadedSpan, info ? tr('loaded') : progress ? null : tr('noModel'), loadedVars);
       const st = info ? 'loaded' : progress ? 'loading' : 'none';

@@ -507,6 +507,10 @@ test('real-models: the widget\'s model attribute opens a checkpoint', async () =
     return root?.querySelector('[data-check="model"]')?.dataset.state === 'loaded' &&
       root.querySelectorAll('[data-heads="model-view"] canvas').length === 8;
   }, null);
+  // its line names the attribute, not a link
+  const line = await r.page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('[data-check="model"]').textContent.replace(/\s+/g, ' ').trim());
+  assert.match(line, /^Read from the folder the widget's model attribute names: \S*\/pretrained\/gpt2-f16\/\. gpt2:/, line);
+  assert.doesNotMatch(line, /link/);
   assert.deepEqual(r.errors, []);
   assert.deepEqual(r.foreign, []);
   await r.close();
