@@ -131,6 +131,7 @@ test('attributes: figure, editable, state, hide, bad values give a notice and de
     <attention-explorer id="nochapter" chapter="no-such-chapter"></attention-explorer>
     <attention-explorer id="ro" chapter="core-attention" editable="false"></attention-explorer>
     <attention-explorer id="words" chapter="core-attention" theme="purple" editable="maybe"></attention-explorer>
+    <attention-explorer id="nostep" chapter="two-keys" step="bogus"></attention-explorer>
     </body></html>`;
   await writeFile(join(gen, 'attrs.html'), html);
   const { page, errors, close } = await openIsolated(browser, `${server.url}generated/attrs.html`);
@@ -154,6 +155,10 @@ test('attributes: figure, editable, state, hide, bad values give a notice and de
   assert.match(notice, /mask="sideways" is not accepted\. Accepted values: causal, none\./);
   assert.match(notice, /lang="fr" is not accepted\. Accepted values: ko, en\./);
   assert.match(notice, /tokens="lots" is not a whole number/);
+  // what state, step or hide asked for and the chapter lacks: under the attribute that asked
+  assert.match(notice, /state="Q:2x2,1,2,3,4;zzz:1": there is no setting "zzz"/);
+  const noStep = await inWidget(page, '#nostep', (w) => w.shadowRoot.querySelector('.notice').textContent);
+  assert.match(noStep, /step="bogus": there is no step "bogus"/);
   assert.deepEqual(await widgetCells(page, '#bad', 'P', 3), ['0.114', '0.042', '0.844']);
   // a word the attribute does not take (theme, editable): a notice as for mask, and the default
   const words = await inWidget(page, '#words', (w) => w.shadowRoot.querySelector('.notice').textContent);
@@ -221,7 +226,9 @@ test('hidden cells past a figure\'s edge and bad attributes: one notice, all in 
   const en = (await items('#en')).join('\n');
   for (const re of [/no cell P\.9\.9 to hide: P is 3 × 3/, /no figure "Z"/, /no setting "foo"/, /mask="sideways"/]) assert.match(en, re, en);
   const ko = await items('#ko');
-  assert.ok(ko.length >= 4, ko.join('\n'));
+  // (mask; then state's and hide's, each under its attribute)
+  assert.ok(ko.length >= 3, ko.join('\n'));
+  assert.match(ko.join('\n'), /^hide="P\.9\.9 P\.3\.1 Z\.1\.1 x": “x”.*P\.9\.9/m);
   for (const it of ko) {
     assert.match(it, /[\uac00-\ud7a3]/, it);
     assert.doesNotMatch(it, /\b(there|is|not|the|expected|link|accepted)\b/i, it);

@@ -295,7 +295,16 @@ class AttentionExplorer extends HTMLElement {
     root.append(section);
 
     const renderNotice = () => {
-      const items = [...problems.map((f) => (typeof f === 'function' ? f() : f)), ...host.notices.map((n) => n.problems.map((q) => problemText(q, (k, v) => i18n.t(`common.link.${k}`, v))).join('; '))];
+      // (what the state, step and hide attributes asked for and the chapter does not have:
+      // each under the attribute that asked, as the other attributes' items name theirs)
+      const attrOf = (q) => (q?.key === 'noStep' ? 'step' : ['noCell', 'noFigure', 'notCell'].includes(q?.key) ? 'hide' : 'state');
+      const byAttr = new Map();
+      for (const n of host.notices) for (const q of n.problems) {
+        const attr = a(attrOf(q)) === null ? null : attrOf(q);
+        byAttr.set(attr, [...(byAttr.get(attr) ?? []), problemText(q, (k, v) => i18n.t(`common.link.${k}`, v))]);
+      }
+      const items = [...problems.map((f) => (typeof f === 'function' ? f() : f)),
+        ...[...byAttr].map(([attr, texts]) => (attr ? `${attr}="${cut(a(attr))}": ${texts.join('; ')}` : texts.join('; ')))];
       notice.hidden = items.length === 0;
       notice.textContent = '';
       if (!items.length) return;
