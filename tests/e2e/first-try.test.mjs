@@ -162,6 +162,18 @@ test('the page\'s tools stay within reach: docked once the header scrolls away, 
       await page.waitForFunction(() => document.body.classList.contains('tucked'));
       await page.evaluate(() => scrollBy(0, -100));
       await page.waitForFunction(() => !document.body.classList.contains('tucked'));
+      // making an exercise: the bar stays (its toggle ends it), the hint under it moves out of
+      // the way while scrolling down (it covered a figure) and comes back on the way up
+      await page.click('#exercise-toggle');
+      await page.waitForSelector('#exercise-help:not([hidden])');
+      await page.evaluate(() => document.activeElement.blur());
+      await page.evaluate(() => scrollBy(0, 400));
+      await page.waitForFunction(() => document.getElementById('exercise-help').getBoundingClientRect().bottom <= 0);
+      assert.equal(await inView('#exercise-toggle'), true, 'the bar stays while an exercise is made');
+      await page.evaluate(() => scrollBy(0, -100));
+      await page.waitForFunction(() => document.getElementById('exercise-help').getBoundingClientRect().top >= 0);
+      await page.click('#exercise-toggle');
+      await page.waitForSelector('#exercise-help', { state: 'hidden' });
     }
     // Back at the top, the buttons are in the header again.
     await page.evaluate(() => scrollTo(0, 0));

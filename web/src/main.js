@@ -317,6 +317,10 @@ let toolsLastY = scrollY;
     const busy = !$('share-panel').hidden || row.contains(document.activeElement) || host.picking;
     const tuck = dy > 0 && innerWidth < 700 && !busy;
     if (body.classList.contains('tucked') !== tuck) body.classList.toggle('tucked', tuck);
+    // While an exercise is being made the bar stays (its toggle ends it), but its hint, which
+    // covers a figure's worth of a phone's window, tucks away while the reader scrolls down.
+    const away = dy > 0 && innerWidth < 700;
+    if (body.classList.contains('hint-away') !== away) body.classList.toggle('hint-away', away);
   }, { passive: true });
 }
 
