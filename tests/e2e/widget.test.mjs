@@ -225,6 +225,10 @@ test('hidden cells past a figure\'s edge and bad attributes: one notice, all in 
   const items = (sel) => inWidget(page, sel, (w) => [...w.shadowRoot.querySelectorAll('.notice li')].map((li) => li.textContent));
   const en = (await items('#en')).join('\n');
   for (const re of [/no cell P\.9\.9 to hide: P is 3 × 3/, /no figure "Z"/, /no setting "foo"/, /mask="sideways"/]) assert.match(en, re, en);
+  // each under the attribute that asked for it: the state's !step under state, not step
+  assert.match(en, /^state="foo:1;!step:nope": .*no step "nope"/m, en);
+  assert.doesNotMatch(en, /^step=/m, en);
+  assert.match(en, /^hide="P\.9\.9 P\.3\.1 Z\.1\.1": .*P\.9\.9.*no figure "Z"|^hide="P\.9\.9 P\.3\.1 Z\.1\.1": .*no figure "Z".*P\.9\.9/m, en);
   const ko = await items('#ko');
   // (mask; then state's and hide's, each under its attribute)
   assert.ok(ko.length >= 3, ko.join('\n'));

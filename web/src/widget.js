@@ -296,15 +296,16 @@ class AttentionExplorer extends HTMLElement {
 
     const renderNotice = () => {
       // (what the state, step and hide attributes asked for and the chapter does not have:
-      // each under the attribute that asked, as the other attributes' items name theirs)
-      const attrOf = (q) => (q?.key === 'noStep' ? 'step' : ['noCell', 'noFigure', 'notCell'].includes(q?.key) ? 'hide' : 'state');
+      // each under the attribute that asked (the host's notice says which), as the other
+      // attributes' items name theirs)
       const byAttr = new Map();
-      for (const n of host.notices) for (const q of n.problems) {
-        const attr = a(attrOf(q)) === null ? null : attrOf(q);
-        byAttr.set(attr, [...(byAttr.get(attr) ?? []), problemText(q, (k, v) => i18n.t(`common.link.${k}`, v))]);
+      for (const n of host.notices) {
+        const texts = byAttr.get(n.from) ?? [];
+        byAttr.set(n.from, texts);
+        for (const q of n.problems) texts.push(problemText(q, (k, v) => i18n.t(`common.link.${k}`, v)));
       }
       const items = [...problems.map((f) => (typeof f === 'function' ? f() : f)),
-        ...[...byAttr].map(([attr, texts]) => (attr ? `${attr}="${cut(a(attr))}": ${texts.join('; ')}` : texts.join('; ')))];
+        ...[...byAttr].map(([attr, texts]) => (a(attr) !== null ? `${attr}="${cut(a(attr))}": ${texts.join('; ')}` : texts.join('; ')))];
       notice.hidden = items.length === 0;
       notice.textContent = '';
       if (!items.length) return;

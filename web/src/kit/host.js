@@ -12,14 +12,17 @@ import { decodeSlice, encodeSlice, parseCellRefs, cellRef, problem } from './url
 export function createHost({ store, options = {}, readOnly = false, restore = {}, step = null, hide = null, tolerance } = {}) {
   const chapters = new Map(); // id -> {defaults, transient, steppers: [], grids: Map}
   const pendingSteps = new Map(); // id -> string | string[]
-  const pendingHide = new Map(); // id -> Map(gridKey -> [[i, j]])
+  const stepFrom = new Map(); // id -> where the pending step was asked for: 'step' | 'state'
+  const pendingHide = new Map(); // id -> Map(gridKey -> [[i, j, from]])
   const notices = [];
   const noticeListeners = new Set();
   const changeListeners = new Set();
   let picking = false;
 
-  function notice(chapter, problems) {
-    const n = { chapter, problems: [].concat(problems) };
+  // `from`: what asked for what could not be used, the state (a link's or a widget's state
+  // attribute), or the widget's step or hide attribute (host options `step`, `hide`).
+  function notice(chapter, problems, from = 'state') {
+    const n = { chapter, problems: [].concat(problems), from };
     notices.push(n);
     for (const fn of noticeListeners) fn(n);
   }
@@ -27,11 +30,11 @@ export function createHost({ store, options = {}, readOnly = false, restore = {}
     for (const fn of changeListeners) fn();
   };
 
-  function addHidden(id, refs) {
+  function addHidden(id, refs, from) {
     const { cells, problems } = parseCellRefs(refs);
-    if (problems.length) notice(id, problems);
+    if (problems.length) notice(id, problems, from);
     const byGrid = pendingHide.get(id) ?? new Map();
-    for (const c of cells) byGrid.set(c.grid, [...(byGrid.get(c.grid) ?? []), [c.i, c.j]]);
+    for (const c of cells) byGrid.set(c.grid, [...(byGrid.get(c.grid) ?? []), [c.i, c.j, from]]);
     pendingHide.set(id, byGrid);
   }
 
@@ -70,14 +73,20 @@ export function createHost({ store, options = {}, readOnly = false, restore = {}
     initialSlice(id, init) {
       const base = init();
       const text = restore[id];
-      if (step && !pendingSteps.has(id)) pendingSteps.set(id, step);
-      if (hide) addHidden(id, hide);
+      if (step && !pendingSteps.has(id)) {
+        pendingSteps.set(id, step);
+        stepFrom.set(id, 'step');
+      }
+      if (hide) addHidden(id, hide, 'hide');
       if (!text) return base;
       chapter(id).restored = true;
       const { slice, meta, problems } = decodeSlice(text, base);
       if (problems.length) notice(id, problems);
-      if (meta.step !== undefined) pendingSteps.set(id, meta.step);
-      if (meta.hide !== undefined) addHidden(id, meta.hide);
+      if (meta.step !== undefined) {
+        pendingSteps.set(id, meta.step);
+        stepFrom.set(id, 'state');
+      }
+      if (meta.hide !== undefined) addHidden(id, meta.hide, 'state');
       return { ...chapter(id).linkDefaults({ ...base, ...slice }), ...slice };
     },
 
@@ -98,7 +107,7 @@ export function createHost({ store, options = {}, readOnly = false, restore = {}
       if (stepper.has(key)) {
         stepper.goTo(key);
         if (!Array.isArray(want)) pendingSteps.delete(id);
-      } else if (Array.isArray(want)) notice(id, [problem('noStep', { step: key })]);
+      } else if (Array.isArray(want)) notice(id, [problem('noStep', { step: key })], stepFrom.get(id));
     },
 
     registerGrid(id, key, grid) {
@@ -107,8 +116,13 @@ export function createHost({ store, options = {}, readOnly = false, restore = {}
       const cells = pendingHide.get(id)?.get(key);
       if (cells) {
         // a cell past the figure's edge (P.9.9 when P is 3 × 3) is named and left out
+        const fromOf = new Map(cells.map(([i, j, from]) => [`${i},${j}`, from]));
         grid.setHidden(cells, {
-          onOutside: (out, shape) => notice(id, out.map(([i, j]) => problem('noCell', { cell: cellRef(key, i, j), grid: key, rows: shape.rows, cols: shape.cols }))),
+          onOutside: (out, shape) => {
+            for (const from of new Set(out.map(([i, j]) => fromOf.get(`${i},${j}`))))
+              notice(id, out.filter(([i, j]) => fromOf.get(`${i},${j}`) === from)
+                .map(([i, j]) => problem('noCell', { cell: cellRef(key, i, j), grid: key, rows: shape.rows, cols: shape.cols })), from);
+          },
         });
         pendingHide.get(id).delete(key);
       }
@@ -121,12 +135,12 @@ export function createHost({ store, options = {}, readOnly = false, restore = {}
     finishRestore(id) {
       for (const [cid, byGrid] of pendingHide) {
         if (id !== undefined && cid !== id) continue;
-        for (const key of byGrid.keys()) notice(cid, [problem('noFigure', { grid: key })]);
+        for (const [key, cells] of byGrid) notice(cid, [problem('noFigure', { grid: key })], cells[0]?.[2]);
         pendingHide.delete(cid);
       }
       for (const [cid, want] of pendingSteps) {
         if (id !== undefined && cid !== id) continue;
-        if (!Array.isArray(want) && chapters.has(cid)) notice(cid, [problem('noStep', { step: want })]);
+        if (!Array.isArray(want) && chapters.has(cid)) notice(cid, [problem('noStep', { step: want })], stepFrom.get(cid));
         pendingSteps.delete(cid);
       }
     },
