@@ -40,7 +40,7 @@ export const TOOL_TEXT = {
   pasteRagged: 'Row {row} has {n} numbers but row 1 has {cols}. Nothing was changed.',
   pasteGap: 'Row {row} has two separators with no number between them (like “1,,2”). Nothing was changed.',
   answer: 'your answer', check: 'Check answers', reveal: 'Show answers', checkResult: '{right} of {total} correct.',
-  checkEmpty: 'Left empty: {n}.', checkUnread: '“{text}” is not a number: write a decimal, like 0.33.',
+  checkEmpty: '{n|answer|answers} left empty.', checkUnread: '“{text}” is not a number: write a decimal, like 0.33.',
   hiddenHint: 'Fill in the missing numbers, then check.', picking: 'Click numbers to hide or show them.',
   right: 'correct', wrong: 'not yet',
   cellTyping: '“{text}”: {why}, so it is not used. The computation uses {value}, the value this cell had before you edited it.',
