@@ -430,6 +430,18 @@ Model Loader::finish() {
     return std::move(s_->model);
 }
 
+// A source's read; a failure without a file or tensor (a source that knows neither) gets the
+// ones being read, so every error names both.
+static void read_named(safetensors::ByteSource& src, std::uint64_t offset, std::uint8_t* dst, std::size_t n,
+                       const std::string& file, const std::string& tensor) {
+    try {
+        src.read(offset, dst, n);
+    } catch (const CheckpointError& e) {
+        if (!e.file.empty() && (!e.tensor.empty() || tensor.empty())) throw;
+        fail(e.kind.c_str(), e.file.empty() ? file : e.file, e.tensor.empty() ? tensor : e.tensor, e.detail, e.values);
+    }
+}
+
 Model load_checkpoint(const Config& config, const std::vector<std::string>& files,
                       const std::function<safetensors::ByteSource*(const std::string&)>& open, std::string_view index_json,
                       const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
@@ -444,16 +456,16 @@ Model load_checkpoint(const Config& config, const std::vector<std::string>& file
         const std::uint64_t size = src->size();
         std::uint8_t first[8] = {};
         const std::size_t n = std::size_t(std::min<std::uint64_t>(size, 8));
-        src->read(0, first, n);
+        read_named(*src, 0, first, n, f, "");
         const std::uint64_t N = safetensors::header_length(first, n, size, f);
         std::vector<std::uint8_t> json(static_cast<std::size_t>(N));
-        src->read(8, json.data(), json.size());
+        read_named(*src, 8, json.data(), json.size(), f, "");
         L.add_file(f, size, json.data(), json.size());
     }
     L.plan();
     for (std::size_t i = 0; i < L.chunks(); ++i) {
         const Loader::Chunk& ch = L.chunk(i);
-        sources[ch.file]->read(ch.offset, L.destination(i), std::size_t(ch.bytes));
+        read_named(*sources[ch.file], ch.offset, L.destination(i), std::size_t(ch.bytes), ch.file_name, ch.tensor);
         L.commit(i);
         if (progress) progress(L.bytes_done(), L.bytes_total());
     }

@@ -304,7 +304,7 @@ Header read_header(ByteSource& source, const std::string& file) {
 
 void MemorySource::read(std::uint64_t offset, std::uint8_t* dst, std::size_t n) {
     if (offset > n_ || n > n_ - offset)
-        fail("truncated", "", "", "a read of " + u64(n) + " bytes at " + u64(offset) + " passes the end of " + u64(n_) + " bytes");
+        fail("truncated", file_, "", "a read of " + u64(n) + " bytes at " + u64(offset) + " passes the end of " + u64(n_) + " bytes");
     if (n) std::memcpy(dst, data_ + offset, n);
 }
 

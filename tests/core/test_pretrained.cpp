@@ -335,6 +335,44 @@ TEST_CASE("config and weights that disagree, missing and mistyped tensors, each 
     CHECK_THAT(e.what(), Catch::Contains("model.safetensors") && Catch::Contains("safe_serialization=True"));
 }
 
+TEST_CASE("a file that shrinks while it is read: the error names the file and the tensor being read", "[pretrained]") {
+    // A source whose size() is the file's size when it was opened, whose bytes end earlier (a
+    // file rewritten on disk between the header and the tensors). The header validates; the
+    // first chunk past the cut is the one that fails.
+    const Folder g = read_case("gpt2-f32");
+    const auto& bytes = g.at("model.safetensors");
+    const std::size_t cut = bytes.size() - 100;
+    struct Shrunk : safetensors::ByteSource {
+        safetensors::MemorySource inner;
+        std::uint64_t claimed;
+        Shrunk(const std::vector<std::uint8_t>& b, std::size_t cut)
+            : inner(b.data(), cut, "model.safetensors"), claimed(b.size()) {}
+        std::uint64_t size() const override { return claimed; }
+        void read(std::uint64_t o, std::uint8_t* d, std::size_t n) override { inner.read(o, d, n); }
+    } src(bytes, cut);
+    const auto& cj = g.at("config.json");
+    const auto config = pretrained::parse_config(std::string(cj.begin(), cj.end()));
+    const auto h = [&] {
+        safetensors::MemorySource whole(bytes.data(), bytes.size());
+        return safetensors::read_header(whole, "model.safetensors");
+    }();
+    const auto e = error_of([&] {
+        pretrained::load_checkpoint(config, {"model.safetensors"}, [&](const std::string&) -> safetensors::ByteSource* { return &src; }, "");
+    });
+    CHECK(e.kind == "truncated");
+    CHECK(e.file == "model.safetensors");
+    const auto* t = h.find(e.tensor);  // a tensor of the file whose bytes reach past the cut
+    REQUIRE(t != nullptr);
+    CHECK(t->end > cut);
+    CHECK_THAT(e.what(), Catch::Contains(e.tensor) && Catch::Contains("passes the end"));
+    // A MemorySource read directly names its file.
+    std::uint8_t buf[8];
+    safetensors::MemorySource named(bytes.data(), 4, "x.safetensors");
+    const auto d = error_of([&] { named.read(0, buf, 8); });
+    CHECK(d.kind == "truncated");
+    CHECK(d.file == "x.safetensors");
+}
+
 TEST_CASE("bad input to a loaded model: too long, unknown ids, token types, no masked-LM head", "[pretrained]") {
     const auto g = load_folder(read_case("gpt2-f16"));
     auto e = error_of([&] { pretrained::forward(g, std::vector<int>(25, 1)); });

@@ -152,16 +152,19 @@ public:
 // Steps 1 and 2 through a source.
 Header read_header(ByteSource& source, const std::string& file);
 
-// Bytes in memory (tests, fuzzing).
+// Bytes in memory (tests, fuzzing). A read past the end throws CheckpointError "truncated"
+// naming `file` (load_checkpoint adds the tensor being read).
 class MemorySource : public ByteSource {
 public:
-    MemorySource(const std::uint8_t* data, std::size_t n) : data_(data), n_(n) {}
+    MemorySource(const std::uint8_t* data, std::size_t n, std::string file = {})
+        : data_(data), n_(n), file_(std::move(file)) {}
     std::uint64_t size() const override { return n_; }
     void read(std::uint64_t offset, std::uint8_t* dst, std::size_t n) override;
 
 private:
     const std::uint8_t* data_;
     std::size_t n_;
+    std::string file_;
 };
 
 // n elements of a float dtype (F32, F16, BF16; little-endian bytes) widened exactly to f32.
