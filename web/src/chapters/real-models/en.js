@@ -16,6 +16,7 @@ export default {
   readingStart: 'Opening the files…',
   cancelled: 'Reading stopped.',
   loaded: '{modelType}: {layers|layer|layers} × {heads|head|heads}, $d_{\\text{model}}$ = {dModel}, vocabulary {vocab}, {positions|position|positions}. {mb} MB of weights (held in memory as f32, whatever the file holds), read in {seconds} s. Tokenizer: {tokenizer}.',
+  dismissError: 'Put this message away',
   keepPrevious: 'The model opened before stays in use.',
   fromUrl: 'Reading the folder the link names: {url}',
   fromUrlRead: 'Read from the folder the link names: {url}.',

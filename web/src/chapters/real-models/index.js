@@ -217,7 +217,7 @@ export default {
       send({ type: 'analyse', id: analyseId, text: t });
     }
 
-    let bar, barText, cancelButton, status, urlSpan, cancelSpan, loadedSpan, errorLine, errorDetail;
+    let bar, barText, cancelButton, status, urlSpan, cancelSpan, loadedSpan, errorLine, errorDetail, dismissError;
     let input, sentenceError, sentenceDetail, tokensLine;
     let viewScroll, modelView, viewBox, viewButtons, pair, gridP, gridV;
     let rolesLine, tableBox, table, thead, tbody;
@@ -284,6 +284,16 @@ export default {
         errorLine.dataset.check = 'model-error';
         errorDetail = el('p', 'hint', parent);
         errorDetail.dataset.check = 'model-error-detail';
+        // A failed load while another model is in use: the learner goes on with that one and
+        // puts the error away (it also goes when another model is opened).
+        dismissError = k.button('dismissError', () => {
+          openError = null;
+          drawLoad();
+          status.focus?.();
+        }, parent);
+        dismissError.dataset.control = 'dismiss-model-error';
+        dismissError.hidden = true;
+        status.tabIndex = -1;
       },
       // ---- the sentence -----------------------------------------------------------------------
       sentence(parent) {
@@ -735,6 +745,8 @@ export default {
         say(errorLine, info ? `${tpl} ${tr('keepPrevious')}` : tpl, vars);
       } else say(errorLine, null);
       sayDetail(errorDetail, openError);
+      const canDismiss = !!(openError && info);
+      if (dismissError.hidden !== !canDismiss) dismissError.hidden = !canDismiss;
       if (errorLine.dataset.kind !== (openError?.kind ?? '')) errorLine.dataset.kind = openError?.kind ?? '';
     }
 

@@ -16,6 +16,7 @@ export default {
   readingStart: '파일을 여는 중…',
   cancelled: '읽기를 멈췄습니다.',
   loaded: '{modelType}: 층 {layers}개 × 헤드 {heads}개, $d_{\\text{model}}$ = {dModel}, 어휘 {vocab}개, 위치 {positions}개. 가중치 {mb} MB(파일의 자료형과 상관없이 메모리에는 f32로 보관), {seconds}초 만에 읽음. 토크나이저: {tokenizer}.',
+  dismissError: '이 알림 닫기',
   keepPrevious: '앞서 연 모델은 그대로 씁니다.',
   fromUrl: '링크가 가리키는 폴더에서 읽습니다: {url}',
   fromUrlRead: '링크가 가리키는 폴더에서 읽었습니다: {url}.',

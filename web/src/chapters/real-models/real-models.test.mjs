@@ -291,6 +291,7 @@ test('real-models: each error is said in the page\'s language and the previous m
   await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(good));
   await loaded(page, 8);
   await analysed(page, 'the cat sat', 'cat');
+  assert.equal(await page.isVisible(`${S} [data-control="dismiss-model-error"]`), false); // (no error)
   const cases = [
     ['missing', without(good, 'config.json'), /^필요한 파일이 없습니다: config\.json\./],
     ['missing', without(good, 'model.safetensors'), /^필요한 파일이 없습니다: model\.safetensors\./],
@@ -326,6 +327,16 @@ test('real-models: each error is said in the page\'s language and the previous m
   // the core's English detail only as the technical note, marked as English
   assert.match(await text(page, `${S} [data-check="model-error-detail"]`), /^기술 정보\(영어\): \S/);
   assert.equal(await page.$eval(`${S} [data-check="model-error-detail"] span`, (n) => n.lang), 'en');
+  // the learner puts the error away (by keyboard) and goes on with the model opened before
+  const dismiss = `${S} [data-control="dismiss-model-error"]`;
+  assert.equal(await page.isVisible(dismiss), true);
+  await page.focus(dismiss);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((s) => document.querySelector(`${s} [data-check="model-error"]`).hidden, S);
+  assert.equal(await page.isVisible(dismiss), false);
+  assert.equal(await page.$eval(`${S} [data-check="model-error-detail"]`, (n) => n.hidden || n.textContent === ''), true);
+  assert.equal(await page.evaluate((s) => document.activeElement === document.querySelector(`${s} [data-check="model"]`), S), true);
+  assert.equal(await page.getAttribute(`${S} [data-check="model"]`, 'data-state'), 'loaded');
   // a sentence longer than the model's 24 positions
   await page.fill(`${S} textarea[data-control="text"]`, 'the cat sat on the mat '.repeat(10));
   await page.waitForFunction((s) => !document.querySelector(`${s} [data-check="sentence-error"]`).hidden, S);
