@@ -3,7 +3,8 @@
 // 2 workers) unless told; from the click on Run to "Done" it collects the gaps between
 // requestAnimationFrame callbacks and the long tasks (PerformanceObserver 'longtask') in
 // the page, and prints them with the load average and the chapter's table. Reports, never
-// asserts (timings follow the machine's load: compare builds alternated, --dist).
+// asserts (timings follow the machine's load: compare builds alternated, --dist). The frames
+// of the 3 s after "Done" count too: the workers' teardown (freeing up to 2 GB) falls there.
 //
 //   node tests/bench/pool-frames.mjs [--dist web/dist] [--largest 32768] [--workers 2] [--trace FILE]
 //
@@ -56,6 +57,8 @@ const loadStart = load();
 await page.click('#cost [data-action="run"]');
 await page.waitForFunction(() => /^(Done|The run stopped)/.test(document.querySelector('#cost .live-status').textContent), null, { timeout: 1800000, polling: 1000 });
 const status = await page.textContent('#cost .live-status');
+// and 3 s more: the workers' teardown after the run (freeing their wasm memory) is part of it
+await page.waitForTimeout(3000);
 const table = await page.$$eval('#cost [data-table="live"] tbody tr', (rows) => rows.map((r) => [...r.children].map((c) => c.textContent).join(' ')));
 const r = await page.evaluate((t0) => {
   window.__stop = true;

@@ -318,3 +318,25 @@ test('outputs: false: no output crosses, each head comes back as the sum of its 
       pool.terminate();
     }
 });
+
+test('terminate({stagger}): calls end at once, the workers are stopped one at a time that far apart', async () => {
+  const w = workers();
+  const pool = createPool({ size: 3, createWorker: w.create });
+  const [Q, K, V] = heads(3, 40, 8, 5);
+  await pool.attention({ Q: copy(Q), K: copy(K), V: copy(V), kernel: 'plain' }); // all three started
+  const pending = pool.attention({ Q, K, V, kernel: 'plain' });
+  const t0 = performance.now();
+  pool.terminate({ stagger: 60 });
+  assert.deepEqual(w.made.map((x) => x.dead), [true, false, false], 'the first at once, the others later');
+  await assert.rejects(pending, /terminated/);
+  await assert.rejects(pool.attention({ Q, K, V, kernel: 'plain' }), /terminated/);
+  const when = [];
+  await new Promise((resolve) => {
+    const poll = setInterval(() => {
+      w.made.forEach((x, i) => { if (x.dead && when[i] === undefined) when[i] = performance.now() - t0; });
+      if (when.filter((x) => x !== undefined).length === 3) clearInterval(poll), resolve();
+    }, 5);
+  });
+  // (timers never fire early; late is fine)
+  assert.ok(when[1] >= 50 && when[2] >= 110 && when[2] > when[1], `one by one: ${when.map((x) => x.toFixed(0))}`);
+});

@@ -200,15 +200,24 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
       await Promise.all(parts.map((list, w) => request(slots[w], { type: 'draw', rows, cols, seed, heads: byRows ? Array.from({ length: heads }, (_, i) => i) : list.map((p) => p.head) })));
       drawn = { rows, cols, heads, causal, byRows, parts };
     },
-    /** Stops every worker (their memory is freed); pending calls reject. */
-    terminate() {
+    /**
+     * Stops every worker (their memory is freed); pending calls reject at once. With
+     * `stagger` (ms), the workers are stopped one at a time, that far apart: freeing a worker's
+     * wasm memory (a GB after the plain kernel's large n) keeps a core busy for a few hundred
+     * ms, and stopping all at once on a machine with as many cores as workers leaves none for
+     * the page's thread.
+     */
+    terminate({ stagger = 0 } = {}) {
       closed = true;
-      for (const slot of slots) {
+      slots.forEach((slot, i) => {
         for (const p of slot.pending.values()) p.reject(new Error('attention pool: terminated'));
         slot.pending.clear();
-        slot.worker?.terminate();
+        const w = slot.worker;
         slot.worker = null;
-      }
+        if (!w) return;
+        if (stagger > 0 && i > 0) setTimeout(() => w.terminate(), stagger * i);
+        else w.terminate();
+      });
     },
   };
 
