@@ -485,3 +485,80 @@ test('filesSource.readInto: a slice streamed piece by piece through one reused b
   }
   await assert.rejects(src.readInto('model.safetensors', bytes.length - 2, 3, () => {}), /pass the end of the file/);
 });
+
+// A picked file whose Blob stream stops answering after `after` bytes (as Chromium's now and
+// then does), while Blob.arrayBuffer() of a slice still works unless `dead`.
+function stallingFile(bytes, name, { after, dead = false }) {
+  const sliceOf = (a, b) => ({
+    size: b - a,
+    stream() {
+      let sent = 0;
+      return new ReadableStream({
+        type: 'bytes',
+        async pull(c) {
+          if (sent >= after) return new Promise(() => {}); // never answers
+          const len = Math.min(65536, after - sent, b - a - sent);
+          if (len <= 0) return c.close();
+          const req = c.byobRequest;
+          req.view.set(bytes.subarray(a + sent, a + sent + len));
+          sent += len;
+          req.respond(len);
+          if (sent >= b - a) c.close();
+        },
+      });
+    },
+    arrayBuffer: () => (dead ? new Promise(() => {}) : Promise.resolve(bytes.slice(a, b).buffer)),
+  });
+  return { name, size: bytes.length, slice: sliceOf };
+}
+
+test('filesSource.readInto: a stream that stops answering is given up; the rest comes by arrayBuffer, or a stalled error', async () => {
+  const bytes = new Uint8Array(3 << 20).map((_, i) => (i * 2654435761) >>> 24);
+  const src = filesSource([stallingFile(bytes, 'model.safetensors', { after: 200000 })], { stallMs: 50 });
+  const got = new Uint8Array(bytes.length - 11);
+  const read = await src.readInto('model.safetensors', 11, got.length, (piece, at) => got.set(piece, at));
+  assert.equal(read, got.length);
+  assert.deepEqual(got, bytes.subarray(11));
+  // and neither way answers: an error that names the file, in bounded time
+  const dead = filesSource([stallingFile(bytes, 'model.safetensors', { after: 70000, dead: true })], { stallMs: 50 });
+  await assert.rejects(dead.readInto('model.safetensors', 0, bytes.length, () => {}), (e) => e.kind === 'stalled' && e.file === 'model.safetensors');
+});
+
+test('Stop is seen between two pieces of a chunk, not only after the whole chunk', async () => {
+  const good = await folder('gpt2-f32');
+  const d = driver();
+  let release, streamed = 0, gated = false;
+  const gate = new Promise((r) => (release = r));
+  const bytes = good['model.safetensors'];
+  // model.safetensors streamed 1 KiB a piece; the first chunk's stream waits after its first piece
+  const files = asFiles(good).map((f) => (f.name !== 'model.safetensors' ? f : ({
+    name: f.name, size: f.size, text: () => f.text(),
+    slice: (a, b) => ({
+      arrayBuffer: async () => bytes.slice(a, b).buffer,
+      stream: () => {
+        let at = a;
+        return new ReadableStream({
+          type: 'bytes',
+          async pull(c) {
+            if (at > a && !gated) {
+              gated = true;
+              await gate;
+            }
+            const len = Math.min(1024, b - at, c.byobRequest.view.byteLength);
+            c.byobRequest.view.set(bytes.subarray(at, at + len));
+            at += len;
+            streamed += len;
+            c.byobRequest.respond(len);
+            if (at >= b) c.close();
+          },
+        });
+      },
+    }),
+  })));
+  const p = d.open({ kind: 'files', files });
+  while (!gated) await new Promise((r) => setTimeout(r, 5));
+  d.rm.receive({ type: 'cancel' });
+  release();
+  assert.equal((await p).type, 'cancelled');
+  assert.ok(streamed <= 3 * 1024, `${streamed} bytes streamed: the chunk stopped at the piece after Stop`);
+});

@@ -9,7 +9,7 @@
 //   {type: 'open', id, source}         source: {kind: 'files', files: [File]} (a picked folder,
 //                                       several files or a drop; names are the files' base
 //                                       names) or {kind: 'url', base: 'https://…/folder/'}
-//   {type: 'cancel'}                   the load under way stops after its current chunk
+//   {type: 'cancel'}                   the load under way stops after its current piece (1 MiB)
 //   {type: 'analyse', id, text}        every head of the sentence, then its roles
 //   {type: 'ablate', id}               every head switched off in turn, on the last sentence:
 //                                       a few heads per task, so that a message between two
@@ -62,9 +62,22 @@ export class SourceError extends Error {
 
 // {names: [..], has(name), size(name) -> Promise<n>, read(name, offset, n) -> Promise<Uint8Array>,
 //  readInto(name, offset, n, write(piece, at)) -> Promise<bytes written>, text(name)}
-export function filesSource(files) {
+// A read of a picked file that gets no bytes for `stallMs` is given up: Chromium's Blob streams
+// now and then never answer a read (seen after a stopped load, on the next load of a large
+// file: the bar stopped for good and Stop did nothing). The rest of that chunk is then read
+// piece by piece with Blob.arrayBuffer() (a new 1 MiB buffer each, garbage once copied), with
+// the same limit; a piece that does not come either is a 'stalled' error naming the file.
+const STALL_MS = 4000;
+const within = (promise, ms, onLate) => {
+  let timer;
+  return Promise.race([promise, new Promise((_, reject) => (timer = setTimeout(() => reject(onLate()), ms)))]).finally(() => clearTimeout(timer));
+};
+const STALLED = Symbol('stalled');
+
+export function filesSource(files, { stallMs = STALL_MS } = {}) {
   const byName = new Map();
   let piece = new ArrayBuffer(PIECE_BYTES); // readInto's buffer
+  let reading = null; // readInto's stream and reader while it reads
   for (const f of files) {
     const name = String(f.name).split(/[\\/]/).pop();
     if (name && !byName.has(name)) byName.set(name, f);
@@ -78,6 +91,17 @@ export function filesSource(files) {
     }
     return f.slice(offset, offset + n);
   };
+  // n bytes at offset by Blob.arrayBuffer(), a piece at a time, each within stallMs
+  async function piecesOf(name, offset, n, write) {
+    for (let at = 0; at < n;) {
+      const len = Math.min(PIECE_BYTES, n - at);
+      const bytes = await within(slice(name, offset + at, len).arrayBuffer(), stallMs, () =>
+        new SourceError('stalled', name, `no bytes came for ${stallMs} ms when reading ${len} bytes at ${offset + at}`));
+      write(new Uint8Array(bytes), at);
+      at += len;
+    }
+    return n;
+  }
   return {
     label: 'files',
     names: [...byName.keys()],
@@ -98,16 +122,28 @@ export function filesSource(files) {
       } catch {
         return pieces(stream, write); // (a browser whose Blob streams are not byte streams)
       }
+      // (held from the source while it is read: nothing else outside this call refers to the
+      // stream, and a read that never answered was seen, GC being one suspect)
+      reading = { stream, reader };
       let at = 0;
       if (!piece.byteLength) piece = new ArrayBuffer(PIECE_BYTES); // (left detached by a read that failed)
       while (at < n) {
-        const { done, value } = await reader.read(new Uint8Array(piece, 0, Math.min(PIECE_BYTES, n - at)));
-        if (done) break;
-        piece = value.buffer; // (the same memory, handed back)
-        write(value, at);
-        at += value.length;
+        let r;
+        try {
+          r = await within(reader.read(new Uint8Array(piece, 0, Math.min(PIECE_BYTES, n - at))), stallMs, () => STALLED);
+        } catch (e) {
+          if (e !== STALLED) throw e;
+          reader.cancel().catch(() => {}); // (the stream is left; its buffer with it)
+          piece = new ArrayBuffer(PIECE_BYTES);
+          return at + await piecesOf(name, offset + at, n - at, (p, k) => write(p, at + k));
+        }
+        if (r.done) break;
+        piece = r.value.buffer; // (the same memory, handed back)
+        write(r.value, at);
+        at += r.value.length;
       }
       reader.releaseLock();
+      reading = null;
       return at;
     },
     text: async (name) => (byName.has(name) ? byName.get(name).text() : undefined),
@@ -344,7 +380,11 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
       for (let i = 0; i < plan.chunks; ++i) {
         const ch = c.chunk(i);
         const into = c.into(i);
-        await source.readInto(ch.fileName, ch.offset, ch.bytes, into.write);
+        // (Stop is seen between two pieces of a chunk: a chunk is up to 16 MiB)
+        await source.readInto(ch.fileName, ch.offset, ch.bytes, (piece, at) => {
+          if (job.cancelled) throw new SourceError('cancelled', '', 'cancelled');
+          into.write(piece, at);
+        });
         if (job.cancelled) throw new SourceError('cancelled', '', 'cancelled');
         into.done();
         const t = now();
@@ -504,7 +544,7 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
   return {
     receive(msg) {
       // one load at a time (the module has one loader): a new one stops the one under way
-      // after its current chunk, then starts
+      // after its current piece, then starts
       if (msg.type === 'open') {
         for (const j of jobs) j.cancelled = true;
         const job = { id: msg.id, cancelled: false };

@@ -47,6 +47,7 @@ export default {
   err_index: 'model.safetensors.index.json does not match its shards{at}{inFile}.',
   err_nonfinite: 'A tensor holds a NaN or an infinite value: {tensor} (file: {file}).',
   err_memory: 'The weights do not fit in the memory this tab can use (4 GB).',
+  err_stalled: 'A file stopped giving its bytes while it was read: {file}. Open the files again.',
   err_network: 'A file could not be fetched from the folder: {file}.',
   err_tokenizer: 'The tokenizer\'s files cannot be read{inFile}.',
   err_tokenizerMissing: 'The tokenizer\'s files are missing: give tokenizer.json, or vocab.json and merges.txt (GPT-2), or vocab.txt (BERT).',

@@ -47,6 +47,7 @@ export default {
   err_index: 'model.safetensors.index.json 파일이 조각 파일들과 맞지 않습니다{at}{inFile}.',
   err_nonfinite: '텐서에 NaN이나 무한대 값이 있습니다: {tensor} (파일: {file}).',
   err_memory: '가중치가 이 탭이 쓸 수 있는 메모리(4 GB)에 들어가지 않습니다.',
+  err_stalled: '파일을 읽다가 바이트가 더 오지 않았습니다: {file}. 파일을 다시 여세요.',
   err_network: '폴더에서 파일을 가져오지 못했습니다: {file}.',
   err_tokenizer: '토크나이저 파일을 읽을 수 없습니다{inFile}.',
   err_tokenizerMissing: '토크나이저 파일이 없습니다. 필요한 파일: tokenizer.json, 또는 vocab.json + merges.txt(GPT-2), 또는 vocab.txt(BERT).',
