@@ -120,6 +120,12 @@ export default {
     noFigure: 'there is no figure "{grid}" to hide cells in',
     noStep: 'there is no step "{step}"',
   },
+  // The same problems in a widget's state attribute (widget.js): the words that speak of
+  // the link in common.link say "the attribute" there.
+  attrLink: {
+    matrixCount: 'a {rows}×{cols} matrix needs {n|number|numbers}, the attribute gives {have}',
+    wrongKind: 'expected {want}, the attribute gives {have}',
+  },
   noticeTitle: 'Part of the link could not be used, so the defaults are shown there instead.',
   widgetNoticeTitle: 'Some attributes of this <attention-explorer> could not be used, so their defaults are shown instead:',
   attrChapter: 'chapter="{value}" is not a chapter, so the first one ({first}) is shown. Accepted values: {list}.',

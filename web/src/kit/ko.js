@@ -119,6 +119,11 @@ export default {
     noFigure: '칸을 가릴 그림 “{grid}”이(가) 없습니다',
     noStep: '“{step}”이라는 단계가 없습니다',
   },
+  // 위젯의 state 속성에서 난 같은 문제(widget.js): common.link에서 링크를 말하는 문장을 속성으로 바꿔 말합니다.
+  attrLink: {
+    matrixCount: '{rows}×{cols} 행렬에는 숫자 {n}개가 필요한데 속성 값에는 {have}개가 있습니다',
+    wrongKind: '{want} 값이어야 하는데 속성 값에는 {have} 값이 있습니다',
+  },
   noticeTitle: '링크의 일부를 쓸 수 없어 그 부분은 기본값으로 보여 줍니다.',
   widgetNoticeTitle: '이 <attention-explorer>의 속성 가운데 쓸 수 없는 것이 있어 그 부분은 기본값으로 보여 줍니다:',
   attrChapter: 'chapter="{value}"라는 장이 없어 첫 장({first})을 보여 줍니다. 쓸 수 있는 값: {list}.',
