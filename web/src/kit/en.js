@@ -136,6 +136,7 @@ export default {
   attrTolerance: 'tolerance="{value}" is not a number ≥ 0, so the default 0.01 is used.',
   attrFigure: 'figure="{value}" is not a figure of this chapter, so the whole chapter is shown. Accepted values: {list}.',
   noticeChapter: '{chapter}: {problems}',
+  noticeKeys: 'Alt+Shift+N brings the keyboard to this notice from anywhere; Escape dismisses it.',
   noticeDismiss: 'Dismiss',
   openFull: 'Open the full page',
   unknownChapter: 'there is no chapter “{id}”',

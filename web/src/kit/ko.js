@@ -134,6 +134,7 @@ export default {
   attrTolerance: 'tolerance="{value}"은(는) 0 이상의 숫자가 아니어서 기본값 0.01을 씁니다.',
   attrFigure: 'figure="{value}"라는 그림이 이 장에 없어 장 전체를 보여 줍니다. 쓸 수 있는 값: {list}.',
   noticeChapter: '{chapter}: {problems}',
+  noticeKeys: '어디에서든 Alt+Shift+N을 누르면 키보드 초점이 이 알림으로 옵니다. Esc를 누르면 알림이 닫힙니다.',
   noticeDismiss: '닫기',
   openFull: '전체 페이지 열기',
   unknownChapter: '“{id}”라는 장이 없습니다',
