@@ -66,6 +66,7 @@ export default {
     checkResult: '{total}개 중 {right}개 정답.',
     checkEmpty: '비어 있는 답 {n}개.',
     checkUnread: '숫자로 읽을 수 없는 답: “{text}”. 0.33처럼 소수로 쓰세요.',
+    covered: '“?”로 표시한 숫자는 가려 두었습니다. 이 장의 연습 문제 답을 그대로 알려 주기 때문입니다.',
     hiddenHint: '빈칸의 숫자를 구한 뒤 확인해 보세요.',
     picking: '숫자를 누르면 가리거나 다시 보입니다.',
     leak: '이 장의 다른 곳에 아직 보입니다: {list}. 그곳도 가리거나 다른 칸을 고르세요.',
