@@ -133,9 +133,16 @@ test('a notice floating over the link\'s chapter: one keystroke to its Dismiss, 
     assert.equal(await focused(), 'notice', `${lang}: the first Tab goes to the floating notice`);
     assert.equal(await page.evaluate(() => document.activeElement.textContent), lang === 'en' ? 'Dismiss' : '닫기');
     const top = await page.$eval('#core-attention', (n) => n.getBoundingClientRect().top);
+    // Tab on: back into the chapter (not to the top of the page, where the notice sits)
+    await page.keyboard.press('Tab');
+    assert.equal(await focused(), 'h2 core-attention', `${lang}: Tab from the notice goes back to the chapter`);
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => !!document.activeElement.closest('#core-attention')), true, `${lang}: and on through it`);
+    await page.keyboard.press('Alt+Shift+KeyN');
+    assert.equal(await focused(), 'notice');
     await page.keyboard.press('Escape');
     assert.equal(await page.isHidden('#notice'), true, `${lang}: Escape dismisses it`);
-    assert.equal(await focused(), 'h2 core-attention', `${lang}: the focus is back at the chapter`);
+    assert.equal(await page.evaluate(() => !!document.activeElement.closest('#core-attention')), true, `${lang}: the focus is back in the chapter`);
     assert.ok(Math.abs(await page.$eval('#core-attention', (n) => n.getBoundingClientRect().top) - top) < 2, 'nothing scrolled');
     await close();
 

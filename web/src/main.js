@@ -121,8 +121,8 @@ host.onNotice(() => renderNotice());
 // tab stops below it: the keyboard reaches its Dismiss button with Alt+Shift+N from
 // anywhere (by key position, as Alt+Shift+T), and, while it floats over a chapter, with the
 // first Tab of a reader whose focus has not moved yet (nothing takes the focus on load).
-// Escape inside it dismisses it; the focus then goes back where it was, else to the heading
-// of the chapter in view.
+// Escape inside it dismisses it, and Tab leaves the floating notice: the focus then goes
+// back where it was, else to the heading of the chapter in view.
 let focusBefore = null; // where the focus was when Alt+Shift+N brought it to the notice
 let focusMoved = false; // the reader has moved the focus (a click, a Tab) since the page loaded
 document.addEventListener('pointerdown', () => (focusMoved = true), true);
@@ -138,7 +138,9 @@ function focusBack() {
   const back = focusBefore?.isConnected ? focusBefore : null;
   focusBefore = null;
   if (back) return back.focus({ preventScroll: true });
-  const reading = [...document.querySelectorAll('section.chapter')].find((n) => n.getBoundingClientRect().bottom > 0);
+  // (the chapter at the top of the window, below the tools docked there: not one whose last
+  // pixels are still under them)
+  const reading = [...document.querySelectorAll('section.chapter')].find((n) => n.getBoundingClientRect().bottom > Math.min(100, innerHeight / 4));
   const h = reading?.querySelector('h2');
   if (!h) return;
   if (!h.hasAttribute('tabindex')) h.tabIndex = -1;
@@ -151,6 +153,12 @@ document.addEventListener('keydown', (e) => {
   } else if (e.key === 'Tab' && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && !focusMoved &&
       box.classList.contains('floating') && !box.hidden && (document.activeElement === document.body || !document.activeElement)) {
     if (toNotice()) e.preventDefault();
+  } else if (e.key === 'Tab' && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey &&
+      box.classList.contains('floating') && box.contains(document.activeElement)) {
+    // (on from the floating notice: back into the chapter being read, not to the top of the
+    // page where the notice sits in the document)
+    e.preventDefault();
+    focusBack();
   } else if (e.key === 'Escape' && !box.hidden && box.contains(document.activeElement)) {
     e.preventDefault();
     box.querySelector('button').click();
