@@ -113,6 +113,54 @@ test('corrupt or hand-edited links: a visible notice, the defaults, never a blan
   await close();
 });
 
+// The notice sits before every chapter in the page, the link's chapter far below it (issue
+// 26, a newcomer's try): the first Tab of a reader who has not moved the focus, or
+// Alt+Shift+N from anywhere, reaches its Dismiss button; the notice says so; Escape
+// dismisses it and the focus goes back to where it was (else to the chapter in view).
+test('a notice floating over the link\'s chapter: one keystroke to its Dismiss, Escape, the focus back (ko, en)', async () => {
+  for (const lang of ['ko', 'en']) {
+    const url = `${server.url}?${lang === 'en' ? 'lang=en&' : ''}core-attention=Q:3x8,1#core-attention`;
+    const { page, errors, close } = await openIsolated(browser, url);
+    await pageReady(page);
+    await page.waitForSelector('#notice.floating');
+    const focused = () => page.evaluate(() => {
+      const a = document.activeElement;
+      return a === document.body ? 'body' : a.closest('#notice') ? 'notice' : a.matches('h2') ? `h2 ${a.closest('section').id}` : a.closest('[data-grid]')?.dataset.grid ?? a.tagName;
+    });
+    assert.equal(await focused(), 'body', `${lang}: nothing takes the focus on load`);
+    assert.match(await page.textContent('#notice .notice-keys'), /Alt\+Shift\+N/);
+    await page.keyboard.press('Tab');
+    assert.equal(await focused(), 'notice', `${lang}: the first Tab goes to the floating notice`);
+    assert.equal(await page.evaluate(() => document.activeElement.textContent), lang === 'en' ? 'Dismiss' : '닫기');
+    const top = await page.$eval('#core-attention', (n) => n.getBoundingClientRect().top);
+    // Tab on: back into the chapter (not to the top of the page, where the notice sits)
+    await page.keyboard.press('Tab');
+    assert.equal(await focused(), 'h2 core-attention', `${lang}: Tab from the notice goes back to the chapter`);
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => !!document.activeElement.closest('#core-attention')), true, `${lang}: and on through it`);
+    await page.keyboard.press('Alt+Shift+KeyN');
+    assert.equal(await focused(), 'notice');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.isHidden('#notice'), true, `${lang}: Escape dismisses it`);
+    assert.equal(await page.evaluate(() => !!document.activeElement.closest('#core-attention')), true, `${lang}: the focus is back in the chapter`);
+    assert.ok(Math.abs(await page.$eval('#core-attention', (n) => n.getBoundingClientRect().top) - top) < 2, 'nothing scrolled');
+    await close();
+
+    // from a cell the reader is editing: Alt+Shift+N, Enter on Dismiss, back to the cell
+    const again = await openIsolated(browser, url);
+    await pageReady(again.page);
+    await again.page.waitForSelector('#notice.floating');
+    await again.page.focus(Qcell(3, 4));
+    await again.page.keyboard.press('Alt+Shift+KeyN');
+    assert.equal(await again.page.evaluate(() => !!document.activeElement.closest('#notice')), true, `${lang}: Alt+Shift+N reaches the notice`);
+    await again.page.keyboard.press('Enter');
+    assert.equal(await again.page.isHidden('#notice'), true);
+    assert.equal(await again.page.evaluate((sel) => document.activeElement === document.querySelector(sel), Qcell(3, 4)), true, `${lang}: the focus is back in the cell`);
+    assert.deepEqual([...errors, ...again.errors], []);
+    await again.close();
+  }
+});
+
 test('exercise cells past a figure\'s edge: named in the notice with its shape, left out, nothing throws', async () => {
   const { page, errors, close } = await openIsolated(browser, `${server.url}?lang=en&core-attention=!step:softmax;!hide:@P.9.9,P.3.1,P.1.4,Z.1.1#core-attention`);
   await pageReady(page);

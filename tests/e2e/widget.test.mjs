@@ -254,6 +254,28 @@ test('hidden cells past a figure\'s edge and bad attributes: one notice, all in 
   await close();
 });
 
+// A problem with the state attribute is said of the attribute, as the other attributes'
+// problems are, never of "the link" (common.attrLink), in both languages.
+test('state attribute: a wrong matrix or value is said of the attribute, not of a link (en, ko)', async () => {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>state</title>
+    <script type="module" src="attention-explorer.js"></script></head><body>
+    <attention-explorer id="en" lang="en" chapter="core-attention" state="Q:2x2,1;causal:3"></attention-explorer>
+    <attention-explorer id="ko" lang="ko" chapter="core-attention" state="Q:2x2,1;causal:3"></attention-explorer>
+    </body></html>`;
+  await writeFile(join(gen, 'state.html'), html);
+  const { page, errors, close } = await openIsolated(browser, `${server.url}generated/state.html`);
+  await widgetsReady(page);
+  const items = (sel) => inWidget(page, sel, (w) => [...w.shadowRoot.querySelectorAll('.notice li')].map((li) => li.textContent).join('\n'));
+  const en = await items('#en');
+  assert.match(en, /^state="Q:2x2,1;causal:3": Q: a 2×2 matrix needs 4 numbers, the attribute gives 1; causal: expected a boolean, the attribute gives a number$/m, en);
+  assert.doesNotMatch(en, /link/i, en);
+  const ko = await items('#ko');
+  assert.match(ko, /^state="Q:2x2,1;causal:3": Q: 2×2 행렬에는 숫자 4개가 필요한데 속성 값에는 1개가 있습니다; causal: 참\/거짓 값이어야 하는데 속성 값에는 숫자 값이 있습니다$/m, ko);
+  assert.doesNotMatch(ko, /링크|link/i, ko);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
 test('every registered chapter mounts in a widget without errors, in both languages; fonts carry what the maths draws', async () => {
   await writeFile(join(gen, 'all.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>all</title></head><body>
     <script type="module">

@@ -340,3 +340,27 @@ test('terminate({stagger}): calls end at once, the workers are stopped one at a 
   // (timers never fire early; late is fine)
   assert.ok(when[1] >= 50 && when[2] >= 110 && when[2] > when[1], `one by one: ${when.map((x) => x.toFixed(0))}`);
 });
+
+// A call at a large n takes seconds (the cost chapter's last call, ~30 s): onProgress hears
+// each part as its worker finishes it, so the page can show that the call moves.
+test('onProgress: a fraction after every part of a call, rising to 1 before it resolves; the same bits', async () => {
+  for (const [size, h, causal] of [[1, 4, false], [2, 4, false], [2, 3, false], [3, 3, true]]) {
+    const w = workers();
+    const pool = createPool({ size, createWorker: w.create });
+    await pool.draw({ rows: 40, cols: 8, heads: h, seed: 2, causal });
+    const seen = [];
+    const r = await pool.attention({ kernel: 'tiled', causal, onProgress: (f) => seen.push(f) });
+    const parts = r.split === 'rows' ? h * r.workers : h;
+    assert.equal(seen.length, parts, `${size} workers, ${h} heads: a report per part`);
+    seen.forEach((f, i) => assert.equal(f, (i + 1) / parts));
+    const plain = await pool.attention({ kernel: 'tiled', causal });
+    r.heads.forEach((x, i) => assert.ok(bits(x.output).equals(bits(plain.heads[i].output)), `head ${i}`));
+    // given inputs too; and no progress message unless asked
+    const [Q, K, V] = heads(h, 40, 8, 2);
+    const given = [];
+    await pool.attention({ Q, K, V, kernel: 'plain', causal, onProgress: (f) => given.push(f) });
+    assert.equal(given.at(-1), 1);
+    assert.ok(w.made.every((x) => x.received.filter((m) => m.type === 'heads' && !m.progress).length > 0));
+    pool.terminate();
+  }
+});

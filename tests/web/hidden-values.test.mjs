@@ -41,3 +41,15 @@ test('watchHidden: a writer told other texts than the grids hold at the end is s
   w.reset();
   assert.equal(w.stale(), false, 'nothing written: nothing stale');
 });
+
+// By identity (issue 26): a value tagged with its cell is "?" when that cell is hidden or
+// covered, and written as it is otherwise, even when it equals a hidden value; untagged
+// values are masked by their digits as before; with nothing hidden the tags go.
+test('maskHidden: a tagged value by its cell, not by its digits', async () => {
+  const { cellValue } = await import('../../web/src/components/grid/hidden-values.js');
+  const hidden = ['0.500'];
+  hidden.cells = new Set(['w:0,0', 'o:0,1']);
+  const tex = `\\alpha_1 = ${cellValue('w', 0, 0, '0.500')}, \\alpha_2 = ${cellValue('w', 0, 1, '0.500')}, o = [${cellValue('o', 0, 0, '1.5')}, ${cellValue('o', 0, 1, '2.25')}], 0.500`;
+  assert.equal(maskHidden(tex, hidden), '\\alpha_1 = ?, \\alpha_2 = 0.500, o = [1.5, ?], ?');
+  assert.equal(maskHidden(`x = ${cellValue('w', 0, 0, '0.330')}`, []), 'x = 0.330');
+});

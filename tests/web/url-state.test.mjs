@@ -176,3 +176,17 @@ test('matrix text: copy out, paste in, LaTeX, Markdown, CSV', () => {
   err('1 NaN', 'nan');
   err('x'.repeat(300000), 'long');
 });
+
+// A widget's state attribute is not a link: every problem text that speaks of the link
+// (common.link) has the attribute's wording too (common.attrLink, used by widget.js).
+test('every problem text that names the link has an attribute wording, in both languages', async () => {
+  const { default: en } = await import('../../web/src/kit/en.js');
+  const { default: ko } = await import('../../web/src/kit/ko.js');
+  for (const [lang, words, re] of [['en', en, /\blink\b/i], ['ko', ko, /링크/]]) {
+    for (const [k, v] of Object.entries(words.link)) if (re.test(v)) assert.ok(k in words.attrLink, `${lang} link.${k}: ${v}`);
+    for (const [k, v] of Object.entries(words.attrLink)) {
+      assert.doesNotMatch(v, re, `${lang} attrLink.${k}`);
+      assert.ok(k in en.attrLink && k in ko.attrLink, `${lang} attrLink.${k} in both languages`);
+    }
+  }
+});

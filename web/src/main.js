@@ -99,11 +99,15 @@ function renderNotice() {
   for (const it of items) ul.append(Object.assign(document.createElement('li'), { textContent: it }));
   const close = Object.assign(document.createElement('button'), { type: 'button', textContent: t('noticeDismiss') });
   close.addEventListener('click', () => {
+    const hadFocus = box.contains(document.activeElement);
     box.dataset.dismissed = 'true';
     floatNotice(false);
     box.hidden = true;
+    if (hadFocus) focusBack();
   });
-  box.append(p, ul, close);
+  // (how the keyboard gets here from anywhere: the notice comes before every chapter)
+  const keys = Object.assign(document.createElement('p'), { className: 'notice-keys', textContent: t('noticeKeys') });
+  box.append(p, ul, keys, close);
   // (once the page is placed: before, the window is still at the top whatever the link names)
   noticeKey = JSON.stringify([linkProblems, host.notices.map((n) => [n.chapter, n.problems])]);
   if (document.body.dataset.ready === 'true' && noticeKey !== noticeSeen) {
@@ -113,6 +117,54 @@ function renderNotice() {
   if (box.classList.contains('floating')) holdNoticePlace();
 }
 host.onNotice(() => renderNotice());
+// The notice is the first thing on the page, the chapter a link opened may be hundreds of
+// tab stops below it: the keyboard reaches its Dismiss button with Alt+Shift+N from
+// anywhere (by key position, as Alt+Shift+T), and, while it floats over a chapter, with the
+// first Tab of a reader whose focus has not moved yet (nothing takes the focus on load).
+// Escape inside it dismisses it, and Tab leaves the floating notice: the focus then goes
+// back where it was, else to the heading of the chapter in view.
+let focusBefore = null; // where the focus was when Alt+Shift+N brought it to the notice
+let focusMoved = false; // the reader has moved the focus (a click, a Tab) since the page loaded
+document.addEventListener('pointerdown', () => (focusMoved = true), true);
+function toNotice() {
+  const button = $('notice').querySelector('button');
+  if ($('notice').hidden || !button) return false;
+  const now = document.activeElement;
+  focusBefore = now && now !== document.body && !$('notice').contains(now) ? now : focusBefore;
+  button.focus({ preventScroll: $('notice').classList.contains('floating') });
+  return true;
+}
+function focusBack() {
+  const back = focusBefore?.isConnected ? focusBefore : null;
+  focusBefore = null;
+  if (back) return back.focus({ preventScroll: true });
+  // (the chapter at the top of the window, below the tools docked there: not one whose last
+  // pixels are still under them)
+  const reading = [...document.querySelectorAll('section.chapter')].find((n) => n.getBoundingClientRect().bottom > Math.min(100, innerHeight / 4));
+  const h = reading?.querySelector('h2');
+  if (!h) return;
+  if (!h.hasAttribute('tabindex')) h.tabIndex = -1;
+  h.focus({ preventScroll: true });
+}
+document.addEventListener('keydown', (e) => {
+  const box = $('notice');
+  if (e.altKey && e.shiftKey && !e.ctrlKey && !e.metaKey && e.code === 'KeyN') {
+    if (toNotice()) e.preventDefault();
+  } else if (e.key === 'Tab' && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && !focusMoved &&
+      box.classList.contains('floating') && !box.hidden && (document.activeElement === document.body || !document.activeElement)) {
+    if (toNotice()) e.preventDefault();
+  } else if (e.key === 'Tab' && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey &&
+      box.classList.contains('floating') && box.contains(document.activeElement)) {
+    // (on from the floating notice: back into the chapter being read, not to the top of the
+    // page where the notice sits in the document)
+    e.preventDefault();
+    focusBack();
+  } else if (e.key === 'Escape' && !box.hidden && box.contains(document.activeElement)) {
+    e.preventDefault();
+    box.querySelector('button').click();
+  }
+  if (e.key === 'Tab') focusMoved = true;
+});
 
 // ---- writing the link ---------------------------------------------------------------------------
 function query({ withEmbed = true } = {}) {

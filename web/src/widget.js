@@ -28,6 +28,7 @@ import { createI18n } from './kit/i18n.js';
 import { createStore } from './kit/store.js';
 import { createHost } from './kit/host.js';
 import { problemText } from './kit/url-state.js';
+import en from './kit/en.js';
 import { decompress as unzstd } from 'fzstd';
 import { css, fonts, wasmZstd } from 'widget-assets';
 
@@ -294,6 +295,9 @@ class AttentionExplorer extends HTMLElement {
     status.remove();
     root.append(section);
 
+    // (a problem's words as the notice says them: those that speak of "the link" in
+    // common.link have their attribute's wording in common.attrLink)
+    const attrWords = (k, v) => i18n.t(`common.${k in en.attrLink ? 'attrLink' : 'link'}.${k}`, v);
     const renderNotice = () => {
       // (what the state, step and hide attributes asked for and the chapter does not have:
       // each under the attribute that asked (the host's notice says which), as the other
@@ -302,7 +306,7 @@ class AttentionExplorer extends HTMLElement {
       for (const n of host.notices) {
         const texts = byAttr.get(n.from) ?? [];
         byAttr.set(n.from, texts);
-        for (const q of n.problems) texts.push(problemText(q, (k, v) => i18n.t(`common.link.${k}`, v)));
+        for (const q of n.problems) texts.push(problemText(q, attrWords));
       }
       const items = [...problems.map((f) => (typeof f === 'function' ? f() : f)),
         ...[...byAttr].map(([attr, texts]) => (a(attr) !== null ? `${attr}="${cut(a(attr))}": ${texts.join('; ')}` : texts.join('; ')))];

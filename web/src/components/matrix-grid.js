@@ -41,7 +41,7 @@ export const TOOL_TEXT = {
   pasteGap: 'Row {row} has two separators with no number between them (like “1,,2”). Nothing was changed.',
   answer: 'your answer', check: 'Check answers', reveal: 'Show answers', checkResult: '{right} of {total} correct.',
   checkEmpty: '{n|answer|answers} left empty.', checkUnread: '“{text}” is not a number: write a decimal, like 0.33.',
-  hiddenHint: 'Fill in the missing numbers, then check.', picking: 'Click numbers to hide or show them.',
+  hiddenHint: 'Fill in the missing numbers, then check.', covered: 'Numbers marked ? are covered: they would give away an exercise\'s answer.', picking: 'Click numbers to hide or show them.',
   right: 'correct', wrong: 'not yet',
   cellTyping: '“{text}”: {why}, so it is not used. The computation uses {value}, the value this cell had before you edited it.',
   cellLeft: '“{text}” was not used ({why}). The cell is back to {value}, its value before you edited it.',
@@ -109,6 +109,7 @@ export function createMatrixGrid(options) {
     unwritten: null, // the matrix still to write, while the grid is far from the screen
     cells: [], // cells[i][j] (grid/table.js)
     hidden: new Set(), // "i,j" of exercise cells
+    covered: new Set(), // "i,j" of cells that show another grid's hidden value (grid/exercise.js setCovered)
     picking: false, // a teacher is picking exercise cells
     scale: null, // the colour scale of the last write
     update, flush: () => later.flush(), setMessage,
@@ -132,7 +133,7 @@ export function createMatrixGrid(options) {
   const err = mk('p', 'grid-error', el, { hidden: true });
   err.setAttribute('role', 'alert');
   if (g.tools.io) el.append(g.tools.io);
-  el.append(g.exercise.el, legend.el);
+  el.append(g.exercise.el, g.exercise.coverNote, legend.el);
 
   let message = null; // () => text
   function showErrors() {

@@ -385,17 +385,13 @@ export function wrapText(message, room) {
 // corners, then straight above or below, each at 8 then 20 px), the first place whose box
 // (w px wide, 12 px text) crosses none of the `lines` (polylines of [x, y]; one point is a
 // dot), none of the `boxes` already placed, and stays inside `area` [left, top, right,
-// bottom]; if none is free, the place with the fewest crossings. Returns {x, y, anchor,
-// box: [x0, y0, x1, y1]} (x, y: the text's anchor point and baseline).
+// bottom]. If none of those is free (a point in the plot's corner where lines meet, as the
+// live run's last tiled point), the nearest free place further out (up to ~150 px, the box's
+// nearest edge from the point); if none at all, the place with the fewest crossings.
+// Returns {x, y, anchor, box: [x0, y0, x1, y1]} (x, y: the text's anchor point and baseline).
 export function placeLabel([px, py], w, lines, boxes, [left, top, right, bottom]) {
   const asc = 11, desc = 3, pad = 2;
-  const tries = [];
-  for (const d of [8, 20]) tries.push([1, -1, d], [-1, -1, d], [1, 1, d], [-1, 1, d], [0, -1, d], [0, 1, d]);
-  let best = null;
-  for (const [hx, vy, d] of tries) {
-    const x0 = hx > 0 ? px + d : hx < 0 ? px - d - w : px - w / 2;
-    const base = vy < 0 ? py - d : py + d + asc;
-    const box = [x0, base - asc, x0 + w, base + desc];
+  const costOf = (box) => {
     const grown = [box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad];
     let cost = 0;
     if (box[0] < left || box[2] > right || box[1] < top - 2 || box[3] > bottom) cost += 100;
@@ -404,9 +400,31 @@ export function placeLabel([px, py], w, lines, boxes, [left, top, right, bottom]
       else for (let k = 1; k < l.length; k++) cost += segmentHits(l[k - 1], l[k], grown) ? 1 : 0;
     }
     for (const b of boxes) cost += b[0] < grown[2] && grown[0] < b[2] && b[1] < grown[3] && grown[1] < b[3] ? 10 : 0;
+    return cost;
+  };
+  const tries = [];
+  for (const d of [8, 20]) tries.push([1, -1, d], [-1, -1, d], [1, 1, d], [-1, 1, d], [0, -1, d], [0, 1, d]);
+  let best = null;
+  for (const [hx, vy, d] of tries) {
+    const x0 = hx > 0 ? px + d : hx < 0 ? px - d - w : px - w / 2;
+    const base = vy < 0 ? py - d : py + d + asc;
+    const box = [x0, base - asc, x0 + w, base + desc];
+    const cost = costOf(box);
     if (!best || cost < best.cost) best = { cost, x: hx > 0 ? box[0] : hx < 0 ? box[2] : px, y: base, anchor: hx > 0 ? 'start' : hx < 0 ? 'end' : 'middle', box };
-    if (cost === 0) break;
+    if (cost === 0) return best;
   }
+  // further out: left or right of the point, any height, nearest first
+  const far = [];
+  for (let dx = 8; dx <= 150; dx += 12)
+    for (let dy = -150; dy <= 150; dy += 6)
+      for (const hx of [1, -1]) {
+        const x0 = hx > 0 ? px + dx : px - dx - w;
+        const base = py + dy + (asc - desc) / 2;
+        far.push([Math.hypot(dx, Math.max(0, Math.abs(dy) - (asc + desc) / 2)), hx, [x0, base - asc, x0 + w, base + desc], base]);
+      }
+  far.sort((a, b) => a[0] - b[0]);
+  for (const [, hx, box, base] of far)
+    if (costOf(box) === 0) return { cost: 0, x: hx > 0 ? box[0] : box[2], y: base, anchor: hx > 0 ? 'start' : 'end', box };
   return best;
 }
 const dotIn = ([x, y], [x0, y0, x1, y1], r) => x + r > x0 && x - r < x1 && y + r > y0 && y - r < y1;

@@ -66,6 +66,7 @@ export default {
     checkResult: '{right} of {total} correct.',
     checkEmpty: '{n|answer|answers} left empty.',
     checkUnread: '“{text}” is not a number: write a decimal, like 0.33.',
+    covered: 'The numbers marked “?” here are covered: they would give away the answer to this chapter’s exercise.',
     hiddenHint: 'Fill in the missing numbers, then check.',
     picking: 'Click numbers to hide or show them.',
     leak: 'Still visible elsewhere in this chapter: {list}. Hide those too, or choose other cells.',
@@ -120,6 +121,12 @@ export default {
     noFigure: 'there is no figure "{grid}" to hide cells in',
     noStep: 'there is no step "{step}"',
   },
+  // The same problems in a widget's state attribute (widget.js): the words that speak of
+  // the link in common.link say "the attribute" there.
+  attrLink: {
+    matrixCount: 'a {rows}×{cols} matrix needs {n|number|numbers}, the attribute gives {have}',
+    wrongKind: 'expected {want}, the attribute gives {have}',
+  },
   noticeTitle: 'Part of the link could not be used, so the defaults are shown there instead.',
   widgetNoticeTitle: 'Some attributes of this <attention-explorer> could not be used, so their defaults are shown instead:',
   attrChapter: 'chapter="{value}" is not a chapter, so the first one ({first}) is shown. Accepted values: {list}.',
@@ -130,6 +137,7 @@ export default {
   attrTolerance: 'tolerance="{value}" is not a number ≥ 0, so the default 0.01 is used.',
   attrFigure: 'figure="{value}" is not a figure of this chapter, so the whole chapter is shown. Accepted values: {list}.',
   noticeChapter: '{chapter}: {problems}',
+  noticeKeys: 'Alt+Shift+N brings the keyboard to this notice from anywhere; Escape dismisses it.',
   noticeDismiss: 'Dismiss',
   openFull: 'Open the full page',
   unknownChapter: 'there is no chapter “{id}”',

@@ -19,7 +19,7 @@ import { createPlot } from '../components/plot.js';
 import { fmt, fmtCount } from '../format.js';
 import { typedNumber, readWhole } from '../components/typed-number.js';
 import { setProse, setText, unfilled } from './prose.js';
-import { hideValuesUnder, watchHidden } from '../components/grid/hidden-values.js';
+import { hideValuesUnder, watchHidden, worthHiding, cellKey } from '../components/grid/hidden-values.js';
 import { fill } from './fill.js';
 import { plainText, readableText } from './plain.js';
 import { watchScrollers } from './scrollers.js';
@@ -154,6 +154,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
       editable: !!opts.editable && !readOnly,
     });
     grids.push(g); // (first: the host may hide cells the link names as it registers the grid)
+    gridKeys.set(g, key);
     host?.registerGrid(id, key, g);
     return g;
   }
@@ -162,6 +163,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
   // grid with hidden cells tells the teacher where, after every render (one frame later;
   // components/grid/exercise.js checkLeaks).
   const grids = [];
+  const gridKeys = new Map(); // grid -> its key (testId), as a formula's cellValue names it
   // ... and no formula or sentence of the chapter writes a hidden value: prose.js asks
   // (components/grid/hidden-values.js), and the chapter is drawn again when they change.
   // (asked by every formula and sentence a render writes: nothing to collect while no grid
@@ -169,7 +171,30 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
   let hiding = false;
   // (what the writers of one render were told: a formula written before its grid took the
   // new values was told the old ones, and the render is done again: hiddenSeen below)
-  const hiddenNow = () => (hiding ? grids.flatMap((g) => g.hiddenTexts()) : []);
+  // (and which cells they are, hidden or covered, for the values a writer tagged with their
+  // cell: hidden-values.js cellValue)
+  const hiddenNow = () => {
+    if (!hiding) return [];
+    const texts = grids.flatMap((g) => g.hiddenTexts());
+    texts.cells = new Set(grids.flatMap((g) => [...g.hidden, ...g.covered.map((k) => k.split(',').map(Number))]
+      .map(([i, j]) => cellKey(gridKeys.get(g), i, j))));
+    return texts;
+  };
+  // A learner does not read a hidden value off another grid either: each grid's cells that
+  // show a value another grid of the chapter hides (as that grid writes it) are covered,
+  // and the grid says why (grid/exercise.js setCovered). Done at the end of every render,
+  // before the check below, so a formula that names such a cell is written again with "?".
+  let covering = false;
+  function coverReveals() {
+    if (!hiding && !covering) return;
+    const asking = hiding ? grids.filter((g) => g.hidden.length) : [];
+    covering = false;
+    for (const g of grids) {
+      const texts = new Set(asking.filter((h) => h !== g).flatMap((h) => h.hiddenTexts()).filter(worthHiding));
+      g.setCovered(texts.size ? g.cellsShowing(texts) : []);
+      covering ||= g.covered.length > 0;
+    }
+  }
   const hiddenSeen = watchHidden(hiddenNow);
   hideValuesUnder(section, hiddenSeen.texts);
   let redraw = false;
@@ -360,11 +385,14 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     ctx.pin?.();
     hiddenSeen.reset();
     renderOnce();
+    coverReveals();
     // A formula or a sentence written before its grid took this render's values hid the
-    // values the grid held before (the first render: none): once more, with these.
+    // values the grid held before (the first render: none), or before the cells it names
+    // were covered: once more, with these.
     if (hiddenSeen.stale()) {
       hiddenSeen.reset();
       renderOnce();
+      coverReveals();
     }
   }
   function renderOnce() {

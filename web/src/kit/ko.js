@@ -66,6 +66,7 @@ export default {
     checkResult: '{total}개 중 {right}개 정답.',
     checkEmpty: '비어 있는 답 {n}개.',
     checkUnread: '숫자로 읽을 수 없는 답: “{text}”. 0.33처럼 소수로 쓰세요.',
+    covered: '“?”로 표시한 숫자는 가려 두었습니다. 이 장의 연습 문제 답을 그대로 알려 주기 때문입니다.',
     hiddenHint: '빈칸의 숫자를 구한 뒤 확인해 보세요.',
     picking: '숫자를 누르면 가리거나 다시 보입니다.',
     leak: '이 장의 다른 곳에 아직 보입니다: {list}. 그곳도 가리거나 다른 칸을 고르세요.',
@@ -119,6 +120,11 @@ export default {
     noFigure: '칸을 가릴 그림 “{grid}”이(가) 없습니다',
     noStep: '“{step}”이라는 단계가 없습니다',
   },
+  // 위젯의 state 속성에서 난 같은 문제(widget.js): common.link에서 링크를 말하는 문장을 속성으로 바꿔 말합니다.
+  attrLink: {
+    matrixCount: '{rows}×{cols} 행렬에는 숫자 {n}개가 필요한데 속성 값에는 {have}개가 있습니다',
+    wrongKind: '{want} 값이어야 하는데 속성 값에는 {have} 값이 있습니다',
+  },
   noticeTitle: '링크의 일부를 쓸 수 없어 그 부분은 기본값으로 보여 줍니다.',
   widgetNoticeTitle: '이 <attention-explorer>의 속성 가운데 쓸 수 없는 것이 있어 그 부분은 기본값으로 보여 줍니다:',
   attrChapter: 'chapter="{value}"라는 장이 없어 첫 장({first})을 보여 줍니다. 쓸 수 있는 값: {list}.',
@@ -129,6 +135,7 @@ export default {
   attrTolerance: 'tolerance="{value}"은(는) 0 이상의 숫자가 아니어서 기본값 0.01을 씁니다.',
   attrFigure: 'figure="{value}"라는 그림이 이 장에 없어 장 전체를 보여 줍니다. 쓸 수 있는 값: {list}.',
   noticeChapter: '{chapter}: {problems}',
+  noticeKeys: '어디에서든 Alt+Shift+N을 누르면 키보드 초점이 이 알림으로 옵니다. Esc를 누르면 알림이 닫힙니다.',
   noticeDismiss: '닫기',
   openFull: '전체 페이지 열기',
   unknownChapter: '“{id}”라는 장이 없습니다',

@@ -3,9 +3,10 @@
 // Inputs and outputs arrive and leave as transferred ArrayBuffers (no SharedArrayBuffer,
 // so no cross-origin isolation is needed). The page cancels by terminating the workers.
 //
-// Messages in:  {type: 'heads', id, heads: [{q, k, v, head, row, count}], rows, cols, kernel, causal}
+// Messages in:  {type: 'heads', id, heads: [{q, k, v, head, row, count}], rows, cols, kernel, causal, progress}
 //               (a head's `count` query rows from `row` of q, all `rows` keys: heads-task.js)
 // Messages out: {type: 'ready', simd} once the core is loaded and warmed up;
+//               {type: 'progress', id, done, of} after each part, when the call asked (progress: true);
 //               {type: 'result', id, heads: [{output, ms, workBytes, q, k, v}], at: [start, end]};
 //               {type: 'error', id, message, name, kind} (id absent: the core did not load).
 // Built by scripts/build.mjs into dist/cost-run.js, next to attn.mjs, which it imports.

@@ -34,9 +34,10 @@ const clock = () => performance.timeOrigin + performance.now();
  * and `msg.causal` (whole heads only: the core's causal mask is aligned with row 0).
  * `msg.outputs` false: each part's output is summed here and not sent (output: null, sum).
  * Returns {reply: {heads: [{output, ms, workBytes, q, k, v}], at: [start, end]}, transfer},
- * `at` the clock (ms since the epoch) when the work began and ended.
+ * `at` the clock (ms since the epoch) when the work began and ended. `partDone(done, of)`,
+ * if given, is called after each part.
  * Throws what the core throws (RangeError with the core's message, prefixed by the head). */
-export function runHeads(attn, { heads, rows, cols, kernel, causal = false, first = 0, outputs = true }, drawn = null) {
+export function runHeads(attn, { heads, rows, cols, kernel, causal = false, first = 0, outputs = true }, drawn = null, partDone = null) {
   const start = clock();
   if (kernel !== 'plain' && kernel !== 'tiled') throw new RangeError(`attention pool: kernel must be 'plain' or 'tiled', got '${kernel}'`);
   if (!Array.isArray(heads)) throw new TypeError('attention pool: heads must be an array');
@@ -78,6 +79,7 @@ export function runHeads(attn, { heads, rows, cols, kernel, causal = false, firs
       for (const x of output.data) sum += x;
       out.push({ output: null, sum, ms, workBytes, ...(own ? {} : { q: h.q, k: h.k, v: h.v }) });
       if (!own) transfer.push(h.q, h.k, h.v);
+      partDone?.(i + 1, heads.length);
       return;
     }
     const o = output.data.byteOffset === 0 && output.data.byteLength === output.data.buffer.byteLength ? output.data : output.data.slice();
@@ -88,6 +90,7 @@ export function runHeads(attn, { heads, rows, cols, kernel, causal = false, firs
       out.push({ output: o.buffer, ms, workBytes, q: h.q, k: h.k, v: h.v });
       transfer.push(o.buffer, h.q, h.k, h.v);
     }
+    partDone?.(i + 1, heads.length);
   });
   return { reply: { heads: out, at: [start, clock()] }, transfer: [...new Set(transfer)] }; // Q = K: one buffer, sent once
 }
@@ -108,7 +111,8 @@ export function drawInputs(attn, { heads, rows, cols, seed = 1 }, into) {
 /** The worker's message handler (cost-run.js wires it to self; Node tests to a fake
  * worker): `ready` resolves to the core, `post(message, transfer)` answers.
  * {type: 'draw', id, heads, rows, cols, seed} -> {type: 'result', id, heads: [], at};
- * {type: 'heads', id, ...} -> {type: 'result', id, heads, at} or {type: 'error', id, message, name, kind}. */
+ * {type: 'heads', id, ...} -> {type: 'result', id, heads, at} or {type: 'error', id, message, name, kind};
+ * with `progress: true`, first {type: 'progress', id, done, of} after each of its parts. */
 export function serveHeads(ready, post) {
   const drawn = new Map(); // head -> its inputs, drawn here (drawInputs)
   return async ({ data }) => {
@@ -121,7 +125,8 @@ export function serveHeads(ready, post) {
         post({ type: 'result', id: data.id, heads: [], at: [start, clock()] }, []);
         return;
       }
-      const { reply, transfer } = runHeads(attn, data, drawn);
+      const partDone = data.progress ? (done, of) => post({ type: 'progress', id: data.id, done, of }, []) : null;
+      const { reply, transfer } = runHeads(attn, data, drawn, partDone);
       post({ type: 'result', id: data.id, ...reply }, transfer);
     } catch (e) {
       post({ type: 'error', id: data.id, message: e?.message ?? String(e), name: e?.name, kind: e?.kind });

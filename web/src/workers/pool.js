@@ -80,6 +80,7 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
       if (m?.type === 'error' && m.id == null) return fail(slot, `attention pool: worker ${slots.indexOf(slot) + 1} could not start: ${m.message}`);
       const p = slot.pending.get(m?.id);
       if (!p) return;
+      if (m.type === 'progress') return p.onProgress?.(m); // a part of the call is done; more to come
       slot.pending.delete(m.id);
       if (m.type === 'result') p.resolve({ ...m, back: performance.now() });
       else {
@@ -102,12 +103,12 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
     slot.worker = start(slot);
   }
 
-  function request(slot, msg, transfer) {
+  function request(slot, msg, transfer, onProgress = null) {
     const id = nextId++;
     return new Promise((resolve, reject) => {
       slot.worker ??= start(slot);
-      slot.pending.set(id, { resolve, reject });
-      slot.worker.postMessage({ ...msg, id }, transfer);
+      slot.pending.set(id, { resolve, reject, onProgress });
+      slot.worker.postMessage({ ...msg, id, ...(onProgress ? { progress: true } : {}) }, transfer);
     });
   }
 
@@ -135,11 +136,14 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
      * outputs: false keeps every output in its worker: each head comes back as {output: null,
      * sum: the sum of its output's entries, ms, workBytes}, so that a call at a large n sends
      * the page's thread no n x d arrays to receive, hold and collect (the live run's case).
+     * onProgress(fraction): called each time a worker has finished one part of the call (a
+     * head, or a head's block of rows), with the fraction of the call's parts done (a call
+     * at a large n takes seconds: the page shows that it moves).
      */
-    async attention({ Q, K, V, kernel = 'tiled', causal = false, outputs = true }) {
+    async attention({ Q, K, V, kernel = 'tiled', causal = false, outputs = true, onProgress = null }) {
       if (closed) throw new Error('attention pool: the pool was terminated');
       outputs = outputs !== false;
-      if (Q === undefined && K === undefined && V === undefined) return attentionDrawn(kernel, causal, outputs);
+      if (Q === undefined && K === undefined && V === undefined) return attentionDrawn(kernel, causal, outputs, onProgress);
       if (!Array.isArray(Q) || !Array.isArray(K) || !Array.isArray(V)) throw new TypeError('attention pool: Q, K and V must be arrays of matrices, one per head');
       const h = Q.length;
       if (h < 1 || K.length !== h || V.length !== h) throw new RangeError(`attention pool: Q, K and V must hold the same number of heads (≥ 1), got ${Q.length}, ${K.length} and ${V.length}`);
@@ -174,7 +178,8 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
         // the same buffer twice (Q = K) is sent once
         return [{ type: 'heads', heads, rows, cols, kernel, causal, outputs }, [...new Set(heads.flatMap((x) => [x.q, x.k, x.v]))]];
       });
-      const replies = await Promise.all(messages.map(([msg, transfer], w) => request(slots[w], msg, transfer)));
+      const tick = progressOf(parts, onProgress);
+      const replies = await Promise.all(messages.map(([msg, transfer], w) => request(slots[w], msg, transfer, tick)));
       return gather(replies, parts, byRows, rows, cols, t0);
     },
     /**
@@ -236,13 +241,21 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
   }
 
   // A call on the inputs the workers drew (draw): only the parts' places are sent.
-  async function attentionDrawn(kernel, causal, outputs) {
+  // The parts done over all workers, as a fraction of the call (null: nobody asked).
+  function progressOf(parts, onProgress) {
+    if (typeof onProgress !== 'function') return null;
+    const total = parts.reduce((a, list) => a + list.length, 0);
+    let done = 0;
+    return () => onProgress(Math.min(1, ++done / total));
+  }
+  async function attentionDrawn(kernel, causal, outputs, onProgress) {
     if (!drawn) throw new Error('attention pool: no Q, K, V given and none drawn (call draw() first)');
     if (!!causal !== !!drawn.causal && plan(drawn.heads, drawn.rows, causal).byRows !== drawn.byRows)
       throw new RangeError('attention pool: the inputs were drawn for the other mask (draw() again with this causal)');
     const { rows, cols, byRows, parts } = drawn;
     const t0 = performance.now();
-    const replies = await Promise.all(parts.map((list, w) => request(slots[w], { type: 'heads', heads: list.map((p) => ({ ...p, drawn: true })), rows, cols, kernel, causal, outputs })));
+    const tick = progressOf(parts, onProgress);
+    const replies = await Promise.all(parts.map((list, w) => request(slots[w], { type: 'heads', heads: list.map((p) => ({ ...p, drawn: true })), rows, cols, kernel, causal, outputs }, undefined, tick)));
     return gather(replies, parts, byRows, rows, cols, t0);
   }
 

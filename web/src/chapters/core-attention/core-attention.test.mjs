@@ -244,3 +244,17 @@ test('exercise: a worked box never shows a hidden value, wherever the pointer or
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// Issue 26, a newcomer's try (F2), here too: q₃ = 0 in head 1 gives row 3 of P three equal
+// weights (0.333); hiding P₃₁ leaves P₃₂ and P₃₃ written in step ④'s row, and step ⑤'s
+// copy of P, which shows 0.333 three times, is covered for the learner.
+test('exercise: a formula hides the hidden weight, not the equal weights beside it; the copy of P is covered', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?embed=core-attention&lang=en&core-attention=Q:~16_0,17_0,18_0,19_0;focus:2,0;!step:softmax;!hide:@P.3.1#core-attention`);
+  await page.waitForFunction(() => document.querySelector('[data-grid="P"] tbody tr:nth-child(3) td:nth-of-type(2) .v')?.textContent === '0.333');
+  const row = await page.$eval('[data-step-panel="softmax"] .worked-math annotation, .step-panel:not([hidden]) .worked-math annotation', (n) => n.textContent.replace(/\s+/g, ' '));
+  assert.match(row, /P_\{3,\\cdot\} .*= \[\?,\\ 0\.333,\\ 0\.333\]/, row);
+  assert.deepEqual(await page.$$eval('[data-grid="P-5"] tbody tr:nth-child(3) td', (tds) => tds.map((td) => td.classList.contains('covered'))), [true, true, true]);
+  assert.equal(await page.$eval('[data-grid="P-5"] .covered-note', (n) => n.hidden), false, 'the line that says why (step ⑤ is not shown now)');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -7,6 +7,7 @@ import { tex, texFactor } from '../../format.js';
 import { setMath, setText } from '../../kit/prose.js';
 import { at, rowOf } from '../../matrix.js';
 import narrative from './narrative.js';
+import { cellValue } from '../../components/grid/hidden-values.js';
 
 const ID = 'core-attention';
 
@@ -206,7 +207,9 @@ export default {
       };
     }
 
-    const vecTex = (xs, o) => `[${xs.map((x) => tex(x, o)).join(',\\ ')}]`;
+    const vecTex = (xs, o, cell = null) => `[${xs.map((x, j) => (cell ? cell(j, tex(x, o)) : tex(x, o))).join(',\\ ')}]`;
+    // A number of a grid written as that grid's cell: an exercise hides it by what it is,
+    // not by being equal to a hidden number (hidden-values.js cellValue).
     const w3 = { digits: 3, fixed: true };
     const hovered = (s, ...names) => (s.hover && names.includes(s.hover[0]) ? s.hover : null);
 
@@ -218,24 +221,24 @@ export default {
       k.shown(dot.math, () => {
         setText(dot.title, tr('dotTitle', { i: fi + 1, j: fj + 1 }));
         setMath(dot.math,
-          `\\begin{aligned} q_{${fi + 1}} \\cdot k_{${fj + 1}} &= ${q.map((x, c) => `${texFactor(x)} \\times ${texFactor(kk[c])}`).join(' + ')} \\\\ &= \\mathbf{${tex(at(t.scores, fi, fj))}} \\end{aligned}`,
+          `\\begin{aligned} q_{${fi + 1}} \\cdot k_{${fj + 1}} &= ${q.map((x, c) => `${texFactor(x)} \\times ${texFactor(kk[c])}`).join(' + ')} \\\\ &= \\mathbf{${cellValue('S', fi, fj, tex(at(t.scores, fi, fj)))}} \\end{aligned}`,
           { display: true });
       });
       g.S.select(fi, fj);
       // One row's softmax: exponents are the core's masked scores, results its weights.
       const si = hovered(s, 'P', 'masked')?.[1] ?? s.focus[0];
-      const es = rowOf(t.masked, si).map((x) => `e^{${tex(x)}}`);
+      const es = rowOf(t.masked, si).map((x, j) => `e^{${cellValue('masked', si, j, tex(x))}}`);
       k.shown(sm.math, () => {
         setText(sm.title, tr('softmaxRow', { i: si + 1 }));
         setMath(sm.math,
-          `\\begin{aligned} P_{${si + 1},\\cdot} &= \\frac{[${es.join(',\\ ')}]}{${es.join(' + ')}} \\\\ &= ${vecTex(rowOf(t.weights, si), w3)} \\end{aligned}`, { display: true });
+          `\\begin{aligned} P_{${si + 1},\\cdot} &= \\frac{[${es.join(',\\ ')}]}{${es.join(' + ')}} \\\\ &= ${vecTex(rowOf(t.weights, si), w3, (j, x) => cellValue('P', si, j, x))} \\end{aligned}`, { display: true });
       });
       // One output row: weights times Value rows.
       const oi = hovered(s, 'O')?.[1] ?? s.focus[0];
-      const terms = rowOf(t.weights, oi).map((p, j) => `${tex(p, w3)}\\,${vecTex(rowOf(r.vs[s.head], j))}`).join(' + ');
+      const terms = rowOf(t.weights, oi).map((p, j) => `${cellValue('P', oi, j, tex(p, w3))}\\,${vecTex(rowOf(r.vs[s.head], j))}`).join(' + ');
       k.shown(out.math, () => {
         setText(out.title, tr('outputRow', { i: oi + 1 }));
-        setMath(out.math, `\\begin{aligned} o_{${oi + 1}} &= ${terms} \\\\ &= ${vecTex(rowOf(t.output, oi))} \\end{aligned}`, { display: true });
+        setMath(out.math, `\\begin{aligned} o_{${oi + 1}} &= ${terms} \\\\ &= ${vecTex(rowOf(t.output, oi), undefined, (c, x) => cellValue('O', oi, c, x))} \\end{aligned}`, { display: true });
       });
     }
 

@@ -289,6 +289,83 @@ test('the pool in the browser: 1 and 2 real workers give the same bits; errors r
   await page.close();
 });
 
+// A stand-in for the workers' script (cost-run.js): the pool's protocol with made-up work,
+// no core. Each call sleeps in proportion to n² (the last one, n = 32,768 tiled on one
+// worker, ~3 s, one head after another); the plain kernel does not fit from n = 32,768 on.
+// Progress messages only when the call asks for them (pool.js onProgress).
+const FAKE_WORKER = `
+const clock = () => performance.timeOrigin + performance.now();
+self.postMessage({ type: 'ready', simd: true });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+self.onmessage = async ({ data: m }) => {
+  const start = clock();
+  if (m.type === 'draw') return self.postMessage({ type: 'result', id: m.id, heads: [], at: [start, clock()] });
+  if (m.type !== 'heads') return;
+  const n = m.rows;
+  if (m.kernel === 'plain' && n >= 32768) return self.postMessage({ type: 'error', id: m.id, message: 'the n x n matrix does not fit', name: 'RangeError', kind: 'SizeError' });
+  const heads = [];
+  for (let i = 0; i < m.heads.length; i++) {
+    await sleep((m.kernel === 'plain' ? 1 : 1.3) * 1.8e-6 * n * n / m.heads.length);
+    heads.push({ output: null, sum: 0, ms: 1, workBytes: m.kernel === 'plain' ? 4 * n * n : 4 * 64 * n * 4 });
+    if (m.progress) self.postMessage({ type: 'progress', id: m.id, done: i + 1, of: m.heads.length });
+  }
+  self.postMessage({ type: 'result', id: m.id, heads, at: [start, clock()] });
+};`;
+
+// Issue 26, a newcomer's try: the default run's last call took ~30 s with the bar still at
+// 40 %, and "plain no longer fits" was written across the tiled line. The bar now moves as
+// each head is done and a line counts the seconds; the label crosses no line of its plot.
+test('live run: a long call shows that it moves (the bar per head, the seconds); the "no longer fits" label crosses no line (1280, 390 px)', async () => {
+  for (const width of [1280, 390]) {
+    const { page, errors } = await openPage(browser, `${server.url}?embed=cost&lang=en`, { width });
+    await page.route('**/cost-run.js', (r) => r.fulfill({ status: 200, contentType: 'text/javascript', body: FAKE_WORKER }));
+    await page.selectOption('#cost [data-control="liveWorkers"]', '1'); // the heads one after another
+    // every frame: the status line, the bar, the line under it
+    await page.evaluate(() => {
+      window.__samples = [];
+      const tick = () => {
+        const status = document.querySelector('#cost .live-status').textContent;
+        const clock = document.querySelector('#cost .live-clock');
+        window.__samples.push([status, document.querySelector('#cost progress').value, clock && !clock.hidden ? clock.textContent : '']);
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+    await page.click('#cost [data-action="run"]');
+    await page.waitForFunction(() => /^(Done|The run stopped)/.test(document.querySelector('#cost .live-status').textContent), null);
+    assert.match(await page.textContent('#cost .live-status'), /^Done .*The plain kernel no longer fit at n = 32,768\./);
+    const last = (await page.evaluate(() => window.__samples)).filter(([s]) => /^Running n = 32,768, tiled kernel/.test(s));
+    const bar = [...new Set(last.map((x) => x[1]))];
+    assert.ok(bar.length >= 6, `${width}: the bar moves during the last call (8 heads): ${bar.join(', ')}`);
+    assert.ok(bar.every((v, i) => i === 0 || v > bar[i - 1]), `the bar only moves forward: ${bar.join(', ')}`);
+    assert.ok(last.some(([, , c]) => /^\d+% of the planned work done; this size and kernel: [1-9]\d* s so far\.$/.test(c)), `${width}: the seconds are counted: ${[...new Set(last.map((x) => x[2]))].join(' | ')}`);
+    assert.equal(await page.isHidden('#cost .live-clock'), true, 'the line goes when the run is done');
+    // the label: no point of any line of the plot (series, trend) inside its box
+    const hits = await page.$eval('#cost [data-plot="live-time"] svg', (svg) => {
+      const label = svg.querySelector('text.mark-label');
+      const b = label.getBBox();
+      const out = [];
+      for (const p of svg.querySelectorAll('path[stroke]')) {
+        if (p.getAttribute('fill') !== 'none' || p.closest('.axis, [class*="axis"]')) continue;
+        const len = p.getTotalLength();
+        for (let t = 0; t <= len; t += 1) {
+          const q = p.getPointAtLength(t);
+          if (q.x > b.x - 1 && q.x < b.x + b.width + 1 && q.y > b.y - 1 && q.y < b.y + b.height + 1) {
+            out.push(`${p.getAttribute('stroke')} at ${Math.round(q.x)},${Math.round(q.y)}`);
+            break;
+          }
+        }
+      }
+      return { text: label.textContent, out };
+    });
+    assert.equal(hits.text, 'plain no longer fits');
+    assert.deepEqual(hits.out, [], `${width}: the label crosses a line`);
+    await page.screenshot({ path: join(shots, `cost-live-fake-${width}.png`) });
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
 test('live run: a link whose largest n or heads is not offered selects the nearest offered value and says so', async () => {
   const { page, errors } = await openPage(browser, `${server.url}?embed=cost&lang=en&cost=liveMaxN:524288;liveHeads:3`);
   const status = () => page.textContent('#cost .live-status');

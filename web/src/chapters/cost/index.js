@@ -54,7 +54,7 @@ export default {
         patch(Object.fromEntries(fixes.map(([key, , used]) => [key, used])));
       }
     }
-    let crossX, crossPlot, liveSettings, runBtn, cancelBtn, progress, timeX, memX, timePlot, memPlot, liveWrap, liveBody;
+    let crossX, crossPlot, liveSettings, runBtn, cancelBtn, progress, clock, timeX, memX, timePlot, memPlot, liveWrap, liveBody;
     // The figures, each built in its place in narrative.js.
     const figures = {
       // ---- 1. two matrix products: the complexity table ------------------------------------
@@ -146,6 +146,10 @@ export default {
         const status = T('p', (s) => (s.live || !linkAsked ? `liveStatus_${s.live?.status ?? 'idle'}` : 'liveLinkAdjusted'), progressRow, 'live-status');
         status.setAttribute('role', 'status');
         status.setAttribute('aria-live', 'polite');
+        // (how far the run is and how long the current size has been running: it moves while
+        // a call of several seconds runs; not a live region, which would speak every second)
+        clock = el('p', 'live-clock', progressRow);
+        clock.hidden = true;
         const plots = el('div', 'plot-row', parent);
         const liveXAxis = () => ({ label: () => tr('liveX'), type: 'log', tickFormat: nTick, ticks: pow2(256, 32768) });
         timeX = liveXAxis();
@@ -222,12 +226,16 @@ export default {
         await me.pool.ready();
         if (!alive()) return;
         setLive({ status: 'running' });
+        clearInterval(clockTimer);
+        clockTimer = setInterval(() => (run === me ? drawClock() : clearInterval(clockTimer)), 1000);
         let plainFits = true;
         for (const n of sizes) {
           await me.pool.draw({ rows: n, cols: LIVE_D_HEAD, heads, seed: 1, causal: s.liveCausal });
           if (!alive()) return;
           for (const kernel of ['plain', 'tiled']) {
             if (kernel === 'plain' && !plainFits) continue;
+            partial = 0;
+            stepStart = performance.now();
             setLive({ current: { n, kernel } });
             let best = null;
             try {
@@ -239,7 +247,14 @@ export default {
                 if (!alive()) return;
                 // Timings only: the h outputs (n x 64 each, 64 MB at n = 32K) stay in the
                 // workers, so the page's thread receives, holds and collects none of them.
-                const r = await me.pool.attention({ kernel, causal: s.liveCausal, outputs: false });
+                const r = await me.pool.attention({
+                  kernel, causal: s.liveCausal, outputs: false,
+                  onProgress: (f) => {
+                    if (run !== me || f <= partial) return;
+                    partial = f;
+                    drawClock();
+                  },
+                });
                 if (!alive()) return;
                 spent += r.ms;
                 if (!best || r.ms < best.ms) best = r;
@@ -267,11 +282,13 @@ export default {
       }
     }
     function finish(statusName, message = '') {
+      clearInterval(clockTimer);
       run?.pool.terminate(); // frees the workers' wasm memory (the plain kernel's n x n buffers)
       run = null;
       setLive({ status: statusName, current: null, message });
     }
     function cancelRun(silent = false) {
+      clearInterval(clockTimer);
       if (!run) return;
       run.pool.terminate();
       run = null;
@@ -280,13 +297,26 @@ export default {
     addEventListener('pagehide', () => cancelRun(true));
 
     // ---- drawing ------------------------------------------------------------------------------
+    // The progress bar and the line under it: the work of the sizes done, plus the part of
+    // the current call's heads its workers have finished (pool.js onProgress), and the
+    // seconds the current size has been running (every second, while a run runs).
+    let partial = 0, stepStart = 0, clockTimer = 0;
+    function drawClock() {
+      const L = live();
+      const current = L?.status === 'running' ? L.current : null;
+      const now = current ? partial * (L.flops[L.sizes.indexOf(current.n)] ?? 0) : 0;
+      const f = L ? Math.min(1, (L.done + now) / L.total) : 0;
+      if (progress.value !== f) progress.value = f;
+      if (clock.hidden !== !current) clock.hidden = !current;
+      if (current) setText(clock, tr('liveClock', { livePercent: Math.floor(100 * f), liveSeconds: fmtCount(Math.floor((performance.now() - stepStart) / 1000)) }));
+    }
     function drawLive(s) {
       const L = s.live;
       runBtn.disabled = !!run;
       cancelBtn.disabled = !run;
       for (const [c, readOnly] of liveSettings) c.disabled = readOnly || !!run;
-      progress.value = L ? Math.min(1, L.done / L.total) : 0;
       progress.setAttribute('aria-label', tr('liveProgress'));
+      drawClock();
       const results = L?.results ?? [];
       const by = (kernel) => results.filter((r) => r.kernel === kernel).sort((a, b) => a.n - b.n);
       const plain = by('plain'), tiled = by('tiled');
@@ -356,7 +386,6 @@ export default {
         liveUsed: asked(2),
         liveN: L?.current ? fmtCount(L.current.n) : '',
         liveKernel: L?.current ? tr(L.current.kernel === 'plain' ? 'kernelPlain' : 'kernelTiled') : '',
-        livePercent: L ? Math.round(100 * Math.min(1, L.done / L.total)) : 0,
         liveFailedN: L?.failed ? fmtCount(L.failed.n) : '',
         liveMessage: L?.message ?? '',
         liveFailedNote: L?.failed ? tr('liveFailedNote', { n: fmtCount(L.failed.n) }) : '',

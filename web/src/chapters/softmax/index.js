@@ -5,6 +5,7 @@
 import { chapterKit } from '../../kit/kit.js';
 import { tex, fmt } from '../../format.js';
 import { setMath, setProse, setText } from '../../kit/prose.js';
+import { cellValue } from '../../components/grid/hidden-values.js';
 import { rowOf } from '../../matrix.js';
 import narrative from './narrative.js';
 
@@ -171,9 +172,11 @@ export default {
           `&P_{${row + 1},\\cdot} = [${wRaw.map((x) => tex(x, { digits: 3, fixed: true })).join(',\\ ')}] \\end{aligned}`,
           { display: true });
       }
+      // (the weights as the cells of P: an exercise hides them by what they are, not by their
+      // digits; hidden-values.js cellValue)
       setMath(workedMath,
         `\\begin{aligned} &${e.join(' + ')} \\\\ &= ${ex.map((x) => tex(x, { digits: 3 })).join(' + ')} \\\\ &= ${tex(total, { digits: 3 })} \\\\ ` +
-        `&P_{${row + 1},\\cdot} = [${w.map((x) => tex(x, { digits: 3, fixed: true })).join(',\\ ')}] \\end{aligned}`,
+        `&P_{${row + 1},\\cdot} = [${w.map((x, j) => cellValue(`${ID}-P`, row, j, tex(x, { digits: 3, fixed: true }))).join(',\\ ')}] \\end{aligned}`,
         { display: true });
 
       // the row of equal scores, and the weight the core gives each of its entries

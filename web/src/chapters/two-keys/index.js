@@ -7,6 +7,7 @@ import { setMath, setProse, setText } from '../../kit/prose.js';
 import { rowOf, at } from '../../matrix.js';
 import { parseAnswer, checkAnswer } from '../../answer-check.js';
 import narrative from './narrative.js';
+import { cellValue } from '../../components/grid/hidden-values.js';
 
 const ID = 'two-keys';
 const m = (rows, cols, data) => ({ rows, cols, data: Float32Array.from(data) });
@@ -77,18 +78,21 @@ function stepCards(k, parent, { idPrefix, gridPrefix }) {
 
   // r = computeTwoKeys(...); V the values used. Called from the chapter's draw, so every
   // text set here follows the language too.
+  // Each number the formulas share with a grid is written as that grid's cell (cellValue):
+  // an exercise that hides the cell hides it here, and no other number that only equals it.
+  const cell = (name, j, text) => cellValue(`${gridPrefix}-${name}`, 0, j, text);
   function update(r, q, K, V) {
     const { t, sc, parts, sum } = r;
     const n = K.rows;
     const qv = rowOf(q, 0);
     // 1. scores, dot product term by term
     const dots = Array.from({ length: n }, (_, j) =>
-      `q \\cdot k_{${j + 1}} = ${qv.map((x, c) => `${texFactor(x)} \\cdot ${texFactor(at(K, j, c))}`).join(' + ')} = \\mathbf{${tex(at(t.scores, 0, j))}}`);
+      `q \\cdot k_{${j + 1}} = ${qv.map((x, c) => `${texFactor(x)} \\cdot ${texFactor(at(K, j, c))}`).join(' + ')} = \\mathbf{${cell('scores', j, tex(at(t.scores, 0, j)))}}`);
     setMath(cards.scores.math, lines(dots), { display: true });
     g.scores.update(t.scores);
     // 2. ÷ √d_k
     const scaled = Array.from({ length: n }, (_, j) =>
-      `\\frac{${tex(at(t.scores, 0, j))}}{${tex(sc.sqrtDk, w3)}} \\approx \\mathbf{${tex(at(t.scaled, 0, j), w3)}}`);
+      `\\frac{${cell('scores', j, tex(at(t.scores, 0, j)))}}{${tex(sc.sqrtDk, w3)}} \\approx \\mathbf{${cell('scaled', j, tex(at(t.scaled, 0, j), w3))}}`);
     setMath(cards.scaled.math,
       lines([`\\sqrt{d_k} = \\sqrt{${sc.dk}} \\approx ${tex(sc.sqrtDk, w3)}`, ...scaled]), { display: true });
     g.scaled.update(t.scaled);
@@ -97,10 +101,10 @@ function stepCards(k, parent, { idPrefix, gridPrefix }) {
     const ex = raw ? parts.expRaw : parts.exp;
     const total = raw ? parts.sumsRaw : parts.sums;
     const exps = Array.from({ length: n }, (_, j) =>
-      raw ? `e^{${tex(at(t.scaled, 0, j), w3)}} \\approx ${texSig(at(ex, 0, j))}`
-        : `e^{${tex(at(t.scaled, 0, j), w3)} - ${tex(parts.max.data[0], w3)}} \\approx ${texSig(at(ex, 0, j))}`);
+      raw ? `e^{${cell('scaled', j, tex(at(t.scaled, 0, j), w3))}} \\approx ${cell('exp', j, texSig(at(ex, 0, j)))}`
+        : `e^{${cell('scaled', j, tex(at(t.scaled, 0, j), w3))} - ${tex(parts.max.data[0], w3)}} \\approx ${cell('exp', j, texSig(at(ex, 0, j)))}`);
     setMath(cards.exp.math,
-      lines([...exps, `\\textstyle\\sum = ${Array.from({ length: n }, (_, j) => texSig(at(ex, 0, j))).join(' + ')} \\approx \\mathbf{${texSig(total.data[0])}}`]),
+      lines([...exps, `\\textstyle\\sum = ${Array.from({ length: n }, (_, j) => cell('exp', j, texSig(at(ex, 0, j)))).join(' + ')} \\approx \\mathbf{${cell('sum', 0, texSig(total.data[0]))}}`]),
       { display: true });
     g.exp.update(ex);
     g.sum.update(total);
@@ -108,14 +112,14 @@ function stepCards(k, parent, { idPrefix, gridPrefix }) {
     setProse(cards.exp.note, tr('expShifted'));
     // 4. weights
     const ws = Array.from({ length: n }, (_, j) =>
-      `\\alpha_{${j + 1}} = \\frac{${texSig(at(ex, 0, j))}}{${texSig(total.data[0])}} \\approx \\mathbf{${tex(at(t.weights, 0, j), w3)}}`);
+      `\\alpha_{${j + 1}} = \\frac{${cell('exp', j, texSig(at(ex, 0, j)))}}{${cell('sum', 0, texSig(total.data[0]))}} \\approx \\mathbf{${cell('weights', j, tex(at(t.weights, 0, j), w3))}}`);
     setMath(cards.weights.math, lines(ws), { display: true });
     g.weights.update(t.weights);
     g.wsum.update(sum);
     // 5. output
-    const terms = Array.from({ length: n }, (_, j) => `${tex(at(t.weights, 0, j), w3)}\\,${vecTex(rowOf(V, j))}`);
+    const terms = Array.from({ length: n }, (_, j) => `${cell('weights', j, tex(at(t.weights, 0, j), w3))}\\,${vecTex(rowOf(V, j))}`);
     setMath(cards.output.math,
-      `\\begin{aligned} &${terms.join(' + ')} \\\\ &= ${vecTex(rowOf(t.output, 0), (x) => tex(x, w3))} \\end{aligned}`, { display: true });
+      `\\begin{aligned} &${terms.join(' + ')} \\\\ &= ${vecTex(rowOf(t.output, 0), (x, c) => cell('output', c, tex(x, w3)))} \\end{aligned}`, { display: true });
     g.output.update(t.output);
   }
   return { list, cards, update, grids: g };

@@ -5,7 +5,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { harness, cells, numbers, near, cellInput, assertAtFragment, afterTimers } from '../../../../tests/e2e/harness.mjs';
 
-const { openChapter } = await harness();
+const { openChapter, open } = await harness();
 
 test('two-keys: every step of the document, computed by the core; an edit flows through', async () => {
   const { page, errors } = await openChapter('two-keys');
@@ -197,9 +197,70 @@ test('two-keys: a hidden α is "?" in every formula from the first render on, an
     await page.fill(cellInput('two-keys-q', 1, 1), '2');
     await page.fill(cellInput('two-keys-q', 1, 2), '1');
     await page.waitForFunction(() => document.querySelector('[data-grid="two-keys-weights"] td[data-i="0"][data-j="1"] .v').textContent === '0.500');
+    // (α₁ itself: α₂, also 0.500 now, is written; the next test)
     const after = await formulas();
-    assert.doesNotMatch(after, /(?<![\d.])0\.500(?!\d)/, `${lang}: α₁ = 0.500 hidden after the edit: ${after}`);
+    assert.match(after, /\\alpha_\{1\} = \\frac\{4\.113\}\{8\.227\} \\approx \\mathbf\{\?\}/, `${lang}: α₁ = 0.500 hidden after the edit: ${after}`);
+    assert.match(after, /&\?\\,\[1,\\ 0\]/, `${lang}: and in step ⑤: ${after}`);
     assert.deepEqual(errors, []);
     await page.close();
   }
+});
+
+// Issue 26, a newcomer's try (F2): hiding α₁ left o₁ = 0.330 on screen (V = I), from which
+// the answer reads. The learner gets that cell covered, with a line that says why; the
+// teacher, picking cells, sees it and is warned as before (en, ko).
+test('two-keys: a number in another figure that gives a hidden answer away is covered for the learner, and says why (en, ko)', async () => {
+  const O = '[data-grid="two-keys-output"]';
+  for (const lang of ['en', 'ko']) {
+    const { page, errors } = await openChapter('two-keys', { query: `lang=${lang}&two-keys=!hide:@two-keys-weights.1.1` });
+    assert.equal(await page.$eval(`${O} td[data-i="0"][data-j="0"]`, (td) => td.classList.contains('covered')), true, `${lang}: o₁ = α₁ is covered`);
+    assert.equal(await page.isVisible(`${O} td[data-i="0"][data-j="0"] .v`), false, `${lang}: its number is not shown`);
+    assert.equal(await page.isVisible(`${O} td[data-i="0"][data-j="1"] .v`), true, 'o₂ (0.670) is not the answer');
+    assert.equal(await page.$eval(`${O} td[data-i="0"][data-j="0"]`, (td) => td.style.backgroundColor), '', 'nor its colour');
+    const note = await page.textContent(`${O} .covered-note`);
+    assert.equal(await page.isVisible(`${O} .covered-note`), true);
+    assert.match(note, lang === 'en' ? /covered: they would give away the answer/ : /가려 두었습니다/, note);
+    // none of the page's text shows it either (the cell's number is not in the accessibility tree)
+    const tree = await page.locator(O).ariaSnapshot();
+    assert.match(tree, /0\.670/, `${lang}: the snapshot holds the numbers shown: ${tree}`);
+    assert.doesNotMatch(tree, /0\.330/, `${lang}: ${tree}`);
+    // nor what the figure's tools export
+    await page.click(`${O} .grid-tools summary`);
+    await page.click(`${O} [data-act="latex"]`);
+    const latex = await page.inputValue(`${O} .grid-io textarea`);
+    assert.match(latex, /\\square & 0\.670/, latex);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+  // the teacher, picking cells, sees it and is told where it shows
+  const { page, errors } = await open('?lang=en&two-keys=!hide:@two-keys-weights.1.1#two-keys');
+  await page.click('#exercise-toggle');
+  await page.waitForFunction((sel) => !document.querySelector(sel).classList.contains('covered'), `${O} td[data-i="0"][data-j="0"]`);
+  assert.equal(await page.isVisible(`${O} td[data-i="0"][data-j="0"] .v`), true);
+  assert.equal(await page.isVisible(`${O} .covered-note`), false);
+  await page.waitForSelector('[data-grid="two-keys-weights"] .exercise-leak:not([hidden])');
+  assert.match(await page.textContent('[data-grid="two-keys-weights"] .exercise-leak'), /0\.330 in .*“output[^”]*” under “⑤ Mix the values by the weights”/);
+  await page.click('#exercise-toggle');
+  await page.waitForFunction((sel) => document.querySelector(sel).classList.contains('covered'), `${O} td[data-i="0"][data-j="0"]`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// ... and a value is masked by what it is, not by being equal to the hidden one: with
+// q = [2, 1] both weights are 0.500, and the formula still writes α₂ (α₁ stays "?").
+test('two-keys: a formula masks the hidden cell itself, not another value that equals it', async () => {
+  const { page, errors } = await openChapter('two-keys', { query: 'lang=en&two-keys=!hide:@two-keys-weights.1.1' });
+  await page.fill(cellInput('two-keys-q', 1, 1), '2');
+  await page.fill(cellInput('two-keys-q', 1, 2), '1');
+  await page.waitForFunction(() => document.querySelector('[data-grid="two-keys-weights"] td[data-i="0"][data-j="1"] .v').textContent === '0.500');
+  const tex = (sel) => page.$eval(`${sel} .worked-math annotation`, (n) => n.textContent.replace(/\s+/g, ' '));
+  const weights = await tex('#two-keys-step-weights');
+  assert.match(weights, /\\alpha_\{1\} = \\frac\{4\.113\}\{8\.227\} \\approx \\mathbf\{\?\}/, weights);
+  assert.match(weights, /\\alpha_\{2\} = \\frac\{4\.113\}\{8\.227\} \\approx \\mathbf\{0\.500\}/, weights);
+  // step ⑤: α₁ is "?", α₂ is written; o = [0.500, 0.500] gives α₁ away (v₁ = [1, 0]): covered
+  const output = await tex('#two-keys-step-output');
+  assert.match(output, /\?\\,\[1,\\ 0\] \+ 0\.500\\,\[0,\\ 1\]/, output);
+  assert.match(output, /= \[\?,\\ \?\]/, output);
+  assert.deepEqual(errors, []);
+  await page.close();
 });

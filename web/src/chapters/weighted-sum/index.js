@@ -8,6 +8,7 @@ import { fmt, tex } from '../../format.js';
 import { setMath } from '../../kit/prose.js';
 import { rowOf, withEntry } from '../../matrix.js';
 import narrative from './narrative.js';
+import { cellValue } from '../../components/grid/hidden-values.js';
 
 const ID = 'weighted-sum';
 const [LO, HI] = [-1, 2]; // Values are kept in [LO, HI], the plot's fixed axes
@@ -26,7 +27,7 @@ export default {
     const { el, text, tr, state, patch } = k;
     const token = (j) => tr('tokens')[j];
     const f3 = (x) => fmt(x, { digits: 3 });
-    const vec = (xs, o) => `[${xs.map((x) => tex(x, o)).join(',\\ ')}]`;
+    const vec = (xs, o, cell = null) => `[${xs.map((x, j) => (cell ? cell(j, tex(x, o)) : tex(x, o))).join(',\\ ')}]`;
 
     // Edits of V are clamped to the plot's range (the grid itself accepts ±10⁶).
     const clamp = (v) => Math.max(LO, Math.min(HI, v));
@@ -166,7 +167,8 @@ export default {
       gridDropO.update(r.od);
       const wv = rowOf(r.w, 0);
       setMath(workedMath,
-        `o = ${wv.map((a, j) => `${tex(a, { digits: 3 })}\\,${vec(rowOf(s.V, j))}`).join(' + ')} = ${vec(rowOf(r.o, 0), { digits: 3 })}`,
+        // (the weights and the output as the cells of their grids: hidden-values.js cellValue)
+        `o = ${wv.map((a, j) => `${cellValue('ws-weights', 0, j, tex(a, { digits: 3 }))}\\,${vec(rowOf(s.V, j))}`).join(' + ')} = ${vec(rowOf(r.o, 0), { digits: 3 }, (c, x) => cellValue('ws-output', 0, c, x))}`,
         { display: true });
       const pts = [0, 1, 2].map((j) => rowOf(s.V, j));
       const o = rowOf(r.o, 0);

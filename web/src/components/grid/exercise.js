@@ -4,7 +4,9 @@
 // show them. A verdict ("1 of 1 correct") holds for the values it judged: when one of them
 // changes, or the hidden cells do, it goes until the next check. And an exercise must not
 // give its own answer away: checkLeaks (below, run by the chapter kit) tells the teacher
-// where a hidden value still shows (another grid, a worked formula, a sentence).
+// where a hidden value still shows (another grid, a worked formula, a sentence), and the
+// learner gets those other grids' cells covered (setCovered, from the kit's coverReveals),
+// with a line under the grid that says why.
 import { cellText, decimals } from '../../format.js';
 import { parseCell } from '../typed-number.js';
 import { fitWidth } from './cells.js';
@@ -30,6 +32,9 @@ export function exerciseOf(g) {
   // For the teacher: where the hidden values still show (checkLeaks, through setLeakNote).
   const leak = mk('p', 'exercise-leak', el, { hidden: true });
   leak.setAttribute('role', 'status');
+  // For the learner: this grid's cells that show another grid's hidden value (g.covered,
+  // drawn by grid/table.js while no teacher is picking), and why they are covered.
+  const coverNote = mk('p', 'covered-note', null, { hidden: true }); // (placed by matrix-grid.js)
   checkBtn.addEventListener('click', () => check());
   revealBtn.addEventListener('click', () => reveal());
 
@@ -59,8 +64,10 @@ export function exerciseOf(g) {
   let drawnKey = null;
   function draw() {
     // Only when picking, the hidden cells, the language or the table (reshaped) changed.
-    const key = `${g.picking}|${[...hidden].join(';')}|${say('hiddenHint')}`;
+    const key = `${g.picking}|${[...hidden].join(';')}|${[...g.covered].join(';')}|${say('hiddenHint')}`;
     if (key === drawnKey) return;
+    coverNote.hidden = g.picking || g.covered.size === 0;
+    coverNote.textContent = say('covered', { n: g.covered.size });
     drawnKey = key;
     g.el.classList.toggle('picking', g.picking);
     el.hidden = !(hidden.size > 0 || g.picking);
@@ -200,12 +207,30 @@ export function exerciseOf(g) {
   }
 
   return {
-    el, asked, drawAnswer, draw, reshaped, updating, toggle,
+    el, coverNote, asked, drawAnswer, draw, reshaped, updating, toggle,
     api: {
       setHidden, get hidden() { return list(); }, setPicking, check, reveal,
       setTolerance: (t) => (tol = Number(t) >= 0 ? Number(t) : tol),
       // The hidden cells' values as this grid shows them ("0.114"), for finding them elsewhere.
       hiddenTexts: () => (g.current ? list().map(([i, j]) => cellText(g.current.data[i * g.current.cols + j], g.num)) : []),
+      // Cells ("i,j") that show a value another grid hides: covered for the learner.
+      setCovered(cells) {
+        const next = new Set(editable ? [] : cells.filter((k) => !hidden.has(k)));
+        if (next.size === g.covered.size && [...next].every((k) => g.covered.has(k))) return;
+        g.covered = next;
+        drawnKey = null;
+        if (g.current) g.update(g.current);
+      },
+      get covered() { return [...g.covered]; },
+      // The cells whose text (as this grid writes it) is one of `texts`.
+      cellsShowing(texts) {
+        const m = g.current;
+        if (!m || !texts.size) return [];
+        const out = [];
+        for (let i = 0; i < m.rows; i++)
+          for (let j = 0; j < m.cols; j++) if (texts.has(cellText(m.data[i * m.cols + j], g.num))) out.push(`${i},${j}`);
+        return out;
+      },
       setLeakNote(text) {
         if (leak.hidden !== !text) leak.hidden = !text;
         if (leak.textContent !== (text || '')) leak.textContent = text || '';

@@ -6,7 +6,14 @@
 // chapter. The kit registers each chapter's section with the texts its grids hide
 // (g.hiddenTexts(): the digits the grid shows, which are the digits a formula or a
 // sentence shows for the same value, format.js tex/cellText) and redraws when they change.
-// What stays on screen in another grid is the teacher's to see (exercise.js checkLeaks).
+// What stays on screen in another grid is the teacher's to see (exercise.js checkLeaks);
+// the learner sees it covered (exercise.js setCovered, through the kit).
+//
+// By identity where the writer says which cell a value is: cellValue(key, i, j, text)
+// tags the text with its grid and cell, and maskHidden writes "?" for it when that cell is
+// hidden or covered (hidden.cells holds "key:i,j"), and the text as is otherwise, even when
+// it equals a hidden value (α₂ = α₁ = 0.500 is no reason to hide α₂). A value without a tag
+// is masked by its digits, as before (never shown when it reads as a hidden one).
 
 const sources = new WeakMap(); // root element -> () => the texts hidden under it
 
@@ -20,16 +27,17 @@ export function hideValuesUnder(root, texts) {
 // the values the grid held before, and would show the new ones. The kit then renders again.
 export function watchHidden(read) {
   const seen = new Set();
+  const keyOf = (t) => `${t.join('\n')}|${[...(t.cells ?? [])].join(' ')}`;
   return {
     texts: () => {
       const t = read();
-      seen.add(t.join('\n'));
+      seen.add(keyOf(t));
       return t;
     },
     reset: () => seen.clear(),
     stale: () => {
       if (!seen.size) return false;
-      const now = read().join('\n');
+      const now = keyOf(read());
       return [...seen].some((k) => k !== now);
     },
   };
@@ -63,10 +71,23 @@ function patternOf(t) {
   return re;
 }
 
-// `text` (TeX or prose) with every hidden value in it written as "?".
+// A value of cell (i, j) of the grid `key` in a formula or a sentence (see above).
+const TAG = /\uE000([^\uE001]*)\uE001([^\uE002]*)\uE002/g;
+export const cellValue = (key, i, j, text) => `\uE000${key}:${i},${j}\uE001${text}\uE002`;
+export const cellKey = (key, i, j) => `${key}:${i},${j}`;
+
+// `text` (TeX or prose) with every hidden value in it written as "?": a tagged one when its
+// cell is in hidden.cells, an untagged one when its digits are a hidden text's.
 export function maskHidden(text, hidden) {
-  if (!hidden.length || typeof text !== 'string') return text;
-  let out = text;
+  if (typeof text !== 'string') return text;
+  const tagged = text.includes('\uE000');
+  if (!hidden.length && !tagged) return text;
+  const kept = [];
+  let out = tagged ? text.replace(TAG, (m, ref, value) => {
+    if (hidden.cells?.has(ref)) return '?';
+    kept.push(value);
+    return `\uE003${kept.length - 1}\uE003`; // (out of reach of the masking by digits below)
+  }) : text;
   for (const t of hidden) if (worthHiding(t)) out = out.replace(patternOf(t), '?');
-  return out;
+  return kept.length ? out.replace(/\uE003(\d+)\uE003/g, (m, k) => kept[Number(k)]) : out;
 }

@@ -127,9 +127,12 @@ export function tableOf(g) {
         const asked = ex.asked(i, j);
         if (asked || c.answer) ex.drawAnswer(i, j, asked && hide);
         setClass(c, 'hidden-cell', asked);
+        // (a value another grid hides: covered while no teacher is picking, its colour too)
+        const covered = hide && !asked && g.covered.has(`${i},${j}`);
+        setClass(c, 'covered', covered);
         setClass(c, 'masked', x === -Infinity && !(asked && hide));
         setClass(c, 'nonfinite', Number.isNaN(x) || x === Infinity);
-        const bg = s && Number.isFinite(x) && !(asked && hide) ? s(x) : '';
+        const bg = s && Number.isFinite(x) && !(asked && hide) && !covered ? s(x) : '';
         if (c.bg !== bg) {
           c.bg = bg;
           td.style.backgroundColor = bg;

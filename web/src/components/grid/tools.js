@@ -63,8 +63,10 @@ export function toolsOf(g) {
     io.apply.textContent = say('apply');
     io.close.textContent = say('close');
   }
+  // The cells an export leaves blank: the exercise's, and those covered for the learner.
+  const notShown = () => (g.picking || !g.covered.size ? g.hidden : new Set([...g.hidden, ...g.covered]));
   const textOf = (format) => {
-    const o = { hidden: g.hidden, ...g.num, rowLabel, colLabel };
+    const o = { hidden: notShown(), ...g.num, rowLabel, colLabel };
     if (format === 'latex') return matrixToLatex(g.current, o);
     if (format === 'markdown') return matrixToMarkdown(g.current, o);
     if (format === 'csv') return matrixToCsv(g.current, o);
@@ -145,7 +147,7 @@ export function toolsOf(g) {
     const s = g.scale;
     const current = g.current;
     return gridSvg(current, {
-      title: `${ariaLabel()} (${current.rows} × ${current.cols})`, rowLabel, colLabel, ...g.num, hidden: g.hidden, theme: themeOf(g.el),
+      title: `${ariaLabel()} (${current.rows} × ${current.cols})`, rowLabel, colLabel, ...g.num, hidden: notShown(), theme: themeOf(g.el),
       cellStyle: s ? (x) => ({ bg: s(x), fg: textColorFor(s(x)) }) : () => null,
     });
   }
