@@ -120,10 +120,12 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
   el.append(svg, legend);
   const relabel = () => {
     if (!menu) return;
+    // (called by every draw: written only when the words changed, a language switch)
     const sm = menu.querySelector('summary');
-    sm.setAttribute('aria-label', toolText('menu') ?? PLOT_TEXT.menu);
-    sm.title = toolText('menu') ?? PLOT_TEXT.menu;
-    for (const [k, b] of Object.entries(menuButtons)) b.textContent = toolText(k) ?? PLOT_TEXT[k];
+    const name = toolText('menu') ?? PLOT_TEXT.menu;
+    if (sm.getAttribute('aria-label') !== name) sm.setAttribute('aria-label', name);
+    if (sm.title !== name) sm.title = name;
+    for (const [k, b] of Object.entries(menuButtons)) setText(b, toolText(k) ?? PLOT_TEXT[k]);
   };
   relabel();
   const m = { top: 12, right: 14, bottom: 42, left: 56 };

@@ -422,10 +422,14 @@ function sameParts(was, parts) {
 // Rebuilds an element's children with build(into), where `into` is a detached copy of the
 // element; what is new is morphed into the element (morphdom), so rows, chips and cells
 // that come out the same are left alone. For content without listeners of its own (morphdom
-// keeps the old nodes, with the listeners they had).
+// keeps the old nodes, with the listeners they had), which nothing else writes to: when
+// the new content is the HTML the last rebuild left, nothing is compared or written.
 export function rebuild(el, build) {
   const next = el.cloneNode(false);
   build(next);
+  const html = next.innerHTML;
+  if (el.__rebuilt === html && el.firstChild) return;
+  el.__rebuilt = html;
   if (!el.firstChild) el.append(...next.childNodes);
   else morphdom(el, next, { childrenOnly: true });
 }
