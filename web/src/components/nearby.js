@@ -8,7 +8,8 @@
 // grids and plots within about half a screen of the viewport; the others keep their old
 // DOM until one shared IntersectionObserver (margin: half a screen above and below) sees
 // them come near, before the browser paints them there. An element counts as near until
-// the observer has first said otherwise, so a figure's first draw is never put off.
+// the observer has first said otherwise, so a figure's first draw is never put off, and
+// so does one that is not rendered (display: none), which an edit may show.
 // Everything dirty is drawn at `beforeprint`, and a figure is drawn when focus enters it.
 // window.__eagerFigures = true (set before the page's script runs: the browser tests do,
 // since they read numbers in grids anywhere on the page) turns the deferral off.
@@ -32,6 +33,12 @@ function watch(el) {
           const draw = dirty.get(e.target);
           dirty.delete(e.target);
           draw?.();
+        } else if (e.target.checkVisibility?.() === false) {
+          // not rendered (display: none, a part of the chapter the state hides): where it
+          // will be is not known, so it is drawn with every edit, as a figure not yet seen.
+          // (The edit that shows it then draws it in the same frame, instead of marking it
+          // stale and drawing it again once the observer has seen it come near.)
+          far.delete(e.target);
         } else far.add(e.target);
       }
     }, { rootMargin: '50% 0px' });
