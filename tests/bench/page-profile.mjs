@@ -58,7 +58,7 @@ try {
   cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
   const traced = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
   const INVAL = process.argv.includes('--invalidations');
-  await cdp.send('Tracing.start', { categories: `devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing${INVAL ? ',disabled-by-default-devtools.timeline.invalidationTracking' : ''}`, transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', { categories: `devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing${INVAL ? ',disabled-by-default-devtools.timeline.invalidationTracking' : ''}${process.argv.includes('--forced') ? ',disabled-by-default-devtools.timeline.stack' : ''}`, transferMode: 'ReportEvents' });
   await cdp.send('Profiler.start');
   const samples = LANG
     ? await page.evaluate(async (n) => { const out = []; for (let k = 0; k < n; k++) out.push(await window.__bench.lang(200)); return out; }, Math.min(EDITS, 6))
@@ -172,6 +172,23 @@ try {
     }
     console.log(`\ninvalidations per edit (kind, reason, node), top 40:`);
     for (const [k, n] of [...by].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${(n / per).toFixed(1).padStart(8)}  ${k}`);
+  }
+  if (process.argv.includes('--forced')) {
+    // Style and layout run inside an event's script (forced by a read after a write): where.
+    const disp = events.filter((x) => x.name === 'EventDispatch' && x.ph === 'X' && inside(x) && (!main || (x.pid === main.pid && x.tid === main.tid)));
+    const within = (e) => disp.some((d) => e.ts >= d.ts && e.ts + (e.dur ?? 0) <= d.ts + d.dur);
+    const by = new Map();
+    for (const e of events) {
+      if (!(e.name === 'UpdateLayoutTree' || e.name === 'Layout') || e.ph !== 'X' || !within(e)) continue;
+      const st = e.args?.beginData?.stackTrace ?? e.args?.data?.stackTrace ?? [];
+      const k = `${e.name} ${st.slice(0, 4).map((f) => `${f.functionName || '?'}@${(f.url || '').split('/').pop()}:${f.lineNumber}`).join(' < ') || '(no stack)'}`;
+      const v = by.get(k) ?? { n: 0, ms: 0 };
+      v.n++;
+      v.ms += (e.tdur ?? e.dur ?? 0) / 1000;
+      by.set(k, v);
+    }
+    console.log('\nstyle and layout inside event handlers (CPU ms per edit, count):');
+    for (const [k, v] of [...by].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)) console.log(`${(v.ms / per).toFixed(2).padStart(8)} ${String(v.n).padStart(4)}×  ${k}`);
   }
   if (process.argv.includes('--layouts')) {
     // Each layout of the first edits: its time, dirty objects and roots (the nodes laid out
