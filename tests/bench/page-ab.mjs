@@ -6,7 +6,9 @@
 // Performance metrics the main thread's style recalcs and layouts per edit and their time.
 //   node tests/bench/page-ab.mjs --a <dist dir> --b <dist dir> --cases scaling:slider,training:select
 //        [--rounds 3] [--edits 20] [--alone] (each chapter alone, ?embed=, instead of the full page)
+//        [--json <file>] (every sample, for merging runs)
 import { resolve } from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { startServer } from '../../web/scripts/serve.mjs';
 import { launchChromium } from '../../web/scripts/browser.mjs';
@@ -61,6 +63,7 @@ try {
   await servers.B.close();
 }
 console.log(`load average at end: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+if (arg('json', null)) await writeFile(arg('json'), JSON.stringify({ builds, cases: out }));
 console.log('\nper edit: median / p95 ms; DOM mutation records; style recalcs, layouts; ms of style, layout, script, all tasks (DevTools metrics, the edits and the gaps between them)');
 for (const [name, by] of Object.entries(out)) {
   for (const b of ['A', 'B']) {
