@@ -48,9 +48,10 @@ export function editProbe() {
   // `inScope(node)`, if given, also times the last frame that changed a node it accepts
   // (msScoped: what was on screen, for a language switch).
   async function timed(act, rootEl, inScope = null) {
-    let mutated = false, scoped = false;
+    let mutated = false, scoped = false, mutations = 0;
     const mo = new MutationObserver((records) => {
       mutated = true;
+      mutations += records.length;
       if (inScope && !scoped) scoped = records.some((r) => inScope(r.target));
     });
     mo.observe(rootEl, { subtree: true, childList: true, attributes: true, characterData: true });
@@ -77,7 +78,8 @@ export function editProbe() {
     }
     mo.disconnect();
     performance.mark('bench-edit-end', { startTime: last });
-    return { ms: last - t0, frames, ...(inScope && { msScoped: lastScoped - t0 }) };
+    // mutations: the DOM mutation records of the edit (writes, whatever the machine's load)
+    return { ms: last - t0, frames, mutations, ...(inScope && { msScoped: lastScoped - t0 }) };
   }
   const visible = (n) => n.checkVisibility?.() ?? n.offsetParent !== null;
   const usable = (n) => visible(n) && !n.disabled && !n.readOnly;

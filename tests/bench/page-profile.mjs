@@ -9,6 +9,9 @@
 //        [--lang] (profile language switches instead) [--timeline] (the first edits step by step)
 //        [--css '<rules>'] (a style sheet added first: try a CSS change without a build)
 //        [--dist <dir>] (serve another build than web/dist: an A/B against a saved copy)
+//        [--invalidations] (which nodes' style and layout each edit invalidates, and why)
+// Besides times (which move with the machine's load) it prints counts that do not: DOM
+// mutation records, style recalcs and layouts per edit, and the thread CPU time of each phase.
 import { writeFile, mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { startServer } from '../../web/scripts/serve.mjs';
@@ -54,7 +57,8 @@ try {
   const events = [];
   cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
   const traced = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
-  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing', transferMode: 'ReportEvents' });
+  const INVAL = process.argv.includes('--invalidations');
+  await cdp.send('Tracing.start', { categories: `devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing${INVAL ? ',disabled-by-default-devtools.timeline.invalidationTracking' : ''}${process.argv.includes('--forced') ? ',disabled-by-default-devtools.timeline.stack' : ''}`, transferMode: 'ReportEvents' });
   await cdp.send('Profiler.start');
   const samples = LANG
     ? await page.evaluate(async (n) => { const out = []; for (let k = 0; k < n; k++) out.push(await window.__bench.lang(200)); return out; }, Math.min(EDITS, 6))
@@ -88,7 +92,8 @@ try {
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   const ms = samples.map((s) => s.ms).sort((a, b) => a - b);
   const per = Math.max(1, windows.length);
-  console.log(`${id} ${LANG ? 'language switch' : kind}: ${ms.length} edits, median ${ms[Math.floor(ms.length / 2)].toFixed(1)} ms, max ${ms.at(-1).toFixed(1)} ms`);
+  const muts = samples.map((x) => x.mutations ?? 0);
+  console.log(`${id} ${LANG ? 'language switch' : kind}: ${ms.length} edits, median ${ms[Math.floor(ms.length / 2)].toFixed(1)} ms, max ${ms.at(-1).toFixed(1)} ms; DOM mutation records per edit ${(muts.reduce((a, b) => a + b, 0) / Math.max(1, muts.length)).toFixed(1)}, frames per edit ${(samples.reduce((a, x) => a + x.frames, 0) / Math.max(1, samples.length)).toFixed(2)}`);
   console.log('\nself time inside the edits (CPU profile, ms per edit; idle excluded):');
   for (const [name, t] of [...self].filter(([n]) => !n.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, 30))
     console.log(`${(t / per).toFixed(2).padStart(8)}  ${name}`);
@@ -131,6 +136,67 @@ try {
         .sort((x, y) => x.ts - y.ts)
         .map((e) => `${((e.ts - a) / 1000).toFixed(1)}+${(e.dur / 1000).toFixed(1)} ${e.name}${e.args?.data?.url ? ` ${e.args.data.url.split('/').pop()}:${e.args.data.lineNumber}` : ''}${e.args?.data?.type ? ` ${e.args.data.type}` : ''}`);
       console.log(`\nedit of ${((b - a) / 1000).toFixed(1)} ms:\n  ${rows.join('\n  ')}`);
+    }
+  }
+  if (INVAL) {
+    // What each edit invalidated: style (with the reason) and layout, by node, summed.
+    // The node's block: the nearest figure, paragraph, heading or control bar (its class and
+    // test id), found by the node's backend id once the edits are done.
+    await cdp.send('DOM.getDocument', { depth: 0 });
+    const owners = new Map();
+    const ownerOf = async (nodeId) => {
+      if (!nodeId) return '';
+      if (!owners.has(nodeId)) {
+        let o = '(gone)';
+        try {
+          const { object } = await cdp.send('DOM.resolveNode', { backendNodeId: nodeId });
+          const r = await cdp.send('Runtime.callFunctionOn', { objectId: object.objectId, returnByValue: true, functionDeclaration: `function () {
+            const e = this.nodeType === 1 ? this : this.parentElement;
+            const b = e && e.closest('figure, p, h3, h4, li, .controls, .worked, .sat-row, label, details, section');
+            if (!b) { const path = []; for (let x = this; x && path.length < 6; x = x.parentNode) path.push(x.nodeName + (x.className && typeof x.className === 'string' ? '.' + x.className.split(' ')[0] : '')); return '- ' + path.join('<'); }
+            const cls = typeof b.className === 'string' ? b.className.trim().split(/\s+/).slice(0, 2).join('.') : '';
+            return b.tagName.toLowerCase() + (cls ? '.' + cls : '') + (b.dataset.plot || b.dataset.grid || b.dataset.testid || b.dataset.key ? '[' + (b.dataset.plot || b.dataset.grid || b.dataset.testid || b.dataset.key) + ']' : '') + (b.hidden ? ' hidden' : '');
+          }` });
+          o = r.result.value;
+        } catch { /* the node is gone */ }
+        owners.set(nodeId, o);
+      }
+      return owners.get(nodeId);
+    };
+    const by = new Map();
+    for (const e of events) {
+      if (!inside(e) || !/InvalidationTracking$/.test(e.name)) continue;
+      const d = e.args?.data ?? {};
+      const k = `${e.name.replace('InvalidationTracking', '')} ${d.reason ?? d.invalidationSet?.[0]?.selectors?.join(',') ?? ''} in ${await ownerOf(d.nodeId)}`.trim().slice(0, 160);
+      by.set(k, (by.get(k) ?? 0) + 1);
+    }
+    console.log(`\ninvalidations per edit (kind, reason, node), top 40:`);
+    for (const [k, n] of [...by].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${(n / per).toFixed(1).padStart(8)}  ${k}`);
+  }
+  if (process.argv.includes('--forced')) {
+    // Style and layout run inside an event's script (forced by a read after a write): where.
+    const disp = events.filter((x) => x.name === 'EventDispatch' && x.ph === 'X' && inside(x) && (!main || (x.pid === main.pid && x.tid === main.tid)));
+    const within = (e) => disp.some((d) => e.ts >= d.ts && e.ts + (e.dur ?? 0) <= d.ts + d.dur);
+    const by = new Map();
+    for (const e of events) {
+      if (!(e.name === 'UpdateLayoutTree' || e.name === 'Layout') || e.ph !== 'X' || !within(e)) continue;
+      const st = e.args?.beginData?.stackTrace ?? e.args?.data?.stackTrace ?? [];
+      const k = `${e.name} ${st.slice(0, 4).map((f) => `${f.functionName || '?'}@${(f.url || '').split('/').pop()}:${f.lineNumber}`).join(' < ') || '(no stack)'}`;
+      const v = by.get(k) ?? { n: 0, ms: 0 };
+      v.n++;
+      v.ms += (e.tdur ?? e.dur ?? 0) / 1000;
+      by.set(k, v);
+    }
+    console.log('\nstyle and layout inside event handlers (CPU ms per edit, count):');
+    for (const [k, v] of [...by].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)) console.log(`${(v.ms / per).toFixed(2).padStart(8)} ${String(v.n).padStart(4)}×  ${k}`);
+  }
+  if (process.argv.includes('--layouts')) {
+    // Each layout of the first edits: its time, dirty objects and roots (the nodes laid out
+    // from), to find what makes a layout large.
+    console.log('\nlayouts of the first edits (ms wall [thread CPU], dirty/total objects, roots):');
+    for (const e of events.filter((x) => x.name === 'Layout' && x.ph === 'X' && inside(x) && (!main || (x.pid === main.pid && x.tid === main.tid))).slice(0, 12)) {
+      const roots = e.args?.endData?.layoutRoots ?? [];
+      console.log(`  ${(e.dur / 1000).toFixed(2)} [${((e.tdur ?? 0) / 1000).toFixed(2)}] ${e.args?.beginData?.dirtyObjects}/${e.args?.beginData?.totalObjects} ${e.args?.beginData?.stackTrace ? 'forced ' : ''}${roots.length} roots: ${roots.slice(0, 3).map((r) => r.nodeId).join(',')}`);
     }
   }
   const lays = events.filter((e) => e.name === 'Layout' && e.ph === 'X' && inside(e) && e.args?.beginData);

@@ -8,7 +8,8 @@
 // grids and plots within about half a screen of the viewport; the others keep their old
 // DOM until one shared IntersectionObserver (margin: half a screen above and below) sees
 // them come near, before the browser paints them there. An element counts as near until
-// the observer has first said otherwise, so a figure's first draw is never put off.
+// the observer has first said otherwise, so a figure's first draw is never put off. A
+// figure hidden far (display: none) that an edit shows is drawn in the edit's own frame.
 // Everything dirty is drawn at `beforeprint`, and a figure is drawn when focus enters it.
 // window.__eagerFigures = true (set before the page's script runs: the browser tests do,
 // since they read numbers in grids anywhere on the page) turns the deferral off.
@@ -20,7 +21,9 @@
 // behind and one when it catches up: no layout of the figure's own.
 const dirty = new Map(); // element -> its draw, while far away with a newer value
 const far = new WeakSet(); // elements the observer last saw far from the screen
+const hidden = new Set(); // far ones that were not rendered when last seen (display: none)
 let observer = null;
+let resizes = null;
 
 function watch(el) {
   if (!observer) {
@@ -32,9 +35,35 @@ function watch(el) {
           const draw = dirty.get(e.target);
           dirty.delete(e.target);
           draw?.();
-        } else far.add(e.target);
+        } else {
+          far.add(e.target);
+          // not rendered (display: none, a part of the chapter the state hides): watched
+          // for the edit that shows it (shown below)
+          if (e.target.checkVisibility?.() === false && resizes) {
+            hidden.add(e.target);
+            resizes.observe(e.target);
+          }
+        }
       }
     }, { rootMargin: '50% 0px' });
+    // A hidden figure that an edit shows is drawn in that edit's frame: a ResizeObserver
+    // reports it after the frame's layout and before its paint (where a write is laid out
+    // again in the same frame), whereas the IntersectionObserver would say it is near only
+    // after the paint, a frame later, showing it stale meanwhile.
+    resizes = typeof ResizeObserver === 'function' ? new ResizeObserver((entries) => {
+      for (const e of entries) {
+        const el = e.target;
+        if (!hidden.has(el) || (!e.contentRect.width && !e.contentRect.height)) continue;
+        hidden.delete(el);
+        resizes.unobserve(el); // (before it is drawn: its new size is not reported again)
+        const r = el.getBoundingClientRect(), h = window.innerHeight;
+        if (r.bottom < -h / 2 || r.top > 1.5 * h) continue; // far: the other observer draws it when near
+        far.delete(el);
+        const draw = dirty.get(el);
+        dirty.delete(el);
+        draw?.();
+      }
+    }) : null;
     if (typeof window !== 'undefined') window.addEventListener('beforeprint', flushAll);
   }
   observer.observe(el);

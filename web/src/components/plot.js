@@ -35,6 +35,9 @@ import { whenNear } from './nearby.js';
 const NS = 'http://www.w3.org/2000/svg';
 const PALETTE = ['#1f5fbf', '#c2760c', '#2e8b6e', '#b3416b', '#5b4fb3', '#555b66']; // distinguishable, CB-safe order
 let plotCount = 0;
+// A mark label's drawn width by its text (.mark-label: one font and size on every plot),
+// once the page's fonts are in.
+const labelWidths = new Map();
 
 function svgEl(tag, attrs = {}, parent) {
   const n = document.createElementNS(NS, tag);
@@ -120,10 +123,12 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
   el.append(svg, legend);
   const relabel = () => {
     if (!menu) return;
+    // (called by every draw: written only when the words changed, a language switch)
     const sm = menu.querySelector('summary');
-    sm.setAttribute('aria-label', toolText('menu') ?? PLOT_TEXT.menu);
-    sm.title = toolText('menu') ?? PLOT_TEXT.menu;
-    for (const [k, b] of Object.entries(menuButtons)) b.textContent = toolText(k) ?? PLOT_TEXT[k];
+    const name = toolText('menu') ?? PLOT_TEXT.menu;
+    if (sm.getAttribute('aria-label') !== name) sm.setAttribute('aria-label', name);
+    if (sm.title !== name) sm.title = name;
+    for (const [k, b] of Object.entries(menuButtons)) setText(b, toolText(k) ?? PLOT_TEXT[k]);
   };
   relabel();
   const m = { top: 12, right: 14, bottom: 42, left: 56 };
@@ -219,7 +224,9 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
       bottom = top + side;
     }
     // A square plot narrower than planned is also shorter: no empty band below it.
-    svg.setAttribute('viewBox', `0 0 ${width} ${square ? bottom + m.bottom : height}`);
+    // (written only when it changes: a new viewBox lays the whole SVG out again)
+    const viewBox = `0 0 ${width} ${square ? bottom + m.bottom : height}`;
+    if (svg.getAttribute('viewBox') !== viewBox) svg.setAttribute('viewBox', viewBox);
     const sx = scale(x, x0, x1, [left, right]);
     const sy = scale(y, y0, y1, [bottom, top]);
     // The axes are rebuilt only when they change (domains, labels, size): a plot redrawn many
@@ -292,7 +299,12 @@ export function createPlot({ title = () => '', x = {}, y = {}, width = 520, heig
     for (const mk of marks) {
       if (!mk.label) continue;
       const node = g('text', { class: 'mark-label' }, mk.label, ['x', 'y', 'text-anchor']);
-      const w = node.getComputedTextLength?.() || textWidth(mk.label);
+      // (measured once per text: a measure after the draw's writes lays the page out then)
+      let w = labelWidths.get(mk.label);
+      if (w === undefined) {
+        w = node.getComputedTextLength?.() || textWidth(mk.label);
+        if (w > 0 && document.fonts?.status === 'loaded') labelWidths.set(mk.label, w);
+      }
       const p = placeLabel([sx(mk.x), sy(mk.y)], w, drawn, placed, [left, top, right, bottom]);
       for (const [a, v] of Object.entries({ x: p.x, y: p.y, 'text-anchor': p.anchor })) if (node.getAttribute(a) !== String(v)) node.setAttribute(a, v);
       placed.push(p.box);

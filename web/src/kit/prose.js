@@ -217,7 +217,16 @@ export function setParts(el, parts, { slotted = false } = {}) {
   if (was && was.length === now.length && now.every((p, i) => sameShape(was[i], p))) {
     for (let i = 0; i < now.length; i++) {
       const p = now[i], o = was[i];
-      if (p.html !== undefined || o.tex === p.tex) continue;
+      if (p.html !== undefined) {
+        // words between the formulas (a count, a ratio written as text): their text nodes
+        if (o.html !== p.html) {
+          const words = wordsOf(p.html).words;
+          for (let j = 0; j < words.length; j++) if (o.texts[j].data !== words[j]) o.texts[j].data = words[j];
+          o.html = p.html;
+        }
+        continue;
+      }
+      if (o.tex === p.tex) continue;
       let signs = false; // a sign came or went: the MathML's <mo>−</mo> with it
       for (let j = 0; j < p.digits.length; j++) if (o.digits[j] !== p.digits[j]) {
         const d = digitsIn(p.digits[j]), form = formOf(p.digits[j]);
@@ -245,8 +254,23 @@ export function setParts(el, parts, { slotted = false } = {}) {
   el.__html = html;
   el.__parts = findSlots(el, now);
 }
-const sameShape = (o, p) => (p.html !== undefined ? o.html === p.html
+// A part of words is the same shape when it is the same HTML, or the same markup around
+// other words (no entity, no word emptied) and the old part's words are text nodes of the
+// element, one each (findTexts): the new words are written into those nodes, as a
+// formula's new digits into its slots.
+const sameShape = (o, p) => (p.html !== undefined ? o.html === p.html || (!!o.texts && sameMarkup(o, p.html))
   : o.slots !== null && o.skel === p.skel && o.display === p.display);
+// Words with simple HTML: the tags in order, and the words between them (empty ones out).
+// null where an entity is (its text is not its source).
+function wordsOf(html) {
+  if (html.includes('&')) return null;
+  const bits = html.split(/(<[^>]*>)/);
+  return { tags: bits.filter((b, i) => i % 2).join(''), words: bits.filter((b, i) => !(i % 2) && b !== '') };
+}
+function sameMarkup(o, html) {
+  const w = wordsOf(html);
+  return !!w && w.tags === o.tags && w.words.length === o.texts.length;
+}
 
 const PLACE = new RegExp(`^${SLOT}(\\d+)$`);
 function slotPlace(span) {
@@ -267,6 +291,7 @@ function findSlots(el, parts) {
     for (const p of formulas) p.slots = null;
     return parts;
   }
+  findTexts(el, parts, roots);
   formulas.forEach((p, k) => {
     const root = roots[k];
     p.math = root.querySelector(':scope > .katex-mathml');
@@ -295,6 +320,37 @@ function findSlots(el, parts) {
     findMathSlots(p);
   });
   return parts;
+}
+// The text nodes of each part of words, walking the element's children in the parts'
+// order: a part of words is the children up to the one holding the next formula's KaTeX
+// root. Its words are known (texts: the nodes, tags: its markup) when its text nodes are
+// its words, one each and in order; else (an entity, a scroll hint put in) new words there
+// are morphed in.
+function findTexts(el, parts, roots) {
+  let child = el.firstChild, k = 0;
+  for (const p of parts) {
+    p.texts = null;
+    if (p.html === undefined) {
+      const root = roots[k++];
+      while (child && !child.contains(root)) child = child.nextSibling;
+      child = child?.nextSibling ?? null;
+      continue;
+    }
+    const next = roots[k];
+    const texts = [];
+    for (; child && !(next && child.contains(next)); child = child.nextSibling) {
+      if (child.nodeType === 3) texts.push(child);
+      else if (child.nodeType === 1) {
+        const tw = document.createTreeWalker(child, NodeFilter.SHOW_TEXT);
+        for (let t = tw.nextNode(); t; t = tw.nextNode()) texts.push(t);
+      }
+    }
+    const w = wordsOf(p.html);
+    if (w && w.words.length === texts.length && texts.every((t, j) => t.data === w.words[j])) {
+      p.texts = texts;
+      p.tags = w.tags;
+    }
+  }
 }
 // The MathML's numbers: its <mn> elements, if they are the slots' digits in order.
 function findMathSlots(p) {
@@ -327,8 +383,11 @@ const KEPT = 2;
 export function setProse(el, template, vars, { keep: keeping = false } = {}) {
   const filled = maskHidden(fill(template, vars), hiddenTextsAt(el)); // (an exercise's hidden values: "?")
   if (el.__filled === filled) return;
+  // Words and digits written in place cost less than putting kept nodes back (which are
+  // styled and laid out anew): kept nodes are for a text whose shape changed.
+  const parts = proseParts(filled);
   const kept = el.__kept?.get(filled);
-  if (kept) {
+  if (kept && !(el.__parts && sameParts(el.__parts, parts))) {
     if (keeping) keep(el);
     el.__kept.delete(filled);
     el.replaceChildren(...kept.nodes.filter((n) => !n.classList?.contains('scroll-hint')));
@@ -337,7 +396,6 @@ export function setProse(el, template, vars, { keep: keeping = false } = {}) {
     el.__filled = filled;
     return;
   }
-  const parts = proseParts(filled);
   if (keeping && el.__filled !== undefined && el.__parts && !sameParts(el.__parts, parts)) {
     keep(el);
     el.__parts = []; // typeset with slots (its numbers may change next), into an empty element
@@ -357,17 +415,21 @@ function keep(el) {
 // Would setParts write these parts into the element in place (only digits changed)?
 function sameParts(was, parts) {
   if (was.length !== parts.length) return false;
-  return parts.every((p, i) => (typeof p === 'string' ? was[i].html === p
+  return parts.every((p, i) => (typeof p === 'string' ? sameShape(was[i], { html: p })
     : sameShape(was[i], { tex: p.tex, display: p.display, ...skeleton(p.tex) })));
 }
 
 // Rebuilds an element's children with build(into), where `into` is a detached copy of the
 // element; what is new is morphed into the element (morphdom), so rows, chips and cells
 // that come out the same are left alone. For content without listeners of its own (morphdom
-// keeps the old nodes, with the listeners they had).
+// keeps the old nodes, with the listeners they had), which nothing else writes to: when
+// the new content is the HTML the last rebuild left, nothing is compared or written.
 export function rebuild(el, build) {
   const next = el.cloneNode(false);
   build(next);
+  const html = next.innerHTML;
+  if (el.__rebuilt === html && el.firstChild) return;
+  el.__rebuilt = html;
   if (!el.firstChild) el.append(...next.childNodes);
   else morphdom(el, next, { childrenOnly: true });
 }

@@ -32,6 +32,7 @@ export default {
     const g = {}; // the computed grids, by name, filled by the figures below
     const gW = {};
     let gX, heads, costHeads, cards, costCap, costHead, costBody;
+    let costTableKey = ''; // what the cost table shows (its words and numbers)
     // One card per head index, built the first time h reaches it and kept: a new h takes
     // cards 1..h (P_i keeps its T × T table, O_i adds or drops columns as d_h changes)
     // instead of building every card's grids anew (≈ 200 grid nodes per edit at h = 8).
@@ -234,19 +235,26 @@ export default {
       const hs = divisors(s.dModel).filter((h) => h <= MAX_HEADS_LISTED);
       const rows = hs.map((h) => ({ h, c: attn.cost({ n: s.n, dModel: s.dModel, heads: h }) }));
       setText(costCap, tr('costCaption', { n: num(s.n), dModel: num(s.dModel) }));
-      rebuild(costHead, (into) => {
-        for (const key of ['colHeads', 'colDh', 'colAttention', 'colProjections', 'colLayer', 'colMemory']) cell('th', tr(key), into).scope = 'col';
-      });
-      rebuild(costBody, (into) => {
-        for (const { h, c } of rows) {
-          const r = document.createElement('tr');
-          if (h === s.costHeads) r.className = 'current';
-          r.dataset.heads = String(h);
-          cell('th', String(h), r).scope = 'row';
-          for (const v of [num(c.dHead), num(c.flopsAttention), num(c.flopsProjections), num(c.flopsLayer), mb(c.bytesPerLayer)]) cell('td', v, r);
-          into.append(r);
-        }
-      });
+      // (rebuilt only when its words or numbers changed: most edits leave the table as it is)
+      const colNames = ['colHeads', 'colDh', 'colAttention', 'colProjections', 'colLayer', 'colMemory'].map((key) => tr(key));
+      const body = rows.map(({ h, c }) => [h, num(c.dHead), num(c.flopsAttention), num(c.flopsProjections), num(c.flopsLayer), mb(c.bytesPerLayer)]);
+      const tableKey = JSON.stringify([colNames, body, s.costHeads]);
+      if (tableKey !== costTableKey) {
+        costTableKey = tableKey;
+        rebuild(costHead, (into) => {
+          for (const text of colNames) cell('th', text, into).scope = 'col';
+        });
+        rebuild(costBody, (into) => {
+          for (const [h, ...values] of body) {
+            const r = document.createElement('tr');
+            if (h === s.costHeads) r.className = 'current';
+            r.dataset.heads = String(h);
+            cell('th', String(h), r).scope = 'row';
+            for (const v of values) cell('td', v, r);
+            into.append(r);
+          }
+        });
+      }
       const lo = rows[0].c, hi = rows.at(-1).c;
       return {
         t, dh, cost, flops: num(cost.flopsLayer), memLo: mb(lo.bytesPerLayer), memHi: mb(hi.bytesPerLayer), hMax: rows.at(-1).h,

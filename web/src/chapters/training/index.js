@@ -393,33 +393,55 @@ export default {
       status.dataset.drawMs = (performance.now() - t0).toFixed(1); // read by the benchmark
     }
 
-    const headGrids = new Map(); // container -> [{grid, stats}]
+    // container -> {cells: the heads drawn, in order, byKey: "l/h" -> its figure}. A head's
+    // figure is kept while the model has that head (a select that adds heads or layers builds
+    // only the new ones, and one that removes them takes those out): a grid is many nodes,
+    // which a new model would otherwise style and lay out anew for every head.
+    const headGrids = new Map();
+    function headFigure(container, l, h, probe, labels) {
+      const fig = el('div', `training-head head-${h % 4}`, null); // (put in place by drawHeads)
+      let toks = probe.tokens, names = labels;
+      const grid = k.grid({
+        caption: () => '', ariaLabel: () => tr('headCaption', { l: l + 1, h: h + 1 }), note: () => tr('headAxes'),
+        rowLabel: (i) => `${i + 1}:${names[toks[i]] ?? ''}`, colLabel: (j) => names[toks[j]] ?? '',
+        color: 'weights', digits: 2, fixed: true, testId: `${container.dataset.heads}-l${l + 1}h${h + 1}`,
+      });
+      const cap = el('p', 'training-head-title', fig);
+      fig.append(grid.el);
+      const stats = el('p', 'training-head-stats', fig);
+      const roles = el('p', 'training-head-roles', fig);
+      roles.dataset.roles = `l${l + 1}h${h + 1}`;
+      return { fig, grid, cap, stats, roles, l, h, setTokens: (t, n) => ((toks = t), (names = n)) };
+    }
     // scores: the model's measured heads (trainer: model.heads() at evaluation ticks, for
     // induction only), or undefined: no role line.
     function drawHeads(container, probe, labels, offsets, scores) {
       const layers = probe.layers;
-      const count = layers.reduce((a, l) => a + l.heads.length, 0);
-      let cells = headGrids.get(container);
-      if (!cells || cells.length !== count) {
-        container.replaceChildren();
-        cells = [];
-        layers.forEach((layer, l) => layer.heads.forEach((_, h) => {
-          const fig = el('div', `training-head head-${h % 4}`, container);
-          let toks = probe.tokens, names = labels;
-          const grid = k.grid({
-            caption: () => '', ariaLabel: () => tr('headCaption', { l: l + 1, h: h + 1 }), note: () => tr('headAxes'),
-            rowLabel: (i) => `${i + 1}:${names[toks[i]] ?? ''}`, colLabel: (j) => names[toks[j]] ?? '',
-            color: 'weights', digits: 2, fixed: true, testId: `${container.dataset.heads}-l${l + 1}h${h + 1}`,
-          });
-          const cap = el('p', 'training-head-title', fig);
-          fig.append(grid.el);
-          const stats = el('p', 'training-head-stats', fig);
-          const roles = el('p', 'training-head-roles', fig);
-          roles.dataset.roles = `l${l + 1}h${h + 1}`;
-          cells.push({ grid, cap, stats, roles, l, h, setTokens: (t, n) => ((toks = t), (names = n)) });
-        }));
-        headGrids.set(container, cells);
+      let drawn = headGrids.get(container);
+      if (!drawn) headGrids.set(container, (drawn = { cells: [], byKey: new Map() }));
+      const keys = layers.flatMap((layer, l) => layer.heads.map((_, h) => `${l}/${h}`));
+      if (keys.join() !== drawn.cells.map((c) => `${c.l}/${c.h}`).join()) {
+        const want = new Set(keys);
+        for (const [key, c] of drawn.byKey) if (!want.has(key)) {
+          c.fig.remove();
+          drawn.byKey.delete(key);
+        }
+        drawn.cells = keys.map((key) => {
+          let c = drawn.byKey.get(key);
+          if (!c) {
+            const [l, h] = key.split('/').map(Number);
+            drawn.byKey.set(key, (c = headFigure(container, l, h, probe, labels)));
+          }
+          return c;
+        });
+        // in order, moving only what is out of place
+        let at = container.firstElementChild;
+        for (const c of drawn.cells) {
+          if (c.fig !== at) container.insertBefore(c.fig, at);
+          else at = at.nextElementSibling;
+        }
       }
+      const cells = drawn.cells;
       let n = 0;
       layers.forEach((layer, l) => layer.heads.forEach((W, h) => {
         const c = cells[n++];

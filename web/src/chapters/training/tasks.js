@@ -4,7 +4,8 @@
 //
 //   configOf(state) -> the trainer's configure message's config (web/src/workers/trainer.js)
 //   pickTask(state, name) -> the patch that picking the task makes
-//   neighbours(state, lastEdited) -> the configurations one edit away, the edited control's first
+//   neighbours(state, lastEdited) -> the configurations one edit away, the edited control's first,
+//     then one of each other control's in turn
 
 // Per-task settings applied when the task changes (the learner may change heads after).
 // two-relations gives each head a value width of d_v = 2 (see the task's description) and
@@ -77,5 +78,10 @@ export function neighbours(s, lastEdited) {
   for (const t of TASKS) if (t.name !== s.task && t.name !== 'induction') add('task', pickTask(s, t.name));
   for (const seed of [s.seed + 1, s.seed - 1]) if (seed >= 0 && seed <= MAX_SEED) add('seed', { seed });
   const first = by[lastEdited] ?? [];
-  return [...first, ...Object.values(by).filter((x) => x !== first).flat()];
+  // then one of each other control in turn, so that the first edit of another control
+  // finds its model built too (the worker builds them one by one while idle)
+  const rest = Object.values(by).filter((x) => x !== first);
+  const out = [...first];
+  for (let i = 0; rest.some((x) => i < x.length); i++) for (const x of rest) if (i < x.length) out.push(x[i]);
+  return out;
 }
