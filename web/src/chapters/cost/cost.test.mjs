@@ -209,7 +209,16 @@ test('live run: starts in a worker, reports progress, the page stays responsive,
 });
 
 test('a short live run finishes; screenshots at desktop and phone width; Korean by default', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}?embed=cost`, { width: 1280, height: 900 });
+  // when each worker is stopped, and what the chapter said then
+  const init = () => {
+    window.__stops = [];
+    const stop = Worker.prototype.terminate;
+    Worker.prototype.terminate = function () {
+      window.__stops.push({ at: performance.now(), said: document.querySelector('#cost .live-status')?.textContent ?? '' });
+      return stop.call(this);
+    };
+  };
+  const { page, errors } = await openPage(browser, `${server.url}?embed=cost`, { width: 1280, height: 900, init });
   assert.match(await page.textContent('#cost h2'), /어텐션/);
   await page.selectOption('#cost [data-control="liveMaxN"]', '4096');
   await page.selectOption('#cost [data-control="liveHeads"]', '2');
@@ -220,6 +229,11 @@ test('a short live run finishes; screenshots at desktop and phone width; Korean 
   assert.match(await page.textContent('#cost [data-table="live"] caption'), /워커 2개/);
   assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), 5); // 256 ... 4096
   assert.equal(await page.$eval('#cost-progress', (p) => p.value), 1);
+  // the workers are stopped (their memory freed) after the result is on the page, one at a time
+  await page.waitForFunction(() => window.__stops.length === 2, null);
+  const stops = await page.evaluate(() => window.__stops);
+  assert.ok(stops.every((x) => /끝났습니다/.test(x.said)), JSON.stringify(stops));
+  assert.ok(stops[1].at > stops[0].at, JSON.stringify(stops));
   await (await page.$('#cost')).screenshot({ path: join(shots, 'cost-desktop.png') });
   await page.setViewportSize({ width: 360, height: 780 });
   await (await page.$('#cost')).screenshot({ path: join(shots, 'cost-phone.png') });
