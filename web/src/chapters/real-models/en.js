@@ -90,6 +90,7 @@ export default {
   gridP: 'Attention weights of the chosen head',
   gridNorm: 'Weights × value norm, each row scaled to 1',
   gridRollout: 'Attention rollout through every layer',
+  gridFilling: 'filling',
   caution: 'A large weight says that token\'s Value was mixed in a lot, not that the model answered because of that token. As layers stack up, the feed-forward blocks and residual connections keep changing the values.',
   rolesTitle: 'Measured roles',
   rolesBody: 'Roles are not named by hand: the worker measures them. On your sentence: the mean weight on the token just before (previous token), on the first token (sink), on the last four tokens (local). On {sequences|sequence|sequences} of {repeat|random token|random tokens} from the model\'s own vocabulary, each repeated once: the weight a token of the second copy puts on the token after its first copy (induction, Olsson et al. 2022), and on the earlier copy of itself (duplicate token). A score that reaches its threshold gives the role. Patterns often fall apart when the sentence changes: try several.',

@@ -221,8 +221,9 @@ export default {
     let input, sentenceError, sentenceDetail, tokensLine;
     let viewScroll, modelView, viewBox, viewButtons, pair, gridP, gridV;
     let rolesLine, tableBox, table, thead, tbody;
-    let ablateButton, ablBar, ablStop, ablLine;
+    let ablBox, ablateButton, ablBar, ablStop, ablLine, stopAsked = false;
     let labels = [];
+    const fillingTo = new Map(); // a grid of the chosen head -> the matrix it is filling to (gridStep)
     const label = (i) => labels[i] ?? '';
     const headName = (x) => (info ? tr('headName', { layer: Math.floor(x / info.heads) + 1, head: (x % info.heads) + 1 }) : '');
     // The big blocks skip their layout and paint while far from the screen (a sentence's two
@@ -342,14 +343,20 @@ export default {
         });
         pair = el('div', 'grid-row', parent);
         pair.dataset.grids = 'head';
+        // While a grid fills row by row its table holds part of the new matrix: the caption
+        // names the shape it is filling to (T × T), marked as filling, never the rows so far.
+        const shape = (grid) => (m) => {
+          const D = fillingTo.get(grid());
+          return D && m !== D ? `${D.rows}\u2009×\u2009${D.cols} (${tr('gridFilling')})` : null;
+        };
         gridP = k.grid({
-          caption: () => 'P', ariaLabel: () => tr('gridP'), rowLabel: label, colLabel: label,
+          caption: () => 'P', ariaLabel: () => tr('gridP'), rowLabel: label, colLabel: label, shape: shape(() => gridP),
           note: () => k.common('rowsQueries'), color: 'weights', digits: 2, fixed: true, testId: 'rm-P',
         });
         gridV = k.grid({
           caption: () => (state().view === 'norm' ? '\\tilde P_{ij} \\propto P_{ij}\\,\\lVert v_j W_O^h \\rVert' : '\\text{rollout}'),
           ariaLabel: () => tr(state().view === 'norm' ? 'gridNorm' : 'gridRollout'), rowLabel: label, colLabel: label,
-          color: 'weights', digits: 2, fixed: true, testId: 'rm-view',
+          color: 'weights', digits: 2, fixed: true, testId: 'rm-view', shape: shape(() => gridV),
         });
         pair.append(gridP.el, gridV.el);
         offscreenCheap(pair, '24rem');
@@ -580,6 +587,7 @@ export default {
     function gridStep(job) {
       const { grid, data: D } = job;
       const S = grid.value;
+      fillingTo.set(grid, D);
       job.r = Math.min(D.rows, (job.r ?? 0) + Math.max(1, Math.floor(GRID_CELLS / D.cols)));
       if (job.r >= D.rows) {
         grid.update(D);

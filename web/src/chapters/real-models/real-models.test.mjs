@@ -708,3 +708,36 @@ test('real-models: what the page thread is asked to do for 144 heads (message si
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// Newcomer faults (issue 27, report sections 2–6 and 10).
+
+// While the chosen head's grids fill row by row, their captions give the matrix's shape,
+// T × T (marked as filling), never the rows written so far (27 × 55).
+test('real-models: the enlarged head\'s shape is T × T while its grids fill', async () => {
+  const { page, errors } = await openChapter();
+  await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(await folder('gpt2-f32')));
+  await loaded(page, 8);
+  await analysed(page, 'the cat sat', 'sat');
+  await gridsDone(page);
+  await page.evaluate((s) => {
+    window.__shapes = [];
+    const pair = document.querySelector(`${s} [data-grids="head"]`);
+    const read = () => pair.querySelectorAll('figcaption .shape').forEach((n) => window.__shapes.push(n.textContent));
+    new MutationObserver(read).observe(pair, { subtree: true, childList: true, characterData: true });
+  }, S);
+  await analysed(page, 'the cat sat on the mat and the cat sat', 'mat');
+  await gridsDone(page);
+  const shapes = await page.evaluate(() => window.__shapes);
+  assert.ok(shapes.length >= 2, shapes.join(' | '));
+  const T = await page.$$eval('[data-grid="rm-P"] tbody tr', (r) => r.length);
+  for (const sh of shapes) {
+    const m = sh.match(/^(\d+)\s*×\s*(\d+)/);
+    // (the grid not yet begun shows the head before whole: its own square shape)
+    assert.ok(m && m[1] === m[2] && (!sh.includes(ko.gridFilling) || Number(m[1]) === T), `square shapes, ${T} × ${T} while filling: ${shapes.join(' | ')}`);
+  }
+  assert.ok(shapes.some((sh) => sh.includes(ko.gridFilling)), `marked as filling at some point: ${shapes.join(' | ')}`);
+  assert.equal(await text(page, '[data-grid="rm-P"] figcaption .shape'), `${T} × ${T}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
