@@ -383,13 +383,14 @@ export default {
       },
       // ---- ablation ---------------------------------------------------------------------------
       ablation(parent) {
-        const ablBox = el('div', 'controls', parent);
+        ablBox = el('div', 'controls', parent);
         ablateButton = k.button('ablateButton', () => {
           if (!info || now().state !== 'ready') return;
           ablateId = nextId++;
           ablateText = heads.forText;
           ablationError = null;
           ablationStopped = null;
+          stopAsked = false;
           ablating = { done: 0, total: info.layers * info.heads };
           send({ type: 'ablate', id: ablateId });
           drawAblation(now());
@@ -398,13 +399,16 @@ export default {
         ablBar = el('progress', '', ablBox);
         ablBar.style.width = '12rem';
         // stops it between two pieces (the worker runs it a few heads at a time); the model stays
+        // (asked once; not disabled meanwhile, which would drop the keyboard's focus)
         ablStop = k.button('ablateStop', () => {
-          if (ablating) send({ type: 'stopAblation', id: ablateId });
-          ablStop.disabled = true;
+          if (ablating && !stopAsked) send({ type: 'stopAblation', id: ablateId });
+          stopAsked = true;
+          ablStop.setAttribute('aria-disabled', 'true');
         }, ablBox);
         ablStop.dataset.control = 'ablate-stop';
         ablLine = el('p', 'check-line', parent);
         ablLine.dataset.check = 'ablation';
+        ablLine.tabIndex = -1; // (the focus's place when the run ends and the button cannot take it)
         ablLine.id = `${ID}-ablation-line-${Math.random().toString(36).slice(2)}`;
         ablateButton.setAttribute('aria-describedby', ablLine.id);
         ablBar.hidden = ablStop.hidden = true;
@@ -909,11 +913,20 @@ export default {
     // here (else it is disabled and the line says why), the bar shows only while one runs.
     function drawAblation(st) {
       const ready = st.state === 'ready';
+      // The keyboard's focus stays in the ablation's controls when the one it is on goes
+      // (hidden or disabled): to Stop while a run goes on, then back to the button, or to the
+      // line when the button cannot take it. Focus elsewhere is left where it is.
+      const root = ablBox.getRootNode();
+      const focused = root.activeElement && ablBox.contains(root.activeElement) ? root.activeElement : null;
       show(ablBar, !!ablating);
       show(ablStop, !!ablating);
       const off = !ready || !!ablating;
       if (ablateButton.disabled !== off) ablateButton.disabled = off;
-      if (!ablating && ablStop.disabled) ablStop.disabled = false;
+      if (!ablating && stopAsked) {
+        stopAsked = false;
+        ablStop.removeAttribute('aria-disabled');
+      }
+      if (focused && (focused.hidden || focused.disabled)) (ablating ? ablStop : !off ? ablateButton : ablLine).focus();
       let line = '', lineState = 'none';
       if (ablating) {
         const label = tr('ablateButton');

@@ -711,6 +711,64 @@ test('real-models: what the page thread is asked to do for 144 heads (message si
 
 // Newcomer faults (issue 27, report sections 2–6 and 10).
 
+// A page whose worker's "ablate" and "stopAblation" are held: the test gives the chapter's
+// handler the worker's answers, as the worker sends them (gpt2-f32, a sentence's roles done).
+async function heldAblation(width = 390) {
+  const page = await browser.newPage({ viewport: { width, height: 800 } });
+  await wrapWorker(page, ['ablate', 'stopAblation']);
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${server.url}?embed=real-models#real-models`);
+  await page.waitForSelector(`${S} [data-control="model-files"]`, { state: 'attached' });
+  await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(await folder('gpt2-f32')));
+  await loaded(page, 8);
+  await analysed(page, 'the cat sat on the mat', 'mat');
+  await rolesDone(page);
+  const focused = () => page.evaluate(() => document.activeElement?.dataset.control ?? document.activeElement?.dataset.check ?? document.activeElement?.tagName);
+  const ablState = (st) => page.waitForFunction(([s, st]) => document.querySelector(`${s} [data-check="ablation"]`).dataset.state === st, [S, st]);
+  const deliver = (m) => page.evaluate((m) => window.__deliver({ ...m, id: window.__sent.ablate }), m);
+  return { page, errors, focused, ablState, deliver };
+}
+
+// The ablation's controls keep the keyboard's focus: Enter on the button moves it to Stop
+// while the run goes on (the button is disabled then), Stop keeps it while its request is on
+// its way, and the end of the run gives it back to the button. Focus elsewhere is not taken.
+test('real-models: the ablation keeps the keyboard focus in its controls, and takes none from elsewhere', async () => {
+  const { page, errors, focused, ablState, deliver } = await heldAblation();
+  // Enter on the button: Stop has the focus while the run goes on
+  await page.focus(`${S} [data-control="ablate"]`);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.__sent.ablate);
+  assert.equal(await focused(), 'ablate-stop', 'focus on Stop while the ablation runs');
+  await deliver({ type: 'ablating', done: 2, total: 8 });
+  await ablState('busy');
+  assert.equal(await focused(), 'ablate-stop');
+  // Stop pressed by keyboard: the focus stays on it until the worker answers
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.__sent.stopAblation);
+  assert.equal(await focused(), 'ablate-stop', 'focus stays on Stop after it is pressed');
+  await deliver({ type: 'ablationStopped', done: 3, total: 8, why: 'asked' });
+  await ablState('stopped');
+  assert.equal(await focused(), 'ablate', 'focus back on the button when the run ends');
+  // a run to its end: back on the button too
+  await page.keyboard.press('Enter');
+  await ablState('busy');
+  assert.equal(await focused(), 'ablate-stop');
+  await deliver({ type: 'ablation', ablation: { base: { loss: 3 }, delta: new Float32Array(8).fill(0.5), loss: [], masked: null } });
+  await ablState('done');
+  assert.equal(await focused(), 'ablate', 'focus back on the button when the run is done');
+  // focus elsewhere (the sentence) is left there: a run started by a script's click, then ended
+  await page.focus(`${S} textarea[data-control="text"]`);
+  await page.$eval(`${S} [data-control="ablate"]`, (b) => b.click());
+  await ablState('busy');
+  assert.equal(await focused(), 'text');
+  await deliver({ type: 'ablationStopped', done: 2, total: 8, why: 'asked' });
+  await ablState('stopped');
+  assert.equal(await focused(), 'text');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 // While the chosen head's grids fill row by row, their captions give the matrix's shape,
 // T × T (marked as filling), never the rows written so far (27 × 55).
 test('real-models: the enlarged head\'s shape is T × T while its grids fill', async () => {
