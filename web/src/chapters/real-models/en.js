@@ -121,6 +121,8 @@ export default {
   ablationBody: 'For each head, its output is set to 0 before the output projection and the loss is measured again (nats per token, lower is better): for GPT-2 the next-token loss on your sentence, for BERT the loss with about 15% of its tokens replaced by [MASK]. It runs the model once per head, so GPT-2 small takes tens of seconds; it goes a few heads at a time, and “Stop” ends it after the current few (the model stays open).',
   ablateStop: 'Stop',
   ablationStopped: 'Stopped after {done} of {total|head|heads}. The model stays open: press the button to measure again.',
+  ablationStoppedSentence: 'The sentence changed, so the ablation stopped after {done} of {total|head|heads}. Press the button again to measure the sentence now in the box.',
+  ablationStoppedModel: 'Opening another model stopped the ablation after {done} of {total|head|heads}. Press the button to measure the model open now.',
   negativeDelta: 'A Δ below zero ({head}: {delta}) means the loss went down with the head switched off: on this sentence its output pushed the predictions the wrong way more than the right way. On one short sentence that is common and says little; only a head whose removal lowers the loss over much text would be one the model does better without.',
   ablateButton: 'Switch every head off in turn',
   ablating: 'Switching off: head {done} of {total}',

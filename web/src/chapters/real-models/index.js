@@ -125,6 +125,8 @@ export default {
         openError = null;
         heads = roles = ablation = analyseError = rolesError = null;
         headsFor = null;
+        // (an ablation this load stopped is said once more on the new model; any other goes)
+        ablationStopped = ablationStopped?.why === 'model' && !ablationStopped.said ? { ...ablationStopped, said: true } : null;
         buildModelView();
         analyse(true);
         k.render();
@@ -147,7 +149,7 @@ export default {
         drawAblation(now());
       } else if (m.type === 'ablationStopped' && m.id === ablateId) {
         ablating = null;
-        ablationStopped = m.why === 'asked' ? m : null; // (a new sentence or model: nothing to say)
+        ablationStopped = m; // (why: 'asked', or a new sentence or model stopped it: the line says which)
         drawAblation(now());
       } else if (m.type === 'ablation' && m.id === ablateId) {
         ablation = { ...m.ablation, forText: ablateText };
@@ -939,7 +941,8 @@ export default {
         line = tr(st.state === 'pending' ? 'ablateWaiting' : 'ablateNeedsSentence');
         lineState = st.state === 'pending' ? 'waiting' : 'invalid';
       } else if (ablationStopped) {
-        line = tr('ablationStopped', { done: ablationStopped.done, total: ablationStopped.total });
+        const why = { sentence: 'ablationStoppedSentence', model: 'ablationStoppedModel' }[ablationStopped.why] ?? 'ablationStopped';
+        line = tr(why, { done: ablationStopped.done, total: ablationStopped.total });
         lineState = 'stopped';
       } else if (ablationError) {
         line = tr('ablationFailed', { message: errorMessage(ablationError) });

@@ -769,6 +769,32 @@ test('real-models: the ablation keeps the keyboard focus in its controls, and ta
   await page.close();
 });
 
+// A run that a new sentence or a new model stopped says so and how far it got (as
+// docs/real-models.md says), not an empty line.
+test('real-models: an ablation stopped by a new sentence or a new model says so and how far it got', async () => {
+  const { page, errors, ablState, deliver } = await heldAblation(1280);
+  // (the line leaves 'busy' at once: then it must say 'stopped')
+  const settledAblation = async (want) => {
+    await page.waitForFunction((s) => document.querySelector(`${s} [data-check="ablation"]`).dataset.state !== 'busy', S);
+    assert.equal(await page.getAttribute(`${S} [data-check="ablation"]`, 'data-state'), want, await text(page, `${S} [data-check="ablation"]`));
+  };
+  await page.click(`${S} [data-control="ablate"]`);
+  await ablState('busy');
+  await deliver({ type: 'ablationStopped', done: 2, total: 8, why: 'sentence' });
+  await settledAblation('stopped');
+  assert.equal(await text(page, `${S} [data-check="ablation"]`), ko.ablationStoppedSentence.replace('{total}', '8').replace('{done}', '2'));
+  assert.match(await text(page, `${S} [data-check="ablation"]`), /문장이 바뀌어서.*8개 가운데 2개까지/);
+  await page.click(`${S} [data-control="ablate"]`);
+  await ablState('busy');
+  await deliver({ type: 'ablationStopped', done: 5, total: 8, why: 'model' });
+  await settledAblation('stopped');
+  assert.match(await text(page, `${S} [data-check="ablation"]`), /다른 모델을 여느라.*8개 가운데 5개까지/);
+  await page.$eval(`${S} [data-check="ablation"]`, (n) => n.scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: join(shots, 'real-models-ablation-stopped-by-model.png'), fullPage: false });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 // While the chosen head's grids fill row by row, their captions give the matrix's shape,
 // T × T (marked as filling), never the rows written so far (27 × 55).
 test('real-models: the enlarged head\'s shape is T × T while its grids fill', async () => {
