@@ -746,12 +746,18 @@ export default {
       // the link's folder: being read or read, or its load failed or stopped; nothing once
       // another model was opened after it
       const linkLoad = urlNote && (urlNote[0] === 'badUrl' || urlId === openId);
+      // (a failure that names the folder itself is said once, by the error below)
       const urlKey = !linkLoad ? null : urlNote[0] !== 'fromUrl' ? urlNote[0]
-        : openError ? 'fromUrlFailed' : cancelled ? 'fromUrlStopped' : info && !progress ? 'fromUrlRead' : 'fromUrl';
+        : openError ? (openError.folder ? null : 'fromUrlFailed') : cancelled ? 'fromUrlStopped' : info && !progress ? 'fromUrlRead' : 'fromUrl';
       const sourceKey = urlKey && byAttribute ? urlKey.replace(/^fromUrl/, 'fromAttr').replace(/^badUrl$/, 'badAttr') : urlKey;
       say(urlSpan, sourceKey ? `${tr(sourceKey)} ` : null, urlNote?.[1]);
       say(cancelSpan, cancelled && urlKey !== 'fromUrlStopped' ? `${tr('cancelled')} ` : null);
-      say(loadedSpan, info ? tr('loaded') : progress ? null : tr('noModel'), loadedVars);
+      // no model, but the link (or the widget's state attribute) brought a sentence or a head:
+      // they wait for the model, which no link carries
+      const s = state();
+      const waiting = !info && !progress && (s.text != null || (Number.isInteger(s.head) && s.head > 0));
+      const none = waiting ? `${tr('noModel')} ${tr(ctx.widget ? 'stateWaitsAttr' : 'stateWaitsLink')}` : tr('noModel');
+      say(loadedSpan, info ? tr('loaded') : progress ? null : none, loadedVars);
       const st = info ? 'loaded' : progress ? 'loading' : 'none';
       if (status.dataset.state !== st) status.dataset.state = st;
       if (openError) {

@@ -388,10 +388,11 @@ test('real-models: ?model= opens a BERT folder on the same site, in English; ano
       ? /^링크의 폴더를 읽을 수 없습니다: http:\/\/\S+\/pretrained\/nowhere\/\. 처음 읽는 파일부터 없습니다: config\.json\./
       : /^The link's folder could not be read: http:\/\/\S+\/pretrained\/nowhere\/\. The first file read is not there: config\.json\./);
     assert.doesNotMatch(await text(none.page, `${S} [data-check="model-error"]`), /model\.safetensors/);
-    // the link's line says the load failed, not that it is reading
+    // the link's line does not say it again (the error names the folder): no model yet, and
+    // not that it is reading
     const line = await text(none.page, `${S} [data-check="model"]`);
-    assert.match(line, lang === 'ko' ? /^링크가 가리키는 폴더에서 모델을 읽지 못했습니다: http:\/\/\S+\/pretrained\/nowhere\// : /^The model in the folder the link names could not be read: http:\/\/\S+\/pretrained\/nowhere\//, line);
-    assert.doesNotMatch(line, /읽습니다:|Reading the folder/);
+    assert.equal(line, (lang === 'ko' ? ko : en).noModel, line);
+    assert.doesNotMatch(line, /nowhere|읽습니다:|Reading the folder/);
     assert.deepEqual(none.errors.filter((e) => !/404/.test(e)), []);
     await none.page.close();
   }
@@ -399,7 +400,7 @@ test('real-models: ?model= opens a BERT folder on the same site, in English; ano
   const other = await openChapter('model=https://example.com/gpt2/');
   await other.page.waitForFunction((s) => document.querySelector(`${s} [data-check="model"]`)?.textContent.includes('이 사이트 안의 폴더 주소가 아니라서'), S);
   // no particle after the address: it comes last, after a colon
-  assert.match(await text(other.page, `${S} [data-check="model"]`), /^링크의 model 값이 이 사이트 안의 폴더 주소가 아니라서 읽지 않았습니다: https:\/\/example\.com\/gpt2\/ /);
+  assert.match(await text(other.page, `${S} [data-check="model"]`), /^링크의 model 값이 이 사이트 안의 폴더 주소가 아니라서 읽지 않았습니다: https:\/\/example\.com\/gpt2\/\. 아직 연 모델이 없습니다\./);
   assert.equal(await other.page.getAttribute(`${S} [data-check="model"]`, 'data-state'), 'none');
   assert.deepEqual(other.errors, []);
   await other.page.close();
@@ -615,7 +616,7 @@ test('real-models: a link\'s load stopped says so in the link\'s line', async ()
   await page.evaluate(() => window.__deliver({ type: 'cancelled', id: window.__sent.open }));
   await page.waitForFunction((sel) => document.querySelector(sel).dataset.state === 'none', line);
   const said = await text(page, line);
-  assert.match(said, /^링크가 가리키는 폴더에서 읽다가 멈췄습니다: http:\/\/\S+\/pretrained\/gpt2-f32\//);
+  assert.match(said, /^링크가 가리키는 폴더에서 읽다가 멈췄습니다: http:\/\/\S+\/pretrained\/gpt2-f32\/\. 아직 연 모델이 없습니다\./);
   assert.equal(said.split(ko.cancelled).length, 1, `"${ko.cancelled}" not said as well: ${said}`);
   assert.equal(await page.isVisible(`${S} [data-control="cancel"]`), false);
   assert.deepEqual(errors, []);
@@ -825,3 +826,40 @@ test('real-models: the enlarged head\'s shape is T × T while its grids fill', a
   await page.close();
 });
 
+// The chapter's words hold where it stands alone (a widget on a course page): no "previous
+// chapter" and no "other chapters of this page".
+test('real-models: the prose names no neighbouring chapter (true in a widget too)', () => {
+  for (const key of ['lead', 'noModel']) {
+    assert.doesNotMatch(ko[key], /앞 장|이 페이지의 다른 장/, `ko.${key}`);
+    assert.doesNotMatch(en[key], /previous chapter|rest of the page|other chapters of this page/, `en.${key}`);
+  }
+  // a link's or the widget's folder line ends its sentence after the address
+  for (const key of ['fromUrlFailed', 'fromUrlStopped', 'badUrl', 'fromAttrFailed', 'fromAttrStopped', 'badAttr'])
+    for (const L of [ko, en]) assert.match(L[key], /\{url\}\.$/, key);
+});
+
+// A link with the chapter's sentence and head (made while a model opened from files was in
+// use) and no model: the line says the link holds them and not the model, and that they come
+// back once that model is opened. A link without them says nothing of the kind.
+test('real-models: a link with a sentence and a head but no model says they wait for the model (ko, en)', async () => {
+  for (const lang of ['ko', 'en']) {
+    const L = lang === 'ko' ? ko : en;
+    const { page, errors } = await openChapter(`lang=${lang}&real-models=text:$the*20cat*20sat;head:3`);
+    await page.waitForFunction((s) => document.querySelector(`${s} [data-check="model"]`)?.dataset.state === 'none', S);
+    const line = await text(page, `${S} [data-check="model"]`);
+    assert.match(line, lang === 'ko' ? /링크에는 문장과 고른 헤드가 들어 있지만 모델은 들어 있지 않습니다/ : /This link holds a sentence and a chosen head, but not the model/, line);
+    assert.ok(line.startsWith(L.noModel), line);
+    await page.screenshot({ path: join(shots, `real-models-link-state-${lang}.png`), fullPage: false });
+    // once the model is opened, the sentence and the head are the link's
+    await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(await folder('gpt2-f32')));
+    await loaded(page, 8);
+    await page.waitForFunction((s) => document.querySelector(`${s} [data-check="tokens"]`)?.dataset.for === 'the cat sat', S);
+    assert.equal(await page.getAttribute(`${S} [data-head="3"]`, 'aria-selected'), 'true');
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+  const plain = await openChapter();
+  await plain.page.waitForFunction((s) => document.querySelector(`${s} [data-check="model"]`)?.dataset.state === 'none', S);
+  assert.equal(await text(plain.page, `${S} [data-check="model"]`), ko.noModel);
+  await plain.page.close();
+});
