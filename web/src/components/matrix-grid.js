@@ -58,6 +58,7 @@ export function createMatrixGrid(options) {
     rowLabel: (i) => String(i + 1),
     colLabel: (j) => String(j + 1),
     note: null, // () => plain text under the caption, e.g. "rows = query tokens"
+    shape: null, // (m) => the caption's shape text instead of "rows × cols" (a grid filled row by row)
     editable: false,
     onEdit: () => {},
     color: 'diverging', // 'weights' | 'diverging' | 'none'
@@ -173,13 +174,14 @@ export function createMatrixGrid(options) {
       setHtml(capTex, html);
       capHtml = html;
     }
-    setText(capShape, `${m.rows}\u2009×\u2009${m.cols}`);
+    const shape = opts.shape?.(m) ?? `${m.rows}\u2009×\u2009${m.cols}`;
+    setText(capShape, shape);
     if (capNote) {
       setText(capNote, noteText);
       if (capNote.hidden !== !noteText) capNote.hidden = !noteText;
     }
     const aria = ariaLabel();
-    const sr = `${aria} (${m.rows} × ${m.cols})${noteText ? `. ${noteText}` : ''}`;
+    const sr = `${aria} (${shape.replace(/\u2009/g, ' ')})${noteText ? `. ${noteText}` : ''}`;
     if (sr !== srCaption) {
       table.caption.textContent = sr;
       srCaption = sr;

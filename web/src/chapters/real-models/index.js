@@ -125,6 +125,8 @@ export default {
         openError = null;
         heads = roles = ablation = analyseError = rolesError = null;
         headsFor = null;
+        // (an ablation this load stopped is said once more on the new model; any other goes)
+        ablationStopped = ablationStopped?.why === 'model' && !ablationStopped.said ? { ...ablationStopped, said: true } : null;
         buildModelView();
         analyse(true);
         k.render();
@@ -147,7 +149,7 @@ export default {
         drawAblation(now());
       } else if (m.type === 'ablationStopped' && m.id === ablateId) {
         ablating = null;
-        ablationStopped = m.why === 'asked' ? m : null; // (a new sentence or model: nothing to say)
+        ablationStopped = m; // (why: 'asked', or a new sentence or model stopped it: the line says which)
         drawAblation(now());
       } else if (m.type === 'ablation' && m.id === ablateId) {
         ablation = { ...m.ablation, forText: ablateText };
@@ -221,8 +223,9 @@ export default {
     let input, sentenceError, sentenceDetail, tokensLine;
     let viewScroll, modelView, viewBox, viewButtons, pair, gridP, gridV;
     let rolesLine, tableBox, table, thead, tbody;
-    let ablateButton, ablBar, ablStop, ablLine;
+    let ablBox, ablateButton, ablBar, ablStop, ablLine, stopAsked = false;
     let labels = [];
+    const fillingTo = new Map(); // a grid of the chosen head -> the matrix it is filling to (gridStep)
     const label = (i) => labels[i] ?? '';
     const headName = (x) => (info ? tr('headName', { layer: Math.floor(x / info.heads) + 1, head: (x % info.heads) + 1 }) : '');
     // The big blocks skip their layout and paint while far from the screen (a sentence's two
@@ -342,14 +345,20 @@ export default {
         });
         pair = el('div', 'grid-row', parent);
         pair.dataset.grids = 'head';
+        // While a grid fills row by row its table holds part of the new matrix: the caption
+        // names the shape it is filling to (T × T), marked as filling, never the rows so far.
+        const shape = (grid) => (m) => {
+          const D = fillingTo.get(grid());
+          return D && m !== D ? `${D.rows}\u2009×\u2009${D.cols} (${tr('gridFilling')})` : null;
+        };
         gridP = k.grid({
-          caption: () => 'P', ariaLabel: () => tr('gridP'), rowLabel: label, colLabel: label,
+          caption: () => 'P', ariaLabel: () => tr('gridP'), rowLabel: label, colLabel: label, shape: shape(() => gridP),
           note: () => k.common('rowsQueries'), color: 'weights', digits: 2, fixed: true, testId: 'rm-P',
         });
         gridV = k.grid({
           caption: () => (state().view === 'norm' ? '\\tilde P_{ij} \\propto P_{ij}\\,\\lVert v_j W_O^h \\rVert' : '\\text{rollout}'),
           ariaLabel: () => tr(state().view === 'norm' ? 'gridNorm' : 'gridRollout'), rowLabel: label, colLabel: label,
-          color: 'weights', digits: 2, fixed: true, testId: 'rm-view',
+          color: 'weights', digits: 2, fixed: true, testId: 'rm-view', shape: shape(() => gridV),
         });
         pair.append(gridP.el, gridV.el);
         offscreenCheap(pair, '24rem');
@@ -376,13 +385,14 @@ export default {
       },
       // ---- ablation ---------------------------------------------------------------------------
       ablation(parent) {
-        const ablBox = el('div', 'controls', parent);
+        ablBox = el('div', 'controls', parent);
         ablateButton = k.button('ablateButton', () => {
           if (!info || now().state !== 'ready') return;
           ablateId = nextId++;
           ablateText = heads.forText;
           ablationError = null;
           ablationStopped = null;
+          stopAsked = false;
           ablating = { done: 0, total: info.layers * info.heads };
           send({ type: 'ablate', id: ablateId });
           drawAblation(now());
@@ -391,13 +401,16 @@ export default {
         ablBar = el('progress', '', ablBox);
         ablBar.style.width = '12rem';
         // stops it between two pieces (the worker runs it a few heads at a time); the model stays
+        // (asked once; not disabled meanwhile, which would drop the keyboard's focus)
         ablStop = k.button('ablateStop', () => {
-          if (ablating) send({ type: 'stopAblation', id: ablateId });
-          ablStop.disabled = true;
+          if (ablating && !stopAsked) send({ type: 'stopAblation', id: ablateId });
+          stopAsked = true;
+          ablStop.setAttribute('aria-disabled', 'true');
         }, ablBox);
         ablStop.dataset.control = 'ablate-stop';
         ablLine = el('p', 'check-line', parent);
         ablLine.dataset.check = 'ablation';
+        ablLine.tabIndex = -1; // (the focus's place when the run ends and the button cannot take it)
         ablLine.id = `${ID}-ablation-line-${Math.random().toString(36).slice(2)}`;
         ablateButton.setAttribute('aria-describedby', ablLine.id);
         ablBar.hidden = ablStop.hidden = true;
@@ -580,6 +593,7 @@ export default {
     function gridStep(job) {
       const { grid, data: D } = job;
       const S = grid.value;
+      fillingTo.set(grid, D);
       job.r = Math.min(D.rows, (job.r ?? 0) + Math.max(1, Math.floor(GRID_CELLS / D.cols)));
       if (job.r >= D.rows) {
         grid.update(D);
@@ -732,12 +746,18 @@ export default {
       // the link's folder: being read or read, or its load failed or stopped; nothing once
       // another model was opened after it
       const linkLoad = urlNote && (urlNote[0] === 'badUrl' || urlId === openId);
+      // (a failure that names the folder itself is said once, by the error below)
       const urlKey = !linkLoad ? null : urlNote[0] !== 'fromUrl' ? urlNote[0]
-        : openError ? 'fromUrlFailed' : cancelled ? 'fromUrlStopped' : info && !progress ? 'fromUrlRead' : 'fromUrl';
+        : openError ? (openError.folder ? null : 'fromUrlFailed') : cancelled ? 'fromUrlStopped' : info && !progress ? 'fromUrlRead' : 'fromUrl';
       const sourceKey = urlKey && byAttribute ? urlKey.replace(/^fromUrl/, 'fromAttr').replace(/^badUrl$/, 'badAttr') : urlKey;
       say(urlSpan, sourceKey ? `${tr(sourceKey)} ` : null, urlNote?.[1]);
       say(cancelSpan, cancelled && urlKey !== 'fromUrlStopped' ? `${tr('cancelled')} ` : null);
-      say(loadedSpan, info ? tr('loaded') : progress ? null : tr('noModel'), loadedVars);
+      // no model, but the link (or the widget's state attribute) brought a sentence or a head:
+      // they wait for the model, which no link carries
+      const s = state();
+      const waiting = !info && !progress && (s.text != null || (Number.isInteger(s.head) && s.head > 0));
+      const none = waiting ? `${tr('noModel')} ${tr(ctx.widget ? 'stateWaitsAttr' : 'stateWaitsLink')}` : tr('noModel');
+      say(loadedSpan, info ? tr('loaded') : progress ? null : none, loadedVars);
       const st = info ? 'loaded' : progress ? 'loading' : 'none';
       if (status.dataset.state !== st) status.dataset.state = st;
       if (openError) {
@@ -901,11 +921,20 @@ export default {
     // here (else it is disabled and the line says why), the bar shows only while one runs.
     function drawAblation(st) {
       const ready = st.state === 'ready';
+      // The keyboard's focus stays in the ablation's controls when the one it is on goes
+      // (hidden or disabled): to Stop while a run goes on, then back to the button, or to the
+      // line when the button cannot take it. Focus elsewhere is left where it is.
+      const root = ablBox.getRootNode();
+      const focused = root.activeElement && ablBox.contains(root.activeElement) ? root.activeElement : null;
       show(ablBar, !!ablating);
       show(ablStop, !!ablating);
       const off = !ready || !!ablating;
       if (ablateButton.disabled !== off) ablateButton.disabled = off;
-      if (!ablating && ablStop.disabled) ablStop.disabled = false;
+      if (!ablating && stopAsked) {
+        stopAsked = false;
+        ablStop.removeAttribute('aria-disabled');
+      }
+      if (focused && (focused.hidden || focused.disabled)) (ablating ? ablStop : !off ? ablateButton : ablLine).focus();
       let line = '', lineState = 'none';
       if (ablating) {
         const label = tr('ablateButton');
@@ -918,7 +947,8 @@ export default {
         line = tr(st.state === 'pending' ? 'ablateWaiting' : 'ablateNeedsSentence');
         lineState = st.state === 'pending' ? 'waiting' : 'invalid';
       } else if (ablationStopped) {
-        line = tr('ablationStopped', { done: ablationStopped.done, total: ablationStopped.total });
+        const why = { sentence: 'ablationStoppedSentence', model: 'ablationStoppedModel' }[ablationStopped.why] ?? 'ablationStopped';
+        line = tr(why, { done: ablationStopped.done, total: ablationStopped.total });
         lineState = 'stopped';
       } else if (ablationError) {
         line = tr('ablationFailed', { message: errorMessage(ablationError) });

@@ -388,10 +388,11 @@ test('real-models: ?model= opens a BERT folder on the same site, in English; ano
       ? /^링크의 폴더를 읽을 수 없습니다: http:\/\/\S+\/pretrained\/nowhere\/\. 처음 읽는 파일부터 없습니다: config\.json\./
       : /^The link's folder could not be read: http:\/\/\S+\/pretrained\/nowhere\/\. The first file read is not there: config\.json\./);
     assert.doesNotMatch(await text(none.page, `${S} [data-check="model-error"]`), /model\.safetensors/);
-    // the link's line says the load failed, not that it is reading
+    // the link's line does not say it again (the error names the folder): no model yet, and
+    // not that it is reading
     const line = await text(none.page, `${S} [data-check="model"]`);
-    assert.match(line, lang === 'ko' ? /^링크가 가리키는 폴더에서 모델을 읽지 못했습니다: http:\/\/\S+\/pretrained\/nowhere\// : /^The model in the folder the link names could not be read: http:\/\/\S+\/pretrained\/nowhere\//, line);
-    assert.doesNotMatch(line, /읽습니다:|Reading the folder/);
+    assert.equal(line, (lang === 'ko' ? ko : en).noModel, line);
+    assert.doesNotMatch(line, /nowhere|읽습니다:|Reading the folder/);
     assert.deepEqual(none.errors.filter((e) => !/404/.test(e)), []);
     await none.page.close();
   }
@@ -399,7 +400,7 @@ test('real-models: ?model= opens a BERT folder on the same site, in English; ano
   const other = await openChapter('model=https://example.com/gpt2/');
   await other.page.waitForFunction((s) => document.querySelector(`${s} [data-check="model"]`)?.textContent.includes('이 사이트 안의 폴더 주소가 아니라서'), S);
   // no particle after the address: it comes last, after a colon
-  assert.match(await text(other.page, `${S} [data-check="model"]`), /^링크의 model 값이 이 사이트 안의 폴더 주소가 아니라서 읽지 않았습니다: https:\/\/example\.com\/gpt2\/ /);
+  assert.match(await text(other.page, `${S} [data-check="model"]`), /^링크의 model 값이 이 사이트 안의 폴더 주소가 아니라서 읽지 않았습니다: https:\/\/example\.com\/gpt2\/\. 아직 연 모델이 없습니다\./);
   assert.equal(await other.page.getAttribute(`${S} [data-check="model"]`, 'data-state'), 'none');
   assert.deepEqual(other.errors, []);
   await other.page.close();
@@ -615,7 +616,7 @@ test('real-models: a link\'s load stopped says so in the link\'s line', async ()
   await page.evaluate(() => window.__deliver({ type: 'cancelled', id: window.__sent.open }));
   await page.waitForFunction((sel) => document.querySelector(sel).dataset.state === 'none', line);
   const said = await text(page, line);
-  assert.match(said, /^링크가 가리키는 폴더에서 읽다가 멈췄습니다: http:\/\/\S+\/pretrained\/gpt2-f32\//);
+  assert.match(said, /^링크가 가리키는 폴더에서 읽다가 멈췄습니다: http:\/\/\S+\/pretrained\/gpt2-f32\/\. 아직 연 모델이 없습니다\./);
   assert.equal(said.split(ko.cancelled).length, 1, `"${ko.cancelled}" not said as well: ${said}`);
   assert.equal(await page.isVisible(`${S} [data-control="cancel"]`), false);
   assert.deepEqual(errors, []);
@@ -707,4 +708,158 @@ test('real-models: what the page thread is asked to do for 144 heads (message si
   assert.ok(frames.length >= 10);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+// Newcomer faults (issue 27, report sections 2–6 and 10).
+
+// A page whose worker's "ablate" and "stopAblation" are held: the test gives the chapter's
+// handler the worker's answers, as the worker sends them (gpt2-f32, a sentence's roles done).
+async function heldAblation(width = 390) {
+  const page = await browser.newPage({ viewport: { width, height: 800 } });
+  await wrapWorker(page, ['ablate', 'stopAblation']);
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${server.url}?embed=real-models#real-models`);
+  await page.waitForSelector(`${S} [data-control="model-files"]`, { state: 'attached' });
+  await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(await folder('gpt2-f32')));
+  await loaded(page, 8);
+  await analysed(page, 'the cat sat on the mat', 'mat');
+  await rolesDone(page);
+  const focused = () => page.evaluate(() => document.activeElement?.dataset.control ?? document.activeElement?.dataset.check ?? document.activeElement?.tagName);
+  const ablState = (st) => page.waitForFunction(([s, st]) => document.querySelector(`${s} [data-check="ablation"]`).dataset.state === st, [S, st]);
+  const deliver = (m) => page.evaluate((m) => window.__deliver({ ...m, id: window.__sent.ablate }), m);
+  return { page, errors, focused, ablState, deliver };
+}
+
+// The ablation's controls keep the keyboard's focus: Enter on the button moves it to Stop
+// while the run goes on (the button is disabled then), Stop keeps it while its request is on
+// its way, and the end of the run gives it back to the button. Focus elsewhere is not taken.
+test('real-models: the ablation keeps the keyboard focus in its controls, and takes none from elsewhere', async () => {
+  const { page, errors, focused, ablState, deliver } = await heldAblation();
+  // Enter on the button: Stop has the focus while the run goes on
+  await page.focus(`${S} [data-control="ablate"]`);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.__sent.ablate);
+  assert.equal(await focused(), 'ablate-stop', 'focus on Stop while the ablation runs');
+  await deliver({ type: 'ablating', done: 2, total: 8 });
+  await ablState('busy');
+  assert.equal(await focused(), 'ablate-stop');
+  // Stop pressed by keyboard: the focus stays on it until the worker answers
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.__sent.stopAblation);
+  assert.equal(await focused(), 'ablate-stop', 'focus stays on Stop after it is pressed');
+  await deliver({ type: 'ablationStopped', done: 3, total: 8, why: 'asked' });
+  await ablState('stopped');
+  assert.equal(await focused(), 'ablate', 'focus back on the button when the run ends');
+  // a run to its end: back on the button too
+  await page.keyboard.press('Enter');
+  await ablState('busy');
+  assert.equal(await focused(), 'ablate-stop');
+  await deliver({ type: 'ablation', ablation: { base: { loss: 3 }, delta: new Float32Array(8).fill(0.5), loss: [], masked: null } });
+  await ablState('done');
+  assert.equal(await focused(), 'ablate', 'focus back on the button when the run is done');
+  // focus elsewhere (the sentence) is left there: a run started by a script's click, then ended
+  await page.focus(`${S} textarea[data-control="text"]`);
+  await page.$eval(`${S} [data-control="ablate"]`, (b) => b.click());
+  await ablState('busy');
+  assert.equal(await focused(), 'text');
+  await deliver({ type: 'ablationStopped', done: 2, total: 8, why: 'asked' });
+  await ablState('stopped');
+  assert.equal(await focused(), 'text');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// A run that a new sentence or a new model stopped says so and how far it got (as
+// docs/real-models.md says), not an empty line.
+test('real-models: an ablation stopped by a new sentence or a new model says so and how far it got', async () => {
+  const { page, errors, ablState, deliver } = await heldAblation(1280);
+  // (the line leaves 'busy' at once: then it must say 'stopped')
+  const settledAblation = async (want) => {
+    await page.waitForFunction((s) => document.querySelector(`${s} [data-check="ablation"]`).dataset.state !== 'busy', S);
+    assert.equal(await page.getAttribute(`${S} [data-check="ablation"]`, 'data-state'), want, await text(page, `${S} [data-check="ablation"]`));
+  };
+  await page.click(`${S} [data-control="ablate"]`);
+  await ablState('busy');
+  await deliver({ type: 'ablationStopped', done: 2, total: 8, why: 'sentence' });
+  await settledAblation('stopped');
+  assert.equal(await text(page, `${S} [data-check="ablation"]`), ko.ablationStoppedSentence.replace('{total}', '8').replace('{done}', '2'));
+  assert.match(await text(page, `${S} [data-check="ablation"]`), /문장이 바뀌어서.*8개 가운데 2개까지/);
+  await page.click(`${S} [data-control="ablate"]`);
+  await ablState('busy');
+  await deliver({ type: 'ablationStopped', done: 5, total: 8, why: 'model' });
+  await settledAblation('stopped');
+  assert.match(await text(page, `${S} [data-check="ablation"]`), /다른 모델을 여느라.*8개 가운데 5개까지/);
+  await page.$eval(`${S} [data-check="ablation"]`, (n) => n.scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: join(shots, 'real-models-ablation-stopped-by-model.png'), fullPage: false });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// While the chosen head's grids fill row by row, their captions give the matrix's shape,
+// T × T (marked as filling), never the rows written so far (27 × 55).
+test('real-models: the enlarged head\'s shape is T × T while its grids fill', async () => {
+  const { page, errors } = await openChapter();
+  await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(await folder('gpt2-f32')));
+  await loaded(page, 8);
+  await analysed(page, 'the cat sat', 'sat');
+  await gridsDone(page);
+  await page.evaluate((s) => {
+    window.__shapes = [];
+    const pair = document.querySelector(`${s} [data-grids="head"]`);
+    const read = () => pair.querySelectorAll('figcaption .shape').forEach((n) => window.__shapes.push(n.textContent));
+    new MutationObserver(read).observe(pair, { subtree: true, childList: true, characterData: true });
+  }, S);
+  await analysed(page, 'the cat sat on the mat and the cat sat', 'mat');
+  await gridsDone(page);
+  const shapes = await page.evaluate(() => window.__shapes);
+  assert.ok(shapes.length >= 2, shapes.join(' | '));
+  const T = await page.$$eval('[data-grid="rm-P"] tbody tr', (r) => r.length);
+  for (const sh of shapes) {
+    const m = sh.match(/^(\d+)\s*×\s*(\d+)/);
+    // (the grid not yet begun shows the head before whole: its own square shape)
+    assert.ok(m && m[1] === m[2] && (!sh.includes(ko.gridFilling) || Number(m[1]) === T), `square shapes, ${T} × ${T} while filling: ${shapes.join(' | ')}`);
+  }
+  assert.ok(shapes.some((sh) => sh.includes(ko.gridFilling)), `marked as filling at some point: ${shapes.join(' | ')}`);
+  assert.equal(await text(page, '[data-grid="rm-P"] figcaption .shape'), `${T} × ${T}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// The chapter's words hold where it stands alone (a widget on a course page): no "previous
+// chapter" and no "other chapters of this page".
+test('real-models: the prose names no neighbouring chapter (true in a widget too)', () => {
+  for (const key of ['lead', 'noModel']) {
+    assert.doesNotMatch(ko[key], /앞 장|이 페이지의 다른 장/, `ko.${key}`);
+    assert.doesNotMatch(en[key], /previous chapter|rest of the page|other chapters of this page/, `en.${key}`);
+  }
+  // a link's or the widget's folder line ends its sentence after the address
+  for (const key of ['fromUrlFailed', 'fromUrlStopped', 'badUrl', 'fromAttrFailed', 'fromAttrStopped', 'badAttr'])
+    for (const L of [ko, en]) assert.match(L[key], /\{url\}\.$/, key);
+});
+
+// A link with the chapter's sentence and head (made while a model opened from files was in
+// use) and no model: the line says the link holds them and not the model, and that they come
+// back once that model is opened. A link without them says nothing of the kind.
+test('real-models: a link with a sentence and a head but no model says they wait for the model (ko, en)', async () => {
+  for (const lang of ['ko', 'en']) {
+    const L = lang === 'ko' ? ko : en;
+    const { page, errors } = await openChapter(`lang=${lang}&real-models=text:$the*20cat*20sat;head:3`);
+    await page.waitForFunction((s) => document.querySelector(`${s} [data-check="model"]`)?.dataset.state === 'none', S);
+    const line = await text(page, `${S} [data-check="model"]`);
+    assert.match(line, lang === 'ko' ? /링크에는 문장과 고른 헤드가 들어 있지만 모델은 들어 있지 않습니다/ : /This link holds a sentence and a chosen head, but not the model/, line);
+    assert.ok(line.startsWith(L.noModel), line);
+    await page.screenshot({ path: join(shots, `real-models-link-state-${lang}.png`), fullPage: false });
+    // once the model is opened, the sentence and the head are the link's
+    await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(await folder('gpt2-f32')));
+    await loaded(page, 8);
+    await page.waitForFunction((s) => document.querySelector(`${s} [data-check="tokens"]`)?.dataset.for === 'the cat sat', S);
+    assert.equal(await page.getAttribute(`${S} [data-head="3"]`, 'aria-selected'), 'true');
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+  const plain = await openChapter();
+  await plain.page.waitForFunction((s) => document.querySelector(`${s} [data-check="model"]`)?.dataset.state === 'none', S);
+  assert.equal(await text(plain.page, `${S} [data-check="model"]`), ko.noModel);
+  await plain.page.close();
 });
