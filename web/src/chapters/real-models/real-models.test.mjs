@@ -555,16 +555,7 @@ const wrapWorker = (page, hold = []) => page.addInitScript((held) => {
 // ablation's step its bar and line; neither renders the chapter again. The messages are
 // given to the chapter's own handler (the worker's, captured), as the worker sends them.
 test('real-models: a progress or ablation message writes only its bar and line, without a render', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await wrapWorker(page, ['ablate']); // (held: the test sends its steps)
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${server.url}?embed=real-models#real-models`);
-  await page.waitForSelector(`${S} [data-control="model-files"]`, { state: 'attached' });
-  await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(await folder('gpt2-f32')));
-  await loaded(page, 8);
-  await analysed(page, 'the cat sat on the mat', 'mat');
-  await rolesDone(page);
+  const { page, errors } = await heldAblation(1280, ['ablate']); // (held: the test sends its steps)
   await gridsDone(page);
   // the nodes written while the messages arrive, and the renders
   const written = (send) => page.evaluate(async ([s, send]) => {
@@ -714,9 +705,9 @@ test('real-models: what the page thread is asked to do for 144 heads (message si
 
 // A page whose worker's "ablate" and "stopAblation" are held: the test gives the chapter's
 // handler the worker's answers, as the worker sends them (gpt2-f32, a sentence's roles done).
-async function heldAblation(width = 390) {
+async function heldAblation(width = 390, held = ['ablate', 'stopAblation']) {
   const page = await browser.newPage({ viewport: { width, height: 800 } });
-  await wrapWorker(page, ['ablate', 'stopAblation']);
+  await wrapWorker(page, held);
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${server.url}?embed=real-models#real-models`);
