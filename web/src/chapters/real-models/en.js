@@ -92,6 +92,8 @@ export default {
   gridP: 'Attention weights of the chosen head',
   gridNorm: 'Weights × value norm, each row scaled to 1',
   gridRollout: 'Attention rollout through every layer',
+  gridsCut: 'The sentence has {T} tokens; the two tables show the first {W} as queries and as keys (the model view above shows them all). The model reads in both directions, so each row here leaves out the weights on the later keys and sums to less than 1.',
+  gridsCutCausal: 'The sentence has {T} tokens; the two tables show the first {W} as queries and as keys (the model view above shows them all). The model reads only earlier tokens, so these rows are whole.',
   gridFilling: 'filling',
   caution: 'A large weight says that token\'s Value was mixed in a lot, not that the model answered because of that token. As layers stack up, the feed-forward blocks and residual connections keep changing the values.',
   rolesTitle: 'Measured roles',

@@ -221,7 +221,7 @@ export default {
 
     let bar, barText, cancelButton, status, urlSpan, cancelSpan, loadedSpan, errorLine, errorDetail, dismissError;
     let input, sentenceError, sentenceDetail, tokensLine;
-    let viewScroll, modelView, viewBox, viewButtons, pair, gridP, gridV;
+    let viewScroll, modelView, viewBox, viewButtons, pair, gridP, gridV, gridsCut;
     let rolesLine, tableBox, table, thead, tbody;
     let ablBox, ablateButton, ablBar, ablStop, ablLine, stopAsked = false;
     let labels = [];
@@ -343,6 +343,10 @@ export default {
           text('span', `view_${v}`, lab);
           return r;
         });
+        // (a long sentence: the tables show its first tokens, and this says so, above them)
+        gridsCut = el('p', 'hint', parent);
+        gridsCut.dataset.check = 'grids-cut';
+        gridsCut.hidden = true;
         pair = el('div', 'grid-row', parent);
         pair.dataset.grids = 'head';
         // While a grid fills row by row its table holds part of the new matrix: the caption
@@ -581,6 +585,7 @@ export default {
     // and are written, a few rows a frame again, when they come near: left to the grid's own
     // deferral, a far grid's whole table would be written in the one frame it comes near.
     const GRID_CELLS = 64;
+    const GRID_TOKENS = globalThis.__realModelsGridTokens ?? 64; // (tests set a smaller one: their models read 24 positions)
     let pairNear = true; // (until the observer first says otherwise)
     if (typeof IntersectionObserver === 'function' && !globalThis.__eagerFigures)
       new IntersectionObserver((entries) => {
@@ -850,8 +855,19 @@ export default {
           }
           other = { rows: T, cols: T, data: d };
         }
-        pump.grids = [{ grid: gridP, data: P }, { grid: gridV, data: other }]; // GRID_CELLS a frame (step)
+        // a long sentence: the grids show its first GRID_TOKENS tokens (a 500-token sentence's
+        // two 250,000-cell tables took seconds of the page's thread to lay out)
+        const W = Math.min(T, GRID_TOKENS);
+        const block = (m) => {
+          if (W === T) return m;
+          const data = new Float32Array(W * W);
+          for (let i = 0; i < W; i++) data.set(m.data.subarray(i * T, i * T + W), i * W);
+          return { rows: W, cols: W, data };
+        };
+        pump.grids = [{ grid: gridP, data: block(P) }, { grid: gridV, data: block(other) }]; // GRID_CELLS a frame (step)
         pair.dataset.filled = 'false';
+        if (W < T) say(gridsCut, tr(info.modelType === 'gpt2' ? 'gridsCutCausal' : 'gridsCut'), { T, W });
+        else say(gridsCut, null);
       }
       later();
     }

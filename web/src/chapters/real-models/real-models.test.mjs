@@ -854,3 +854,34 @@ test('real-models: a link with a sentence and a head but no model says they wait
   assert.equal(await text(plain.page, `${S} [data-check="model"]`), ko.noModel);
   await plain.page.close();
 });
+
+// A long sentence: the enlarged grids show its first tokens only (the page sets the limit at
+// 64; this test at 6, as its models read 24 positions), and a line says so and what it means
+// for the rows (whole for GPT-2, which reads only earlier tokens; cut for BERT).
+test('real-models: a sentence longer than the grids show: its first tokens, and a line that says so', async () => {
+  const { page, errors } = await openChapter('', { init: () => { window.__realModelsGridTokens = 6; } });
+  await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(await folder('gpt2-f32')));
+  await loaded(page, 8);
+  const cut = `${S} [data-check="grids-cut"]`;
+  await analysed(page, 'the cat sat', 'cat');
+  await gridsDone(page);
+  assert.equal(await page.isVisible(cut), false);
+  const T = await page.$$eval('[data-grid="rm-P"] tbody tr', (r) => r.length);
+  assert.ok(T <= 6, `${T}`);
+  await analysed(page, 'the cat sat on the mat and the cat sat', 'cat');
+  await gridsDone(page);
+  assert.equal(await page.$$eval('[data-grid="rm-P"] tbody tr', (r) => r.length), 6);
+  assert.equal(await page.$$eval('[data-grid="rm-P"] tbody tr:first-child td', (r) => r.length), 6);
+  assert.equal(await page.$$eval('[data-grid="rm-view"] tbody tr', (r) => r.length), 6);
+  const n = Number((await text(page, `${S} [data-check="tokens"]`)).match(/\d+/)?.[0]);
+  assert.match(await text(page, cut), new RegExp(`토큰은 ${n}개.*앞의 6개.*앞 토큰만 읽으므로`));
+  // GPT-2's first rows are whole: a row sums to 1
+  const row = await page.$$eval('[data-grid="rm-P"] tbody tr:nth-child(6) td .v', (ns) => ns.map((x) => Number(x.textContent.replace('\u2212', '-'))));
+  assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 0.05, String(row));
+  // BERT reads both ways: its rows here leave out the later keys, and the line says so
+  await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(await folder('bert-f32')));
+  await page.waitForFunction((s) => /^bert/.test(document.querySelector(`${s} [data-check="model-summary"]`)?.textContent ?? ''), S);
+  await page.waitForFunction((s) => /양쪽/.test(document.querySelector(`${s} [data-check="grids-cut"]`)?.textContent ?? ''), S);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
