@@ -12,7 +12,7 @@ import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { startServer } from '../../web/scripts/serve.mjs';
 import { launchChromium } from '../../web/scripts/browser.mjs';
-import { bootProbe, editProbe } from './page-probes.mjs';
+import { editProbe, openChapter } from './page-probes.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -35,11 +35,7 @@ try {
   for (let r = 0; r < ROUNDS; r++) {
     for (const [id, kind] of cases) {
       for (const b of r % 2 ? ['B', 'A'] : ['A', 'B']) {
-        const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-        const page = await context.newPage();
-        await page.addInitScript(bootProbe);
-        await page.goto(`${servers[b].url}${ALONE ? `?embed=${id}` : ''}#${id}`);
-        await page.waitForFunction((i) => window.__boot.filled(document.getElementById(i)), id, { timeout: 60000 });
+        const { context, page } = await openChapter(browser, servers[b].url, id, { alone: ALONE });
         await page.waitForTimeout(1500);
         await page.evaluate(editProbe);
         const cdp = await context.newCDPSession(page);

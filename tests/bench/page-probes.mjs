@@ -177,3 +177,17 @@ export function editProbe() {
   };
 }
 
+
+// (Node side) A chapter at 1280 × 900 with the boot probe, alone (?embed=) or inside the full
+// page, once its section has content: {context, page}. The profiling tools' common opening.
+export async function openChapter(browser, url, id, { alone = true } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.addInitScript(bootProbe);
+  await page.goto(`${url}${alone ? `?embed=${id}` : ''}#${id}`);
+  await page.waitForFunction((i) => {
+    const s = document.getElementById(i);
+    return s && window.__boot.filled(s);
+  }, id, { timeout: 60000 });
+  return { context, page };
+}

@@ -16,7 +16,7 @@ import { writeFile, mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { startServer } from '../../web/scripts/serve.mjs';
 import { launchChromium } from '../../web/scripts/browser.mjs';
-import { bootProbe, editProbe } from './page-probes.mjs';
+import { editProbe, openChapter } from './page-probes.mjs';
 
 const [id = 'core-attention', kind = 'cell'] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const arg = (name, dflt) => {
@@ -31,14 +31,7 @@ const LANG = process.argv.includes('--lang');
 const server = await startServer({ port: 0, ...(arg('dist', null) && { dir: resolve(arg('dist')) }) });
 const browser = await launchChromium();
 try {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await page.addInitScript(bootProbe);
-  await page.goto(`${server.url}${FULL ? '' : `?embed=${id}`}#${id}`);
-  await page.waitForFunction((i) => {
-    const s = document.getElementById(i);
-    return s && window.__boot.filled(s);
-  }, id, { timeout: 60000 });
+  const { context, page } = await openChapter(browser, server.url, id, { alone: !FULL });
   if (ALL) {
     const all = await page.$$eval('#toc a[href^="#"]', (as) => as.map((a) => a.getAttribute('href').slice(1)));
     for (const c of all) {

@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import { startServer } from '../../web/scripts/serve.mjs';
 import { launchChromium } from '../../web/scripts/browser.mjs';
-import { bootProbe, editProbe } from './page-probes.mjs';
+import { editProbe, openChapter } from './page-probes.mjs';
 
 const [id = 'core-attention', kind = 'cell'] = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !all[i - 1]?.match(/^--(edits|dist|top)$/));
 const arg = (name, dflt) => {
@@ -18,11 +18,7 @@ const FULL = process.argv.includes('--full');
 const server = await startServer({ port: 0, ...(arg('dist', null) && { dir: resolve(arg('dist')) }) });
 const browser = await launchChromium();
 try {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await page.addInitScript(bootProbe);
-  await page.goto(`${server.url}${FULL ? '' : `?embed=${id}`}#${id}`);
-  await page.waitForFunction((i) => window.__boot.filled(document.getElementById(i)), id, { timeout: 60000 });
+  const { context, page } = await openChapter(browser, server.url, id, { alone: !FULL });
   await page.waitForTimeout(1500);
   await page.evaluate(editProbe);
   const out = await page.evaluate(async ([i, k, n]) => {
