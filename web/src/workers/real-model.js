@@ -125,26 +125,29 @@ export function filesSource(files, { stallMs = STALL_MS } = {}) {
       // (held from the source while it is read: nothing else outside this call refers to the
       // stream, and a read that never answered was seen, GC being one suspect)
       reading = { stream, reader };
-      let at = 0;
-      if (!piece.byteLength) piece = new ArrayBuffer(PIECE_BYTES); // (left detached by a read that failed)
-      while (at < n) {
-        let r;
-        try {
-          r = await within(reader.read(new Uint8Array(piece, 0, Math.min(PIECE_BYTES, n - at))), stallMs, () => STALLED);
-        } catch (e) {
-          if (e !== STALLED) throw e;
-          reader.cancel().catch(() => {}); // (the stream is left; its buffer with it)
-          piece = new ArrayBuffer(PIECE_BYTES);
-          return at + await piecesOf(name, offset + at, n - at, (p, k) => write(p, at + k));
+      try {
+        let at = 0;
+        if (!piece.byteLength) piece = new ArrayBuffer(PIECE_BYTES); // (left detached by a read that failed)
+        while (at < n) {
+          let r;
+          try {
+            r = await within(reader.read(new Uint8Array(piece, 0, Math.min(PIECE_BYTES, n - at))), stallMs, () => STALLED);
+          } catch (e) {
+            if (e !== STALLED) throw e;
+            reader.cancel().catch(() => {}); // (the stream is left; its buffer with it)
+            piece = new ArrayBuffer(PIECE_BYTES);
+            return at + await piecesOf(name, offset + at, n - at, (p, k) => write(p, at + k));
+          }
+          if (r.done) break;
+          piece = r.value.buffer; // (the same memory, handed back)
+          write(r.value, at);
+          at += r.value.length;
         }
-        if (r.done) break;
-        piece = r.value.buffer; // (the same memory, handed back)
-        write(r.value, at);
-        at += r.value.length;
+        reader.releaseLock();
+        return at;
+      } finally {
+        reading = null; // (however the read ended)
       }
-      reader.releaseLock();
-      reading = null;
-      return at;
     },
     text: async (name) => (byName.has(name) ? byName.get(name).text() : undefined),
   };
