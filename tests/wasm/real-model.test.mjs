@@ -264,6 +264,18 @@ test('the ablation runs a few heads at a time: stopped between two pieces, the m
   tasks.shift()();
   const s3 = await d.until(id3, ['ablationStopped', 'ablation', 'error']);
   assert.deepEqual([s3.type, s3.why], ['ablationStopped', 'sentence']);
+  // another model being opened stops an ablation under way as its load begins, not when it
+  // ends (by then the pieces would have run on, slowing the load, and a result for the old
+  // model would come just before the new one replaced it)
+  const id4 = d.id();
+  d.rm.receive({ type: 'ablate', id: id4 });
+  assert.equal(tasks.length, 1);
+  const opening = d.open({ kind: 'files', files: asFiles(await folder('gpt2-f32')) });
+  while (tasks.length) tasks.shift()(); // the pieces due while the files are read
+  const mine = d.got.filter((m) => m.id === id4).map((m) => [m.type, m.why]);
+  assert.deepEqual(mine.at(-1), ['ablationStopped', 'model'], JSON.stringify(mine));
+  assert.ok(!d.got.some((m) => m.type === 'loaded'), 'stopped before the new model is loaded');
+  assert.equal((await opening).type, 'loaded');
 });
 
 test('maskedPositions: about 15% of the content tokens, never a special one', () => {

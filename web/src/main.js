@@ -390,7 +390,8 @@ const lazy = createLazyChapters({
   main: $('main'), list: shown, i18n, position,
   above: [document.querySelector('.site-header'), $('share-panel'), $('exercise-help'), $('toc'), noticeHome, $('notice'), $('boot-status')].filter(Boolean),
   mount(c, section, module) {
-    module.mount(section, { attn, i18n, store, host, onScreen: (fn) => lazy.onScreen(c.id, fn), pin: () => position.pin(), coreWithTrainer, model });
+    // (onPage: whether a chapter is on this page; ?embed= shows one alone)
+    module.mount(section, { attn, i18n, store, host, onScreen: (fn) => lazy.onScreen(c.id, fn), pin: () => position.pin(), coreWithTrainer, model, onPage: (id) => shown.some((x) => x.id === id) });
     host.finishRestore(c.id);
   },
   onMounted: () => renderNotice(),

@@ -334,8 +334,9 @@ class AttentionExplorer extends HTMLElement {
 
     try {
       // model: a checkpoint folder's URL for the real-models chapter (docs/real-models.md)
-      // (widget: the chapter stands alone here; a chapter whose words depend on it reads ctx.widget)
-      module.mount(section, { attn, i18n, store, host, coreWithTrainer, widget: true, model: a('model') === null ? null : { url: a('model'), sameOrigin: false, from: 'attribute' } });
+      // (widget: the chapter stands alone here; a chapter whose words depend on it reads ctx.widget,
+      // or ctx.onPage(id) for whether another chapter is here)
+      module.mount(section, { attn, i18n, store, host, coreWithTrainer, widget: true, onPage: (id) => id === ch.id, model: a('model') === null ? null : { url: a('model'), sameOrigin: false, from: 'attribute' } });
       host.finishRestore(ch.id);
       if (a('figure')) this.#single(section, host, ch.id, a('figure'), (list) => say('attrFigure', { value: cut(a('figure')), list }));
     } catch (e) {

@@ -31,7 +31,8 @@
 // The ablation (145 forwards' worth: tens of seconds for GPT-2 small) runs in pieces of a few
 // heads (ablationPieces; the core's ablate_range, the base loss computed by the first piece
 // only), each piece a task of its own (`defer`, a timer): a 'stopAblation', a new sentence or a
-// new model is seen between two pieces, and the model stays loaded and usable.
+// new model ('open', as the load begins) is seen between two pieces, and the model stays
+// loaded and usable.
 //
 // Reading: a File's bytes through File.slice(a, b) one chunk at a time (≤ 16 MiB, the core's
 // kChunkBytes), a URL's through HTTP Range requests (bytes=a-b); each chunk is streamed
@@ -549,6 +550,9 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
       // one load at a time (the module has one loader): a new one stops the one under way
       // after its current piece, then starts
       if (msg.type === 'open') {
+        // an ablation under way stops now: its result would be dropped with the model it
+        // measures, and its pieces would slow the load (the page says a new model stopped it)
+        stopAblation('model');
         for (const j of jobs) j.cancelled = true;
         const job = { id: msg.id, cancelled: false };
         jobs.add(job);

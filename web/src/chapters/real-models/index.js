@@ -761,7 +761,10 @@ export default {
       // they wait for the model, which no link carries
       const s = state();
       const waiting = !info && !progress && (s.text != null || (Number.isInteger(s.head) && s.head > 0));
-      const none = waiting ? `${tr('noModel')} ${tr(ctx.widget ? 'stateWaitsAttr' : 'stateWaitsLink')}` : tr('noModel');
+      // (the project's own model's chapter is named only where it is on the page: not in a
+      // widget or an ?embed= frame, which show this chapter alone)
+      const noModel = ctx.onPage?.('trained-heads') ? `${tr('noModel')} ${tr('ownModelThere')}` : tr('noModel');
+      const none = waiting ? `${noModel} ${tr(ctx.widget ? 'stateWaitsAttr' : 'stateWaitsLink')}` : noModel;
       say(loadedSpan, info ? tr('loaded') : progress ? null : none, loadedVars);
       const st = info ? 'loaded' : progress ? 'loading' : 'none';
       if (status.dataset.state !== st) status.dataset.state = st;

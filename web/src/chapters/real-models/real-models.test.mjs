@@ -202,6 +202,8 @@ test('real-models: the error templates: no sound-dependent particle after a name
     assert.doesNotMatch(tpl, /\}(이|가|은|는|을|를|과|와)(?![가-힣])/, `${key}: ${tpl}`);
     assert.doesNotMatch(tpl, /(\.json|\.safetensors|\.bin|\.txt|\))(이|가|은|는|을|를|과|와)(?![가-힣])/, `${key}: ${tpl}`);
     assert.doesNotMatch(tpl, /\{detail\}/.test(tpl) && key !== 'technical' ? /./ : /^$/, `${key}: the English detail only in the technical note`);
+    // (a parenthesis after a sentence's ending takes no space in Korean: "…습니다(파일: x).")
+    assert.doesNotMatch(tpl.replace('{inFile}', ko.inFile), /다 \(/, `${key}: ${tpl}`);
     const ph = (t) => [...t.matchAll(/\{(\w+)/g)].map((m) => m[1]).sort().join();
     assert.equal(ph(tpl), ph(en[key]), key);
   }
@@ -302,7 +304,7 @@ test('real-models: each error is said in the page\'s language and the previous m
     [null, editConfig(good, (c) => ({ ...c, n_embd: 16 })), /^config\.json 파일과 가중치가 맞지 않.*(있어야 할 값 16, 실제 값 32|config\.json대로라면 \[)/],
     // not JSON: said so, where the parser says, the file named once
     ['config', { ...good, 'config.json': Buffer.from('{"model_type": "gpt2", bad') }, /^config\.json 파일이 올바른 JSON이 아닙니다 \(1번째 줄, 24번째 글자\)\. 앞서/],
-    ['vocab', editConfig(good, (c) => ({ ...c, vocab_size: 300 })), /^어휘 크기가 맞지 않습니다 \(파일: config\.json\)\. 어휘 크기: 있어야 할 값 300, 실제 값 \d+\./],
+    ['vocab', editConfig(good, (c) => ({ ...c, vocab_size: 300 })), /^어휘 크기가 맞지 않습니다\(파일: config\.json\)\. 어휘 크기: 있어야 할 값 300, 실제 값 \d+\./],
   ];
   for (const [kind, files, message] of cases) {
     const before = await text(page, `${S} [data-check="model-error"]`).catch(() => '');
@@ -526,6 +528,17 @@ test('real-models: the widget\'s model attribute opens a checkpoint', async () =
   assert.deepEqual(r.errors, []);
   assert.deepEqual(r.foreign, []);
   await r.close();
+  // a widget with no model: the line names no chapter (the widget holds this one alone)
+  const bare = `<!doctype html><html lang="en"><body><script type="module" src="/attention-explorer.js"></script>
+<attention-explorer chapter="real-models" lang="en"></attention-explorer></body></html>`;
+  const w = await openHost(browser, `${server.url}widget-host.html`, {
+    route: (context) => context.route('**/widget-host.html', (route) => route.fulfill({ contentType: 'text/html', body: bare, headers: { 'Content-Security-Policy': LAX_CSP } })),
+  });
+  await w.page.waitForFunction(() => document.querySelector('attention-explorer')?.shadowRoot?.querySelector('[data-check="model"]')?.dataset.state === 'none', null);
+  const none = await w.page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('[data-check="model"]').textContent.replace(/\s+/g, ' ').trim());
+  assert.equal(none, en.noModel);
+  assert.deepEqual(w.errors, []);
+  await w.close();
 });
 
 // The chapter's worker, wrapped in the page before its scripts: window.__sent[type] is the id
@@ -820,7 +833,7 @@ test('real-models: the enlarged head\'s shape is T × T while its grids fill', a
 // The chapter's words hold where it stands alone (a widget on a course page): no "previous
 // chapter" and no "other chapters of this page".
 test('real-models: the prose names no neighbouring chapter (true in a widget too)', () => {
-  for (const key of ['lead', 'noModel']) {
+  for (const key of ['lead', 'noModel', 'stateWaitsAttr']) {
     assert.doesNotMatch(ko[key], /앞 장|이 페이지의 다른 장/, `ko.${key}`);
     assert.doesNotMatch(en[key], /previous chapter|rest of the page|other chapters of this page/, `en.${key}`);
   }
@@ -851,8 +864,14 @@ test('real-models: a link with a sentence and a head but no model says they wait
   }
   const plain = await openChapter();
   await plain.page.waitForFunction((s) => document.querySelector(`${s} [data-check="model"]`)?.dataset.state === 'none', S);
-  assert.equal(await text(plain.page, `${S} [data-check="model"]`), ko.noModel);
+  assert.equal(await text(plain.page, `${S} [data-check="model"]`), ko.noModel, 'alone (?embed=): no other chapter named');
   await plain.page.close();
+  // the whole page holds the project's own model's chapter: the line points to it there
+  const whole = await openPage(browser, `${server.url}?lang=en#real-models`);
+  await whole.page.waitForFunction((s) => document.querySelector(`${s} [data-check="model"]`)?.dataset.state === 'none', S);
+  assert.equal(await text(whole.page, `${S} [data-check="model"]`), `${en.noModel} ${en.ownModelThere}`);
+  assert.ok(await whole.page.$('#trained-heads'), 'the chapter it names is on the page');
+  await whole.page.close();
 });
 
 // A long sentence: the enlarged grids show its first tokens only (the page sets the limit at
