@@ -454,7 +454,7 @@ export default {
     function buildModelView() {
       const { heads: H } = info;
       thumbPx = H > 8 ? 44 : 64;
-      Object.assign(modelView.style, { display: 'grid', gridTemplateColumns: `max-content repeat(${H}, ${thumbPx + 8}px)`, justifyContent: 'start', gap: '4px', alignItems: 'center' });
+      Object.assign(modelView.style, { display: 'grid', width: 'max-content', gridTemplateColumns: `max-content repeat(${H}, ${thumbPx + 8}px)`, justifyContent: 'start', gap: '4px', alignItems: 'center' });
       thumbs = [];
       focusAt = Math.min(state().head, info.layers * H - 1);
       modelView.replaceChildren();
@@ -471,18 +471,28 @@ export default {
     let row = null;
     function buildThumb(index) {
       const H = info.heads, l = Math.floor(index / H), h = index % H;
-      let lab = null;
+      let lab = null, sizer = null;
       if (h === 0) {
         row = el('div', '', modelView);
         row.setAttribute('role', 'row');
         row.style.display = 'contents';
+        // The layer's name stays in view while a narrow screen scrolls the row sideways: it
+        // spans the whole row (a sticky grid item moves only within its grid area) over the
+        // first column, whose width a hidden copy of the name sets.
+        sizer = el('span', 'hint', row);
+        sizer.setAttribute('aria-hidden', 'true');
+        Object.assign(sizer.style, { visibility: 'hidden', whiteSpace: 'nowrap', gridRow: String(l + 1), gridColumn: '1', paddingRight: '.3rem' });
         lab = el('span', 'hint', row);
         lab.setAttribute('role', 'rowheader');
         lab.dataset.layer = String(l);
-        lab.style.whiteSpace = 'nowrap';
-        lab.textContent = tr('layerName', { layer: l + 1 });
+        Object.assign(lab.style, {
+          whiteSpace: 'nowrap', gridRow: String(l + 1), gridColumn: '1 / -1', justifySelf: 'start',
+          position: 'sticky', left: '0', zIndex: '1', background: 'var(--bg)', paddingRight: '.3rem',
+        });
+        sizer.textContent = lab.textContent = tr('layerName', { layer: l + 1 });
       }
       const b = el('div', 'head-thumb', row);
+      Object.assign(b.style, { gridRow: String(l + 1), gridColumn: String(h + 2) });
       b.setAttribute('role', 'gridcell');
       b.dataset.head = String(index);
       b.tabIndex = index === focusAt ? 0 : -1;
@@ -495,7 +505,7 @@ export default {
         moveFocus(index, false);
         patch({ head: index });
       });
-      const th = { b, c, lab, l, h, pressed: null };
+      const th = { b, c, lab, sizer, l, h, pressed: null };
       thumbs.push(th);
       select(th, index === state().head);
     }
@@ -835,7 +845,7 @@ export default {
         pump.label = (x) => {
           const rx = roles && roles.forText === heads?.forText ? roles.layers[Math.floor(x / info.heads)][x % info.heads] : null;
           const shown_ = rx ? roleWhy(rx) : '…';
-          if (thumbs[x].lab) setText(thumbs[x].lab, tr('layerName', { layer: thumbs[x].l + 1 }));
+          if (thumbs[x].lab) for (const n of [thumbs[x].lab, thumbs[x].sizer]) setText(n, tr('layerName', { layer: thumbs[x].l + 1 }));
           return [tr('thumbLabel', { head: headName(x), role: shown_ }), `${headName(x)} · ${shown_}`, rx?.role ?? ''];
         };
       }

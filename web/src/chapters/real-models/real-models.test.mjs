@@ -800,6 +800,39 @@ test('real-models: an ablation stopped by a new sentence or a new model says so 
   await page.close();
 });
 
+// A narrow screen scrolls the model view sideways: each row's layer name stays in view at its
+// left edge (and the maps keep their columns).
+test('real-models: the layer names stay in view while the model view scrolls sideways', async () => {
+  const { page, errors } = await openChapter('', { width: 390, height: 800 });
+  await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(await folder('gpt2-f32')));
+  await loaded(page, 8);
+  await analysed(page, 'the cat sat', 'sat');
+  // (the tiny model's rows fit 390 px: the box is narrowed so that they do not)
+  await page.$eval(`${S} [data-heads="model-view"]`, (v) => {
+    v.scrollIntoView({ block: 'center' }); // (far from the screen, its layout is skipped)
+    v.parentElement.style.maxWidth = '150px';
+  });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const box = await page.$eval(`${S} [data-heads="model-view"]`, (v) => {
+    v.parentElement.scrollLeft = 1000;
+    return [v.parentElement.scrollLeft, v.parentElement.getBoundingClientRect().left];
+  });
+  assert.ok(box[0] > 50, `scrolled ${box[0]}`);
+  const rows = await page.$$eval(`${S} [data-heads="model-view"] [role="row"]`, (rs) => rs.map((r) => {
+    const lab = r.querySelector('[role="rowheader"]').getBoundingClientRect();
+    const cells = [...r.querySelectorAll('[role="gridcell"]')].map((c) => c.getBoundingClientRect());
+    return { left: lab.left, top: lab.top, bottom: lab.bottom, cellTop: cells[0].top, cellBottom: cells[0].bottom, lefts: cells.map((c) => c.left) };
+  }));
+  assert.ok(rows.length >= 2);
+  for (const r of rows) {
+    assert.ok(Math.abs(r.left - box[1]) < 1, `the name at the box's left edge: ${r.left} against ${box[1]}`);
+    assert.ok(r.top >= r.cellTop - 1 && r.bottom <= r.cellBottom + 1, 'beside its row\'s maps');
+  }
+  assert.deepEqual(rows.map((r) => r.lefts), rows.map(() => rows[0].lefts), 'the maps in columns');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 // While the chosen head's grids fill row by row, their captions give the matrix's shape,
 // T × T (marked as filling), never the rows written so far (27 × 55).
 test('real-models: the enlarged head\'s shape is T × T while its grids fill', async () => {
