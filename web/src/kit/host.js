@@ -156,6 +156,18 @@ export function createHost({ store, options = {}, readOnly = false, restore = {}
       return picking;
     },
 
+    // The cells a chapter's exercise hides, as "gridKey:i,j" (hidden-values.js cellKey): for
+    // another chapter that quotes its numbers (terms-formula quotes two-keys), so that it
+    // writes "?" for them too. Those of the grids built so far and those the link names
+    // for grids still to come.
+    hiddenCells(id) {
+      const out = new Set();
+      const c = chapters.get(id);
+      if (c) for (const [key, g] of c.grids) for (const [i, j] of g.hidden ?? []) out.add(`${key}:${i},${j}`);
+      for (const [key, cells] of pendingHide.get(id) ?? []) for (const [i, j] of cells) out.add(`${key}:${i},${j}`);
+      return out;
+    },
+
     hiddenRefs(id) {
       const out = [];
       for (const [key, g] of chapter(id).grids) for (const [i, j] of g.hidden ?? []) out.push(cellRef(key, i, j));

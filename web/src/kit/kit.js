@@ -40,7 +40,7 @@ import { renderNarrative } from './narrative.js';
 // The typed-number rule's codes (components/typed-number.js) as the kit's words.
 const FIELD_WORDS = { typing: 'numberTyping', left: 'numberLeft', empty: 'whyFieldEmpty', whole: 'whyWhole' };
 
-export function chapterKit(section, ctx, id, initialState, { transient = [], implied = null } = {}) {
+export function chapterKit(section, ctx, id, initialState, { transient = [], implied = null, quotes = null } = {}) {
   const { attn, i18n, store } = ctx;
   const host = ctx.host ?? null;
   const readOnly = !!host?.readOnly;
@@ -173,13 +173,27 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
   // new values was told the old ones, and the render is done again: hiddenSeen below)
   // (and which cells they are, hidden or covered, for the values a writer tagged with their
   // cell: hidden-values.js cellValue)
+  // (quotes: the chapter whose numbers this one quotes, tagged with that chapter's cells
+  // (cellValue): the cells its exercise hides are written "?" here too; host.hiddenCells)
+  const quotedHidden = () => (quotes && host ? host.hiddenCells(quotes) : null);
   const hiddenNow = () => {
-    if (!hiding) return [];
-    const texts = grids.flatMap((g) => g.hiddenTexts());
+    const quoted = quotedHidden();
+    if (!hiding && !quoted?.size) return [];
+    const texts = hiding ? grids.flatMap((g) => g.hiddenTexts()) : [];
     texts.cells = new Set(grids.flatMap((g) => [...g.hidden, ...g.covered.map((k) => k.split(',').map(Number))]
       .map(([i, j]) => cellKey(gridKeys.get(g), i, j))));
+    for (const c of quoted ?? []) texts.cells.add(c);
     return texts;
   };
+  if (quotes && host) {
+    let quotedKey = '';
+    host.onChange(() => {
+      const key = [...quotedHidden()].sort().join(' ');
+      if (key === quotedKey) return;
+      quotedKey = key;
+      queueMicrotask(() => started && render()); // (not inside the other chapter's work)
+    });
+  }
   // A learner does not read a hidden value off another grid either: each grid's cells that
   // show a value another grid of the chapter hides (as that grid writes it) are covered,
   // and the grid says why (grid/exercise.js setCovered). Done at the end of every render,

@@ -8,6 +8,7 @@ import { chapterKit } from '../../kit/kit.js';
 import { setHtml } from '../../kit/prose.js';
 import { tex } from '../../format.js';
 import { rowOf } from '../../matrix.js';
+import { cellValue } from '../../components/grid/hidden-values.js';
 import { TWO_KEYS_DEFAULTS, computeTwoKeys, EXP_DIGITS } from '../two-keys/index.js';
 import narrative from './narrative.js';
 
@@ -35,7 +36,8 @@ export default {
   id: ID,
   mount(section, ctx) {
     const { attn, store } = ctx;
-    const k = chapterKit(section, ctx, ID, () => ({}));
+    // (quotes: the two-keys example's cells its exercise hides are "?" here too)
+    const k = chapterKit(section, ctx, ID, () => ({}), { quotes: 'two-keys' });
     const { el, text, tr } = k;
 
     let formula;
@@ -112,13 +114,14 @@ export default {
       if (!r) return {};
       const { t, sc, parts } = r;
       const raw = Number.isFinite(parts.sumsRaw.data[0]);
-      const vec = (m, o) => `[${rowOf(m, 0).map((x) => tex(x, o)).join(',\\ ')}]`;
+      // each value tagged with the two-keys grid that shows it (hidden-values.js cellValue)
+      const vec = (m, grid, o) => `[${rowOf(m, 0).map((x, j) => cellValue(`two-keys-${grid}`, 0, j, tex(x, o))).join(',\\ ')}]`;
       const w3 = { digits: 3, fixed: true };
       return {
-        scores: vec(t.scores), sqrt: tex(sc.sqrtDk, w3), dk: sc.dk, scaled: vec(t.scaled, w3),
-        exp: vec(raw ? parts.expRaw : parts.exp, EXP_DIGITS), // as the next chapter prints them
-        sum: tex((raw ? parts.sumsRaw : parts.sums).data[0], EXP_DIGITS),
-        weights: vec(t.weights, w3), output: vec(t.output, w3),
+        scores: vec(t.scores, 'scores'), sqrt: tex(sc.sqrtDk, w3), dk: sc.dk, scaled: vec(t.scaled, 'scaled', w3),
+        exp: vec(raw ? parts.expRaw : parts.exp, 'exp', EXP_DIGITS), // as the next chapter prints them
+        sum: cellValue('two-keys-sum', 0, 0, tex((raw ? parts.sumsRaw : parts.sums).data[0], EXP_DIGITS)),
+        weights: vec(t.weights, 'weights', w3), output: vec(t.output, 'output', w3),
       };
     };
     k.narrative(narrative, { figures, vars: { numbers } });

@@ -35,3 +35,27 @@ test('terms-formula: glossary, the formula read inside out with live numbers, sy
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// An exercise on the two-keys example (a link that hides α₁ in its step ④) is not given away
+// here, where the same numbers are quoted: the hidden cell reads "?", the others stay. When
+// the teacher shows the cell again, the number is back.
+test('terms-formula: the numbers a two-keys exercise hides are "?" where this chapter quotes them', async () => {
+  const { page, errors } = await open(`?lang=en&two-keys=!hide:@two-keys-weights.1.1,two-keys-exp.1.2#terms-formula`);
+  const line = '#terms-formula .inside-out li[data-sym="softmax"] .katex-html';
+  await page.waitForFunction((s) => [...document.querySelectorAll(s)].some((n) => n.textContent.includes('?')), line, { timeout: 60000 });
+  const quoted = await page.$$eval(line, (ns) => ns.map((n) => n.textContent).join(' '));
+  assert.ok(!quoted.includes('0.330'), `α₁ hidden: ${quoted}`);
+  assert.ok(!quoted.includes('4.113'), `e^x₂ hidden: ${quoted}`);
+  for (const x of ['2.028', '6.141', '0.670']) assert.ok(quoted.includes(x), `${x} still quoted: ${quoted}`);
+  assert.ok((quoted.match(/\?/g) ?? []).length >= 2, quoted);
+  // the exercise in two-keys hides the same cells
+  assert.equal(await page.$$eval('[data-grid="two-keys-weights"] td.hidden-cell', (n) => n.length), 1);
+  // no exercise: every number quoted
+  const plain = await open(`?lang=en#terms-formula`);
+  const all = await plain.page.$$eval(line, (ns) => ns.map((n) => n.textContent).join(' '));
+  for (const x of ['0.330', '4.113']) assert.ok(all.includes(x), all);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(plain.errors, []);
+  await page.close();
+  await plain.page.close();
+});
