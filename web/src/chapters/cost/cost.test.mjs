@@ -352,6 +352,10 @@ test('live run: a long call shows that it moves (the bar per head, the seconds);
     const bar = [...new Set(last.map((x) => x[1]))];
     assert.ok(bar.length >= 6, `${width}: the bar moves during the last call (8 heads): ${bar.join(', ')}`);
     assert.ok(bar.every((v, i) => i === 0 || v > bar[i - 1]), `the bar only moves forward: ${bar.join(', ')}`);
+    // ... over the whole run too, where one size or kernel ends and the next begins
+    const whole = (await page.evaluate(() => window.__samples)).filter(([st]) => /^Running/.test(st)).map((x) => x[1]);
+    const back = whole.findIndex((v, i) => i > 0 && v < whole[i - 1]);
+    assert.equal(back, -1, `${width}: the bar steps back at sample ${back}: ${whole.slice(Math.max(0, back - 3), back + 2).join(', ')}`);
     assert.ok(last.some(([, , c]) => /^\d+% of the planned work done; this size and kernel: [1-9]\d* s so far\.$/.test(c)), `${width}: the seconds are counted: ${[...new Set(last.map((x) => x[2]))].join(' | ')}`);
     assert.equal(await page.isHidden('#cost .live-clock'), true, 'the line goes when the run is done');
     // the label: no point of any line of the plot (series, trend) inside its box

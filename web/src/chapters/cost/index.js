@@ -264,12 +264,14 @@ export default {
               if (kernel !== 'plain' || e.kind !== 'SizeError') throw e;
               // The plain kernel will not run again: drop its remaining work from the total.
               plainFits = false;
+              partial = 0;
               const L = live();
               const rest = L.sizes.filter((m) => m >= n).reduce((a, m) => a + L.flops[L.sizes.indexOf(m)], 0);
               setLive({ failed: { n, message: e.message }, total: L.total - rest });
               continue;
             }
             const L = live();
+            partial = 0; // (now counted in done: the bar must not count it twice, then step back)
             setLive({
               results: [...L.results, { n, kernel, ms: best.ms, bytes: Math.max(...best.heads.map((x) => x.workBytes)), workers: best.workers, core: Math.max(...best.timing.map((t) => t.core)) }],
               done: L.done + L.flops[L.sizes.indexOf(n)],
