@@ -138,6 +138,12 @@ test('a notice floating over the link\'s chapter: one keystroke to its Dismiss, 
     assert.equal(await focused(), 'h2 core-attention', `${lang}: Tab from the notice goes back to the chapter`);
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => !!document.activeElement.closest('#core-attention')), true, `${lang}: and on through it`);
+    // Shift+Tab from there (the chapter's first tab stop): up to the notice above it on the
+    // screen, not to the chapter before, scrolled out of view
+    await page.keyboard.press('Shift+Tab');
+    assert.equal(await focused(), 'notice', `${lang}: Shift+Tab from the chapter's first stop goes to the floating notice`);
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => !!document.activeElement.closest('#core-attention')), true, `${lang}: and Tab back into the chapter`);
     await page.keyboard.press('Alt+Shift+KeyN');
     assert.equal(await focused(), 'notice');
     await page.keyboard.press('Escape');
@@ -158,6 +164,21 @@ test('a notice floating over the link\'s chapter: one keystroke to its Dismiss, 
     assert.equal(await again.page.evaluate((sel) => document.activeElement === document.querySelector(sel), Qcell(3, 4)), true, `${lang}: the focus is back in the cell`);
     assert.deepEqual([...errors, ...again.errors], []);
     await again.close();
+    // Escape in a cell the reader edits puts its value back and leaves the notice; Escape
+    // elsewhere in the chapter dismisses the floating notice (the focus stays)
+    const third = await openIsolated(browser, url);
+    await pageReady(third.page);
+    await third.page.waitForSelector('#notice.floating');
+    await third.page.focus(Qcell(1, 1));
+    await third.page.keyboard.type('7');
+    await third.page.keyboard.press('Escape');
+    assert.equal(await third.page.isHidden('#notice'), false, `${lang}: Escape in a field is the field's`);
+    const heading = await third.page.$eval('#core-attention h2', (h) => { h.tabIndex = -1; h.focus(); return h.textContent; });
+    await third.page.keyboard.press('Escape');
+    assert.equal(await third.page.isHidden('#notice'), true, `${lang}: Escape outside a field dismisses the floating notice`);
+    assert.equal(await third.page.evaluate(() => document.activeElement.textContent), heading, 'the focus stays');
+    assert.deepEqual(third.errors, []);
+    await third.close();
   }
 });
 

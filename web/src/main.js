@@ -121,8 +121,9 @@ host.onNotice(() => renderNotice());
 // tab stops below it: the keyboard reaches its Dismiss button with Alt+Shift+N from
 // anywhere (by key position, as Alt+Shift+T), and, while it floats over a chapter, with the
 // first Tab of a reader whose focus has not moved yet (nothing takes the focus on load).
-// Escape inside it dismisses it, and Tab leaves the floating notice: the focus then goes
-// back where it was, else to the heading of the chapter in view.
+// Escape inside it dismisses it (while it floats, Escape outside a field too), and Tab
+// leaves the floating notice: the focus then goes back where it was, else to the heading of
+// the chapter in view; Shift+Tab from the first tab stop under it comes back to it.
 let focusBefore = null; // where the focus was when Alt+Shift+N brought it to the notice
 let focusMoved = false; // the reader has moved the focus (a click, a Tab) since the page loaded
 document.addEventListener('pointerdown', () => (focusMoved = true), true);
@@ -146,6 +147,17 @@ function focusBack() {
   if (!h.hasAttribute('tabindex')) h.tabIndex = -1;
   h.focus({ preventScroll: true });
 }
+// Whether the tab stop before `from` (in the page's order) is on the screen below `top`.
+function aboveOnScreen(from, top) {
+  if (!from || from === document.body) return true;
+  const w = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
+  w.currentNode = from;
+  for (let n = w.previousNode(); n; n = w.previousNode()) {
+    if (n.tabIndex < 0 || n.disabled || n.closest('[hidden], [inert]') || !n.checkVisibility?.({ visibilityProperty: true })) continue;
+    if (n.matches('a[href], button, input, select, textarea, summary, [tabindex]')) return n.getBoundingClientRect().bottom > top;
+  }
+  return false;
+}
 document.addEventListener('keydown', (e) => {
   const box = $('notice');
   if (e.altKey && e.shiftKey && !e.ctrlKey && !e.metaKey && e.code === 'KeyN') {
@@ -159,7 +171,16 @@ document.addEventListener('keydown', (e) => {
     // page where the notice sits in the document)
     e.preventDefault();
     focusBack();
-  } else if (e.key === 'Escape' && !box.hidden && box.contains(document.activeElement)) {
+  } else if (e.key === 'Tab' && e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey &&
+      box.classList.contains('floating') && !box.hidden && !box.contains(document.activeElement) &&
+      !aboveOnScreen(document.activeElement, box.getBoundingClientRect().bottom)) {
+    // (back from the first tab stop under the floating notice: to the notice, which is
+    // above it on the screen, not to a chapter scrolled out of view above)
+    if (toNotice()) e.preventDefault();
+  } else if (e.key === 'Escape' && !box.hidden && (box.contains(document.activeElement) ||
+      (box.classList.contains('floating') && !e.defaultPrevented && !document.activeElement?.closest('input, textarea, select, [contenteditable], dialog, [role="dialog"]')))) {
+    // (inside the notice; or, while it floats over the chapter, wherever Escape has nothing
+    // else to do: not in a field, where it puts a value back, nor in a panel it closes)
     e.preventDefault();
     box.querySelector('button').click();
   }
