@@ -34,6 +34,7 @@ export default {
   scrollTable: 'table {what}, wider than the screen: scroll sideways',
   scrollMoreColumns: '→ more columns: scroll sideways',
   scrollMore: '→ more: scroll sideways',
+  textFull: 'The box is full: it holds {n} characters, and text typed or pasted past them is left out.',
   computeError: 'Cannot compute: {message}',
   footer: 'Every number is computed by the C++ core (xsimd, WebAssembly SIMD) shipped with this page. The explanations are our own, written from the facts and examples of the source documents.',
   tools: {

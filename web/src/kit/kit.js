@@ -301,10 +301,24 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     text('span', key, label);
     const input = el('textarea', '', field);
     Object.assign(input, { id: `${id}-text`, rows, spellcheck: false, autocomplete: 'off' });
-    if (maxLength !== undefined) input.maxLength = maxLength;
     input.dataset.control = 'text';
     input.style.width = '100%';
     input.readOnly = readOnly;
+    if (maxLength !== undefined) {
+      // (the browser cuts what is typed or pasted past maxLength without a word: a line says so)
+      input.maxLength = maxLength;
+      const full = el('p', 'hint text-full', field);
+      full.setAttribute('aria-live', 'polite');
+      full.dataset.check = 'text-full';
+      full.hidden = true;
+      const check = () => {
+        const on = input.value.length >= maxLength;
+        if (full.hidden === on) full.hidden = !on;
+        if (on) setText(full, common('textFull', { n: maxLength }));
+      };
+      input.addEventListener('input', check);
+      syncs.push(check);
+    }
     return { field, input };
   }
   // A labelled whole-number input bound to state()[name] (every chapter's number field),

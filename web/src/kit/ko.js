@@ -34,6 +34,7 @@ export default {
   scrollTable: '화면보다 넓은 표 {what}: 옆으로 밀어 보세요',
   scrollMoreColumns: '→ 옆으로 밀면 열이 더 있습니다',
   scrollMore: '→ 옆으로 밀면 더 있습니다',
+  textFull: '상자가 가득 찼습니다. {n}자까지 들어가고, 그 뒤에 입력하거나 붙여 넣은 글은 들어가지 않습니다.',
   computeError: '계산할 수 없습니다: {message}',
   footer: '모든 숫자는 이 페이지에 포함된 C++ 코어(xsimd, WebAssembly SIMD)가 계산합니다. 해설은 원문 문서의 사실과 예시를 바탕으로 새로 썼습니다.',
   tools: {

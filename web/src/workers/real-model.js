@@ -437,7 +437,7 @@ export function createRealModel({ core, post, now = () => (globalThis.performanc
     const bos = config.bos >= 0 ? config.bos : config.eos;
     if (arch === 'gpt2' && bos >= 0 && ids[0] !== bos) {
       ids = [bos, ...ids];
-      tokens = [tok.idToToken(bos) ?? '<s>', ...tokens];
+      tokens = [tok.idToToken(bos) ?? `<${bos}>`, ...tokens]; // (a vocabulary without that token: its id)
       offsets = [null, ...offsets];
     }
     const labels = tokens.map((t, i) => (offsets[i] ? text.slice(offsets[i][0], offsets[i][1]) : t));

@@ -229,7 +229,7 @@ export default {
     const label = (i) => labels[i] ?? '';
     const headName = (x) => (info ? tr('headName', { layer: Math.floor(x / info.heads) + 1, head: (x % info.heads) + 1 }) : '');
     // The big blocks skip their layout and paint while far from the screen (a sentence's two
-    // T × T grids are ~2,000 elements, GPT-2 small's table 1,440 cells, its maps 300).
+    // T × T grids are ~2,000 elements, GPT-2 small's maps 300; not its role table: below).
     const offscreenCheap = (node, height) => Object.assign(node.style, { contentVisibility: 'auto', containIntrinsicSize: `auto ${height}` });
 
     // The figures, each built in its place in narrative.js.
@@ -255,7 +255,18 @@ export default {
           picker.addEventListener('change', () => {
             const files = [...picker.files];
             picker.value = '';
-            if (files.length) open({ kind: 'files', files });
+            if (!files.length) return;
+            // A picked folder that holds several model folders (each with its config.json)
+            // would mix their files: said as such. One model in a subfolder: its files only.
+            const dirOf = (f) => (f.webkitRelativePath || '').split('/').slice(0, -1).join('/');
+            const models = [...new Set(files.filter((f) => f.name === 'config.json' && f.webkitRelativePath).map(dirOf))].sort();
+            if (models.length > 1) {
+              openError = { kind: 'severalModels', n: models.length, folders: models.slice(0, 4).join(', ') + (models.length > 4 ? ', …' : '') };
+              cancelled = false;
+              drawLoad();
+              return;
+            }
+            open({ kind: 'files', files: models.length ? files.filter((f) => !f.webkitRelativePath || dirOf(f) === models[0]) : files });
           });
         drop.addEventListener('dragover', (e) => {
           e.preventDefault();
@@ -377,13 +388,13 @@ export default {
         text('caption', 'rolesOrder', table, undefined, 'table-order');
         table.dataset.table = 'roles';
         table.style.minWidth = '40rem';
-        offscreenCheap(tableBox, '30rem');
         // The table is filled and shown by worker messages, a few rows a frame, without a render
-        // of the chapter, and laid out only near the screen (content-visibility): the kit's
-        // check of sideways-scrolling boxes (kit/scrollers.js: a tab stop and a name when
-        // nothing inside can take focus) runs again when it is filled or shown (step,
-        // drawRoles) and when it comes near the screen, where its real width is known.
-        for (const box of [viewScroll, tableBox]) box.addEventListener('contentvisibilityautostatechange', () => k.scrollers.schedule());
+        // of the chapter: the kit's check of sideways-scrolling boxes (kit/scrollers.js: a tab
+        // stop and a name when nothing inside can take focus) runs again when it is filled or
+        // shown (step, drawRoles). It is laid out even far from the screen (no
+        // content-visibility, unlike the maps): a box skipped there has no width to measure,
+        // so it would not be a tab stop until it had been on screen, and Tab would pass it.
+        viewScroll.addEventListener('contentvisibilityautostatechange', () => k.scrollers.schedule());
         thead = el('thead', '', table);
         tbody = el('tbody', '', table);
       },
@@ -457,6 +468,9 @@ export default {
       Object.assign(modelView.style, { display: 'grid', width: 'max-content', gridTemplateColumns: `max-content repeat(${H}, ${thumbPx + 8}px)`, justifyContent: 'start', gap: '4px', alignItems: 'center' });
       thumbs = [];
       focusAt = Math.min(state().head, info.layers * H - 1);
+      // (the keyboard's focus on a map of the model before: on the same head of this one, once
+      // its map is built)
+      refocus = modelView.contains(modelView.getRootNode().activeElement);
       modelView.replaceChildren();
       modelView.dataset.painted = '0';
       pump.built = pump.painted = pump.labelled = 0;
@@ -468,6 +482,7 @@ export default {
     // Home/End to the row's ends (with Ctrl, the grid's), Enter or Space enlarges the head;
     // a click does the same. Each cell is named by its layer, head and role.
     let focusAt = 0; // the cell that holds the Tab stop
+    let refocus = false;
     let row = null;
     function buildThumb(index) {
       const H = info.heads, l = Math.floor(index / H), h = index % H;
@@ -496,6 +511,10 @@ export default {
       b.setAttribute('role', 'gridcell');
       b.dataset.head = String(index);
       b.tabIndex = index === focusAt ? 0 : -1;
+      if (refocus && index === focusAt) queueMicrotask(() => {
+        refocus = false;
+        if (b.isConnected) b.focus({ preventScroll: true });
+      });
       b.setAttribute('aria-label', headName(index)); // (with its role once labelled: step())
       Object.assign(b.style, { padding: '2px', border: '2px solid var(--line)', borderRadius: '.3rem', cursor: 'pointer', lineHeight: 0 });
       const c = el('canvas', '', b);
@@ -699,14 +718,18 @@ export default {
     };
     function errorWords(e) {
       const kind = e.kind === 'missing' && e.folder ? 'missingFolder' : e.kind === 'missing' && e.tensor ? 'missingTensor'
-        : e.kind === 'config' && e.what === 'json' ? 'configJson' : e.kind;
+        : e.kind === 'config' && e.what === 'json' ? 'configJson' : e.kind === 'index' && e.what === 'json' ? 'indexJson'
+        : e.kind === 'architecture' && (e.got == null || e.got === '') ? 'architectureNone' : e.kind;
       const named = kind === 'missingFolder' && byAttribute ? 'missingFolderAttr' : kind;
       const key = tryTr(`err_${named}`) != null ? `err_${named}` : 'err_error';
-      const raw = { file: e.file ?? '', tensor: e.tensor ?? '', folder: e.folder ?? '', n: e.n, max: e.max,
+      const raw = { file: e.file ?? '', tensor: e.tensor ?? '', folder: e.folder ?? '', folders: e.folders ?? '', n: e.n, max: e.max,
         got: e.got ?? tr('unknownValue'), expected: e.expected ?? tr('unknownValue') };
       raw.at = e.tensor ? tr('atTensor', { tensor: e.tensor }) : '';
       raw.inFile = e.file ? tr('inFile', { file: e.file }) : '';
       raw.where = e.line ? tr('atLine', { line: e.line, column: e.column }) : '';
+      // (the tensor and the file in one bracket, where a sentence names both)
+      const parts = [e.tensor && tr('placeTensor', { tensor: e.tensor }), e.file && tr('placeFile', { file: e.file })].filter(Boolean);
+      raw.place = parts.length ? tr('place', { parts: parts.join(', ') }) : '';
       raw.values = e.got != null && e.expected != null && e.what !== 'json'
         ? tr('values', { what: tryTr(`what_${e.what}`) ?? e.what ?? '', expected: e.expected, got: e.got }) : '';
       return [key, raw];
@@ -719,7 +742,7 @@ export default {
     const errorMessage = (e) => tr(...errorWords(e));
     // The technical note under a message: the core's English detail, where it says more
     // than the sentence above it.
-    const SAID_IN_FULL = new Set(['tooLong', 'empty', 'missing', 'pickle', 'format', 'memory', 'tokenizerMissing', 'nomodel']);
+    const SAID_IN_FULL = new Set(['tooLong', 'empty', 'missing', 'pickle', 'format', 'memory', 'tokenizerMissing', 'nomodel', 'severalModels']);
     const sayDetail = (node, e) => {
       const d = e && !SAID_IN_FULL.has(e.kind) ? String(e.detail ?? e.message ?? '') : '';
       say(node, d ? tr('technical') : null, { detail: safe(d.slice(0, 400)) }); // (the detail in a span lang="en")
@@ -739,7 +762,11 @@ export default {
     let labelKey = null, tableKey = null, headKey = null, gridKey = null;
 
     function drawProgress() {
+      // (Stop goes when the load ends: the keyboard's focus on it goes to the model's line,
+      // which says how the load ended)
+      const hadFocus = cancelButton.getRootNode().activeElement === cancelButton;
       if (bar.hidden !== !progress) bar.hidden = barText.hidden = cancelButton.hidden = !progress;
+      if (hadFocus && cancelButton.hidden) status.focus();
       if (!progress) return;
       const label = tr('readingStart');
       if (bar.getAttribute('aria-label') !== label) bar.setAttribute('aria-label', label);
@@ -816,6 +843,7 @@ export default {
       const busy = String(st.state === 'pending');
       if (modelView.getAttribute('aria-busy') !== busy) modelView.setAttribute('aria-busy', busy);
       if (!on) {
+        say(gridsCut, null); // (the grids it speaks of are gone with the sentence)
         setText(tokensLine, '');
         delete tokensLine.dataset.for;
         if (modelView.dataset.painted !== '0') modelView.dataset.painted = '0';
@@ -972,13 +1000,15 @@ export default {
         if (ablBar.value !== ablating.done) ablBar.value = ablating.done;
         line = tr('ablating', { done: ablating.done, total: ablating.total });
         lineState = 'busy';
+      } else if (ablationStopped) {
+        // (how far a stopped run got stays said, and why the button waits, if it does)
+        const why = { sentence: 'ablationStoppedSentence', model: 'ablationStoppedModel' }[ablationStopped.why] ?? 'ablationStopped';
+        line = tr(why, { done: ablationStopped.done, total: ablationStopped.total });
+        if (!ready) line += ` ${tr(st.state === 'pending' ? 'ablateWaiting' : 'ablateNeedsSentence')}`;
+        lineState = 'stopped';
       } else if (!ready) {
         line = tr(st.state === 'pending' ? 'ablateWaiting' : 'ablateNeedsSentence');
         lineState = st.state === 'pending' ? 'waiting' : 'invalid';
-      } else if (ablationStopped) {
-        const why = { sentence: 'ablationStoppedSentence', model: 'ablationStoppedModel' }[ablationStopped.why] ?? 'ablationStopped';
-        line = tr(why, { done: ablationStopped.done, total: ablationStopped.total });
-        lineState = 'stopped';
       } else if (ablationError) {
         line = tr('ablationFailed', { message: errorMessage(ablationError) });
         lineState = 'error';

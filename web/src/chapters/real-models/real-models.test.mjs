@@ -4,7 +4,8 @@
 // with the previous model kept. Nothing is downloaded.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { harness, openPage, shots, openIsolated as openHost, LAX_CSP, assertAccessible } from '../../../../tests/e2e/harness.mjs';
@@ -203,7 +204,9 @@ test('real-models: the error templates: no sound-dependent particle after a name
     assert.doesNotMatch(tpl, /(\.json|\.safetensors|\.bin|\.txt|\))(이|가|은|는|을|를|과|와)(?![가-힣])/, `${key}: ${tpl}`);
     assert.doesNotMatch(tpl, /\{detail\}/.test(tpl) && key !== 'technical' ? /./ : /^$/, `${key}: the English detail only in the technical note`);
     // (a parenthesis after a sentence's ending takes no space in Korean: "…습니다(파일: x).")
-    assert.doesNotMatch(tpl.replace('{inFile}', ko.inFile), /다 \(/, `${key}: ${tpl}`);
+    const filled = tpl.replace('{inFile}', ko.inFile).replace('{where}', ko.atLine).replace('{place}', ko.place);
+    assert.doesNotMatch(filled, /다 \(/, `${key}: ${tpl}`);
+    assert.doesNotMatch(filled, /\)\(/, `${key}: two brackets in a row: ${tpl}`);
     const ph = (t) => [...t.matchAll(/\{(\w+)/g)].map((m) => m[1]).sort().join();
     assert.equal(ph(tpl), ph(en[key]), key);
   }
@@ -303,8 +306,12 @@ test('real-models: each error is said in the page\'s language and the previous m
     [null, { ...good, 'model.safetensors': good['model.safetensors'].subarray(0, good['model.safetensors'].length - 100) }, /^(파일이 잘렸습니다|텐서 배치가 잘못되었습니다): model\.safetensors/],
     [null, editConfig(good, (c) => ({ ...c, n_embd: 16 })), /^config\.json 파일과 가중치가 맞지 않.*(있어야 할 값 16, 실제 값 32|config\.json대로라면 \[)/],
     // not JSON: said so, where the parser says, the file named once
-    ['config', { ...good, 'config.json': Buffer.from('{"model_type": "gpt2", bad') }, /^config\.json 파일이 올바른 JSON이 아닙니다 \(1번째 줄, 24번째 글자\)\. 앞서/],
+    ['config', { ...good, 'config.json': Buffer.from('{"model_type": "gpt2", bad') }, /^config\.json 파일이 올바른 JSON이 아닙니다\(1번째 줄, 24번째 글자\)\. 앞서/],
     ['vocab', editConfig(good, (c) => ({ ...c, vocab_size: 300 })), /^어휘 크기가 맞지 않습니다\(파일: config\.json\)\. 어휘 크기: 있어야 할 값 300, 실제 값 \d+\./],
+    // no model_type at all: said so, not "(none) (…)"
+    ['architecture', editConfig(good, (c) => ({ ...c, model_type: undefined })), /^config\.json에 model_type이 없어서 구조를 알 수 없습니다\./],
+    // a shard index that is not JSON: said so, where (not "does not match its shards")
+    ['index', { ...good, 'model.safetensors.index.json': Buffer.from('{"weight_map": {"a": 1,,}}') }, /^model\.safetensors\.index\.json 파일이 올바른 JSON이 아닙니다\(1번째 줄, \d+번째 글자\)\./],
   ];
   for (const [kind, files, message] of cases) {
     const before = await text(page, `${S} [data-check="model-error"]`).catch(() => '');
@@ -322,6 +329,24 @@ test('real-models: each error is said in the page\'s language and the previous m
     assert.equal(await page.getAttribute(`${S} [data-check="model"]`, 'data-state'), 'loaded');
     assert.equal(await page.$$eval(`${S} [data-heads="model-view"] canvas`, (c) => c.length), 8);
   }
+  // a picked folder that holds two model folders: said so (their files are not mixed); one
+  // model in a subfolder among other files: its files only, and it loads
+  const parent = await mkdtemp(join(tmpdir(), 'rm-models-'));
+  for (const [sub, files] of [['gpt2', good], ['bert', await folder('bert-f32')]]) {
+    await mkdir(join(parent, 'models', sub), { recursive: true });
+    for (const [n, b] of Object.entries(files)) await writeFile(join(parent, 'models', sub, n), b);
+  }
+  const beforeTwo = await text(page, `${S} [data-check="model-error"]`).catch(() => '');
+  await page.setInputFiles(`${S} input[data-control="model-folder"]`, join(parent, 'models'));
+  await errorShown(page, beforeTwo);
+  assert.match(await text(page, `${S} [data-check="model-error"]`), /^고른 폴더에 모델 폴더가 2개 있습니다: models\/bert, models\/gpt2\./);
+  assert.equal(await page.getAttribute(`${S} [data-check="model"]`, 'data-state'), 'loaded');
+  await rm(join(parent, 'models', 'bert'), { recursive: true });
+  await writeFile(join(parent, 'models', 'vocab.txt'), 'not this model\'s\n');
+  await page.setInputFiles(`${S} input[data-control="model-folder"]`, join(parent, 'models'));
+  await page.waitForFunction((s) => document.querySelector(`${s} [data-check="model-error"]`).hidden, S);
+  await loaded(page, 8);
+  await rm(parent, { recursive: true });
   // the truncated file names its tensor
   await page.setInputFiles(`${S} input[data-control="model-files"]`, payload({ ...good, 'model.safetensors': good['model.safetensors'].subarray(0, good['model.safetensors'].length - 100) }));
   await errorShown(page, '');
@@ -615,10 +640,13 @@ test('real-models: a link\'s load stopped says so in the link\'s line', async ()
   const line = `${S} [data-check="model"]`;
   await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.state === 'loading', line);
   assert.match(await text(page, line), /^링크가 가리키는 폴더에서 읽습니다: http:\/\/\S+\/pretrained\/gpt2-f32\//);
-  await page.click(`${S} [data-control="cancel"]`);
+  // Stop, by keyboard: the focus goes to the model's line when Stop goes, not to the page
+  await page.focus(`${S} [data-control="cancel"]`);
+  await page.keyboard.press('Enter');
   await page.waitForFunction(() => window.__sent.cancel);
   await page.evaluate(() => window.__deliver({ type: 'cancelled', id: window.__sent.open }));
   await page.waitForFunction((sel) => document.querySelector(sel).dataset.state === 'none', line);
+  assert.equal(await page.evaluate((sel) => document.activeElement === document.querySelector(sel), line), true, 'the focus on the model\'s line');
   const said = await text(page, line);
   assert.match(said, /^링크가 가리키는 폴더에서 읽다가 멈췄습니다: http:\/\/\S+\/pretrained\/gpt2-f32\/\. 아직 연 모델이 없습니다\./);
   assert.equal(said.split(ko.cancelled).length, 1, `"${ko.cancelled}" not said as well: ${said}`);
@@ -794,6 +822,15 @@ test('real-models: an ablation stopped by a new sentence or a new model says so 
   await deliver({ type: 'ablationStopped', done: 5, total: 8, why: 'model' });
   await settledAblation('stopped');
   assert.match(await text(page, `${S} [data-check="ablation"]`), /다른 모델을 여느라.*8개 가운데 5개까지/);
+  // a sentence the model cannot take: how far the stopped run got stays said, with why the
+  // button waits
+  await page.fill(`${S} textarea[data-control="text"]`, 'the cat sat on the mat '.repeat(10));
+  await page.waitForFunction((s) => !document.querySelector(`${s} [data-check="sentence-error"]`).hidden, S);
+  const both = await text(page, `${S} [data-check="ablation"]`);
+  assert.match(both, /다른 모델을 여느라.*8개 가운데 5개까지/, both);
+  assert.ok(both.includes(ko.ablateNeedsSentence), both);
+  await page.fill(`${S} textarea[data-control="text"]`, 'the cat sat on the mat');
+  await page.waitForFunction((s) => document.querySelector(`${s} [data-check="sentence-error"]`).hidden, S);
   await page.$eval(`${S} [data-check="ablation"]`, (n) => n.scrollIntoView({ block: 'center' }));
   await page.screenshot({ path: join(shots, 'real-models-ablation-stopped-by-model.png'), fullPage: false });
   assert.deepEqual(errors, []);
@@ -807,6 +844,12 @@ test('real-models: the layer names stay in view while the model view scrolls sid
   await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(await folder('gpt2-f32')));
   await loaded(page, 8);
   await analysed(page, 'the cat sat', 'sat');
+  // the role table, wider than a phone, is a tab stop before it has been on screen: Tab
+  // forward does not pass it by (it is not skipped while far from the screen)
+  await rolesDone(page);
+  const tableBox = `${S} .table-scroll:has(> table[data-table="roles"])`;
+  assert.ok((await page.$eval(tableBox, (n) => n.getBoundingClientRect().top)) > 800, 'the table is below the screen');
+  await page.waitForFunction((sel) => document.querySelector(sel).tabIndex === 0, tableBox, { timeout: 10000 });
   // (the tiny model's rows fit 390 px: the box is narrowed so that they do not)
   await page.$eval(`${S} [data-heads="model-view"]`, (v) => {
     v.scrollIntoView({ block: 'center' }); // (far from the screen, its layout is skipped)
@@ -831,6 +874,32 @@ test('real-models: the layer names stay in view while the model view scrolls sid
   assert.deepEqual(rows.map((r) => r.lefts), rows.map(() => rows[0].lefts), 'the maps in columns');
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+// Text pasted past the sentence box's limit is left out by the browser without a word: a line
+// says the box is full, and goes when the text is shorter again (ko, en).
+test('real-models: a sentence box that is full says so', async () => {
+  for (const lang of ['ko', 'en']) {
+    const { page, errors } = await openChapter(`lang=${lang}`);
+    await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(await folder('gpt2-f32')));
+    await loaded(page, 8);
+    const box = `${S} textarea[data-control="text"]`;
+    const full = `${S} [data-check="text-full"]`;
+    const max = await page.$eval(box, (t) => t.maxLength);
+    assert.ok(max > 0);
+    assert.equal(await page.isVisible(full), false);
+    await page.focus(box);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText('the cat sat on the mat. '.repeat(Math.ceil(max / 24)).slice(0, max - 10));
+    await page.keyboard.insertText(' and the dog sat on the log.');
+    assert.equal(await page.$eval(box, (t) => t.value.length), max, 'cut at the limit');
+    await page.waitForSelector(full, { state: 'visible' });
+    assert.match(await text(page, full), lang === 'ko' ? new RegExp(`${max}자까지`) : new RegExp(`holds ${max} characters`));
+    await page.keyboard.press('Backspace');
+    await page.waitForSelector(full, { state: 'hidden' });
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
 });
 
 // While the chosen head's grids fill row by row, their captions give the matrix's shape,
@@ -934,6 +1003,14 @@ test('real-models: a sentence longer than the grids show: its first tokens, and 
   await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(await folder('bert-f32')));
   await page.waitForFunction((s) => /^bert/.test(document.querySelector(`${s} [data-check="model-summary"]`)?.textContent ?? ''), S);
   await page.waitForFunction((s) => /양쪽/.test(document.querySelector(`${s} [data-check="grids-cut"]`)?.textContent ?? ''), S);
+  // a sentence refused (empty, or too long for the model): the grids go, and their line too
+  for (const bad of ['', 'the cat sat on the mat '.repeat(10)]) {
+    await page.fill(`${S} textarea[data-control="text"]`, bad);
+    await page.waitForFunction((s) => !document.querySelector(`${s} [data-check="sentence-error"]`).hidden, S);
+    assert.equal(await page.isVisible(cut), false, `no line about grids that are gone ("${bad.slice(0, 10)}")`);
+    await page.fill(`${S} textarea[data-control="text"]`, 'the cat sat on the mat and the dog');
+    await page.waitForFunction((s) => /양쪽/.test(document.querySelector(`${s} [data-check="grids-cut"]`)?.textContent ?? ''), S);
+  }
   assert.deepEqual(errors, []);
   await page.close();
 });
