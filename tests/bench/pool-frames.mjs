@@ -1,6 +1,6 @@
 // The page's thread during the cost chapter's live run (issue 26, item 2): the whole page at
 // ?lang=en#cost, 1280 px, headless Chromium, the run's defaults (largest n 32,768, 8 heads,
-// 2 workers) unless told; from the click on Run to "Done" it collects the gaps between
+// one worker per core but one) unless told; from the click on Run to "Done" it collects the gaps between
 // requestAnimationFrame callbacks and the long tasks (PerformanceObserver 'longtask') in
 // the page, and prints them with the load average and the chapter's table. Reports, never
 // asserts (timings follow the machine's load: compare builds alternated, --dist). The frames
@@ -21,7 +21,7 @@ const arg = (name, dflt) => {
   return i > 0 ? process.argv[i + 1] : dflt;
 };
 const dist = resolve(arg('dist', resolve(root, 'web', 'dist')));
-const largest = arg('largest', '32768'), workers = arg('workers', '2'), traceFile = arg('trace', null);
+const largest = arg('largest', '32768'), workers = arg('workers', null), traceFile = arg('trace', null); // (workers: the chapter's default unless given)
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 const server = await startServer({ port: 0, dir: dist });
@@ -33,7 +33,7 @@ await page.goto(`${server.url}?lang=en#cost`);
 await page.waitForSelector('body[data-ready="true"]', { timeout: 120000 });
 await page.locator('#cost [data-action="run"]').scrollIntoViewIfNeeded();
 await page.selectOption('#cost [data-control="liveMaxN"]', largest);
-await page.selectOption('#cost [data-control="liveWorkers"]', workers);
+if (workers) await page.selectOption('#cost [data-control="liveWorkers"]', workers);
 let cdp;
 if (traceFile) {
   cdp = await page.context().newCDPSession(page);
@@ -81,7 +81,7 @@ if (cdp) {
   }
   writeFileSync(traceFile, data);
 }
-console.log(JSON.stringify({ dist, largest: Number(largest), workers: Number(workers), load: [loadStart, load()], status, ...r, errors }, null, 1));
+console.log(JSON.stringify({ dist, largest: Number(largest), workers: workers ? Number(workers) : "default", load: [loadStart, load()], status, ...r, errors }, null, 1));
 console.log(table.join('\n'));
 await browser.close();
 await server.close();

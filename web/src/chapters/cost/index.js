@@ -17,6 +17,10 @@ const LIVE_MAX_N = [4096, 8192, 16384, 32768];
 const LIVE_HEADS = [1, 2, 4, 8, 16];
 // Workers offered: 1 up to the logical cores the browser reports (at most 16).
 const LIVE_WORKERS = Array.from({ length: defaultPoolSize() }, (_, i) => i + 1);
+// By default one worker fewer than the browser reports cores (at least one): the page's own
+// thread keeps a core. With a worker on every core, the page's frames waited for the workers
+// (gaps of 70–150 ms at n = 16,384 on 2 cores; under 40 ms with one worker: docs/benchmarks.md).
+const LIVE_WORKERS_DEFAULT = Math.max(1, LIVE_WORKERS.length - 1);
 const pow2 = (lo, hi) => {
   const out = [];
   for (let v = lo; v <= hi; v *= 2) out.push(v);
@@ -32,7 +36,7 @@ export default {
       n: 1024, dModel: 512, heads: 8, // the complexity table and the crossover
       memN: 8192, memHeads: 12, layers: 12, bytes: 2, // the memory calculator (the document's example)
       liveMaxN: 32768, liveHeads: 8, liveCausal: false, live: null, // the live run
-      liveWorkers: LIVE_WORKERS.length, // as many workers as the browser reports cores
+      liveWorkers: LIVE_WORKERS_DEFAULT, // one core left to the page (above)
     }), { transient: ['live', 'liveWorkers'] }); // a measurement (and a core count) belongs to this browser and this moment, not to a link
     const { el, text, tr, state, patch } = k;
     const T = (tag, key, parent, cls) => text(tag, key, parent, (s, r) => r?.vars ?? {}, cls);
