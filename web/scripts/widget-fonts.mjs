@@ -22,9 +22,11 @@ const MAIN_SIGNS = '\u00a0°×÷—\u200b’…′→←↦∈∉−∓±√∝�
 // in the prose is the text font's)
 const MATH_GREEK = 'αθω';
 
-// the Size faces' delimiters and large operators that a chapter may grow (brackets of a
-// matrix, norms, sums and products, roots); integrals, n-ary unions and the like are left out
-const SIZE_SIGNS = ' ()/[\\]{}|‖∣∥⟨⟩⌈⌉⌊⌋↑↓∑∏√';
+// the Size faces' delimiters and large operators that a chapter may grow: the kinds the
+// chapters write (brackets of a matrix and of \left( \right), a case's brace, sums, roots)
+// and their kin (slashes, bars and norms); angle brackets, floor and ceiling, arrows,
+// products, integrals and the like are left out (none is written)
+const SIZE_SIGNS = ' ()/[\\]{}|‖∣∥∑√';
 export const WIDGET_FONTS = [
   { face: 'Main-Regular', text: ASCII + MAIN_SIGNS },
   { face: 'Main-Bold', text: '0123456789.,+-−e∞ \u00a0' },
