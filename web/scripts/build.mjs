@@ -11,8 +11,9 @@
 //   multiply-add in the matrix products; the page loads the lite one where the engine has it), plus
 //   attn-core-scalar.mjs + .wasm (the same core without SIMD, for engines lacking it),
 //   dist/attention-explorer.js: the <attention-explorer> widget in one file (the page's
-//   chapters and components, KaTeX's styles and the fonts they use subset to the characters
-//   the maths draws, and the same attn-core-lite.wasm as the page, inlined), and
+//   chapters and components, their prose packed with zstd, KaTeX's styles and the fonts they
+//   use subset to the characters the maths draws, and the same attn-core-lite.wasm as the
+//   page, inlined), and
 //   attention-explorer-scalar.js (the scalar core for the widget on engines without SIMD,
 //   fetched only there), attention-explorer-more.js (the training and trained-heads
 //   chapters, which the one file imports from next to itself when one is shown),
@@ -35,8 +36,8 @@ import { build } from 'esbuild';
 import { cp, mkdir, rm, access, readdir, readFile, stat, writeFile, rename } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isDeepStrictEqual, promisify } from 'node:util';
 import { execFileSync } from 'node:child_process';
 import zlib from 'node:zlib';
 import subsetFont from 'subset-font';
@@ -292,6 +293,11 @@ export function widgetCss(pageCss, katexCss, ownCss) {
 // The KaTeX fonts the widgets carry (scripts/widget-fonts.mjs), as {family, style, weight,
 // data: base64 of the woff2 subset to the characters kept} for the one-file widget; with
 // inline false, {…, file: 'fonts/KaTeX_<face>.woff2'} (the light widget's, whole fonts).
+// The subset drops the TrueType hinting (the fpgm, prep and cvt programs: ~1.8 KB a face,
+// 11.6 KB of the six): macOS, iOS and Android never run it and Linux browsers draw with
+// FreeType's light hinting, which ignores it; only on Windows may a stem snap a pixel
+// differently at small sizes. (The page and the light widget keep KaTeX's whole fonts.)
+const FONT_SUBSET = { targetFormat: 'woff2', noHinting: true };
 async function katexFonts(katexCss, { inline = true } = {}) {
   const out = [];
   for (const [rule] of katexCss.matchAll(/@font-face\{[^}]*\}/g)) {
@@ -307,7 +313,7 @@ async function katexFonts(katexCss, { inline = true } = {}) {
     }
     const whole = await readFile(join(web, 'node_modules', 'katex', 'dist', 'fonts', `KaTeX_${file}.woff2`));
     const bytes = keep.text === null ? whole
-      : await cached('font', sha(Buffer.concat([whole, Buffer.from(`\0${keep.text}`)])), () => subsetFont(whole, keep.text, { targetFormat: 'woff2' }));
+      : await cached('font-nohint', sha(Buffer.concat([whole, Buffer.from(`\0${keep.text}`)])), () => subsetFont(whole, keep.text, FONT_SUBSET));
     out.push({ family, style, weight, data: Buffer.from(bytes).toString('base64') });
   }
   if (out.length !== WIDGET_FONTS.length) throw new Error(`KaTeX's stylesheet has ${out.length} of the widget's ${WIDGET_FONTS.length} fonts`);
@@ -336,6 +342,54 @@ function zstd(file) {
   }
 }
 const liteWasm = await readFile(join(wasmDir, 'attn-core-lite.wasm'));
+
+// The one file's words (web/src/widget-text.js): the prose of each chapter it holds and the
+// kit's, read as the modules they are, packed as one JSON text with zstd -22 (base64). Each
+// must be plain data (strings, numbers, arrays, objects), which JSON keeps as it is: the
+// build fails on anything else (a function, undefined).
+const PACKED_TEXT = /[\\/]src[\\/](chapters[\\/]([a-z0-9-]+)|kit)[\\/](ko|en)\.js$/;
+const packedKey = (path) => relative(join(web, 'src'), path).replaceAll('\\', '/').replace(/\.js$/, '');
+async function packText(ids) {
+  const files = [...ids.flatMap((id) => LANGS.map((l) => join(web, 'src', 'chapters', id, `${l}.js`))),
+    ...LANGS.map((l) => join(web, 'src', 'kit', `${l}.js`))];
+  const all = {};
+  for (const f of files) {
+    const url = pathToFileURL(f);
+    url.search = `?t=${Date.now()}`; // a rebuild in the same process reads the file again
+    const value = (await import(url.href)).default;
+    if (!isDeepStrictEqual(JSON.parse(JSON.stringify(value)), value))
+      throw new Error(`${relative(root, f)}: the one-file widget packs it as JSON, so it must be plain data (no functions, undefined, …)`);
+    all[packedKey(f)] = value;
+  }
+  const json = Buffer.from(JSON.stringify(all));
+  return (await cached('zstd22', sha(json), async () => {
+    const tmp = join(cacheDir, `text-${process.pid}.json`);
+    await writeFile(tmp, json);
+    try { return zstd(tmp); } finally { await rm(tmp, { force: true }); }
+  })).toString('base64');
+}
+// The one-file build's modules that are packed: each is `export default text(key)`; the
+// packed text itself is the module 'widget-text-data' (a module of its own, which imports
+// nothing: the text is there before any module that asks for it runs).
+const packedTextPlugin = (ids, packed) => ({
+  name: 'packed-text',
+  setup(b) {
+    b.onResolve({ filter: /^widget-text-data$/ }, () => ({ path: 'widget-text-data', namespace: 'packed-text-data' }));
+    b.onLoad({ filter: /.*/, namespace: 'packed-text-data' }, () => ({ contents: `export const textZstd = ${JSON.stringify(packed)};\n`, loader: 'js' }));
+    b.onResolve({ filter: /(^|[\\/])(ko|en)\.js$/ }, async (args) => {
+      if (args.pluginData?.inner) return undefined;
+      const r = await b.resolve(args.path, { resolveDir: args.resolveDir, importer: args.importer, kind: args.kind, pluginData: { inner: true } });
+      const m = PACKED_TEXT.exec(r.path ?? '');
+      if (r.errors.length || !m || (m[2] && !ids.includes(m[2]))) return undefined;
+      return { path: r.path, namespace: 'packed-text' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'packed-text' }, (args) => ({
+      contents: `import { text } from ${JSON.stringify(join(web, 'src', 'widget-text.js'))};\nexport default text(${JSON.stringify(packedKey(args.path))});\n`,
+      resolveDir: web,
+      loader: 'js',
+    }));
+  },
+});
 const wasmZstd = (await cached('zstd22', sha(liteWasm), () => zstd(join(wasmDir, 'attn-core-lite.wasm')))).toString('base64');
 
 // registry: the modules the one file lends to attention-explorer-more.js (above), by path.
@@ -395,6 +449,8 @@ const widgetOptions = {
 // globalThis (SHARED). Three passes: the one file without the registry (what it holds), the
 // side file (which of those modules it imports), the one file with the registry.
 const SIDE = { ids: ['training', 'trained-heads', 'real-models'], file: 'attention-explorer-more.js' };
+const inOneFile = (await readChapters()).map((c) => c.id).filter((id) => !SIDE.ids.includes(id));
+const textZstd = await packText(inOneFile);
 const SHARED = 'attention-explorer.shared';
 const oneFile = (registry) => build({
   ...widgetOptions,
@@ -402,9 +458,10 @@ const oneFile = (registry) => build({
   external: ['node:*'],
   write: registry !== null,
   metafile: true,
-  plugins: [chromaticPlugin, widgetAssets(registry ?? []), chapterListPluginWith({ side: SIDE })],
+  plugins: [chromaticPlugin, packedTextPlugin(inOneFile, textZstd), widgetAssets(registry ?? []), chapterListPluginWith({ side: SIDE })],
 });
-const held = new Set(Object.keys(noteInputs(await oneFile(null)).metafile.inputs).map((p) => resolve(web, p)));
+// (a packed text module is the file it stands for: the side file borrows the one file's)
+const held = new Set(Object.keys(noteInputs(await oneFile(null)).metafile.inputs).map((p) => resolve(web, p.replace(/^packed-text:/, ''))));
 const lent = new Set();
 await build({
   ...widgetOptions,
