@@ -483,6 +483,19 @@ export default {
     // a click does the same. Each cell is named by its layer, head and role.
     let focusAt = 0; // the cell that holds the Tab stop
     let refocus = false;
+    // (once that map is built and shown: the view is hidden until the new model's heads are
+    // here; given up if the focus has gone somewhere meanwhile)
+    function refocusMap() {
+      const b = thumbs[focusAt]?.b;
+      const root = modelView.getRootNode();
+      if (!refocus || !b) return;
+      if (root.activeElement && root.activeElement !== document.body && !modelView.contains(root.activeElement)) {
+        refocus = false;
+        return;
+      }
+      b.focus({ preventScroll: true });
+      if (root.activeElement === b) refocus = false;
+    }
     let row = null;
     function buildThumb(index) {
       const H = info.heads, l = Math.floor(index / H), h = index % H;
@@ -511,10 +524,7 @@ export default {
       b.setAttribute('role', 'gridcell');
       b.dataset.head = String(index);
       b.tabIndex = index === focusAt ? 0 : -1;
-      if (refocus && index === focusAt) queueMicrotask(() => {
-        refocus = false;
-        if (b.isConnected) b.focus({ preventScroll: true });
-      });
+      if (refocus && index === focusAt) queueMicrotask(refocusMap);
       b.setAttribute('aria-label', headName(index)); // (with its role once labelled: step())
       Object.assign(b.style, { padding: '2px', border: '2px solid var(--line)', borderRadius: '.3rem', cursor: 'pointer', lineHeight: 0 });
       const c = el('canvas', '', b);
@@ -622,6 +632,11 @@ export default {
         if (pairNear) later();
       }, { rootMargin: '50% 0px' }).observe(pair);
     window.addEventListener('beforeprint', () => {
+      for (const { grid, data } of pump.grids.splice(0)) grid.update(data);
+    });
+    // (the keyboard in the grids' figures, at their tools: the grids written now, so that the
+    // next Tab finds their cells, not the table below them)
+    pair.addEventListener('focusin', () => {
       for (const { grid, data } of pump.grids.splice(0)) grid.update(data);
     });
     function gridStep(job) {
@@ -840,6 +855,7 @@ export default {
       if (work.dataset.sentence !== st.state) work.dataset.sentence = st.state;
       const on = !!st.shown;
       for (const n of [tokensLine, viewScroll, oneTitle, oneBody, viewBox, pair]) show(n, on); // (the head's heading with its grids)
+      if (on && refocus) refocusMap();
       const busy = String(st.state === 'pending');
       if (modelView.getAttribute('aria-busy') !== busy) modelView.setAttribute('aria-busy', busy);
       if (!on) {
@@ -1002,9 +1018,9 @@ export default {
         lineState = 'busy';
       } else if (ablationStopped) {
         // (how far a stopped run got stays said, and why the button waits, if it does)
-        const why = { sentence: 'ablationStoppedSentence', model: 'ablationStoppedModel' }[ablationStopped.why] ?? 'ablationStopped';
-        line = tr(why, { done: ablationStopped.done, total: ablationStopped.total });
-        if (!ready) line += ` ${tr(st.state === 'pending' ? 'ablateWaiting' : 'ablateNeedsSentence')}`;
+        const why = { sentence: 'Sentence', model: 'Model' }[ablationStopped.why] ?? '';
+        line = `${tr(`ablationStopped${why}`, { done: ablationStopped.done, total: ablationStopped.total })} ${
+          ready ? tr(`ablationAgain${why}`) : tr(st.state === 'pending' ? 'ablateWaiting' : 'ablateNeedsSentence')}`;
         lineState = 'stopped';
       } else if (!ready) {
         line = tr(st.state === 'pending' ? 'ablateWaiting' : 'ablateNeedsSentence');

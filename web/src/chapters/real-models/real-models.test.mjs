@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { harness, openPage, shots, openIsolated as openHost, LAX_CSP, assertAccessible } from '../../../../tests/e2e/harness.mjs';
 import { gpt2Tensors, safetensorsHeader } from '../../../../tools/pretrained/gpt2-layout.mjs';
+import { fill } from '../../kit/fill.js';
 import ko from './ko.js';
 import en from './en.js';
 
@@ -815,7 +816,7 @@ test('real-models: an ablation stopped by a new sentence or a new model says so 
   await ablState('busy');
   await deliver({ type: 'ablationStopped', done: 2, total: 8, why: 'sentence' });
   await settledAblation('stopped');
-  assert.equal(await text(page, `${S} [data-check="ablation"]`), ko.ablationStoppedSentence.replace('{total}', '8').replace('{done}', '2'));
+  assert.equal(await text(page, `${S} [data-check="ablation"]`), `${ko.ablationStoppedSentence.replace('{total}', '8').replace('{done}', '2')} ${ko.ablationAgainSentence}`);
   assert.match(await text(page, `${S} [data-check="ablation"]`), /문장이 바뀌어서.*8개 가운데 2개까지/);
   await page.click(`${S} [data-control="ablate"]`);
   await ablState('busy');
@@ -829,6 +830,7 @@ test('real-models: an ablation stopped by a new sentence or a new model says so 
   const both = await text(page, `${S} [data-check="ablation"]`);
   assert.match(both, /다른 모델을 여느라.*8개 가운데 5개까지/, both);
   assert.ok(both.includes(ko.ablateNeedsSentence), both);
+  assert.ok(!both.includes(ko.ablationAgainModel), `no "press the button" while it cannot: ${both}`);
   await page.fill(`${S} textarea[data-control="text"]`, 'the cat sat on the mat');
   await page.waitForFunction((s) => document.querySelector(`${s} [data-check="sentence-error"]`).hidden, S);
   await page.$eval(`${S} [data-check="ablation"]`, (n) => n.scrollIntoView({ block: 'center' }));
@@ -900,6 +902,56 @@ test('real-models: a sentence box that is full says so', async () => {
     assert.deepEqual(errors, []);
     await page.close();
   }
+});
+
+// The keyboard on a map of the model view when another model finishes loading: the focus goes
+// to the same head's map of the new model once its heads are shown (the view is hidden until
+// then: a GPT-2-sized model's heads come later than its maps are built; here the heads are
+// held back 400 ms), never to the page. The roles line counts "1 head has", "2 heads have".
+test('real-models: the focus on a map stays in the model view across a new model\'s load', async () => {
+  const { page, errors } = await openChapter('', {
+    init: () => {
+      const W = window.Worker;
+      window.Worker = class extends W {
+        set onmessage(f) {
+          super.onmessage = (e) => (e.data?.type === 'heads' && window.__slowHeads ? setTimeout(() => f(e), 400) : f(e));
+        }
+      };
+    },
+  });
+  await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(await folder('gpt2-f32')));
+  await loaded(page, 8);
+  await analysed(page, 'the cat sat', 'sat');
+  await page.focus(`${S} [data-heads="model-view"] [data-head="0"]`);
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.head), '1');
+  await page.evaluate(() => (window.__slowHeads = true));
+  await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(await folder('bert-f32')));
+  await page.waitForFunction((s) => /bert:/.test(document.querySelector(`${s} [data-check="model-summary"]`)?.textContent ?? ''), S);
+  await painted(page);
+  await page.waitForFunction(() => document.activeElement?.dataset?.head !== undefined, null, { timeout: 5000 }).catch(() => {});
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset?.head ?? document.activeElement?.tagName), '0', 'the focus on the new model\'s map (its first head: the link\'s head is kept)');
+  assert.deepEqual(errors, []);
+  await page.close();
+  // the count of heads with no role, in English, with its verb
+  assert.equal(fill(en.rolesCount, { total: 8, byRole: 'local 7', none: 1 }), 'Of 8 heads: local 7. 1 has no nameable role.');
+  assert.equal(fill(en.rolesCount, { total: 8, byRole: 'local 6', none: 2 }), 'Of 8 heads: local 6. 2 have no nameable role.');
+});
+
+// At 390 px the head's grids are far below when the keyboard comes to them: the focus on a
+// grid's tools writes the grids at once, so Tab goes on into the grid's cells (not past them).
+test('real-models: Tab from a head grid\'s tools goes into its cells, however far it was', async () => {
+  const { page, errors } = await openChapter('', { width: 390, height: 800, init: () => { window.__eagerFigures = false; } }); // (the grids wait while far, as for a reader)
+  await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(await folder('gpt2-f32')));
+  await loaded(page, 8);
+  await analysed(page, 'the cat sat on the mat', 'mat');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.focus('[data-grid="rm-P"] details.grid-tools > summary');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => !!document.activeElement.closest('[data-grid="rm-P"] table')), true,
+    `Tab from the tools into the grid: ${await page.evaluate(() => document.activeElement.outerHTML.slice(0, 80))}`);
+  assert.deepEqual(errors, []);
+  await page.close();
 });
 
 // While the chosen head's grids fill row by row, their captions give the matrix's shape,
