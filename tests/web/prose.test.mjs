@@ -136,3 +136,13 @@ test('numbers that cannot be slots stay in the structure: unbraced scripts, unit
   // a formula KaTeX cannot parse degrades as texToHtml does, never an exception
   assert.equal(slottedHtml('\\frac{1}{'), texToHtml('\\frac{1}{'));
 });
+
+// A table's caption as part of a scroll box's name (plain.js shortName): no closing full stop
+// before the name's colon, and a long one cut at a word with "…", not mid-word.
+test('shortName: a caption without its full stop, cut at a word', async () => {
+  const { shortName } = await import('../../web/src/kit/plain.js');
+  assert.equal(shortName('역할 순서로 놓였습니다.'), '역할 순서로 놓였습니다');
+  const long = 'Rows in the order of roles (previous token, first token, duplicate token, local, induction, none), then by layer and head.';
+  const s = shortName(long);
+  assert.ok(s.length <= 121 && s.endsWith('…') && !/hea…$/.test(s), s);
+});

@@ -29,6 +29,12 @@ const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : dflt;
 };
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  // (the usage is the file's opening comment)
+  const head = (await readFile(fileURLToPath(import.meta.url), 'utf8')).split('\n').filter((l) => l.startsWith('//'));
+  console.log(head.map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+  process.exit(0);
+}
 const keep = process.argv.includes('--keep');
 const reuse = process.argv.includes('--reuse'); // a checkpoint left by --keep is used again
 const LAYERS = Number(arg('layers', 12));

@@ -21,7 +21,7 @@ import { typedNumber, readWhole } from '../components/typed-number.js';
 import { setProse, setText, unfilled } from './prose.js';
 import { hideValuesUnder, watchHidden, worthHiding, cellKey } from '../components/grid/hidden-values.js';
 import { fill } from './fill.js';
-import { plainText, readableText } from './plain.js';
+import { plainText, readableText, shortName } from './plain.js';
 import { watchScrollers } from './scrollers.js';
 import { withEntry } from '../matrix.js';
 import { printing, onPrint } from './print.js';
@@ -67,7 +67,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     if (n.matches('.table-scroll')) {
       const t = n.querySelector('table');
       const cap = t?.caption ?? (t?.getAttribute('aria-labelledby') && section.querySelector(`#${CSS.escape(t.getAttribute('aria-labelledby'))}`));
-      return common('scrollTable', { what: cap ? readableText(cap).slice(0, 120) : '' });
+      return common('scrollTable', { what: cap ? shortName(readableText(cap)) : '' });
     }
     return common('scrollFormula');
   }, (n) => common(n.matches('.table-scroll, .grid-scroll') ? 'scrollMoreColumns' : 'scrollMore'));

@@ -70,3 +70,12 @@ export function setHeading(h, title) {
     return s;
   }));
 }
+
+// A caption as part of a name (a scroll box's: kit.js): without its closing full stop, cut at
+// a word (with "…") past `max` characters.
+export function shortName(text, max = 120) {
+  const t = String(text).trim().replace(/[.。]+$/, '');
+  if (t.length <= max) return t;
+  const cut = t.slice(0, max), space = cut.lastIndexOf(' ');
+  return `${space > max * 0.6 ? cut.slice(0, space) : cut}…`;
+}
