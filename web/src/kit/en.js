@@ -67,7 +67,7 @@ export default {
     checkResult: '{right} of {total} correct.',
     checkEmpty: '{n|answer|answers} left empty.',
     checkUnread: '“{text}” is not a number: write a decimal, like 0.33.',
-    covered: 'The numbers marked “?” here are covered: they would give away the answer to this chapter’s exercise.',
+    covered: 'The numbers marked “?” here are covered: they would give away the answer to an exercise on this page.',
     hiddenHint: 'Fill in the missing numbers, then check.',
     picking: 'Click numbers to hide or show them.',
     leak: 'Still visible elsewhere in this chapter: {list}. Hide those too, or choose other cells.',

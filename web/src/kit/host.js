@@ -156,16 +156,25 @@ export function createHost({ store, options = {}, readOnly = false, restore = {}
       return picking;
     },
 
-    // The cells a chapter's exercise hides, as "gridKey:i,j" (hidden-values.js cellKey): for
-    // another chapter that quotes its numbers (terms-formula quotes two-keys), so that it
-    // writes "?" for them too. Those of the grids built so far and those the link names
-    // for grids still to come.
+    // The cells a chapter's exercise hides, and those it covers as giving them away, as
+    // "gridKey:i,j" (hidden-values.js cellKey): for another chapter that quotes its numbers
+    // (terms-formula quotes two-keys), so that it writes "?" for them too. Those of the grids
+    // built so far and those the link names for grids still to come.
     hiddenCells(id) {
       const out = new Set();
       const c = chapters.get(id);
-      if (c) for (const [key, g] of c.grids) for (const [i, j] of g.hidden ?? []) out.add(`${key}:${i},${j}`);
+      if (c) for (const [key, g] of c.grids) {
+        for (const [i, j] of g.hidden ?? []) out.add(`${key}:${i},${j}`);
+        for (const k of g.covered ?? []) out.add(`${key}:${k}`);
+      }
       for (const [key, cells] of pendingHide.get(id) ?? []) for (const [i, j] of cells) out.add(`${key}:${i},${j}`);
       return out;
+    },
+    // ... and the values those hidden cells show ("0.114"), for a chapter whose own figures
+    // repeat them (multi-head's head 1 is core-attention's head): found by their digits.
+    hiddenTexts(id) {
+      const c = chapters.get(id);
+      return c ? [...c.grids.values()].flatMap((g) => g.hiddenTexts?.() ?? []) : [];
     },
 
     hiddenRefs(id) {

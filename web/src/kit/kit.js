@@ -175,11 +175,13 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
   // cell: hidden-values.js cellValue)
   // (quotes: the chapter whose numbers this one quotes, tagged with that chapter's cells
   // (cellValue): the cells its exercise hides are written "?" here too; host.hiddenCells)
+  // (and the values they show, which this chapter's own figures may repeat: host.hiddenTexts)
   const quotedHidden = () => (quotes && host ? host.hiddenCells(quotes) : null);
+  const quotedTexts = () => (quotes && host ? host.hiddenTexts(quotes).filter(worthHiding) : []);
   const hiddenNow = () => {
     const quoted = quotedHidden();
     if (!hiding && !quoted?.size) return [];
-    const texts = hiding ? grids.flatMap((g) => g.hiddenTexts()) : [];
+    const texts = [...(hiding ? grids.flatMap((g) => g.hiddenTexts()) : []), ...quotedTexts()];
     texts.cells = new Set(grids.flatMap((g) => [...g.hidden, ...g.covered.map((k) => k.split(',').map(Number))]
       .map(([i, j]) => cellKey(gridKeys.get(g), i, j))));
     for (const c of quoted ?? []) texts.cells.add(c);
@@ -188,7 +190,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
   if (quotes && host) {
     let quotedKey = '';
     host.onChange(() => {
-      const key = [...quotedHidden()].sort().join(' ');
+      const key = `${[...quotedHidden()].sort().join(' ')}|${quotedTexts().join(' ')}`;
       if (key === quotedKey) return;
       quotedKey = key;
       queueMicrotask(() => started && render()); // (not inside the other chapter's work)
@@ -200,11 +202,12 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
   // before the check below, so a formula that names such a cell is written again with "?".
   let covering = false;
   function coverReveals() {
-    if (!hiding && !covering) return;
+    const quoted = quotedTexts();
+    if (!hiding && !covering && !quoted.length) return;
     const asking = hiding ? grids.filter((g) => g.hidden.length) : [];
     covering = false;
     for (const g of grids) {
-      const texts = new Set(asking.filter((h) => h !== g).flatMap((h) => h.hiddenTexts()).filter(worthHiding));
+      const texts = new Set([...asking.filter((h) => h !== g).flatMap((h) => h.hiddenTexts()).filter(worthHiding), ...quoted]);
       g.setCovered(texts.size ? g.cellsShowing(texts) : []);
       covering ||= g.covered.length > 0;
     }
@@ -422,7 +425,17 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
       renderOnce();
       coverReveals();
     }
+    // (a chapter that quotes this one's numbers learns when the values its exercise hides
+    // change: they are known once its grids hold numbers, and they follow its edits)
+    if (hiding || hiddenKey) {
+      const key = grids.map((g) => `${g.hiddenTexts().join(' ')}/${g.covered.join(' ')}`).join('|');
+      if (key !== hiddenKey) {
+        hiddenKey = key;
+        host?.hiddenChanged(id);
+      }
+    }
   }
+  let hiddenKey = '';
   function renderOnce() {
     const s = state();
     lastSlice = s;

@@ -21,7 +21,7 @@ export default {
     const k = exampleKit(section, ctx, ID, (ex) => ({
       X: ex.X, Wq: ex.Wq, Wk: ex.Wk, Wv: ex.Wv, Wo: ex.Wo, heads: ex.heads, causal: true,
       n: 512, dModel: 512, costHeads: 8,
-    }));
+    }), { quotes: 'core-attention' }); // (head 1 is core-attention's head: the values its exercise hides are covered here)
     const { el, text, tr, state, ex, tok, comp } = k;
     const T = ex.tokens;
     const d = ex.dModel;

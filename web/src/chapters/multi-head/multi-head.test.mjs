@@ -167,3 +167,22 @@ test('English prose (its axe-core scan and screenshots: every-chapter.test.mjs)'
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// Head 1 here is core-attention's head: an exercise there that hides P's q3·k1 and q3·k3
+// (0.114, 0.844) is not given away here, in head 1's P or in the continuity sentence that
+// quotes them; q3·k2 (0.042) stays. Without the exercise, every number is shown.
+test('an exercise in core-attention is not given away by head 1 here', async () => {
+  const { page, errors } = await env.open(`?lang=en&core-attention=!hide:@P.3.1,P.3.3#${ID}`);
+  await page.waitForFunction(() => document.querySelectorAll('[data-grid="mh-P1"] td.covered').length >= 2, null, { timeout: 60000 });
+  const row = await page.$$eval('[data-grid="mh-P1"] tbody tr:nth-child(3) td', (tds) => tds.map((td) => (td.classList.contains('covered') ? '?' : td.querySelector('.v').textContent)));
+  assert.deepEqual(row, ['?', '0.042', '?']);
+  const said = await page.textContent('[data-check="continued"]');
+  assert.ok(!said.includes('0.114') && !said.includes('0.844'), said);
+  assert.match(said, /0\.042/);
+  const plain = await env.open(`?lang=en#${ID}`);
+  assert.equal(await plain.page.$$eval('[data-grid="mh-P1"] td.covered', (n) => n.length), 0);
+  assert.match(await plain.page.textContent('[data-check="continued"]'), /0\.114/);
+  assert.deepEqual([...errors, ...plain.errors], []);
+  await page.close();
+  await plain.page.close();
+});

@@ -48,6 +48,10 @@ test('terms-formula: the numbers a two-keys exercise hides are "?" where this ch
   assert.ok(!quoted.includes('4.113'), `e^x₂ hidden: ${quoted}`);
   for (const x of ['2.028', '6.141', '0.670']) assert.ok(quoted.includes(x), `${x} still quoted: ${quoted}`);
   assert.ok((quoted.match(/\?/g) ?? []).length >= 2, quoted);
+  // the output, o = α₁v₁ + α₂v₂ = [α₁, α₂] with the default V, gives α₁ away too: two-keys
+  // covers it, and so is it here
+  const out = await page.$$eval('#terms-formula .inside-out li[data-sym="v"] .katex-html', (ns) => ns.map((n) => n.textContent).join(' '));
+  assert.ok(!out.includes('0.330') && out.includes('?'), `the output line: ${out}`);
   // the exercise in two-keys hides the same cells
   assert.equal(await page.$$eval('[data-grid="two-keys-weights"] td.hidden-cell', (n) => n.length), 1);
   // no exercise: every number quoted
