@@ -117,6 +117,28 @@ test('Escape closes the link panel from inside it; Alt+Shift+T and the footer li
     assert.equal(await page.evaluate(() => document.activeElement.id), 'copy-link', 'the focus is back on the button');
     assert.equal(await page.getAttribute('#copy-link', 'aria-expanded'), 'false');
   }
+  // open, the focus gone elsewhere (a chapter's heading): Escape still closes it, the focus
+  // stays; in a field, Escape is the field's and the panel stays
+  await page.focus('#copy-link');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#share-panel:not([hidden])');
+  await page.$eval('main section.chapter h2', (h) => { h.tabIndex = -1; h.focus(); });
+  await page.keyboard.press('Escape');
+  assert.equal(await page.isHidden('#share-panel'), true, 'Escape outside the panel closes it');
+  assert.equal(await page.evaluate(() => document.activeElement.tagName), 'H2', 'the focus stays');
+  // open while the learner edits: the link follows the edits, and says to copy it again
+  await page.focus('#copy-link');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#share-panel:not([hidden])');
+  const before = await page.inputValue('#share-link');
+  await page.$eval('#core-attention', (n) => n.scrollIntoView());
+  await page.waitForSelector('#core-attention [data-control="causal"]');
+  await page.click('#core-attention [data-control="causal"]');
+  await page.waitForFunction((b) => document.querySelector('#share-link').value !== b, before);
+  assert.match(await page.inputValue('#share-link'), /core-attention=/);
+  assert.match(await page.textContent('#share-status'), /copy it again/);
+  await page.focus('#share-link');
+  await page.keyboard.press('Escape');
   // From the last control of the page, one shortcut (announced on the button it lands on)
   // brings the tools back, without moving the reading position.
   await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));

@@ -127,7 +127,7 @@ test('attributes: figure, editable, state, hide, bad values give a notice and de
     <script type="module" src="attention-explorer.js"></script></head><body>
     <attention-explorer id="fig" chapter="core-attention" figure="P" editable="false"></attention-explorer>
     <attention-explorer id="st" chapter="core-attention" state="Q:~19_5;causal:!f" step="softmax" hide="P.3.1 P.3.2" tolerance="0.005"></attention-explorer>
-    <attention-explorer id="bad" chapter="core-attention" tokens="lots" mask="sideways" state="Q:2x2,1,2,3,4;zzz:1" lang="fr"></attention-explorer>
+    <attention-explorer id="bad" chapter="core-attention" tokens="lots" seed="-1" mask="sideways" state="Q:2x2,1,2,3,4;zzz:1" lang="fr"></attention-explorer>
     <attention-explorer id="nochapter" chapter="no-such-chapter"></attention-explorer>
     <attention-explorer id="ro" chapter="core-attention" editable="false"></attention-explorer>
     <attention-explorer id="words" chapter="core-attention" theme="purple" editable="maybe"></attention-explorer>
@@ -155,6 +155,7 @@ test('attributes: figure, editable, state, hide, bad values give a notice and de
   assert.match(notice, /mask="sideways" is not accepted\. Accepted values: causal, none\./);
   assert.match(notice, /lang="fr" is not accepted\. Accepted values: ko, en\./);
   assert.match(notice, /tokens="lots" is not a whole number/);
+  assert.match(notice, /seed="-1" is out of range: write a whole number from 0 to 999999/); // (a number, but not one read)
   // what state, step or hide asked for and the chapter lacks: under the attribute that asked
   assert.match(notice, /state="Q:2x2,1,2,3,4;zzz:1": there is no setting "zzz"/);
   const noStep = await inWidget(page, '#nostep', (w) => w.shadowRoot.querySelector('.notice').textContent);

@@ -147,6 +147,9 @@ function focusBack() {
   if (!h.hasAttribute('tabindex')) h.tabIndex = -1;
   h.focus({ preventScroll: true });
 }
+// Where Escape belongs to the field (it puts the value back): text entry, not a checkbox,
+// a radio button or a slider.
+const TEXT_ENTRY = 'textarea, select, [contenteditable], input:not([type="checkbox"], [type="radio"], [type="range"], [type="button"], [type="submit"], [type="reset"], [type="file"], [type="color"])';
 // Whether the tab stop before `from` (in the page's order) is on the screen below `top`.
 function aboveOnScreen(from, top) {
   if (!from || from === document.body) return true;
@@ -178,7 +181,7 @@ document.addEventListener('keydown', (e) => {
     // above it on the screen, not to a chapter scrolled out of view above)
     if (toNotice()) e.preventDefault();
   } else if (e.key === 'Escape' && !box.hidden && (box.contains(document.activeElement) ||
-      (box.classList.contains('floating') && !e.defaultPrevented && !document.activeElement?.closest('input, textarea, select, [contenteditable], dialog, [role="dialog"]')))) {
+      (box.classList.contains('floating') && !e.defaultPrevented && !document.activeElement?.closest(`${TEXT_ENTRY}, dialog, [role="dialog"]`)))) {
     // (inside the notice; or, while it floats over the chapter, wherever Escape has nothing
     // else to do: not in a field, where it puts a value back, nor in a panel it closes)
     e.preventDefault();
@@ -206,6 +209,8 @@ function syncUrl({ now = false } = {}) {
   const write = () => {
     const next = `${location.pathname}${query()}${location.hash}`;
     if (next !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, '', next);
+    // (the open panel follows the edits: its link is the page's as it is now, to copy again)
+    if (!$('share-panel').hidden && sharedFor !== null && fillShare(sharedFor).changed) $('share-status').textContent = i18n.t('common.linkChanged');
   };
   if (now) write();
   else syncTimer = setTimeout(write, 150); // typing and hovering: once things settle
@@ -251,20 +256,30 @@ function widgetSnippet(id) {
   return `<script type="module" src="attention-explorer.js"></script>\n<attention-explorer ${attrs.join(' ')}></attention-explorer>`;
 }
 
+// The panel's three texts for the chapter `id`, as the page is now: the link, the widget, the
+// iframe. Written when the panel opens, and again when an edit changes them while it is open.
+let sharedFor = null;
+function fillShare(id) {
+  sharedFor = id;
+  const url = `${location.origin}${location.pathname}${query()}${id ? `#${id}` : ''}`;
+  const input = $('share-link');
+  const q = query({ withEmbed: false }).replace(/^\?/, '').split('&').filter(Boolean);
+  const texts = [[input, url], [$('share-widget'), widgetSnippet(id)],
+    [$('share-iframe'), `<iframe src="${location.origin}${location.pathname}?${['embed=' + id, ...q].join('&')}" ` +
+      `title="${i18n.t(`${id}.toc`).replace(/"/g, '&quot;')}" width="100%" height="720" style="border:0" loading="lazy"></iframe>`]];
+  let changed = false;
+  for (const [node, v] of texts) if (node.value !== v) (node.value = v), (changed = true);
+  return { url, changed };
+}
 async function openShare() {
   const id = currentChapter();
   clearTimeout(syncTimer);
-  const url = `${location.origin}${location.pathname}${query()}${id ? `#${id}` : ''}`;
+  const { url } = fillShare(id);
   history.replaceState(history.state, '', url);
   const panel = $('share-panel');
   panel.hidden = false;
   $('copy-link').setAttribute('aria-expanded', 'true');
   const input = $('share-link');
-  input.value = url;
-  $('share-widget').value = widgetSnippet(id);
-  const q = query({ withEmbed: false }).replace(/^\?/, '').split('&').filter(Boolean);
-  $('share-iframe').value = `<iframe src="${location.origin}${location.pathname}?${['embed=' + id, ...q].join('&')}" ` +
-    `title="${i18n.t(`${id}.toc`).replace(/"/g, '&quot;')}" width="100%" height="720" style="border:0" loading="lazy"></iframe>`;
   input.focus();
   input.select();
   const ok = await copyText(url);
@@ -333,6 +348,13 @@ $('share-panel').addEventListener('keydown', (e) => {
 });
 $('copy-link').addEventListener('keydown', (e) => {
   if (e.key === 'Escape' && !$('share-panel').hidden) closeShare();
+});
+// ... and from elsewhere on the page too, wherever Escape has nothing else to do (not a field,
+// where it puts a value back, nor a menu or a notice it closes first)
+document.addEventListener('keydown', (e) => {
+  if (e.key !== 'Escape' || e.defaultPrevented || $('share-panel').hidden) return;
+  if (document.activeElement?.closest(`${TEXT_ENTRY}, details[open], #notice`)) return;
+  closeShare();
 });
 // The way back to the tools from anywhere (the page has hundreds of tab stops): Alt+Shift+T
 // (by key position, so whatever the keyboard layout or input method), or the link at the

@@ -264,7 +264,8 @@ class AttentionExplorer extends HTMLElement {
     for (const [attr, key] of [['tokens', 'tokens'], ['d_model', 'dModel'], ['heads', 'heads'], ['seed', 'seed']]) {
       if (a(attr) === null) continue;
       const v = int(a(attr));
-      if (v === undefined) say('attrWhole', { attr, value: cut(a(attr)) });
+      // (a whole number out of the range read, -1 or 10 digits, is said as such)
+      if (v === undefined) say(/^\s*[-+]?\d+\s*$/.test(a(attr)) ? 'attrWholeRange' : 'attrWhole', { attr, value: cut(a(attr)) });
       else options[key] = v;
     }
     if (a('mask') !== null) {
