@@ -276,3 +276,13 @@ test('field: any sequence of typing, pauses, Enter, Escape and leaving keeps the
     mock.timers.reset();
   }
 });
+
+// One sign at most, whichever: "+-5" and "-+5" are refused as "--5" is (a fresh try found
+// "+-5" read as −5).
+test('parseCell: two signs are not a number, in either order', async () => {
+  const { parseCell } = await import('../../web/src/components/typed-number.js');
+  for (const t of ['+-5', '-+5', '--5', '++5', '+−5']) assert.deepEqual(parseCell(t), { error: 'nan' }, t);
+  assert.deepEqual(parseCell('+5'), { value: 5 });
+  assert.deepEqual(parseCell('+.5'), { value: 0.5 });
+  assert.deepEqual(parseCell('-5'), { value: -5 });
+});

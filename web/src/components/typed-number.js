@@ -84,7 +84,7 @@ export function isIncomplete(text) {
 // the learner typed something else than what would be computed. (Subnormals, 1.4e-45 to
 // 1.2e-38, are kept: they read back.)
 export function parseCell(text) {
-  const t = numberText(text).replace(/^\+/, '');
+  const t = numberText(text).replace(/^\+(?=[\d.])/, ''); // (one sign: "+-5" is no more a number than "--5")
   if (t.length === 0 || !NUMBER.test(t)) return { error: 'nan' };
   const value = Number(t);
   if (!Number.isFinite(value) || Math.abs(value) > LIMIT) return { error: 'range' };

@@ -92,7 +92,9 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
     };
     w.onerror = (e) => {
       e?.preventDefault?.();
-      if (slot.worker === w) fail(slot, `attention pool: worker ${slots.indexOf(slot) + 1} stopped: ${e?.message || 'it crashed or its script failed to load'}`);
+      // (a script that is not there, a widget's folder without cost-run.js: named)
+      const script = url ? ` (${new URL(url, globalThis.location?.href).pathname.split('/').pop()})` : '';
+      if (slot.worker === w) fail(slot, `attention pool: worker ${slots.indexOf(slot) + 1} stopped: ${e?.message || `it crashed or its script failed to load${script}`}`);
     };
     w.onmessageerror = () => slot.worker === w && fail(slot, `attention pool: worker ${slots.indexOf(slot) + 1} could not read a message`);
     return w;

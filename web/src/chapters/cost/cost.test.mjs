@@ -419,6 +419,8 @@ test('live run: a worker that fails reaches the chapter as a message; the next r
   await page.click('#cost [data-action="run"]');
   await page.waitForFunction(() => /The run stopped/.test(document.querySelector('#cost .live-status').textContent), null);
   assert.match(await page.textContent('#cost .live-status'), /The run stopped: attention pool: worker \d (stopped|could not start)/);
+  const said = await page.textContent('#cost .live-status');
+  assert.match(said, /\(cost-run\.js\)/, `the script that did not load is named: ${said}`);
   assert.equal(await page.isDisabled('#cost [data-action="run"]'), false);
   await page.unroute('**/cost-run.js');
   await page.click('#cost [data-action="run"]');
