@@ -190,3 +190,16 @@ test('every problem text that names the link has an attribute wording, in both l
     }
   }
 });
+
+// A grid's Markdown export pastes back (a fresh try found "“|” on row 1 is not a number"),
+// with its header, rule and row labels left out; a Markdown table without row labels too.
+test('parseMatrixText reads a Markdown table, as matrixToMarkdown writes it', async () => {
+  const { matrixToMarkdown, parseMatrixText } = await import('../../web/src/matrix-text.js');
+  const m = { rows: 2, cols: 3, data: Float32Array.from([1, -2.5, 0.125, 4, 5, -6]) };
+  const md = matrixToMarkdown(m, { digits: 3, rowLabel: (i) => `q${i + 1}`, colLabel: (j) => `k|${j + 1}` });
+  const back = parseMatrixText(md);
+  assert.deepEqual([back.rows, back.cols, [...back.data]], [2, 3, [1, -2.5, 0.125, 4, 5, -6]]);
+  const plain = parseMatrixText('| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |');
+  assert.deepEqual([plain.rows, plain.cols, [...plain.data]], [2, 2, [1, 2, 3, 4]]);
+  assert.throws(() => parseMatrixText('|  | 1 |\n|---|---:|\n| q1 | ? |'), /not a number/); // (a hidden cell's "?")
+});

@@ -56,14 +56,30 @@ export function matrixToCsv(m, { hidden } = {}) {
   return rowsOf(m, (i, j) => (isHidden(hidden, i, j) ? '' : plainNumber(cell(m, i, j)))).map((r) => r.join(',')).join('\r\n');
 }
 
+// A Markdown table (every line starts with "|"), as matrixToMarkdown writes it or another
+// tool does, as rows of numbers: the rule line under the header goes, and so does the header
+// (the line above it); so does the first column when the header's first cell is empty (the
+// row labels). Other text is returned as it is.
+function fromMarkdown(t) {
+  const lines = t.split(/\r\n|\r|\n/).map((l) => l.trim()).filter((l) => l !== '');
+  if (!lines.length || !lines.every((l) => l.startsWith('|'))) return t;
+  const cellsOf = (l) => l.replace(/^\|/, '').replace(/(?<!\\)\|$/, '').split(/(?<!\\)\|/).map((c) => c.trim());
+  const isRule = (l) => cellsOf(l).every((c) => /^:?-{3,}:?$/.test(c));
+  const ruleAt = lines.findIndex(isRule);
+  const labels = ruleAt === 1 && cellsOf(lines[0])[0] === '';
+  const body = (ruleAt === 1 ? lines.slice(2) : lines).filter((l) => !isRule(l));
+  return body.map((l) => (labels ? cellsOf(l).slice(1) : cellsOf(l)).join(' ')).join('\n');
+}
+
 // Reads pasted text: rows on lines, numbers separated by spaces, tabs, commas or
 // semicolons (full-width ones too). Also takes what other tools copy: [[1, 2], [3, 4]] (Python, NumPy, JSON)
-// and 1 & 2 \\ 3 & 4 (LaTeX). Every number must be finite and at most 1e6 in size, as in
+// and 1 & 2 \\ 3 & 4 (LaTeX), and a Markdown table (fromMarkdown). Every number must be finite and at most 1e6 in size, as in
 // a typed cell. Throws MatrixTextError naming the row and the text that is wrong.
 export function parseMatrixText(text) {
   let t = String(text ?? '');
   if (t.length > 200000) throw new MatrixTextError('long', {}, 'the pasted text is too long');
   t = asciiForms(t);
+  t = fromMarkdown(t);
   t = t.replace(/\\begin\{[a-z]*matrix\}|\\end\{[a-z]*matrix\}/g, '').replace(/\\\\/g, '\n').replace(/&/g, ' ');
   t = t.replace(/\]\s*,?\s*\[/g, '\n').replace(/[[\]]/g, '');
   const lines = t.split(/\r\n|\r|\n/).map((l) => l.trim()).filter((l) => l !== '');

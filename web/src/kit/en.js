@@ -51,7 +51,7 @@ export default {
     close: 'Close',
     copied: 'Copied to the clipboard.',
     selectToCopy: 'Select the text and copy it (Ctrl+C).',
-    pasteLabel: 'Paste numbers: one row per line, separated by spaces or commas.',
+    pasteLabel: 'Paste numbers: one row per line, separated by spaces or commas (this menu\'s LaTeX, Markdown and CSV read back too).',
     pasteShape: 'The pasted matrix is {got}; this one is {want}. Paste a whole {want} matrix, or a block that fits from the selected cell. Nothing was changed.',
     pasteComma: 'A comma between digits separates two numbers here: decimals are written with a point, as in 1.5.',
     pasteEmpty: 'There are no numbers in the pasted text. Nothing was changed.',
