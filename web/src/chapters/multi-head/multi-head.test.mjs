@@ -176,6 +176,9 @@ test('an exercise in core-attention is not given away by head 1 here', async () 
   await page.waitForFunction(() => document.querySelectorAll('[data-grid="mh-P1"] td.covered').length >= 2, null, { timeout: 60000 });
   const row = await page.$$eval('[data-grid="mh-P1"] tbody tr:nth-child(3) td', (tds) => tds.map((td) => (td.classList.contains('covered') ? '?' : td.querySelector('.v').textContent)));
   assert.deepEqual(row, ['?', '0.042', '?']);
+  // O₁ shows them at 2 decimals (0.11, 0.84: near enough to be judged right): covered too
+  const o = await page.$$eval('[data-grid="mh-O1"] tbody tr:nth-child(3) td', (tds) => tds.map((td) => (td.classList.contains('covered') ? '?' : td.querySelector('.v').textContent)));
+  assert.deepEqual(o.slice(0, 3), ['?', '0.04', '?']);
   const said = await page.textContent('[data-check="continued"]');
   assert.ok(!said.includes('0.114') && !said.includes('0.844'), said);
   assert.match(said, /0\.042/);

@@ -222,13 +222,23 @@ export function exerciseOf(g) {
         if (g.current) g.update(g.current);
       },
       get covered() { return [...g.covered]; },
-      // The cells whose text (as this grid writes it) is one of `texts`.
+      // The cells whose text (as this grid writes it) is one of `texts`, or whose value is
+      // one of them at its precision (a grid of 2 decimals shows 0.11 for a hidden 0.114: near
+      // enough to be judged right).
       cellsShowing(texts) {
         const m = g.current;
         if (!m || !texts.size) return [];
+        const near = [...texts].map((t) => {
+          const v = Number(t.replace('\u2212', '-')), d = (t.split('.')[1] ?? '').length;
+          return v !== 0 && /^[-\u2212]?\d+\.\d+$/.test(t) ? [v, 0.5 * 10 ** -d * (1 + 1e-9), d] : null;
+        }).filter(Boolean);
         const out = [];
         for (let i = 0; i < m.rows; i++)
-          for (let j = 0; j < m.cols; j++) if (texts.has(cellText(m.data[i * m.cols + j], g.num))) out.push(`${i},${j}`);
+          for (let j = 0; j < m.cols; j++) {
+            const x = m.data[i * m.cols + j], shown = cellText(x, g.num);
+            const places = (shown.split('.')[1] ?? '').length; // (only a coarser cell: same places, same text)
+            if (texts.has(shown) || near.some(([v, tol, d]) => places < d && Math.abs(x - v) <= tol)) out.push(`${i},${j}`);
+          }
         return out;
       },
       setLeakNote(text) {
