@@ -198,7 +198,8 @@ export default {
       vars: { info },
       choose: {
         task: (s) => `desc_${taskOf(s).key}`,
-        headRoles: (st) => (st.task === 'induction' ? 'headRolesBody' : null),
+        // (the chapter on a trained model's heads named only where it is on the page)
+        headRoles: (st) => (st.task !== 'induction' ? null : ctx.onPage?.('trained-heads') ? 'headRolesBody' : 'headRolesBodyAlone'),
       },
     });
 

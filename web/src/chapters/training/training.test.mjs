@@ -428,6 +428,8 @@ test('training: the induction task, two layers, the loss of each half plotted wh
   assert.deepEqual(at0.map((x) => x.split(' ')[0]), ['l1h1', 'l1h2', 'l2h1', 'l2h2']);
   for (const x of at0) assert.match(x, ROLE_KO);
   assert.match(await page.textContent('[data-check="head-roles"]'), /^귀납 과제에서는 지도마다 그 헤드의 역할/);
+  // (alone here, ?embed=: no chapter named that is not on the page)
+  assert.doesNotMatch(await page.textContent('[data-check="head-roles"]'), /학습된 모델의 헤드|장과 같/);
   assert.ok(await page.isVisible('[data-check="head-roles"]'));
   await page.click('[data-control="start"]');
   await waitFor(page, (sel) => Number(document.querySelector(sel)?.dataset.step) >= 150, STATUS);
