@@ -23,7 +23,7 @@ export default [
   { h3: 'headsTitle' },
   { p: 'headsBody' },
   // induction: what the role line under each map means (the trained-heads chapter's words)
-  { p: ['headRolesBody'], choose: 'headRoles', data: { check: 'head-roles' } },
+  { p: ['headRolesBody', 'headRolesBodyAlone'], choose: 'headRoles', data: { check: 'head-roles' } },
   { figure: 'heads' }, // the probe's split, each head's map, the caution, the PE note, the swap
   { h4: 'predTitle' },
   { figure: 'pred' }, // the probe's predictions
