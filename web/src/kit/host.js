@@ -8,6 +8,7 @@
 // Restoring never throws: a slice that cannot be read, or that the chapter cannot
 // compute, falls back to the defaults and is reported through onNotice.
 import { decodeSlice, encodeSlice, parseCellRefs, cellRef, problem } from './url-state.js';
+import { cellKey } from '../components/grid/hidden-values.js';
 
 export function createHost({ store, options = {}, readOnly = false, restore = {}, step = null, hide = null, tolerance } = {}) {
   const chapters = new Map(); // id -> {defaults, transient, steppers: [], grids: Map}
@@ -164,10 +165,10 @@ export function createHost({ store, options = {}, readOnly = false, restore = {}
       const out = new Set();
       const c = chapters.get(id);
       if (c) for (const [key, g] of c.grids) {
-        for (const [i, j] of g.hidden ?? []) out.add(`${key}:${i},${j}`);
-        for (const k of g.covered ?? []) out.add(`${key}:${k}`);
+        for (const [i, j] of g.hidden ?? []) out.add(cellKey(key, i, j));
+        for (const k of g.covered ?? []) out.add(cellKey(key, ...k.split(',').map(Number)));
       }
-      for (const [key, cells] of pendingHide.get(id) ?? []) for (const [i, j] of cells) out.add(`${key}:${i},${j}`);
+      for (const [key, cells] of pendingHide.get(id) ?? []) for (const [i, j] of cells) out.add(cellKey(key, i, j));
       return out;
     },
     // ... and the values those hidden cells show ("0.114"), for a chapter whose own figures

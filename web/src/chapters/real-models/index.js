@@ -631,14 +631,13 @@ export default {
         pairNear = entries.at(-1).isIntersecting;
         if (pairNear) later();
       }, { rootMargin: '50% 0px' }).observe(pair);
-    window.addEventListener('beforeprint', () => {
+    // The grids written whole now: before printing, and when the keyboard comes into their
+    // figures (at their tools), so that the next Tab finds their cells, not the table below.
+    const writeGridsNow = () => {
       for (const { grid, data } of pump.grids.splice(0)) grid.update(data);
-    });
-    // (the keyboard in the grids' figures, at their tools: the grids written now, so that the
-    // next Tab finds their cells, not the table below them)
-    pair.addEventListener('focusin', () => {
-      for (const { grid, data } of pump.grids.splice(0)) grid.update(data);
-    });
+    };
+    window.addEventListener('beforeprint', writeGridsNow);
+    pair.addEventListener('focusin', writeGridsNow);
     function gridStep(job) {
       const { grid, data: D } = job;
       const S = grid.value;
@@ -1009,6 +1008,7 @@ export default {
       }
       if (focused && (focused.hidden || focused.disabled)) (ablating ? ablStop : !off ? ablateButton : ablLine).focus();
       let line = '', lineState = 'none';
+      const waits = tr(st.state === 'pending' ? 'ablateWaiting' : 'ablateNeedsSentence'); // (why the button cannot run)
       if (ablating) {
         const label = tr('ablateButton');
         if (ablBar.getAttribute('aria-label') !== label) ablBar.setAttribute('aria-label', label);
@@ -1020,10 +1020,10 @@ export default {
         // (how far a stopped run got stays said, and why the button waits, if it does)
         const why = { sentence: 'Sentence', model: 'Model' }[ablationStopped.why] ?? '';
         line = `${tr(`ablationStopped${why}`, { done: ablationStopped.done, total: ablationStopped.total })} ${
-          ready ? tr(`ablationAgain${why}`) : tr(st.state === 'pending' ? 'ablateWaiting' : 'ablateNeedsSentence')}`;
+          ready ? tr(`ablationAgain${why}`) : waits}`;
         lineState = 'stopped';
       } else if (!ready) {
-        line = tr(st.state === 'pending' ? 'ablateWaiting' : 'ablateNeedsSentence');
+        line = waits;
         lineState = st.state === 'pending' ? 'waiting' : 'invalid';
       } else if (ablationError) {
         line = tr('ablationFailed', { message: errorMessage(ablationError) });
