@@ -17,6 +17,45 @@ const { server, browser } = env;
 const fetched = (page) => page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname));
 const inWidget = (page, sel, fn, arg) => page.evaluate(([s, f, a]) => new Function('w', 'arg', `return (${f})(w, arg)`)(document.querySelector(s), a), [sel, fn.toString(), arg]);
 
+// What the maths of the widgets on the page draws, by KaTeX face ({used: {'KaTeX_Main normal
+// 400': 'text…'}, missing: faces drawn that the page has not loaded}); `into` adds to an
+// earlier result (the characters of several states).
+function mathsDrawn(into) {
+  const used = into?.used ?? {};
+  for (const w of document.querySelectorAll('attention-explorer'))
+    for (const el of w.shadowRoot.querySelectorAll('.katex-html, .katex-html *')) {
+      const t = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('');
+      if (!t.trim()) continue;
+      const cs = getComputedStyle(el);
+      const family = cs.fontFamily.split(',')[0].replace(/"/g, '').trim();
+      if (family.startsWith('KaTeX_')) {
+        const key = `${family} ${cs.fontStyle} ${Number(cs.fontWeight) >= 600 ? 700 : 400}`;
+        used[key] = [...new Set((used[key] ?? '') + t)].join('');
+      }
+    }
+  const have = new Set([...document.fonts].map((f) => `${f.family.replace(/"/g, '')} ${f.style} ${f.weight === 'bold' ? 700 : f.weight === 'normal' ? 400 : f.weight}`));
+  return { used, missing: Object.keys(used).filter((u) => !have.has(u)) };
+}
+
+// Every face drawn is one the widget carries, and keeps every character drawn in it.
+function assertFontsKeep(drawn) {
+  assert.ok(Object.keys(drawn.used).length >= 2, `faces used: ${Object.keys(drawn.used)}`);
+  assert.deepEqual(drawn.missing, [], 'a chapter uses a KaTeX face the widget does not carry: add it to WIDGET_FONTS');
+  const faceOf = (key) => { // 'KaTeX_Main normal 700' -> 'Main-Bold'
+    const [family, style, weight] = key.split(' ');
+    const name = family.replace('KaTeX_', '');
+    return `${name}-${weight === '700' ? (style === 'italic' ? 'BoldItalic' : 'Bold') : style === 'italic' ? 'Italic' : 'Regular'}`;
+  };
+  for (const [key, text] of Object.entries(drawn.used)) {
+    const font = WIDGET_FONTS.find((f) => f.face === faceOf(key));
+    assert.ok(font, `${key}: no such face in WIDGET_FONTS`);
+    if (font.text === null) continue; // kept whole
+    // (Hangul in a \text{} is drawn from a Korean font: KaTeX's fonts have none)
+    const lost = [...new Set(text)].filter((c) => c.codePointAt(0) < 0x3000 && !font.text.includes(c));
+    assert.deepEqual(lost, [], `${key}: the maths draws characters the widget's ${font.face} does not keep: add them in web/scripts/widget-fonts.mjs`);
+  }
+}
+
 test('two widgets: their own numbers, their own state, one shared core; console clean, no foreign request', async () => {
   const { page, errors, foreign, close } = await openIsolated(browser, `${server.url}fixtures/two-widgets.html`);
   await widgetsReady(page);
@@ -313,37 +352,91 @@ test('every registered chapter mounts in a widget without errors, in both langua
   // The widget carries only the KaTeX fonts the chapters use, subset to the characters kept
   // (web/scripts/widget-fonts.mjs): every face the maths of every chapter asks for is among
   // them, and every character it draws in that face is kept.
-  const drawn = await page.evaluate(() => {
-    const used = {};
-    for (const w of document.querySelectorAll('attention-explorer'))
-      for (const el of w.shadowRoot.querySelectorAll('.katex-html, .katex-html *')) {
-        const t = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('');
-        if (!t.trim()) continue;
-        const cs = getComputedStyle(el);
-        const family = cs.fontFamily.split(',')[0].replace(/"/g, '').trim();
-        if (family.startsWith('KaTeX_')) {
-          const key = `${family} ${cs.fontStyle} ${Number(cs.fontWeight) >= 600 ? 700 : 400}`;
-          used[key] = (used[key] ?? '') + t;
-        }
+  assertFontsKeep(await page.evaluate(mathsDrawn));
+  assert.deepEqual(errors, []);
+  assert.deepEqual(foreign, []);
+  await close();
+});
+
+// Beyond each chapter's first state: every select, radio, toggle, slider and whole-number
+// field of every chapter stepped through in a widget (a select's every option, a slider's
+// and a number field's ends), the maths of each state checked against the fonts the widget
+// carries, and nothing thrown. (Buttons are left alone: they start runs and draws.)
+test('every control of every chapter stepped in a widget: no error; the fonts keep what each state draws', async () => {
+  await writeFile(join(gen, 'steps.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>steps</title></head><body>
+    <script type="module">
+      import { CHAPTERS } from './attention-explorer.js';
+      for (const id of CHAPTERS) {
+        const w = document.createElement('attention-explorer');
+        w.setAttribute('chapter', id);
+        w.setAttribute('lang', 'en');
+        document.body.append(w);
       }
-    const have = new Set([...document.fonts].map((f) => `${f.family.replace(/"/g, '')} ${f.style} ${f.weight === 'bold' ? 700 : f.weight === 'normal' ? 400 : f.weight}`));
-    return { used, missing: Object.keys(used).filter((u) => !have.has(u)) };
+    </script></body></html>`);
+  const { page, errors, foreign, close } = await openIsolated(browser, `${server.url}generated/steps.html`);
+  await widgetsReady(page);
+  await page.evaluate(`window.__mathsDrawn = ${mathsDrawn.toString()}`);
+  const { drawn, steps, perChapter } = await page.evaluate(async () => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r))));
+    const fire = (el) => {
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    };
+    let drawn;
+    let steps = 0;
+    const perChapter = {};
+    const after = async (id) => {
+      await frame();
+      drawn = window.__mathsDrawn(drawn);
+      steps++;
+      perChapter[id] = (perChapter[id] ?? 0) + 1;
+    };
+    for (const w of document.querySelectorAll('attention-explorer')) {
+      const id = w.getAttribute('chapter');
+      w.scrollIntoView();
+      const live = (el) => el.isConnected && !el.disabled && !el.closest('[hidden]');
+      for (const sel of [...w.shadowRoot.querySelectorAll('select')].filter(live)) {
+        const start = sel.value;
+        for (const o of [...sel.options].filter((x) => !x.disabled)) {
+          if (!live(sel)) break;
+          sel.value = o.value;
+          fire(sel);
+          await after(id);
+        }
+        if (live(sel)) { sel.value = start; fire(sel); await after(id); }
+      }
+      for (const box of [...w.shadowRoot.querySelectorAll('input[type="checkbox"]')].filter(live)) {
+        box.click(); await after(id);
+        if (live(box)) { box.click(); await after(id); }
+      }
+      const radios = [...w.shadowRoot.querySelectorAll('input[type="radio"]')].filter(live);
+      for (const r of radios) if (live(r) && !r.checked) { r.click(); await after(id); }
+      for (const r of radios) if (live(r) && r.defaultChecked) { r.click(); await after(id); }
+      for (const inp of [...w.shadowRoot.querySelectorAll('input[type="range"], input[type="number"]')].filter(live)) {
+        const start = inp.value;
+        const ends = [inp.min, inp.max].filter((x) => x !== '' && Number.isFinite(Number(x)) && Math.abs(Number(x)) < 1e6);
+        if (!ends.length) ends.push(String(Number(start) + 1));
+        for (const v of ends) {
+          if (!live(inp)) break;
+          inp.value = v;
+          fire(inp);
+          await after(id);
+        }
+        if (live(inp)) { inp.value = start; fire(inp); await after(id); }
+      }
+    }
+    return { drawn, steps, perChapter };
   });
-  assert.ok(Object.keys(drawn.used).length >= 2, `faces used: ${Object.keys(drawn.used)}`);
-  assert.deepEqual(drawn.missing, [], 'a chapter uses a KaTeX face the widget does not carry: add it to WIDGET_FONTS');
-  const faceOf = (key) => { // 'KaTeX_Main normal 700' -> 'Main-Bold'
-    const [family, style, weight] = key.split(' ');
-    const name = family.replace('KaTeX_', '');
-    return `${name}-${weight === '700' ? (style === 'italic' ? 'BoldItalic' : 'Bold') : style === 'italic' ? 'Italic' : 'Regular'}`;
-  };
-  for (const [key, text] of Object.entries(drawn.used)) {
-    const font = WIDGET_FONTS.find((f) => f.face === faceOf(key));
-    assert.ok(font, `${key}: no such face in WIDGET_FONTS`);
-    if (font.text === null) continue; // kept whole
-    // (Hangul in a \text{} is drawn from a Korean font: KaTeX's fonts have none)
-    const lost = [...new Set(text)].filter((c) => c.codePointAt(0) < 0x3000 && !font.text.includes(c));
-    assert.deepEqual(lost, [], `${key}: the maths draws characters the widget's ${font.face} does not keep: add them in web/scripts/widget-fonts.mjs`);
-  }
+  // (every chapter with controls was stepped: a chapter whose controls moved would show here)
+  for (const id of ['core-attention', 'why-qkv', 'scaling', 'multi-head', 'causal-dropout', 'positional-encoding', 'cost', 'training'])
+    assert.ok((perChapter[id] ?? 0) >= 2, `${id}: ${perChapter[id] ?? 0} steps`);
+  assert.ok(steps > 50, `${steps} steps`);
+  assertFontsKeep(drawn);
+  const report = await page.evaluate(() => [...document.querySelectorAll('attention-explorer')].map((w) => ({
+    id: w.getAttribute('chapter'),
+    error: [...w.shadowRoot.querySelectorAll('.chapter-error')].filter((e) => !e.hidden).map((e) => e.textContent).join(' '),
+  })));
+  for (const r of report) assert.equal(r.error, '', `${r.id}: ${r.error}`);
   assert.deepEqual(errors, []);
   assert.deepEqual(foreign, []);
   await close();
