@@ -78,6 +78,15 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     if (parent) parent.append(n);
     return n;
   }
+  // A table in a box that scrolls sideways (.table-scroll: named, and a Tab stop, when it
+  // scrolls; kit/scrollers.js), with a caption, one header row and a body for the chapter to
+  // fill; `check` names it for the tests (data-check).
+  function table(parent, cls, check) {
+    const box = el('div', 'table-scroll', parent);
+    const t = el('table', cls, box);
+    if (check) t.dataset.check = check;
+    return { box, table: t, caption: el('caption', '', t), head: el('tr', '', el('thead', '', t)), body: el('tbody', '', t) };
+  }
   // An element whose content is the chapter's text `key` ($TeX$ and {vars} filled in).
   // key may be a function of the state, e.g. s => s.causal ? 'maskOn' : 'maskOff' (or null
   // to hide the element in that state);
@@ -519,7 +528,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
 
   // (scrollers.schedule(): a chapter whose boxes fill or show without a render, a worker's
   // message, asks for the same check as after a render)
-  return { attn, i18n, tr, common, state, patch, reset, el, text, commonText, grid, editable, toggle, slider, select, number, sentenceField, button, stepper, start, render, name, host, readOnly, plot, shown, failed, describesExample, narrative, scrollers };
+  return { attn, i18n, tr, common, state, patch, reset, el, table, text, commonText, grid, editable, toggle, slider, select, number, sentenceField, button, stepper, start, render, name, host, readOnly, plot, shown, failed, describesExample, narrative, scrollers };
 }
 
 // The preamble of the chapters built on one of the core's worked examples (no-weights,

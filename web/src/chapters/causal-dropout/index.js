@@ -118,12 +118,7 @@ export default {
         rowD.append(gSums.el);
       },
       compare(parent) {
-        const cmpScroll = el('div', 'table-scroll', parent);
-        const cmp = el('table', 'compare-table', cmpScroll);
-        cmp.dataset.check = 'mask-vs-dropout';
-        cmpCap = el('caption', '', cmp);
-        cmpHead = el('tr', '', el('thead', '', cmp));
-        cmpBody = el('tbody', '', cmp);
+        ({ caption: cmpCap, head: cmpHead, body: cmpBody } = k.table(parent, 'compare-table', 'mask-vs-dropout'));
       },
     };
     k.narrative(narrative, {

@@ -158,12 +158,7 @@ export default {
         });
       },
       costTable(parent) {
-        const costScroll = el('div', 'table-scroll', parent);
-        const costTable = el('table', 'cost-table', costScroll);
-        costTable.dataset.check = 'cost';
-        costCap = el('caption', '', costTable);
-        costHead = el('tr', '', el('thead', '', costTable));
-        costBody = el('tbody', '', costTable);
+        ({ caption: costCap, head: costHead, body: costBody } = k.table(parent, 'cost-table', 'cost'));
       },
     };
     k.narrative(narrative, {
