@@ -1,9 +1,10 @@
 // Chapter "Terms and the formula": its prose blocks and figures in reading order
-// (kit/narrative.js). The words are in ko.js/en.js; the linked formula and the links to
-// the next chapter's numbers are built by index.js.
+// (kit/narrative.js). The words are in ko.js/en.js; the formula and the links to the next
+// chapter's numbers are built by index.js. Three paragraphs point at the next chapter
+// (two-keys) where it is on the page; alone, their second form (…Alone) does without it.
 export default [
   { h2: 'title' },
-  { p: 'lead', class: 'lead' },
+  { p: ['lead', 'leadAlone'], choose: 'lead', class: 'lead' },
 
   // the words
   { h3: 'glossaryTitle' },
@@ -22,12 +23,12 @@ export default [
   // the formula, symbol by symbol
   { h3: 'formulaTitle' },
   { p: 'formulaBody' },
-  { figure: 'formula' }, // softmax(QKᵀ/√d_k)V, each symbol a link to the next chapter
-  { p: 'formulaHint', class: 'hint' },
+  { figure: 'formula' }, // softmax(QKᵀ/√d_k)V, each symbol a link to the next chapter (if there)
+  { p: ['formulaHint', 'formulaHintAlone'], choose: 'hint', class: 'hint' },
 
   // inside out, with the next chapter's numbers (each step: its symbol, a link to it there)
   { h3: 'insideOutTitle' },
-  { p: 'insideOutBody' },
+  { p: ['insideOutBody', 'insideOutBodyAlone'], choose: 'insideOut', vars: 'numbers' },
   { ol: [
     { li: [{ span: 'io_scores', vars: 'numbers' }, { figure: 'seeScores' }], data: { sym: 'scores' } },
     { li: [{ span: 'io_scale', vars: 'numbers' }, { figure: 'seeDk' }], data: { sym: 'dk' } },
