@@ -92,6 +92,9 @@ export default {
         return { ctxTitle, ctxMath };
       },
     };
+    // The chapter before (no-weights) is compared with where it is on the page; alone, the
+    // paragraphs' second form (…Alone) does without it.
+    const here = (key) => () => (ctx.onPage?.('no-weights') ? key : `${key}Alone`);
     const f = k.narrative(narrative, {
       figures,
       vars: {
@@ -100,7 +103,10 @@ export default {
           i: r.asym[0] + 1, j: r.asym[1] + 1, a: tex(at(r.t.scores, r.asym[0], r.asym[1])), b: tex(at(r.t.scores, r.asym[1], r.asym[0])),
         } : {}),
       },
-      choose: { symmetric: () => (symmetric ? 'symYes' : 'symNo') },
+      choose: {
+        lead: here('lead'), input: here('inputBody'), weights: here('weightsBody'),
+        symmetric: () => (symmetric ? 'symYes' : here('symNo')()),
+      },
     });
     const { inputs: gX, focus: pick } = f;
     const { projTitle, projMath } = f.projections;

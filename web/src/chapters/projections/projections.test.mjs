@@ -85,3 +85,20 @@ test('English prose (its axe-core scan and screenshots: every-chapter.test.mjs)'
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// The chapter before (no-weights) is named, with a link, only where it is on the page; alone
+// (?embed=, a widget) the same paragraphs stand on their own (tests/e2e/alone.test.mjs sweeps
+// every chapter alone).
+test('the chapter before is linked on the full page; alone the prose does without it', async () => {
+  const links = (page) => page.$$eval(`#${ID} a[href^="#"]`, (as) => as.map((a) => a.getAttribute('href')));
+  const { page, errors } = await env.open(`?lang=en#${ID}`);
+  assert.deepEqual(await links(page), ['#no-weights', '#no-weights', '#no-weights']); // the lead, the input, the symmetry line
+  assert.match(await page.textContent('[data-check="symmetry"]'), /^The previous chapter’s/);
+  const alone = await env.openChapter(ID, { query: '?lang=en' });
+  assert.deepEqual(await links(alone.page), []);
+  assert.match(await alone.page.textContent('[data-check="symmetry"]'), /^Without weights the scores would be/);
+  assert.match(await alone.page.textContent(`#${ID} .lead`), /^Attention can run without any weights/);
+  assert.deepEqual([...errors, ...alone.errors], []);
+  await page.close();
+  await alone.page.close();
+});
