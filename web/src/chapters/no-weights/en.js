@@ -19,7 +19,8 @@ export default {
   selfMaxNo: 'Token {n}’s largest score is not the one with itself (${own}$) but the one with token {m} (${best}$). A dot product grows with length as well as alignment, so a longer vector can outscore the token itself.',
   gridS: 'scores S',
   weightsTitle: '② Weights: normalising with softmax',
-  weightsBody: 'Softmax turns one row of scores into attention weights $\\alpha_{ij}$ that are all positive and sum to 1. In the simplest form the scores are used as they are, without the $1/\\sqrt{d_k}$ scaling of the next chapter. The column on the right is each row’s sum, computed by the core.',
+  weightsBody: 'Softmax turns one row of scores into attention weights $\\alpha_{ij}$ that are all positive and sum to 1. In the simplest form the scores are used as they are, without the $1/\\sqrt{d_k}$ scaling that <a href="#projections">the next chapter</a> adds. The column on the right is each row’s sum, computed by the core.',
+  weightsBodyAlone: 'Softmax turns one row of scores into attention weights $\\alpha_{ij}$ that are all positive and sum to 1. In the simplest form the scores are used as they are, without the $1/\\sqrt{d_k}$ scaling of the full attention formula. The column on the right is each row’s sum, computed by the core.',
   gridP: 'weights P',
   rowSum: 'row sum',
   softmaxRow: 'token {n}’s weights',
@@ -28,5 +29,6 @@ export default {
   gridZ: 'context vectors Z',
   contextRow: 'token {n}’s context vector',
   tryIt: 'Try it: make one token’s vector identical to another’s. What happens to their rows of scores and weights? Double one token’s vector: which tokens now give it more weight?',
-  summary: 'In short: scores ($XX^\\top$) → weights (softmax) → context vectors ($PX$). When trainable weight matrices arrive in the next chapter, this skeleton stays the same.',
+  summary: 'In short: scores ($XX^\\top$) → weights (softmax) → context vectors ($PX$). When trainable weight matrices arrive in <a href="#projections">the next chapter</a>, this skeleton stays the same.',
+  summaryAlone: 'In short: scores ($XX^\\top$) → weights (softmax) → context vectors ($PX$). When trainable weight matrices $W_Q$, $W_K$, $W_V$ are added to make the queries, keys and values, this skeleton stays the same.',
 };

@@ -97,6 +97,9 @@ export default {
         return { gP2, gX2, gZ, ctxTitle, ctxMath };
       },
     };
+    // The next chapter (projections) is pointed at where it is on the page; alone, the
+    // paragraphs' second form (…Alone) does without it.
+    const here = (key) => () => (ctx.onPage?.('projections') ? key : `${key}Alone`);
     const f = k.narrative(narrative, {
       figures,
       vars: {
@@ -107,6 +110,7 @@ export default {
       choose: {
         same: () => (same ? 'checkSame' : 'checkDiff'),
         selfMax: () => (selfMax ? 'selfMaxYes' : 'selfMaxNo'),
+        weights: here('weightsBody'), summary: here('summary'),
       },
     });
     const { inputs: gX, focus: pick } = f;

@@ -1,5 +1,7 @@
 // Chapter "Attention without trainable weights": its prose blocks and figures in reading
 // order (kit/narrative.js). The words are in ko.js/en.js; the figures are built by index.js.
+// Two paragraphs point ahead to the next chapter (projections) where it is on the page;
+// alone, their second form (…Alone) says the same without pointing at it.
 export default [
   { h2: 'title' },
   { p: 'lead', vars: 'dims', class: 'lead' },
@@ -21,7 +23,7 @@ export default [
 
   // 2. weights
   { h3: 'weightsTitle' },
-  { p: 'weightsBody', vars: 'dims' },
+  { p: ['weightsBody', 'weightsBodyAlone'], choose: 'weights', vars: 'dims' },
   { figure: 'weights' }, // P = softmax(S), its row sums, one row worked
 
   // 3. context vectors
@@ -29,5 +31,5 @@ export default [
   { p: 'contextBody', vars: 'dims' },
   { figure: 'context' }, // Z = P X, one row worked
   { p: 'tryIt', vars: 'dims', class: 'try' },
-  { p: 'summary', vars: 'dims', class: 'summary' },
+  { p: ['summary', 'summaryAlone'], choose: 'summary', vars: 'dims', class: 'summary' },
 ];

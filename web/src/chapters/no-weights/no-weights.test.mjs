@@ -105,3 +105,18 @@ test('English prose (its axe-core scan and screenshots: every-chapter.test.mjs)'
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// The next chapter (projections) is named, with a link, only where it is on the page; alone
+// (?embed=, a widget) the same paragraphs stand on their own (tests/e2e/alone.test.mjs sweeps
+// every chapter alone).
+test('the next chapter is linked on the full page; alone the prose does without it', async () => {
+  const links = (page) => page.$$eval(`#${ID} a[href^="#"]`, (as) => as.map((a) => a.getAttribute('href')));
+  const { page, errors } = await env.open(`?lang=en#${ID}`);
+  assert.deepEqual(await links(page), ['#projections', '#projections']); // the scaling it adds, the weight matrices
+  const alone = await env.openChapter(ID, { query: '?lang=en' });
+  assert.deepEqual(await links(alone.page), []);
+  assert.match(await alone.page.textContent(`#${ID} .summary`), /trainable weight matrices \$?W/);
+  assert.deepEqual([...errors, ...alone.errors], []);
+  await page.close();
+  await alone.page.close();
+});
