@@ -107,3 +107,17 @@ test('English prose (its axe-core scan and screenshots: every-chapter.test.mjs)'
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// The inputs are the projections chapter's (the same example, not the chapter just before,
+// multi-head): named, with a link, where that chapter is on the page; alone (?embed=, a
+// widget) the paragraph introduces them itself.
+test('the chapter whose inputs these are is linked on the full page; alone the paragraph does without it', async () => {
+  const links = (page) => page.$$eval(`#${ID} a[href^="#"]`, (as) => as.map((a) => a.getAttribute('href')));
+  const { page, errors } = await env.open(`?lang=en#${ID}`);
+  assert.deepEqual(await links(page), ['#projections']);
+  const alone = await env.openChapter(ID, { query: '?lang=en' });
+  assert.deepEqual(await links(alone.page), []);
+  assert.deepEqual([...errors, ...alone.errors], []);
+  await page.close();
+  await alone.page.close();
+});

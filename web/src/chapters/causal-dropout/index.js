@@ -136,6 +136,8 @@ export default {
         verdict: (s) => (s.causal ? 'verdictOn' : 'verdictOff'),
         drop: (s) => (!s.training ? 'dropEval' : s.rate > 0 ? 'dropTraining' : 'dropTrainingZero'),
         range: () => (flags.rangeOk ? 'rangeOk' : 'rangeOut'),
+        // (the inputs are the projections chapter's example: named where it is on the page)
+        input: () => (ctx.onPage?.('projections') ? 'inputBody' : 'inputBodyAlone'),
       },
     });
 

@@ -1,5 +1,7 @@
 // Chapter "Causal attention and dropout": its prose blocks and figures in reading order
 // (kit/narrative.js). The words are in ko.js/en.js; the figures are built by index.js.
+// The inputs are the projections chapter's: named there where it is on the page; alone,
+// the second form (…Alone) introduces them itself.
 export default [
   { h2: 'title' },
   { p: 'lead', vars: 'dims', class: 'lead' },
@@ -7,7 +9,7 @@ export default [
 
   // inputs
   { h3: 'inputTitle' },
-  { p: 'inputBody', vars: 'dims' },
+  { p: ['inputBody', 'inputBodyAlone'], choose: 'input', vars: 'dims' },
   { figure: 'reset' },
   { p: 'editHint', common: true, class: 'hint' },
   { figure: 'inputs' }, // X, then W_Q, W_K, W_V folded away
