@@ -295,6 +295,8 @@ export default {
         negative: () => negative ?? {},
       },
       choose: {
+        // (the chapters with hand-set, random and toy-trained weights, named where they are)
+        lead: () => (['one-head', 'projections', 'training'].some((id) => ctx.onPage?.(id)) ? 'lead' : 'leadAlone'),
         status: () => (loadError ? 'loadFailed' : model ? null : 'loading'),
         sentenceRoles: () => (results && model ? 'sentenceRoles' : null),
         ablation: (s) => (s.off < 0 ? 'ablationNone' : 'ablationLine'),

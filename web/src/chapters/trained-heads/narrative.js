@@ -2,7 +2,8 @@
 // The words are in ko.js/en.js; the figures are built by index.js.
 export default [
   { h2: 'title' },
-  { p: 'lead', class: 'lead' },
+  // (the rest of the page named only where it is there: leadAlone otherwise)
+  { p: ['lead', 'leadAlone'], choose: 'lead', class: 'lead' },
   { p: 'modelNote', vars: 'model', class: 'note' },
   { p: ['loadFailed', 'loading'], choose: 'status', vars: 'status', class: 'check-line', attrs: { role: 'status' }, name: 'status' },
 

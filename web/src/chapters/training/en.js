@@ -2,6 +2,7 @@ export default {
   toc: 'Watch attention learn',
   title: 'Watch attention learn: a tiny Transformer trains in your browser',
   lead: 'The earlier chapters used weights chosen by hand. Here a small Transformer ({params|parameter|parameters}: embeddings of width $d_{\\text{model}} = {dModel}$, {pe}, {layers|layer|layers} of causal attention with {heads|head|heads} of $d_k = {dk}$, and a projection onto the vocabulary) learns its weights from examples, computed by the same C++ core in a Web Worker. Nobody tells a head where to look: the only signal is the loss.',
+  leadAlone: 'Weight matrices set by hand can show what an attention head is able to do, but a real model learns its own. Here a small Transformer ({params|parameter|parameters}: embeddings of width $d_{\\text{model}} = {dModel}$, {pe}, {layers|layer|layers} of causal attention with {heads|head|heads} of $d_k = {dk}$, and a projection onto the vocabulary) learns its weights from examples, computed by this project\'s C++ core in a Web Worker. Nobody tells a head where to look: the only signal is the loss.',
   leadPeOn: 'sinusoidal positional encoding',
   leadPeOff: 'no positional encoding',
   taskTitle: 'What the model has to learn',

@@ -198,6 +198,8 @@ export default {
       vars: { info },
       choose: {
         task: (s) => `desc_${taskOf(s).key}`,
+        // (the chapters before, whose weights are set by hand, named only where they are)
+        lead: () => (['projections', 'one-head', 'multi-head'].some((id) => ctx.onPage?.(id)) ? 'lead' : 'leadAlone'),
         // (the chapter on a trained model's heads named only where it is on the page)
         headRoles: (st) => (st.task !== 'induction' ? null : ctx.onPage?.('trained-heads') ? 'headRolesBody' : 'headRolesBodyAlone'),
       },

@@ -2,7 +2,8 @@
 // words are in ko.js/en.js; the figures (and the lines the run writes) are built by index.js.
 export default [
   { h2: 'title' },
-  { p: 'lead', vars: 'info', class: 'lead', name: 'lead' },
+  // (the chapters before it named only where they are on the page: leadAlone otherwise)
+  { p: ['lead', 'leadAlone'], choose: 'lead', vars: 'info', class: 'lead', name: 'lead' },
 
   // task
   { h3: 'taskTitle' },
