@@ -4,6 +4,7 @@ export default {
   toc: 'Review: the lecture\'s questions, answered with figures',
   title: 'Review',
   lead: 'The lecture ends with three questions. Each gets a short answer here and a live figure that shows it. Change the numbers to see why the answer holds; the links lead to the chapters with the full figures.',
+  leadAlone: 'The lecture ends with three questions. Each gets a short answer here and a live figure that shows it. Change the numbers to see why the answer holds.',
   see: 'See it in:',
   q1: 'Question 1. Why divide $QK^\\top$ by $\\sqrt{d_k}$?',
   a1: 'With entries of mean 0 and variance 1, the dot product of $q$ and $k$ is a sum of $d_k$ products, so its variance is $d_k$ and its standard deviation $\\sqrt{d_k}$. For large $d_k$ the scores spread widely and softmax gives nearly all the weight to the largest one (saturation); the gradient then is nearly 0 and no learning signal gets through. Dividing by the standard deviation $\\sqrt{d_k}$ brings the spread back to about 1, whatever $d_k$ is. Below: one random $q$ and four keys drawn by the core.',

@@ -1,7 +1,8 @@
 // Chapter "Review" (source: seeds/004, the lecture's closing questions and summary). Each
 // question is answered by a small live figure computed by the core and by links to the
 // chapters whose figures show the answer in full. Links appear only for chapters present
-// on the page (other chapters are added by other branches and merged later).
+// on the page (ctx.onPage): alone (a widget, an ?embed= frame) there are none, and the
+// lead and the heading of the other chapters' list say nothing of them.
 import { chapterKit } from '../../kit/kit.js';
 import { fmt } from '../../format.js';
 import { escapeHtml, setHtml } from '../../kit/prose.js';
@@ -76,6 +77,10 @@ export default {
         a2check: (s, r) => (r ? { ok: r.q2.positive ? '✓' : '✗' } : {}),
         a3check: (s, r) => (r ? { without: fmt(r.q3.without, { digits: 4 }), with: fmt(r.q3.with, { digits: 4 }) } : {}),
       },
+      choose: {
+        lead: () => (MORE.some((id) => ctx.onPage?.(id)) ? 'lead' : 'leadAlone'),
+        more: () => (MORE.some((id) => ctx.onPage?.(id)) ? 'moreTitle' : null),
+      },
     });
 
     // ---- computing ----------------------------------------------------------------------------
@@ -106,7 +111,7 @@ export default {
 
     function drawLinks() {
       for (const [p, ids] of linkLists) {
-        const present = ids.filter((id) => id !== ID && document.getElementById(id));
+        const present = ids.filter((id) => id !== ID && ctx.onPage?.(id));
         setHtml(p, present.length
           ? `${escapeHtml(tr('see'))} ${present.map((id) => `<a href="#${id}" data-link="${id}">${escapeHtml(i18n.t(`${id}.toc`))}</a>`).join(' · ')}`
           : '');
@@ -126,7 +131,5 @@ export default {
       drawLinks();
       return r;
     });
-    // Chapters mounted after this one exist by the next task: draw the links again then.
-    setTimeout(drawLinks, 0);
   },
 };

@@ -3,7 +3,8 @@
 // index.js.
 export default [
   { h2: 'title' },
-  { p: 'lead' },
+  // (alone, no other chapter is here to link to: the lead says nothing of links)
+  { p: ['lead', 'leadAlone'], choose: 'lead' },
 
   // the lecture's three questions, each answered by a live figure and links
   { div: [
@@ -40,6 +41,6 @@ export default [
     { li: [{ span: 'p7' }, { figure: 'p7Links' }] },
   ], class: 'review-points' },
   { p: 'formulaLine', class: 'review-formula' },
-  { h3: 'moreTitle' },
+  { h3: ['moreTitle'], choose: 'more' }, // (none alone: no other chapter on the page)
   { figure: 'moreLinks' },
 ];
