@@ -15,6 +15,7 @@ import { setText, setProse, rebuild, escapeHtml } from '../../kit/prose.js';
 import { fmt } from '../../format.js';
 import { weightScale } from '../../components/colors.js';
 import narrative from './narrative.js';
+import { modelUrl, droppedFiles, pickedModel } from './model-source.js';
 
 const ID = 'real-models';
 const MAX_CHARS = 2000;
@@ -50,43 +51,6 @@ function startWorker(onMessage) {
     onMessage({ type: 'error', id: null, of: 'core', error: { kind: 'core', detail: e.message ?? 'worker error' } });
   };
   return w;
-}
-
-// The files of a drop: a folder's entries (one level down, as a model folder is flat) or the
-// files themselves.
-async function droppedFiles(dt) {
-  const entries = [...(dt.items ?? [])].map((it) => it.webkitGetAsEntry?.()).filter(Boolean);
-  if (!entries.length) return [...(dt.files ?? [])];
-  const out = [];
-  const fileOf = (entry) => new Promise((res, rej) => entry.file(res, rej));
-  for (const e of entries) {
-    if (e.isFile) out.push(await fileOf(e));
-    else if (e.isDirectory) {
-      const reader = e.createReader();
-      for (;;) {
-        const batch = await new Promise((res, rej) => reader.readEntries(res, rej));
-        if (!batch.length) break;
-        for (const x of batch) if (x.isFile) out.push(await fileOf(x));
-      }
-    }
-  }
-  return out;
-}
-
-// A model folder's URL from a link (?model=) or the widget's attribute: resolved against the
-// document; a link's must stay on this site (a teacher's checkpoint next to the page).
-export function modelUrl(value, { sameOrigin = true, base = document.baseURI } = {}) {
-  if (typeof value !== 'string' || !value) return null;
-  let u;
-  try {
-    u = new URL(value, base);
-  } catch {
-    return null;
-  }
-  if (!/^https?:$/.test(u.protocol)) return null;
-  if (sameOrigin && u.origin !== new URL(base).origin) return null;
-  if (!u.pathname.endsWith('/')) u.pathname += '/';
-  return u.href;
 }
 
 export default {
@@ -256,17 +220,14 @@ export default {
             const files = [...picker.files];
             picker.value = '';
             if (!files.length) return;
-            // A picked folder that holds several model folders (each with its config.json)
-            // would mix their files: said as such. One model in a subfolder: its files only.
-            const dirOf = (f) => (f.webkitRelativePath || '').split('/').slice(0, -1).join('/');
-            const models = [...new Set(files.filter((f) => f.name === 'config.json' && f.webkitRelativePath).map(dirOf))].sort();
-            if (models.length > 1) {
-              openError = { kind: 'severalModels', n: models.length, folders: models.slice(0, 4).join(', ') + (models.length > 4 ? ', …' : '') };
+            const picked = pickedModel(files);
+            if (picked.error) {
+              openError = picked.error;
               cancelled = false;
               drawLoad();
               return;
             }
-            open({ kind: 'files', files: models.length ? files.filter((f) => !f.webkitRelativePath || dirOf(f) === models[0]) : files });
+            open({ kind: 'files', files: picked.files });
           });
         drop.addEventListener('dragover', (e) => {
           e.preventDefault();
