@@ -11,35 +11,18 @@
 // stays in trained-heads). Nothing leaves the machine: files are read with File.slice in the
 // worker. Every error is a message in the page's language, the previous model stays in use.
 import { chapterKit } from '../../kit/kit.js';
-import { setText, setProse, rebuild, escapeHtml } from '../../kit/prose.js';
+import { setText, setProse, rebuild } from '../../kit/prose.js';
 import { fmt } from '../../format.js';
 import { weightScale } from '../../components/colors.js';
 import narrative from './narrative.js';
 import { modelUrl, droppedFiles, pickedModel } from './model-source.js';
+import { say, show, safe, shownToken } from './lines.js';
+import { errorWording } from './errors.js';
+import { roleWords } from './roles.js';
 
 const ID = 'real-models';
 const MAX_CHARS = 2000;
 const TYPING_PAUSE = 250;
-const ROLE_ORDER = ['previous-token', 'first-token', 'duplicate-token', 'local', 'induction', ''];
-// a head's score of each role (the worker's roles: its scores and, once, the thresholds)
-const FIELD = { 'previous-token': 'previousToken', 'first-token': 'firstToken', 'duplicate-token': 'duplicateToken', local: 'local', induction: 'induction' };
-// Why a head has its role, as the core names it (heads.hpp's rule, pretrained.hpp): its role's
-// score and threshold, or for a head with none the score nearest its threshold (largest
-// score ÷ threshold) — {role, score, threshold} or {role: '', nearest, score, threshold}.
-export function roleReason(head, thresholds) {
-  if (head.role) return { role: head.role, score: head[FIELD[head.role]], threshold: thresholds[FIELD[head.role]] };
-  let best = null;
-  for (const r of ROLE_ORDER.slice(0, -1)) {
-    const score = head[FIELD[r]], th = thresholds[FIELD[r]];
-    if (!Number.isFinite(score) || !(th > 0)) continue;
-    if (!best || score / th > best.score / best.threshold) best = { role: '', nearest: r, score, threshold: th };
-  }
-  return best ?? { role: '', nearest: null };
-}
-// Text from outside (file and tensor names, the learner's tokens) in prose set as HTML with $TeX$.
-const safe = (s) => escapeHtml(String(s ?? '')).replace(/\$/g, '&#36;');
-const shownToken = (t) => String(t).replace(/ /g, '␣').replace(/\n/g, '↵').replace(/\t/g, '⇥');
-
 // The worker, started when a model is first opened (one per mount: a widget on a course page
 // has its own). Falls back to nothing: a page without module workers cannot open a model, and
 // says so through the same error line.
@@ -397,19 +380,13 @@ export default {
     // the thresholds are the core's constants, the random sequences' length the model's)
     // (the render writes them, and drawRoles when the worker's roles arrive without one).
     const rolesOnScreen = (st) => (st.shown && roles && roles.forText === st.shown.forText ? roles : null);
-    const rolesBodyVars = (R) => (R ? { repeat: R.repeatLength, sequences: R.sequences }
-      : { repeat: info?.roles?.repeat ?? '…', sequences: info?.roles?.sequences ?? '…' });
-    const thresholdVars = (R) => {
-      const th = R?.thresholds ?? info?.roles?.thresholds;
-      return th ? { prev: f2(th.previousToken), first: f2(th.firstToken), dup: f2(th.duplicateToken), local: f2(th.local), induction: f2(th.induction) }
-        : { prev: '…', first: '…', dup: '…', local: '…', induction: '…' };
-    };
+    const roleText = roleWords(tr, { f2, f3 });
     const { work, viewTitle, oneTitle, oneBody, rolesBody, rolesThresholds } = k.narrative(narrative, {
       figures,
       vars: {
         oneTitle: (s) => ({ head: safe(headName(s.head)) }),
-        rolesBody: () => rolesBodyVars(rolesOnScreen(now())),
-        thresholds: () => thresholdVars(rolesOnScreen(now())),
+        rolesBody: () => roleText.bodyVars(rolesOnScreen(now()), info),
+        thresholds: () => roleText.thresholdVars(rolesOnScreen(now()), info),
       },
     });
     viewTitle.id = `${ID}-view-title-${Math.random().toString(36).slice(2)}`;
@@ -540,6 +517,8 @@ export default {
     const given = ctx.model ?? null;
     // (named by the widget's model attribute, not by the page's link: its lines say so)
     const byAttribute = given?.from === 'attribute';
+    const errors = errorWording(tr, { byAttribute });
+    const sayDetail = (node, e) => say(node, ...errors.detail(e));
     if (given) {
       const url = modelUrl(given.url ?? given, { sameOrigin: given.sameOrigin ?? true });
       if (url) {
@@ -680,60 +659,6 @@ export default {
       }
       if ((pump.grids.length && pairNear) || pump.built < n || (shown && pump.painted < pump.built) || (pump.label && pump.labelled < pump.built) || pump.rowsDone < rows.length) later();
     }
-    // An error's message in the page's language, worded here from its code and parameters
-    // (the worker's errorOf: kind, file, tensor, folder, n, max, what, expected, got, line,
-    // column): no particle follows a file or tensor name in Korean (they are set after a colon
-    // or in brackets). The core's English detail is only the technical note under it (errorNote).
-    const tryTr = (key, vars) => {
-      try {
-        return tr(key, vars);
-      } catch {
-        return null;
-      }
-    };
-    function errorWords(e) {
-      const kind = e.kind === 'missing' && e.folder ? 'missingFolder' : e.kind === 'missing' && e.tensor ? 'missingTensor'
-        : e.kind === 'config' && e.what === 'json' ? 'configJson' : e.kind === 'index' && e.what === 'json' ? 'indexJson'
-        : e.kind === 'architecture' && (e.got == null || e.got === '') ? 'architectureNone' : e.kind;
-      const named = kind === 'missingFolder' && byAttribute ? 'missingFolderAttr' : kind;
-      const key = tryTr(`err_${named}`) != null ? `err_${named}` : 'err_error';
-      const raw = { file: e.file ?? '', tensor: e.tensor ?? '', folder: e.folder ?? '', folders: e.folders ?? '', n: e.n, max: e.max,
-        got: e.got ?? tr('unknownValue'), expected: e.expected ?? tr('unknownValue') };
-      raw.at = e.tensor ? tr('atTensor', { tensor: e.tensor }) : '';
-      raw.inFile = e.file ? tr('inFile', { file: e.file }) : '';
-      raw.where = e.line ? tr('atLine', { line: e.line, column: e.column }) : '';
-      // (the tensor and the file in one bracket, where a sentence names both)
-      const parts = [e.tensor && tr('placeTensor', { tensor: e.tensor }), e.file && tr('placeFile', { file: e.file })].filter(Boolean);
-      raw.place = parts.length ? tr('place', { parts: parts.join(', ') }) : '';
-      raw.values = e.got != null && e.expected != null && e.what !== 'json'
-        ? tr('values', { what: tryTr(`what_${e.what}`) ?? e.what ?? '', expected: e.expected, got: e.got }) : '';
-      return [key, raw];
-    }
-    // [template, vars] for setProse (every part escaped); errorMessage(e) is the same as text
-    const errorText = (e) => {
-      const [key, raw] = errorWords(e);
-      return [tr(key), Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, typeof v === 'string' ? safe(v) : v]))];
-    };
-    const errorMessage = (e) => tr(...errorWords(e));
-    // The technical note under a message: the core's English detail, where it says more
-    // than the sentence above it.
-    const SAID_IN_FULL = new Set(['tooLong', 'empty', 'missing', 'pickle', 'format', 'memory', 'tokenizerMissing', 'nomodel', 'severalModels']);
-    const sayDetail = (node, e) => {
-      const d = e && !SAID_IN_FULL.has(e.kind) ? String(e.detail ?? e.message ?? '') : '';
-      say(node, d ? tr('technical') : null, { detail: safe(d.slice(0, 400)) }); // (the detail in a span lang="en")
-    };
-    const say = (node, template, vars) => {
-      node.hidden = !template;
-      setProse(node, template ?? '', vars ?? {});
-    };
-    const roleName = (r) => tr(`role_${r || 'none'}`);
-    // a head's role with the score that earned it, or the score nearest a threshold
-    const roleWhy = (x) => {
-      const why = roleReason(x, roles.thresholds);
-      if (why.role) return tr('roleReached', { role: roleName(why.role), score: f2(why.score), threshold: f2(why.threshold) });
-      if (!why.nearest) return roleName('');
-      return tr('roleMissed', { none: roleName(''), role: roleName(why.nearest), score: f2(why.score), threshold: f2(why.threshold) });
-    };
     let labelKey = null, tableKey = null, headKey = null, gridKey = null;
 
     function drawProgress() {
@@ -781,7 +706,7 @@ export default {
       const st = info ? 'loaded' : progress ? 'loading' : 'none';
       if (status.dataset.state !== st) status.dataset.state = st;
       if (openError) {
-        const [tpl, vars] = errorText(openError);
+        const [tpl, vars] = errors.text(openError);
         say(errorLine, info ? `${tpl} ${tr('keepPrevious')}` : tpl, vars);
       } else say(errorLine, null);
       sayDetail(errorDetail, openError);
@@ -801,14 +726,11 @@ export default {
       return { state: 'pending', shown: heads };
     }
     const now = () => sentenceState(sentenceOf(state()));
-    const show = (node, on) => {
-      if (node.hidden !== !on) node.hidden = !on;
-    };
     function drawSentence(s) {
       const t = sentenceOf(s);
       if (t !== headsFor) queueMicrotask(() => analyse());
       const st = sentenceState(t);
-      if (st.error) say(sentenceError, ...errorText(st.error));
+      if (st.error) say(sentenceError, ...errors.text(st.error));
       else say(sentenceError, null);
       sayDetail(sentenceDetail, st.error);
       if (sentenceError.dataset.kind !== (st.error?.kind ?? '')) sentenceError.dataset.kind = st.error?.kind ?? '';
@@ -848,7 +770,7 @@ export default {
         pump.labelled = 0;
         pump.label = (x) => {
           const rx = roles && roles.forText === heads?.forText ? roles.layers[Math.floor(x / info.heads)][x % info.heads] : null;
-          const shown_ = rx ? roleWhy(rx) : '…';
+          const shown_ = rx ? roleText.why(rx, roles.thresholds) : '…';
           if (thumbs[x].lab) for (const n of [thumbs[x].lab, thumbs[x].sizer]) setText(n, tr('layerName', { layer: thumbs[x].l + 1 }));
           return [tr('thumbLabel', { head: headName(x), role: shown_ }), `${headName(x)} · ${shown_}`, rx?.role ?? ''];
         };
@@ -893,33 +815,22 @@ export default {
     function drawRoles(st) {
       const R = rolesOnScreen(st);
       const H = info.heads;
-      setProse(rolesBody, tr('rolesBody'), rolesBodyVars(R));
-      setProse(rolesThresholds, tr('rolesThresholds'), thresholdVars(R));
+      setProse(rolesBody, tr('rolesBody'), roleText.bodyVars(R, info));
+      setProse(rolesThresholds, tr('rolesThresholds'), roleText.thresholdVars(R, info));
       let lineState, body = [];
       if (R) {
-        const all = R.layers.flatMap((L, l) => L.map((x, h) => ({ ...x, x: l * H + h })));
-        const count = (r) => all.filter((x) => (x.role || '') === r).length;
-        // (only the roles measured on this sentence: a role whose score no head has is not
-        // counted as 0 heads, it was not looked for)
-        const measured = (r) => all.some((x) => x[FIELD[r]] != null);
-        const byRole = ROLE_ORDER.slice(0, -1).filter(measured).map((r) => `${roleName(r)} ${count(r)}`).join(', ');
-        // (a sentence too short for its own scores: induction and duplicate-token only, and why)
-        const short = R.short ? ` ${tr('rolesShort', { n: R.short.n, min: R.short.min })}` : '';
-        setText(rolesLine, tr('rolesCount', { total: all.length, byRole, none: R.unnamed }) + short);
+        const abl = ablation && ablation.forText === R.forText ? ablation : null;
+        const counted = roleText.table(R, H, { headName, abl });
+        setText(rolesLine, counted.line);
         lineState = 'done';
         const ms = String(Math.round(R.ms ?? 0));
         if (rolesLine.dataset.ms !== ms) rolesLine.dataset.ms = ms;
-        all.sort((a, b) => ROLE_ORDER.indexOf(a.role || '') - ROLE_ORDER.indexOf(b.role || '') || a.x - b.x);
-        const abl = ablation && ablation.forText === R.forText ? ablation : null;
-        const signed = (v) => (v >= 0 ? `+${f3(v)}` : f3(v));
-        const sc = (v) => (v == null ? '—' : f2(v)); // (null: not measured on this sentence)
-        body = all.map((x) => [x.x, headName(x.x), roleWhy(x), sc(x.previousToken), sc(x.firstToken), sc(x.duplicateToken),
-          sc(x.local), sc(x.induction), abl ? signed(abl.delta[x.x]) : '…']);
+        body = counted.rows;
       } else if (!st.shown) {
         setText(rolesLine, tr('rolesNeedSentence'));
         lineState = 'none';
       } else if (rolesError && rolesError.forText === st.shown.forText) {
-        setText(rolesLine, tr('rolesFailed', { message: errorMessage(rolesError) }));
+        setText(rolesLine, tr('rolesFailed', { message: errors.message(rolesError) }));
         lineState = 'error';
       } else {
         setText(rolesLine, tr('rolesWaiting'));
@@ -987,7 +898,7 @@ export default {
         line = waits;
         lineState = st.state === 'pending' ? 'waiting' : 'invalid';
       } else if (ablationError) {
-        line = tr('ablationFailed', { message: errorMessage(ablationError) });
+        line = tr('ablationFailed', { message: errors.message(ablationError) });
         lineState = 'error';
       } else if (ablation) {
         const t = sentenceOf(state());
