@@ -19,23 +19,11 @@ import { modelUrl, droppedFiles, pickedModel } from './model-source.js';
 import { say, show, safe, shownToken } from './lines.js';
 import { errorWording } from './errors.js';
 import { roleWords } from './roles.js';
+import { workerLink } from './worker-link.js';
 
 const ID = 'real-models';
 const MAX_CHARS = 2000;
 const TYPING_PAUSE = 250;
-// The worker, started when a model is first opened (one per mount: a widget on a course page
-// has its own). Falls back to nothing: a page without module workers cannot open a model, and
-// says so through the same error line.
-function startWorker(onMessage) {
-  const w = new Worker(new URL('./real-model.js', import.meta.url), { type: 'module' });
-  w.onmessage = (e) => onMessage(e.data);
-  w.onerror = (e) => {
-    e.preventDefault?.();
-    onMessage({ type: 'error', id: null, of: 'core', error: { kind: 'core', detail: e.message ?? 'worker error' } });
-  };
-  return w;
-}
-
 export default {
   id: ID,
   mount(section, ctx) {
@@ -45,90 +33,94 @@ export default {
     const f3 = (x) => fmt(x, { digits: 3, fixed: true });
 
     // What the worker last said.
-    let worker = null, nextId = 1;
-    let openId = 0, analyseId = 0, ablateId = 0;
     let info = null; // the loaded model
     let progress = null; // {bytesDone, bytesTotal, tensorsDone, tensorsTotal} while reading
     let openError = null, analyseError = null, rolesError = null, ablationError = null;
     let cancelled = false;
     let heads = null, roles = null, ablation = null, ablating = null, ablationStopped = null;
     let headsFor = null, analyseText = null, ablateText = null; // the text last sent to the worker (its heads, its ablation)
-    let urlNote = null, urlId = -1; // [key, vars]; the load the link asked for (its openId)
+    let urlNote = null, urlId = -1; // [key, vars]; the load the link asked for (its open's number)
 
-    const send = (msg) => {
-      if (!worker) worker = startWorker(onMessage);
-      worker.postMessage(msg);
-    };
     // Each message redraws what it changes, nothing else: a progress message the load's bar
     // and its line (up to 20 a second while hundreds of MB load), an ablation's step its bar
     // and line, the roles their line and table; a new model or sentence the results.
-    function onMessage(m) {
-      if (m.type === 'progress' && m.id === openId) {
-        progress = m;
-        drawProgress();
-      } else if (m.type === 'loaded' && m.id === openId) {
-        info = m.info;
-        progress = null;
-        openError = null;
-        heads = roles = ablation = analyseError = rolesError = null;
-        headsFor = null;
-        // (an ablation this load stopped is said once more on the new model; any other goes)
-        ablationStopped = ablationStopped?.why === 'model' && !ablationStopped.said ? { ...ablationStopped, said: true } : null;
-        buildModelView();
-        analyse(true);
-        k.render();
-      } else if (m.type === 'cancelled' && m.id === openId) {
-        progress = null;
-        cancelled = true;
-        drawLoad();
-      } else if (m.type === 'heads' && m.id === analyseId) {
-        heads = { ...m, forText: analyseText };
-        analyseError = null;
-        if (!patchHead()) drawResults();
-      } else if (m.type === 'roles' && m.id === analyseId) {
-        roles = { ...m.roles, ms: m.ms, forText: analyseText };
-        rolesError = null;
-        const st = now();
-        if (st.shown) drawHeads(state(), st); // (the maps' labels name their roles)
-        drawRoles(st);
-      } else if (m.type === 'ablating' && m.id === ablateId) {
-        ablating = m;
-        drawAblation(now());
-      } else if (m.type === 'ablationStopped' && m.id === ablateId) {
-        ablating = null;
-        ablationStopped = m; // (why: 'asked', or a new sentence or model stopped it: the line says which)
-        drawAblation(now());
-      } else if (m.type === 'ablation' && m.id === ablateId) {
-        ablation = { ...m.ablation, forText: ablateText };
-        ablating = null;
-        ablationError = null;
-        const st = now();
-        drawRoles(st);
-        drawAblation(st);
-      } else if (m.type === 'error') {
-        if ((m.of === 'open' && m.id === openId) || m.of === 'core') {
-          openError = m.error;
+    const link = workerLink({
+      // (a page without module workers cannot open a model, and says so through the error line)
+      spawn: () => new Worker(new URL('./real-model.js', import.meta.url), { type: 'module' }),
+      on: {
+        progress(m) {
+          progress = m;
+          drawProgress();
+        },
+        loaded(m) {
+          info = m.info;
           progress = null;
-          if (m.of === 'core') {
-            worker?.terminate();
-            worker = null;
-          }
+          openError = null;
+          heads = roles = ablation = analyseError = rolesError = null;
+          headsFor = null;
+          // (an ablation this load stopped is said once more on the new model; any other goes)
+          ablationStopped = ablationStopped?.why === 'model' && !ablationStopped.said ? { ...ablationStopped, said: true } : null;
+          buildModelView();
+          analyse(true);
+          k.render();
+        },
+        cancelled() {
+          progress = null;
+          cancelled = true;
           drawLoad();
-        } else if (m.of === 'analyse' && m.id === analyseId) {
-          analyseError = { ...m.error, forText: analyseText };
+        },
+        heads(m) {
+          heads = { ...m, forText: analyseText };
+          analyseError = null;
+          if (!patchHead()) drawResults();
+        },
+        roles(m) {
+          roles = { ...m.roles, ms: m.ms, forText: analyseText };
+          rolesError = null;
+          const st = now();
+          if (st.shown) drawHeads(state(), st); // (the maps' labels name their roles)
+          drawRoles(st);
+        },
+        ablating(m) {
+          ablating = m;
+          drawAblation(now());
+        },
+        ablationStopped(m) {
+          ablating = null;
+          ablationStopped = m; // (why: 'asked', or a new sentence or model stopped it: the line says which)
+          drawAblation(now());
+        },
+        ablation(m) {
+          ablation = { ...m.ablation, forText: ablateText };
+          ablating = null;
+          ablationError = null;
+          const st = now();
+          drawRoles(st);
+          drawAblation(st);
+        },
+        // (the worker's own failure too: the load's error line says it)
+        openFailed(error) {
+          openError = error;
+          progress = null;
+          drawLoad();
+        },
+        analyseFailed(error) {
+          analyseError = { ...error, forText: analyseText };
           heads = null;
           roles = null;
           drawResults();
-        } else if (m.of === 'roles' && m.id === analyseId) {
-          rolesError = { ...m.error, forText: analyseText };
+        },
+        rolesFailed(error) {
+          rolesError = { ...error, forText: analyseText };
           drawRoles(now());
-        } else if (m.of === 'ablate' && m.id === ablateId) {
-          ablationError = m.error;
+        },
+        ablateFailed(error) {
+          ablationError = error;
           ablating = null;
           drawAblation(now());
-        }
-      }
-    }
+        },
+      },
+    });
     // a link's head past this model's heads: back to the first
     function patchHead() {
       const n = info.layers * info.heads;
@@ -139,19 +131,18 @@ export default {
       return false;
     }
 
-    // (link: the load the page's link asked for, named as such in the model's line)
-    function open(source, { link = false } = {}) {
-      openId = nextId++;
-      if (link) urlId = openId;
+    // (byLink: the load the page's link asked for, named as such in the model's line)
+    function open(source, { byLink = false } = {}) {
       openError = null;
       cancelled = false;
       progress = { bytesDone: 0, bytesTotal: 0, tensorsDone: 0, tensorsTotal: 0, starting: true };
       try {
-        send({ type: 'open', id: openId, source });
+        link.open(source);
       } catch (e) {
         openError = { kind: 'core', detail: e.message };
         progress = null;
       }
+      if (byLink) urlId = link.openId;
       drawLoad();
     }
     const sentenceOf = (s) => s.text ?? tr('defaultText');
@@ -160,10 +151,8 @@ export default {
       const t = sentenceOf(state());
       if (!force && t === headsFor) return;
       headsFor = analyseText = t;
-      analyseId = nextId++;
       rolesError = null;
-      // (an empty one too: the worker stops an ablation under way and answers 'empty')
-      send({ type: 'analyse', id: analyseId, text: t });
+      link.analyse(t);
     }
 
     let bar, barText, cancelButton, status, urlSpan, cancelSpan, loadedSpan, errorLine, errorDetail, dismissError;
@@ -230,7 +219,7 @@ export default {
         bar.dataset.progress = 'model';
         bar.style.width = '16rem';
         barText = el('span', 'hint', loadBox);
-        cancelButton = k.button('cancel', () => send({ type: 'cancel' }), loadBox);
+        cancelButton = k.button('cancel', () => link.cancel(), loadBox);
         cancelButton.dataset.control = 'cancel';
         status = el('p', 'check-line', parent);
         status.setAttribute('role', 'status');
@@ -347,13 +336,12 @@ export default {
         ablBox = el('div', 'controls', parent);
         ablateButton = k.button('ablateButton', () => {
           if (!info || now().state !== 'ready') return;
-          ablateId = nextId++;
           ablateText = heads.forText;
           ablationError = null;
           ablationStopped = null;
           stopAsked = false;
           ablating = { done: 0, total: info.layers * info.heads };
-          send({ type: 'ablate', id: ablateId });
+          link.ablate();
           drawAblation(now());
         }, ablBox);
         ablateButton.dataset.control = 'ablate';
@@ -362,7 +350,7 @@ export default {
         // stops it between two pieces (the worker runs it a few heads at a time); the model stays
         // (asked once; not disabled meanwhile, which would drop the keyboard's focus)
         ablStop = k.button('ablateStop', () => {
-          if (ablating && !stopAsked) send({ type: 'stopAblation', id: ablateId });
+          if (ablating && !stopAsked) link.stopAblation();
           stopAsked = true;
           ablStop.setAttribute('aria-disabled', 'true');
         }, ablBox);
@@ -523,7 +511,7 @@ export default {
       const url = modelUrl(given.url ?? given, { sameOrigin: given.sameOrigin ?? true });
       if (url) {
         urlNote = ['fromUrl', { url: safe(url) }];
-        queueMicrotask(() => open({ kind: 'url', base: url }, { link: true }));
+        queueMicrotask(() => open({ kind: 'url', base: url }, { byLink: true }));
       } else urlNote = ['badUrl', { url: safe(String(given.url ?? given).slice(0, 200)) }];
     }
 
@@ -687,7 +675,7 @@ export default {
       } : null;
       // the link's folder: being read or read, or its load failed or stopped; nothing once
       // another model was opened after it
-      const linkLoad = urlNote && (urlNote[0] === 'badUrl' || urlId === openId);
+      const linkLoad = urlNote && (urlNote[0] === 'badUrl' || urlId === link.openId);
       // (a failure that names the folder itself is said once, by the error below)
       const urlKey = !linkLoad ? null : urlNote[0] !== 'fromUrl' ? urlNote[0]
         : openError ? (openError.folder ? null : 'fromUrlFailed') : cancelled ? 'fromUrlStopped' : info && !progress ? 'fromUrlRead' : 'fromUrl';
