@@ -1,7 +1,8 @@
 // The real-models chapter's lines of prose: a line said (its template filled, set as prose)
 // or hidden when there is nothing to say, a node shown or hidden (written only when it
 // changes), and text from outside (file and tensor names, the learner's tokens) made safe
-// for prose set as HTML with $TeX$.
+// for prose set as HTML with $TeX$; a big block that skips its layout and paint while far
+// from the screen.
 import { setProse, escapeHtml } from '../../kit/prose.js';
 
 // Text from outside in prose set as HTML with $TeX$.
@@ -17,3 +18,7 @@ export const say = (node, template, vars) => {
 export const show = (node, on) => {
   if (node.hidden !== !on) node.hidden = !on;
 };
+
+// The big blocks skip their layout and paint while far from the screen (a sentence's two
+// T × T grids are ~2,000 elements, GPT-2 small's maps 300; not its role table: role-table.js).
+export const offscreenCheap = (node, height) => Object.assign(node.style, { contentVisibility: 'auto', containIntrinsicSize: `auto ${height}` });
