@@ -10,35 +10,12 @@
 //   map.build();              // a new model: its maps from none, the chosen head selected
 //   map.choose(head);         // the chosen head's map selected (the Tab stop follows it)
 //   map.labelWith((x) => [aria-label, title, role]);  // the maps labelled again, a few a frame
-import { weightScale } from '../../components/colors.js';
+import { weightMapPainter } from '../../components/weight-map.js';
 import { offscreenCheap } from './lines.js';
-
-// A weight's colour as RGBA bytes (a map's pixels), cached per hundredth; not a number:
-// transparent.
-export function weightColours(scale = weightScale()) {
-  const colour = new Map();
-  return (p) => {
-    const key = Math.round(p * 100);
-    let c = colour.get(key);
-    if (!c) {
-      const x = Number.isFinite(p) ? String(scale(key / 100)).match(/^rgb\((\d+), (\d+), (\d+)\)$/) : null;
-      c = x ? [+x[1], +x[2], +x[3], 255] : [0, 0, 0, 0];
-      colour.set(key, c);
-    }
-    return c;
-  };
-}
 
 export function headMap({ k, frames, model, shown, headName }) {
   const { el, tr, state, patch } = k;
-  const rgba = weightColours();
-  function paint(canvas, data, offset, T) {
-    if (canvas.width !== T) canvas.width = canvas.height = T;
-    const g = canvas.getContext('2d');
-    const img = g.createImageData(T, T);
-    for (let q = 0; q < T * T; q++) img.data.set(rgba(data[offset + q]), 4 * q);
-    g.putImageData(img, 0, 0);
-  }
+  const paint = weightMapPainter();
 
   let scroll, view;
   let thumbs = [], thumbPx = 64, row = null;

@@ -13,7 +13,8 @@ import { chapterKit } from '../../kit/kit.js';
 import { problem } from '../../kit/url-state.js';
 import { setText, rebuild, escapeHtml } from '../../kit/prose.js';
 import { fmt, fmtCount } from '../../format.js';
-import { weightScale, textColorFor } from '../../components/colors.js';
+import { textColorFor } from '../../components/colors.js';
+import { weightMapPainter } from '../../components/weight-map.js';
 import { createSentenceHeads } from '../../workers/sentence-heads.js';
 import { ROLES, THRESHOLDS, scoreOf, roleReason } from './roles.js';
 import { shown, graphemes, quoted } from './characters.js';
@@ -362,30 +363,8 @@ export default {
     }
 
     // ---- drawing ----------------------------------------------------------------------------
-    // One pixel per weight, in the weights' colour rounded to a hundredth: written as the
-    // bytes of one image (a fillRect per pixel, its colour parsed each time, was most of a
-    // redraw of 16 maps).
-    const scale = weightScale();
-    const colour = new Map(); // hundredths -> [r, g, b, 255]
-    const rgba = (p) => {
-      const key = Math.round(p * 100);
-      let c = colour.get(key);
-      if (!c) {
-        // (the scale gives "rgb(r, g, b)"; a weight that is not a number stays transparent)
-        const x = Number.isFinite(p) ? String(scale(key / 100)).match(/^rgb\((\d+), (\d+), (\d+)\)$/) : null;
-        c = x ? [+x[1], +x[2], +x[3], 255] : [0, 0, 0, 0];
-        colour.set(key, c);
-      }
-      return c;
-    };
-    function paint(canvas, M) {
-      const n = M.rows;
-      if (canvas.width !== n) canvas.width = canvas.height = n;
-      const g = canvas.getContext('2d');
-      const img = g.createImageData(n, n);
-      for (let k = 0; k < n * n; k++) img.data.set(rgba(M.data[k]), 4 * k);
-      g.putImageData(img, 0, 0);
-    }
+    const paintMap = weightMapPainter();
+    const paint = (canvas, M) => paintMap(canvas, M.data, 0, M.rows);
 
     // The sentence's own role scores and ablation: heads(text) takes a few hundred ms (the
     // induction score runs its own sequences), so it runs in the measurer's worker, after
