@@ -8,7 +8,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { harness, root, LAX_CSP, tempDir, WAIT_MS } from './harness.mjs';
+import { harness, root, LAX_CSP, tempDir, WAIT_MS, widgetsHtml } from './harness.mjs';
 
 const chaptersDir = join(root, 'web', 'src', 'chapters');
 const ids = (await Promise.all((await readdir(chaptersDir)).map(async (id) =>
@@ -48,18 +48,7 @@ function aloneProblems([id, pattern, where]) {
 test('every chapter alone in the widget, in both languages: no chapter named as previous or next, no link to a missing id', async () => {
   const problems = [];
   for (const lang of ['ko', 'en']) {
-    await writeFile(join(gen, `alone-${lang}.html`), `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>course notes</title></head><body>
-      <main><h1>Course notes</h1>
-      <script type="module">
-        import { CHAPTERS } from './attention-explorer.js';
-        document.body.dataset.chapters = CHAPTERS.join(' ');
-        for (const id of CHAPTERS) {
-          const w = document.createElement('attention-explorer');
-          w.setAttribute('chapter', id);
-          w.setAttribute('lang', '${lang}');
-          document.querySelector('main').append(w);
-        }
-      </script></main></body></html>`);
+    await writeFile(join(gen, `alone-${lang}.html`), widgetsHtml({ langs: [lang] }));
     const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
     page.setDefaultTimeout(WAIT_MS);
     const errors = [];

@@ -38,7 +38,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { harness, eagerFigures, frames, openPage, WAIT_MS, tempDir } from './harness.mjs';
+import { harness, eagerFigures, frames, openPage, WAIT_MS, tempDir, widgetsHtml } from './harness.mjs';
 
 const chaptersDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'src', 'chapters');
 const ids = (await Promise.all((await readdir(chaptersDir)).map(async (id) =>
@@ -169,20 +169,7 @@ test(`${mine.length === ids.length ? 'every chapter' : `chapters ${part} of ever
 test(`${mine.length === ids.length ? 'every chapter' : `chapters ${part} of every ${parts}`} in the widget, in both languages: axe, grids, inputs, formulas, tables`, async () => {
   const problems = [];
   for (const lang of ['ko', 'en']) {
-    await writeFile(join(gen, `part-${part}-${lang}.html`), `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>course notes</title></head><body>
-      <main><h1>Course notes</h1>
-      <script type="module">
-        import { CHAPTERS } from './attention-explorer.js';
-        // (the parts together cover the widget's every chapter)
-        document.body.dataset.uncovered = CHAPTERS.filter((id) => !${JSON.stringify(ids)}.includes(id)).join(' ');
-        for (const id of ${JSON.stringify(mine)}) {
-          if (!CHAPTERS.includes(id)) throw new Error('the widget has no chapter ' + id);
-          const w = document.createElement('attention-explorer');
-          w.setAttribute('chapter', id);
-          w.setAttribute('lang', '${lang}');
-          document.querySelector('main').append(w);
-        }
-      </script></main></body></html>`);
+    await writeFile(join(gen, `part-${part}-${lang}.html`), widgetsHtml({ langs: [lang], ids: mine }));
     const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
     await page.addInitScript(eagerFigures);
     const errors = [];
@@ -197,7 +184,8 @@ test(`${mine.length === ids.length ? 'every chapter' : `chapters ${part} of ever
     await page.waitForFunction(() => [...document.querySelectorAll('attention-explorer[chapter="trained-heads"]')]
       .every((w) => w.shadowRoot?.querySelector('[data-heads="small"] canvas')));
     await frames(page);
-    const uncovered = await page.$eval('body', (b) => b.dataset.uncovered);
+    // (the parts together cover the widget's every chapter)
+    const uncovered = (await page.$eval('body', (b) => b.dataset.chapters)).split(' ').filter((id) => !ids.includes(id)).join(' ');
     if (uncovered) problems.push(`widget (${lang}): chapters no part checks: ${uncovered}`);
     for (const p of await axe(page)) problems.push(`widget (${lang}): axe ${p}`);
     const layout = await page.evaluate(`[...document.querySelectorAll('attention-explorer')].flatMap((w) => (${layoutProblems.toString()})(w.shadowRoot).map((p) => w.getAttribute('chapter') + ': ' + p))`);

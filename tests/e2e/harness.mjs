@@ -134,6 +134,28 @@ export async function openIsolated(browser, url, { width = 1280, height = 900, i
 }
 
 // ---- waiting for the page's own "done" ---------------------------------------------------------
+// A host page as a teacher's course notes would be: <main> under a heading, holding one
+// <attention-explorer> per chapter that the widget `script` registers (or those of `ids`:
+// one it does not register throws), in each of `langs`; body[data-chapters] lists what it
+// registers, body[data-uncovered] those left out by `ids`.
+export const widgetsHtml = ({ script = './attention-explorer.js', langs = ['en'], ids = null } = {}) =>
+  `<!doctype html><html lang="${langs[0]}"><head><meta charset="utf-8"><title>course notes</title></head><body>
+  <main><h1>Course notes</h1>
+  <script type="module">
+    import { CHAPTERS } from '${script}';
+    const ids = ${JSON.stringify(ids)} ?? CHAPTERS;
+    document.body.dataset.chapters = CHAPTERS.join(' ');
+    document.body.dataset.uncovered = CHAPTERS.filter((id) => !ids.includes(id)).join(' ');
+    for (const lang of ${JSON.stringify(langs)})
+      for (const id of ids) {
+        if (!CHAPTERS.includes(id)) throw new Error('the widget has no chapter ' + id);
+        const w = document.createElement('attention-explorer');
+        w.setAttribute('chapter', id);
+        w.setAttribute('lang', lang);
+        document.querySelector('main').append(w);
+      }
+  </script></main></body></html>`;
+
 export const pageReady = (page) => page.waitForSelector('body[data-ready="true"]');
 
 export const widgetsReady = (page) =>

@@ -9,7 +9,7 @@ import { cp, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eagerFigures } from '../../web/scripts/browser.mjs';
-import { harness, LAX_CSP, WAIT_MS, frames, settled, tempDir } from './harness.mjs';
+import { harness, LAX_CSP, WAIT_MS, frames, settled, tempDir, widgetsHtml } from './harness.mjs';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
 // A course site: the light widget's folder copied as docs/embedding.md says, served as it is
@@ -52,16 +52,7 @@ test('a malformed % escape in the fragment: the page boots, no exception (issue 
 // Every chapter in a widget loaded from a copy of the folder, and what a chapter without its
 // data shows.
 test('the light widget folder, copied alone, carries what every chapter needs (issue 26, 5)', async () => {
-  await writeFile(join(site, 'all.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>all</title></head><body>
-    <script type="module">
-      import { CHAPTERS } from './widget/attention-explorer.js';
-      for (const id of CHAPTERS) {
-        const w = document.createElement('attention-explorer');
-        w.setAttribute('chapter', id);
-        w.setAttribute('lang', 'en');
-        document.body.append(w);
-      }
-    </script></body></html>`);
+  await writeFile(join(site, 'all.html'), widgetsHtml({ script: './widget/attention-explorer.js' }));
   const { page, errors, close } = await open('site/all.html', { ready: false });
   const missing = [];
   page.on('response', (r) => r.status() >= 400 && missing.push(new URL(r.url()).pathname));

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { readFile, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { WIDGET_FONTS } from '../../web/scripts/widget-fonts.mjs';
-import { harness, openIsolated, widgetsReady, widgetCells, shots, root, LAX_CSP, frames, afterTimers, tempDir } from './harness.mjs';
+import { harness, openIsolated, widgetsReady, widgetCells, shots, root, LAX_CSP, frames, afterTimers, tempDir, widgetsHtml } from './harness.mjs';
 
 const gen = await tempDir('attn-widget-');
 const env = await harness({ mounts: { '/generated/': { dir: gen, csp: LAX_CSP } } });
@@ -317,17 +317,7 @@ test('state attribute: a wrong matrix or value is said of the attribute, not of 
 });
 
 test('every registered chapter mounts in a widget without errors, in both languages; fonts carry what the maths draws', async () => {
-  await writeFile(join(gen, 'all.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>all</title></head><body>
-    <script type="module">
-      import { CHAPTERS } from './attention-explorer.js';
-      for (const lang of ['en', 'ko'])
-        for (const id of CHAPTERS) {
-          const w = document.createElement('attention-explorer');
-          w.setAttribute('chapter', id);
-          w.setAttribute('lang', lang);
-          document.body.append(w);
-        }
-    </script></body></html>`);
+  await writeFile(join(gen, 'all.html'), widgetsHtml({ langs: ['en', 'ko'] }));
   const { page, errors, foreign, close } = await openIsolated(browser, `${server.url}generated/all.html`);
   await widgetsReady(page);
   const report = await page.evaluate(() => [...document.querySelectorAll('attention-explorer')].map((w) => ({
@@ -363,16 +353,7 @@ test('every registered chapter mounts in a widget without errors, in both langua
 // and a number field's ends), the maths of each state checked against the fonts the widget
 // carries, and nothing thrown. (Buttons are left alone: they start runs and draws.)
 test('every control of every chapter stepped in a widget: no error; the fonts keep what each state draws', async () => {
-  await writeFile(join(gen, 'steps.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>steps</title></head><body>
-    <script type="module">
-      import { CHAPTERS } from './attention-explorer.js';
-      for (const id of CHAPTERS) {
-        const w = document.createElement('attention-explorer');
-        w.setAttribute('chapter', id);
-        w.setAttribute('lang', 'en');
-        document.body.append(w);
-      }
-    </script></body></html>`);
+  await writeFile(join(gen, 'steps.html'), widgetsHtml());
   const { page, errors, foreign, close } = await openIsolated(browser, `${server.url}generated/steps.html`);
   await widgetsReady(page);
   await page.evaluate(`window.__mathsDrawn = ${mathsDrawn.toString()}`);
