@@ -4,27 +4,9 @@
 // open's error, the next request starting another.
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { FakeWorker } from './fake-worker.mjs';
 import { workerLink } from '../../web/src/chapters/real-models/worker-link.js';
 
-// A stand-in Worker: records what it was posted; the test plays its replies and errors.
-class FakeWorker {
-  posted = [];
-  terminated = false;
-  postMessage(m) {
-    this.posted.push(m);
-  }
-  terminate() {
-    this.terminated = true;
-  }
-  reply(data) {
-    this.onmessage({ data });
-  }
-  fail(message) {
-    let prevented = false;
-    this.onerror({ message, preventDefault: () => (prevented = true) });
-    return prevented;
-  }
-}
 const HANDLERS = ['progress', 'loaded', 'cancelled', 'heads', 'roles', 'ablating', 'ablationStopped', 'ablation',
   'openFailed', 'analyseFailed', 'rolesFailed', 'ablateFailed'];
 

@@ -3,28 +3,10 @@
 // to a trainer on the page when the worker cannot start or fails before it came up.
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { FakeWorker } from './fake-worker.mjs';
 import { setTimeout as tick } from 'node:timers/promises';
 import { trainerLink } from '../../web/src/chapters/training/trainer-link.js';
 
-// A stand-in Worker: records what it was posted; the test plays its replies and errors.
-class FakeWorker {
-  posted = [];
-  terminated = false;
-  postMessage(m) {
-    this.posted.push(m);
-  }
-  terminate() {
-    this.terminated = true;
-  }
-  reply(data) {
-    this.onmessage({ data });
-  }
-  fail(message) {
-    let prevented = false;
-    this.onerror({ message, preventDefault: () => (prevented = true) });
-    return prevented;
-  }
-}
 
 function setup({ spawnThrows = false } = {}) {
   const got = { messages: [], errors: [], workers: [], inPage: [] };
