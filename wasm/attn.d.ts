@@ -795,7 +795,8 @@ export const MODEL_DEFAULTS: Readonly<Required<ModelConfig>>;
 
 export interface CreateOptions {
   /** 'auto' (default): SIMD128 when the engine has it, else the scalar build; with training: false the
-   *  relaxed-SIMD build first, where the engine has relaxed SIMD (Chromium). 'relaxed' (the matrix products
+   *  relaxed-SIMD build first, where the engine has relaxed SIMD (Chromium), and the SIMD128 one where that
+   *  file cannot be loaded. 'relaxed' (the matrix products
    *  multiply-add with f32x4.relaxed_madd; fails without relaxed SIMD), true (SIMD128) or false (scalar)
    *  forces one. */
   simd?: 'auto' | 'relaxed' | boolean;

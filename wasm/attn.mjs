@@ -103,7 +103,8 @@ function makeApi(raw) {
  * Loads the WebAssembly core and returns the API.
  * @param {object} [options]
  *   simd: 'auto' (default: SIMD128 when the engine has it, else the scalar build; with
- *         training: false, the relaxed-SIMD build first where the engine has relaxed SIMD),
+ *         training: false, the relaxed-SIMD build first where the engine has relaxed SIMD,
+ *         and the SIMD128 one where that file cannot be loaded),
  *         'relaxed' (the relaxed-SIMD build: the matrix products multiply-add with
  *         f32x4.relaxed_madd; fails without relaxed SIMD), true (SIMD128 build; fails
  *         without SIMD) or false (scalar build);
@@ -129,18 +130,26 @@ export default async function createAttention(options = {}) {
   const kind = simd === 'auto'
     ? (!training && relaxedSimdSupported() ? 'relaxed' : simdSupported() ? 'simd' : 'scalar')
     : simd === 'relaxed' ? 'relaxed' : simd ? 'simd' : 'scalar';
-  const file = kind === 'scalar' ? 'attn-core-scalar'
-    : `attn-core${training ? '' : '-lite'}${kind === 'relaxed' ? '-relaxed' : ''}`;
-  const { default: createAttnCore } = kind === 'scalar' ? await import('./attn-core-scalar.mjs') : await import('./attn-core.mjs');
-  // The lite and relaxed cores are loaded by attn-core.mjs (the loaders differ only in the file name).
-  if (file !== 'attn-core' && file !== 'attn-core-scalar' && !moduleArgs.wasmBinary && !moduleArgs.locateFile &&
-      !moduleArgs.instantiateWasm && !isNode)
-    moduleArgs.locateFile = () => new URL(`./${file}.wasm`, import.meta.url).href;
-  if (isNode && !moduleArgs.wasmBinary && !moduleArgs.locateFile && !moduleArgs.instantiateWasm) {
-    const { readFile } = await import('node:fs/promises');
-    moduleArgs.wasmBinary = await readFile(new URL(`./${file}.wasm`, import.meta.url));
-  }
-  return makeApi(connect(await createAttnCore(moduleArgs)));
+  const load = async (kind) => {
+    const file = kind === 'scalar' ? 'attn-core-scalar'
+      : `attn-core${training ? '' : '-lite'}${kind === 'relaxed' ? '-relaxed' : ''}`;
+    const { default: createAttnCore } = kind === 'scalar' ? await import('./attn-core-scalar.mjs') : await import('./attn-core.mjs');
+    const args = { ...moduleArgs };
+    // The lite and relaxed cores are loaded by attn-core.mjs (the loaders differ only in the file name).
+    if (file !== 'attn-core' && file !== 'attn-core-scalar' && !args.wasmBinary && !args.locateFile &&
+        !args.instantiateWasm && !isNode)
+      args.locateFile = () => new URL(`./${file}.wasm`, import.meta.url).href;
+    if (isNode && !args.wasmBinary && !args.locateFile && !args.instantiateWasm) {
+      const { readFile } = await import('node:fs/promises');
+      args.wasmBinary = await readFile(new URL(`./${file}.wasm`, import.meta.url));
+    }
+    return makeApi(connect(await createAttnCore(args)));
+  };
+  // 'auto' chose the relaxed build as the faster one: where its file cannot be loaded (a copy
+  // of the files without it), the SIMD128 build does the same work.
+  if (simd === 'auto' && kind === 'relaxed' && !moduleArgs.wasmBinary && !moduleArgs.instantiateWasm)
+    return load('relaxed').catch(() => load('simd'));
+  return load(kind);
 }
 
 // Its declared arity (options is optional), which tests/wasm/types.test.mjs compares with attn.d.ts.

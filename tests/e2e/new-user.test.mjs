@@ -71,8 +71,39 @@ test('the light widget folder, copied alone, carries what every chapter needs (i
     assert.equal(r.failed, '', `${r.id}: ${r.failed}`);
     assert.equal(r.templates, null, `${r.id} shows templates`);
   }
+  // and what its workers load: the cost chapter's live run (its smallest, one head) runs to
+  // the end from the folder's files
+  const status = await page.evaluate(runCost);
+  assert.match(status, /^Done/, status);
   assert.deepEqual(missing, []);
   assert.deepEqual(errors, []);
+  await close();
+});
+
+// The cost chapter's live run in the page's only widget, at its smallest (one head, n up to
+// 4,096): the status line once it ends.
+async function runCost() {
+  const root = document.querySelector('attention-explorer[chapter="cost"]').shadowRoot;
+  const set = (control, value) => {
+    const s = root.querySelector(`[data-control="${control}"]`);
+    s.value = String(value);
+    s.dispatchEvent(new Event('change', { bubbles: true }));
+  };
+  set('liveMaxN', 4096);
+  set('liveHeads', 1);
+  root.querySelector('[data-action="run"]').click();
+  const line = root.querySelector('.live-status');
+  for (let t = 0; t < 1200 && !/^(Done|The run stopped)/.test(line.textContent); t++) await new Promise((r) => setTimeout(r, 100));
+  return line.textContent;
+}
+
+test('a copy of the folder without the relaxed-SIMD core: the workers load the SIMD one', async () => {
+  await writeFile(join(site, 'cost.html'), widgetsHtml({ script: './widget/attention-explorer.js', ids: ['cost'] }));
+  const route = (context) => context.route('**/attn-core-lite-relaxed.wasm', (r) => r.fulfill({ status: 404, body: 'not found' }));
+  const { page, close } = await open('site/cost.html', { ready: false, route });
+  await page.waitForFunction(() => document.querySelector('attention-explorer')?.dataset.ready === 'true', null);
+  const status = await page.evaluate(runCost);
+  assert.match(status, /^Done/, status);
   await close();
 });
 

@@ -541,7 +541,9 @@ await build({
 });
 await mkdir(join(widgetDist, 'fonts'), { recursive: true });
 await Promise.all([
-  ...['attn-core.mjs', 'attn-core.wasm', 'attn-core-lite.wasm', 'attn-core-scalar.mjs', 'attn-core-scalar.wasm']
+  // (attn-core-lite-relaxed.wasm: what the cost chapter's workers load where the engine has
+  // relaxed SIMD, as on the page)
+  ...['attn-core.mjs', 'attn-core.wasm', 'attn-core-lite.wasm', 'attn-core-lite-relaxed.wasm', 'attn-core-scalar.mjs', 'attn-core-scalar.wasm']
     .map((f) => cp(join(wasmDir, f), join(widgetDist, f))),
   // the workers import ./attn.mjs next to them
   ...['attn.mjs', 'training-worker.js', 'cost-run.js', 'sentence-heads.js', 'real-model.js', 'pretrained.mjs', 'attn-pretrained.mjs', 'attn-pretrained.wasm']
