@@ -37,7 +37,7 @@ export default {
   pairNumbers: '{to} takes from {from}, {k|token|tokens} back: recurrent state {rec}, attention {att}',
   diluteEnd: 'The recurrent curve sinks towards 0 as the distance grows; the attention line is flat. What lowers attention\'s share is not the distance but the number of competing tokens ($n$). So however many tokens lie in between, the one that is needed can be fetched in one go.',
   parallelTitle: 'n steps in order against 2 steps for all tokens',
-  parallelBody: 'In a recurrent network $h_t$ cannot be computed before $h_{t-1}$. With $n$ tokens, $n$ steps must happen one after the other, and the time axis cannot be split across processors. Attention computes the scores of all pairs in one matrix product $QK^\\top$ and the weighted sum in one more, $PV$: two steps in order, whatever $n$ is. The amount of arithmetic grew (the $n^2$ cost is another chapter), but all of it can be spread out and done at once.',
+  parallelBody: 'In a recurrent network $h_t$ cannot be computed before $h_{t-1}$. With $n$ tokens, $n$ steps must happen one after the other, and the time axis cannot be split across processors. Attention computes the scores of all pairs in one matrix product $QK^\\top$ and the weighted sum in one more, $PV$: two steps in order, whatever $n$ is. The amount of arithmetic grew (a product for every pair of tokens, $n^2$ of them), but all of it can be spread out and done at once.',
   sliderN2: 'tokens n: {value}',
   run: '▶ Run',
   step: 'One step',
