@@ -175,7 +175,7 @@ test('number fields, typed key by key: the same rule and the same kind of messag
   await page.close();
 });
 
-test('Escape in a cell or a number field whose text is not used: the value in use comes back at once, no message', async () => {
+test('Escape in a cell or a number field: the value in use (or, after a used text, the one from before) comes back at once, no message', async () => {
   const { page, errors } = await openPage(browser, `${server.url}?embed=softmax&lang=en#softmax`);
   const P0 = await rowP(page);
   const focused = (sel) => page.$eval(sel, (n) => document.activeElement === n);
@@ -197,11 +197,14 @@ test('Escape in a cell or a number field whose text is not used: the value in us
   await afterTimers(page, 900); // (the message comes after an 800 ms pause)
   assert.equal(await page.inputValue(S11), '2');
   assert.equal(await message(page, sError), null, 'no message after the pause');
-  // Escape selects the restored text, so the next key replaces it; a valid edit is not
-  // undone by Escape, and leaving the cell then says nothing
+  // Escape selects the restored text, so the next key replaces it; a valid edit is undone
+  // by Escape too (the value from when the cell was entered, used again), and leaving the
+  // cell then says nothing
   await page.keyboard.type('3');
+  assert.notEqual(await rowP(page), P0);
   await page.keyboard.press('Escape');
-  assert.equal(await page.inputValue(S11), '3');
+  assert.equal(await page.inputValue(S11), '2');
+  assert.equal(await rowP(page), P0);
   await page.keyboard.press('Tab');
   assert.equal(await message(page, sError), null);
   // the kit's number fields: the same

@@ -194,11 +194,17 @@ test('field: a half-typed number is explained only after the pause, or at once o
     assert.equal(invalid(), null);
     mock.timers.tick(2000);
     assert.equal(said(), null);
-    // a valid text is not undone by Escape (the key is left to the page)
+    // a valid text is undone by Escape: the value from when the learner entered the input
+    // is put back and used; with nothing left to undo, the key is left to the page
     input.type('3');
-    assert.equal(input.key('Escape'), false);
-    assert.equal(input.value, '3');
     assert.equal(s.value, 3);
+    assert.equal(input.key('Escape'), true);
+    assert.equal(input.value, '2');
+    assert.equal(s.value, 2);
+    assert.ok(input.selected);
+    assert.equal(said(), null);
+    assert.equal(input.key('Escape'), false);
+    assert.equal(s.value, 2);
   } finally {
     mock.timers.reset();
   }

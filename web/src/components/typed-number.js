@@ -19,7 +19,9 @@
 // and which value is. A text that may still become a number ("", "-", "1e": `pending`)
 // is marked and explained only if the learner stops there (`delay`, 800 ms) or presses
 // Enter; until then the message is empty, so nothing says what the previous keystroke's
-// text was. Escape puts the value in use back at once, with no message. Leaving the input
+// text was. Escape puts the value in use back at once, with no message; after a text that
+// was used, it puts back (and uses again) the value from when the learner entered the input
+// or made their last ↑/↓, and with nothing to undo it is left to the page. Leaving the input
 // puts that value back too, and the message stays, saying so, until the next edit.
 // Optionally (cells) ↑/↓ step the value by 1, Shift+↑/↓ by 0.1 (Alt+↑/↓ is left to the
 // caller, which moves between cells).
@@ -204,6 +206,13 @@ export function typedNumber(input, { read, value, use, text = String, quote = St
       mark(false);
       show(null);
       put(value());
+      input.select();
+    } else if (e.key === 'Escape' && typed === null && before !== null && value() !== undefined && value() !== before) {
+      // a value typed since the learner entered the input (or since their last ↑/↓): the
+      // one from before is put back and used again (with nothing to undo, the key is the page's)
+      e.preventDefault();
+      put(before);
+      commit(before);
       input.select();
     } else if (nudge && (e.key === 'ArrowUp' || e.key === 'ArrowDown') && !e.altKey && value() !== undefined) {
       e.preventDefault();

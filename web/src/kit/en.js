@@ -24,7 +24,7 @@ export default {
   illustrative: 'Illustrative values, not taken from a trained model.',
   reset: 'Reset to the example',
   aboutExample: '(This describes the example’s numbers. Yours differ from them: “Reset to the example” brings the example back.)',
-  editHint: 'Type a number into any cell. ↑/↓ change it by 1 (by 0.1 with Shift); ←/→ at the edge of the text, Enter and Alt+↑/↓ move between cells; Escape puts back a value that is not used; Tab goes to the next figure.',
+  editHint: 'Type a number into any cell. ↑/↓ change it by 1 (by 0.1 with Shift); ←/→ at the edge of the text, Enter and Alt+↑/↓ move between cells; Escape puts back the value the cell had; Tab goes to the next figure.',
   numberTyping: '“{text}”: {why}, so it is not used. The computation uses {value}, the value this field had before you edited it.',
   numberLeft: '“{text}” was not used ({why}). The field is back to {value}, its value before you edited it.',
   whyWhole: 'not a whole number from {min} to {max}',
