@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { readFile, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { WIDGET_FONTS } from '../../web/scripts/widget-fonts.mjs';
-import { harness, openIsolated, widgetsReady, widgetCells, shots, root, LAX_CSP, frames, afterTimers, tempDir, widgetsHtml } from './harness.mjs';
+import { harness, openIsolated, widgetsReady, widgetCells, shots, root, LAX_CSP, frames, afterTimers, tempDir, widgetsHtml, axeSource } from './harness.mjs';
 
 const gen = await tempDir('attn-widget-');
 const env = await harness({ mounts: { '/generated/': { dir: gen, csp: LAX_CSP } } });
@@ -345,6 +345,20 @@ test('every registered chapter mounts in a widget without errors, in both langua
   assertFontsKeep(await page.evaluate(mathsDrawn));
   assert.deepEqual(errors, []);
   assert.deepEqual(foreign, []);
+  await close();
+});
+
+// A course page may hold one chapter twice (say, once per week's notes): a landmark inside a
+// widget would then be named twice on the page.
+test('two widgets of one chapter on a page: no landmark named twice (axe)', async () => {
+  await writeFile(join(gen, 'twice.html'), widgetsHtml({ langs: ['en', 'en'], ids: ['two-keys', 'core-attention', 'review'] }));
+  const { page, errors, close } = await openIsolated(browser, `${server.url}generated/twice.html`);
+  await widgetsReady(page);
+  await page.addScriptTag({ content: await axeSource() });
+  const found = await page.evaluate(async () => (await window.axe.run(document, { runOnly: ['landmark-unique', 'landmark-no-duplicate-main', 'duplicate-id-aria'], resultTypes: ['violations'] }))
+    .violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' > ')).join(', ')}`));
+  assert.deepEqual(found, []);
+  assert.deepEqual(errors, []);
   await close();
 });
 

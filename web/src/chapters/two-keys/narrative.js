@@ -17,7 +17,9 @@ export default [
   { p: 'tryIt', class: 'try' },
 
   // the exercise
-  { section: [
+  // (a group, not a region: a course page may hold this chapter twice, and a landmark's
+  // name must be unique on its page)
+  { div: [
     { h3: 'exTitle', id: 'two-keys-exercise-title' },
     { p: 'exBody', vars: 'exercise' },
     { figure: 'exInputs' }, // its q, K, V
@@ -26,5 +28,5 @@ export default [
       { figure: 'exSteps' }, // the five step cards, on the exercise's numbers
       { p: 'exRounding', vars: 'rounding', class: 'note' },
     ], class: 'reveal', id: 'two-keys-exercise-steps', name: 'reveal' },
-  ], class: 'exercise-box', id: 'two-keys-exercise', attrs: { 'aria-labelledby': 'two-keys-exercise-title' } },
+  ], class: 'exercise-box', id: 'two-keys-exercise', attrs: { role: 'group', 'aria-labelledby': 'two-keys-exercise-title' } },
 ];
