@@ -298,6 +298,9 @@ test('prose that states a value follows the state or says it describes the examp
   await page.fill(cellIn('softmax-S', 1, 3), '7');
   await page.fill(cellIn('softmax-S', 1, 4), '7');
   await page.waitForFunction((s) => /In row 1 every score is 7/.test(document.querySelector(s).textContent), even);
+  // (a row of equal scores that are not 0 says nothing of a score of 0)
+  assert.doesNotMatch(await say(page, even), /score of 0/);
+  assert.match(await say(page, even), /whatever the score is/);
   assert.deepEqual(errors, []);
   await close();
 

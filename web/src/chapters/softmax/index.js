@@ -29,13 +29,18 @@ export default {
     const kLabel = (j) => `k${j + 1}`;
     const one = () => 'Σ';
 
-    // a row whose scores are all equal (row 2 of the defaults: all 0), found in the state
+    // a row whose scores are all equal (row 2 of the defaults: all 0), found in the state; a
+    // row of zeros first (what the sentence about e⁰ = 1 is about)
     const evenRow = (S) => {
+      let found = -1;
       for (let i = 0; i < S.rows; i++) {
         const r = rowOf(S, i);
-        if (r.length > 1 && Number.isFinite(r[0]) && r.every((x) => x === r[0])) return i;
+        if (r.length > 1 && Number.isFinite(r[0]) && r.every((x) => x === r[0])) {
+          if (r[0] === 0) return i;
+          if (found < 0) found = i;
+        }
       }
-      return -1;
+      return found;
     };
 
     // The figures, each built in its place in narrative.js.
@@ -110,7 +115,10 @@ export default {
     };
     const f = k.narrative(narrative, {
       figures,
-      choose: { zero: (s) => (evenRow(s.S) >= 0 ? 'zeroScore' : 'zeroScoreNone') },
+      choose: { zero: (s) => {
+        const i = evenRow(s.S);
+        return i < 0 ? 'zeroScoreNone' : s.S.data[i * s.S.cols] === 0 ? 'zeroScore' : 'equalScore';
+      } },
     });
     const { gS, gMax, gExp, gSum, gP, gPsum } = f.steps;
     const { rowSelect, naive, naiveTitle, naiveMath, workedTitle, workedMath } = f.worked;

@@ -16,7 +16,7 @@ export default [
   ], class: 'checks' },
   { figure: 'worked' }, // the row picker and one row worked (naive beside shifted on overflow)
   { p: 'shiftBody', class: 'note' },
-  { p: ['zeroScore', 'zeroScoreNone'], choose: 'zero', vars: 'even', class: 'note', data: { check: 'even-row' } },
+  { p: ['zeroScore', 'equalScore', 'zeroScoreNone'], choose: 'zero', vars: 'even', class: 'note', data: { check: 'even-row' } },
 
   // the wrong axis
   { h3: 'axisTitle' },
