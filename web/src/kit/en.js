@@ -112,6 +112,7 @@ export default {
     notSetting: '"{text}" is not a setting (name:value)',
     inSetting: '{name}: {problem}',
     noSetting: 'there is no setting "{name}"',
+    overflow: '{text} is outside the range of numbers that can be stored',
     outOfRange: '{value} is outside the allowed range for {name}',
     notOneOf: '{name} takes {allowed}, not {value}',
     wrongKind: 'expected {want}, the link has {have}',
