@@ -73,6 +73,26 @@ test('permalink round trip: edited matrices, mask, head, step and language come 
   assert.deepEqual(foreign, []);
 });
 
+// The Copy-link panel (a fresh try): its widget code had no lang after a switch to Korean, so
+// pasted into an English page the widget came out in English; its iframe code had no lang in
+// Korean either.
+test('Copy-link panel: the widget and iframe codes carry the page\'s language (ko, en)', async () => {
+  const { page, errors, close } = await openIsolated(browser, `${server.url}?lang=en#core-attention`, { permissions: ['clipboard-read', 'clipboard-write'] });
+  await pageReady(page);
+  await toggleLang(page); // English -> Korean
+  await page.click('#copy-link');
+  await page.waitForSelector('#share-panel:not([hidden])');
+  assert.match(await page.inputValue('#share-widget'), /<attention-explorer chapter="core-attention" lang="ko"[ >]/);
+  assert.match(await page.inputValue('#share-iframe'), /<iframe src="[^"]*\?embed=core-attention&lang=ko"/);
+  // the panel follows a language switch while it is open
+  await toggleLang(page);
+  await page.waitForFunction(() => /lang="en"/.test(document.querySelector('#share-widget').value));
+  assert.match(await page.inputValue('#share-widget'), /<attention-explorer chapter="core-attention" lang="en"[ >]/);
+  assert.match(await page.inputValue('#share-iframe'), /\?embed=core-attention&lang=en"/);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
 test('corrupt or hand-edited links: a visible notice, the defaults, never a blank page', async () => {
   const cases = [
     // parses, but the chapter cannot compute it: the defaults, and why

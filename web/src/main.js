@@ -191,10 +191,12 @@ document.addEventListener('keydown', (e) => {
 });
 
 // ---- writing the link ---------------------------------------------------------------------------
-function query({ withEmbed = true } = {}) {
+// (withLang: the language even when it is the page's default, Korean: for the iframe code,
+// which goes into a host page of any language)
+function query({ withEmbed = true, withLang = false } = {}) {
   const pairs = [];
   if (embed && withEmbed) pairs.push(['embed', embed]);
-  if (i18n.lang !== 'ko') pairs.push(['lang', i18n.lang]);
+  if (i18n.lang !== 'ko' || withLang) pairs.push(['lang', i18n.lang]);
   if (model !== null) pairs.push(['model', model]);
   // A chapter not mounted yet keeps the text its link came with.
   for (const ch of shown) {
@@ -243,9 +245,10 @@ function currentChapter() {
   return best;
 }
 
+// (its language always: a widget without lang takes the host page's, so the code of a page
+// read in Korean pasted into an English page would come out in English)
 function widgetSnippet(id) {
-  const attrs = [`chapter="${id}"`];
-  if (i18n.lang !== 'ko') attrs.push(`lang="${i18n.lang}"`);
+  const attrs = [`chapter="${id}"`, `lang="${i18n.lang}"`];
   const c = host.chapters.get(id);
   const step = c?.steppers.find((s) => s.index !== 0);
   if (step) attrs.push(`step="${step.key}"`);
@@ -263,7 +266,7 @@ function fillShare(id) {
   sharedFor = id;
   const url = `${location.origin}${location.pathname}${query()}${id ? `#${id}` : ''}`;
   const input = $('share-link');
-  const q = query({ withEmbed: false }).replace(/^\?/, '').split('&').filter(Boolean);
+  const q = query({ withEmbed: false, withLang: true }).replace(/^\?/, '').split('&').filter(Boolean);
   const texts = [[input, url], [$('share-widget'), widgetSnippet(id)],
     [$('share-iframe'), `<iframe src="${location.origin}${location.pathname}?${['embed=' + id, ...q].join('&')}" ` +
       `title="${i18n.t(`${id}.toc`).replace(/"/g, '&quot;')}" width="100%" height="720" style="border:0" loading="lazy"></iframe>`]];
