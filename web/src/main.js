@@ -211,8 +211,12 @@ function syncUrl({ now = false } = {}) {
   const write = () => {
     const next = `${location.pathname}${query()}${location.hash}`;
     if (next !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, '', next);
-    // (the open panel follows the edits: its link is the page's as it is now, to copy again)
-    if (!$('share-panel').hidden && sharedFor !== null && fillShare(sharedFor).changed) $('share-status').textContent = i18n.t('common.linkChanged');
+    // (the open panel follows the edits: its link is the page's as it is now, to copy again
+    // while it differs from the one copied; back to that one, the panel says so again)
+    if (!$('share-panel').hidden && sharedFor !== null) {
+      const { url, changed } = fillShare(sharedFor);
+      if (changed) $('share-status').textContent = i18n.t(url === copied.url ? copied.status : 'common.linkChanged');
+    }
   };
   if (now) write();
   else syncTimer = setTimeout(write, 150); // typing and hovering: once things settle
@@ -262,6 +266,8 @@ function widgetSnippet(id) {
 // The panel's three texts for the chapter `id`, as the page is now: the link, the widget, the
 // iframe. Written when the panel opens, and again when an edit changes them while it is open.
 let sharedFor = null;
+// The link the panel last put on the clipboard (or asked to copy by hand) and what it said then.
+const copied = { url: null, status: 'common.linkCopied' };
 function fillShare(id) {
   sharedFor = id;
   const url = `${location.origin}${location.pathname}${query()}${id ? `#${id}` : ''}`;
@@ -286,7 +292,8 @@ async function openShare() {
   input.focus();
   input.select();
   const ok = await copyText(url);
-  $('share-status').textContent = i18n.t(ok ? 'common.linkCopied' : 'common.linkSelect');
+  Object.assign(copied, { url, status: ok ? 'common.linkCopied' : 'common.linkSelect' });
+  $('share-status').textContent = i18n.t(copied.status);
 }
 
 // ---- chrome ---------------------------------------------------------------------------------------
