@@ -73,6 +73,57 @@ test('permalink round trip: edited matrices, mask, head, step and language come 
   assert.deepEqual(foreign, []);
 });
 
+// The Copy-link panel (a fresh try): its widget code had no lang after a switch to Korean, so
+// pasted into an English page the widget came out in English; its iframe code had no lang in
+// Korean either.
+test('Copy-link panel: the widget and iframe codes carry the page\'s language (ko, en)', async () => {
+  const { page, errors, close } = await openIsolated(browser, `${server.url}?lang=en#core-attention`, { permissions: ['clipboard-read', 'clipboard-write'] });
+  await pageReady(page);
+  await toggleLang(page); // English -> Korean
+  await page.click('#copy-link');
+  await page.waitForSelector('#share-panel:not([hidden])');
+  assert.match(await page.inputValue('#share-widget'), /<attention-explorer chapter="core-attention" lang="ko"[ >]/);
+  assert.match(await page.inputValue('#share-iframe'), /<iframe src="[^"]*\?embed=core-attention&lang=ko"/);
+  // the panel follows a language switch while it is open
+  await toggleLang(page);
+  await page.waitForFunction(() => /lang="en"/.test(document.querySelector('#share-widget').value));
+  assert.match(await page.inputValue('#share-widget'), /<attention-explorer chapter="core-attention" lang="en"[ >]/);
+  assert.match(await page.inputValue('#share-iframe'), /\?embed=core-attention&lang=en"/);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+// After a cell hidden and shown again the panel still said to copy the link again, though the
+// link was back to the one copied (a fresh try).
+test('Copy-link panel: "copy it again" only while the link differs from the one copied', async () => {
+  const { page, errors, close } = await openIsolated(browser, `${server.url}?lang=en#core-attention`, { permissions: ['clipboard-read', 'clipboard-write'] });
+  await pageReady(page);
+  // an exercise: copy, hide a cell (copy again), show it again (the copied link: no "again")
+  const P = (i, j) => `[data-grid="P"] tbody tr:nth-child(${i}) td:nth-of-type(${j})`;
+  await page.click(tab('softmax'));
+  await page.click('#exercise-toggle');
+  await page.click('#copy-link');
+  await page.waitForSelector('#share-panel:not([hidden])');
+  const copied = await page.inputValue('#share-link');
+  assert.match(await page.textContent('#share-status'), /^Link copied\.$/);
+  await page.click(P(2, 2));
+  await page.waitForFunction((c) => document.querySelector('#share-link').value !== c, copied);
+  assert.match(await page.inputValue('#share-link'), /P\.2\.2/);
+  assert.match(await page.textContent('#share-status'), /copy it again/);
+  await page.click(P(2, 2));
+  await page.waitForFunction((c) => document.querySelector('#share-link').value === c, copied);
+  assert.equal(await page.textContent('#share-status'), 'Link copied.');
+  // and an edit of the numbers, undone, the same
+  await page.click('#exercise-toggle');
+  await page.fill(Qcell(3, 4), '5');
+  await page.waitForFunction(() => /copy it again/.test(document.querySelector('#share-status').textContent));
+  await page.fill(Qcell(3, 4), '2');
+  await page.waitForFunction((c) => document.querySelector('#share-link').value === c, copied);
+  assert.equal(await page.textContent('#share-status'), 'Link copied.');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
 test('corrupt or hand-edited links: a visible notice, the defaults, never a blank page', async () => {
   const cases = [
     // parses, but the chapter cannot compute it: the defaults, and why

@@ -316,6 +316,67 @@ test('state attribute: a wrong matrix or value is said of the attribute, not of 
   await close();
 });
 
+// Every number an attribute takes refuses what is not a finite number the way -1 and "abc"
+// are refused (a fresh try found tolerance="1e400" read as Infinity, every answer then judged
+// right), and says what was written: state="q:1x2,1e999,0" is 1e999, not !inf; d_model="1e9"
+// is a whole number out of range, not "not a whole number". model on another chapter than
+// real-models is said, as a size the chapter does not take is.
+test('numeric attributes: ±Infinity, overflow and NaN refused with a notice; messages say what was written (en, ko)', async () => {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>numbers</title>
+    <script type="module" src="attention-explorer.js"></script></head><body>
+    <attention-explorer id="inf" chapter="core-attention" step="softmax" hide="P.2.1" tolerance="1e400"></attention-explorer>
+    <attention-explorer id="sizes" chapter="core-attention" d_model="1e9" tokens="1e400" heads="2.5" seed="Infinity" model="models/gpt2/"></attention-explorer>
+    <attention-explorer id="state" chapter="scaling" state="q:1x2,1e999,0"></attention-explorer>
+    <attention-explorer id="hide" chapter="core-attention" hide="P.9999999999999999.1"></attention-explorer>
+    <attention-explorer id="ko" lang="ko" chapter="core-attention" d_model="1e9" tolerance="-1e400" model="models/gpt2/"></attention-explorer>
+    </body></html>`;
+  await writeFile(join(gen, 'numbers.html'), html);
+  const { page, errors, close } = await openIsolated(browser, `${server.url}generated/numbers.html`);
+  await widgetsReady(page);
+  const items = (sel) => inWidget(page, sel, (w) => [...w.shadowRoot.querySelectorAll('.notice li')].map((li) => li.textContent).join('\n'));
+  // tolerance="1e400": refused as tolerance="-1" is, and a wrong answer is wrong
+  assert.match(await items('#inf'), /^tolerance="1e400" is not a number ≥ 0, so the default 0\.01 is used\.$/m);
+  await inWidget(page, '#inf', (w) => {
+    const input = w.shadowRoot.querySelector('[data-grid="P"] input.answer:not([hidden])');
+    input.value = '0.9';
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    w.shadowRoot.querySelector('[data-grid="P"] [data-act="check"]').click();
+  });
+  assert.match(await inWidget(page, '#inf', (w) => w.shadowRoot.querySelector('[data-grid="P"] .exercise-result').textContent), /0 of 1 correct/);
+  const sizes = await items('#sizes');
+  assert.match(sizes, /d_model="1e9" is out of range: write a whole number from 0 to 999999/, sizes);
+  assert.match(sizes, /tokens="1e400" is out of range: write a whole number from 0 to 999999/, sizes);
+  assert.match(sizes, /heads="2\.5" is not a whole number/, sizes);
+  assert.match(sizes, /seed="Infinity" is not a whole number/, sizes);
+  assert.match(sizes, /the chapter core-attention does not take model: model="models\/gpt2\/" applies only to the chapter real-models\./, sizes);
+  // the state attribute quotes the number as written; the hide attribute the cell as written
+  const state = await items('#state');
+  assert.match(state, /^state="q:1x2,1e999,0": q: 1e999 is outside the allowed range for q$/m, state);
+  assert.doesNotMatch(state, /!inf|e\+/, state);
+  const hide = await items('#hide');
+  assert.match(hide, /^hide="P\.9999999999999999\.1": there is no cell P\.9999999999999999\.1 to hide: P is 3 × 3$/m, hide);
+  const ko = await items('#ko');
+  assert.match(ko, /d_model="1e9"은\(는\) 범위를 벗어났습니다\. 0부터 999999까지의 정수를 쓰세요/, ko);
+  assert.match(ko, /tolerance="-1e400"은\(는\) 0 이상의 숫자가 아니어서 기본값 0\.01을 씁니다/, ko);
+  assert.match(ko, /core-attention 장은 model 속성을 받지 않습니다\. model="models\/gpt2\/"은\(는\) real-models 장에서만 씁니다\./, ko);
+  // other texts that are no finite number ≥ 0: each refused with the same notice
+  for (const t of ['Infinity', '-Infinity', 'NaN', '', '0x10', '1e309', ' 1e999 ']) {
+    await page.evaluate((t) => {
+      const w = document.querySelector('#inf');
+      w.setAttribute('tolerance', t);
+    }, t);
+    await page.waitForFunction((t) => {
+      const li = [...document.querySelector('#inf').shadowRoot.querySelectorAll('.notice li')].map((n) => n.textContent);
+      return document.querySelector('#inf').dataset.ready === 'true' && li.some((x) => x.startsWith(`tolerance="${t}"`));
+    }, t);
+  }
+  // and a finite one is used without a notice
+  await page.evaluate(() => document.querySelector('#inf').setAttribute('tolerance', '0.5'));
+  await page.waitForFunction(() => document.querySelector('#inf').dataset.ready === 'true' && document.querySelector('#inf').shadowRoot.querySelector('.notice').hidden);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
 test('every registered chapter mounts in a widget without errors, in both languages; fonts carry what the maths draws', async () => {
   await writeFile(join(gen, 'all.html'), widgetsHtml({ langs: ['en', 'ko'] }));
   const { page, errors, foreign, close } = await openIsolated(browser, `${server.url}generated/all.html`);

@@ -7,6 +7,7 @@ import test, { mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { numberText, parseCell, readDecimal, readWhole, typedNumber, isIncomplete } from '../../web/src/components/typed-number.js';
+import { fmtCount } from '../../web/src/format.js';
 
 const fc = createRequire(new URL('../../web/package.json', import.meta.url))('fast-check');
 const ND = /^\p{Nd}$/u;
@@ -87,6 +88,30 @@ test('the rules say why a text is not used, and which texts may still become a n
   assert.deepEqual(readWhole('10', { min: 1, max: 9 }), { why: 'whole', vars: { min: 1, max: 9 }, pending: false });
   assert.deepEqual(readWhole('3', { check: (v) => (v % 2 ? 'odd' : null) }), { reason: 'odd' });
   assert.deepEqual(readWhole('４', { check: (v) => (v % 2 ? 'odd' : null) }), { value: 4 });
+});
+
+// A fresh try typed "1,024" into the cost chapter's field for n, which the page itself
+// prints as "1,024", and was told it is not a whole number. A number field reads digits
+// grouped as the page prints them (fmtCount); a grid cell still reads a "," as a decimal
+// comma (3,5), and grouping that is not the page's is still refused.
+test('whole-number fields read digits grouped as the page prints them ("1,024"); cells do not', () => {
+  const n = { min: 1, max: 1048576 };
+  assert.deepEqual(readWhole('1,024', n), { value: 1024 });
+  assert.deepEqual(readWhole('1,048,576', n), { value: 1048576 });
+  assert.deepEqual(readWhole(' １，０２４ ', n), { value: 1024 }, 'full-width, as an input method types it');
+  assert.deepEqual(readWhole('١,٠٢٤', n), { value: 1024 });
+  assert.deepEqual(readWhole('-1,024', { min: -2000, max: 0 }), { value: -1024 });
+  assert.deepEqual(readWhole('2,000,000', n), { why: 'whole', vars: n, pending: false }, 'grouped, out of range: the range is said');
+  for (const t of ['1,02', '1,0245', '1024,', ',024', '1,,024', '1,024,5', '10000,000', '1.024', '1 024', '1,024.0'])
+    assert.equal(readWhole(t, n).why, 'whole', t);
+  // every count the page prints reads back as itself
+  fc.assert(fc.property(fc.integer({ min: 1, max: 1048576 }), (v) => {
+    assert.deepEqual(readWhole(fmtCount(v), n), { value: v }, fmtCount(v));
+  }), { numRuns: 500, seed: 26 });
+  // a cell: "," is a decimal comma, as before
+  assert.deepEqual(readDecimal('3,5'), { why: 'comma', vars: { fix: '3.5' } });
+  assert.deepEqual(readDecimal('1,024'), { why: 'comma', vars: { fix: '1.024' } });
+  assert.deepEqual(parseCell('1,024'), { error: 'nan' });
 });
 
 // ---- the field ------------------------------------------------------------------------------

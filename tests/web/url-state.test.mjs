@@ -126,8 +126,48 @@ test('fragments: decoded without ever throwing; a malformed escape stays as type
 test('exercise cell references: grid.row.column from 1', () => {
   assert.equal(cellRef('P', 2, 0), 'P.3.1');
   const { cells, problems } = parseCellRefs('P.3.1, P-sums.1.1 flow-O1.2.4 P.0.1 nonsense');
-  assert.deepEqual(cells, [{ grid: 'P', i: 2, j: 0 }, { grid: 'P-sums', i: 0, j: 0 }, { grid: 'flow-O1', i: 1, j: 3 }]);
+  assert.deepEqual(cells, [{ grid: 'P', i: 2, j: 0, ref: 'P.3.1' }, { grid: 'P-sums', i: 0, j: 0, ref: 'P-sums.1.1' }, { grid: 'flow-O1', i: 1, j: 3, ref: 'flow-O1.2.4' }]);
   assert.equal(problems.length, 2);
+  // each keeps its text as written, for a message: a row too large to read exactly is not 1e+23
+  assert.equal(parseCellRefs('P.99999999999999999999.1').cells[0].ref, 'P.99999999999999999999.1');
+});
+
+// A number written as a decimal that is too large to store (1e999 as a double, 1e39 as a
+// float32 entry of a matrix) is refused, never read as ±Infinity, whatever the default says
+// (out of the allowed range where the default has one); every message quotes the number as
+// it was written (not "!inf", not 10000000 for 1e7).
+test('numbers too large to store are refused, and messages quote what was written', () => {
+  for (const t of ['1e999', '-1e400', '9'.repeat(400)]) assert.throws(() => decodeNumber(t), /outside the range of numbers that can be stored/, t);
+  assert.equal(decodeNumber('1e39'), 1e39, 'a double');
+  assert.throws(() => decodeNumber('1e39', true), /1e39 is outside the range of numbers that can be stored/, 'a float32');
+  assert.equal(decodeNumber('!inf'), Infinity, 'written as infinity: kept where a default allows it');
+  // a default that says nothing about the kind (null), a list, a matrix, JSON: the same
+  const defaults = { Q: M(2, 2, [1, 0, 0, 1]), q: M(1, 2, [1, 1]), head: 0, focus: [2, 0], cell: null, mask: M(1, 2, [-Infinity, 0]), X: {} };
+  const json = (v) => `!j${Buffer.from(v).toString('base64url')}`;
+  const cases = [
+    ['q:1x2,1e999,0', /^q: 1e999 is outside the allowed range for q$/],
+    ['Q:~3_1e999', /^Q: 1e999 is outside the allowed range for Q$/],
+    ['head:-1e999', /^head: -1e999 is outside the allowed range for head$/],
+    ['mask:1x2,1e39,0', /^mask: 1e39 is outside the range of numbers that can be stored$/],
+    ['cell:1e999', /^cell: 1e999 is outside the range/],
+    ['cell:@1,-1e999', /^cell: -1e999 is outside the range/],
+    ['focus:@2,1e999', /^focus: 1e999 is outside the allowed range/],
+    [`X:${json('{"a":1e999}')}`, /^X: (1e999|Infinity) is outside the range/],
+    // finite but out of the allowed range: quoted as written
+    ['Q:2x2,1,2,3,1e7', /^Q: 1e7 is outside the allowed range for Q$/],
+    ['Q:~1_-2.5e30', /^Q: -2\.5e30 is outside the allowed range for Q$/],
+    ['head:1e300', /^head: 1e300 is outside the allowed range for head$/],
+    ['focus:@2,1e20', /^focus: 1e20 is outside the allowed range/],
+    ['Q:2x2,1,2,3,!inf', /^Q: !inf is outside the allowed range for Q$/],
+  ];
+  for (const [text, re] of cases) {
+    const r = decodeSlice(`${text};head:1`, defaults);
+    assert.equal(r.problems.length, 1, text);
+    assert.match(String(r.problems[0]), re, text);
+    assert.equal(r.slice.head, 1, text);
+    assert.deepEqual(Object.keys(r.slice), ['head'], `${text}: nothing else is kept`);
+  }
+  assert.deepEqual(Array.from(decodeSlice('mask:1x2,!-inf,3', defaults).slice.mask.data), [-Infinity, 3]);
 });
 
 test('problems are said in the language of the notice, every one (ko and en)', async () => {
@@ -136,9 +176,9 @@ test('problems are said in the language of the notice, every one (ko and en)', a
   const ko = (await import('../../web/src/kit/ko.js')).default;
   const en = (await import('../../web/src/kit/en.js')).default;
   const defaults = { Q: { rows: 2, cols: 2, data: new Float32Array(4) }, causal: true };
-  const { problems } = decodeSlice('zzz:1;Q:2x2,1,2,3,!inf;causal:3;Q:3x3,1;Q:~9_1;garbage;!step:%', defaults);
+  const { problems } = decodeSlice('zzz:1;Q:2x2,1,2,3,!inf;causal:3;Q:3x3,1;Q:~9_1;garbage;!step:%;!step:1e999', defaults);
   problems.push(...parseCellRefs('P.0.1').problems);
-  assert.equal(problems.length, 8);
+  assert.equal(problems.length, 9);
   for (const p of problems) {
     const k = problemText(p, (key, v) => fill(ko.link[key], v));
     const e = problemText(p, (key, v) => fill(en.link[key], v));

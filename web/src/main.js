@@ -191,10 +191,12 @@ document.addEventListener('keydown', (e) => {
 });
 
 // ---- writing the link ---------------------------------------------------------------------------
-function query({ withEmbed = true } = {}) {
+// (withLang: the language even when it is the page's default, Korean: for the iframe code,
+// which goes into a host page of any language)
+function query({ withEmbed = true, withLang = false } = {}) {
   const pairs = [];
   if (embed && withEmbed) pairs.push(['embed', embed]);
-  if (i18n.lang !== 'ko') pairs.push(['lang', i18n.lang]);
+  if (i18n.lang !== 'ko' || withLang) pairs.push(['lang', i18n.lang]);
   if (model !== null) pairs.push(['model', model]);
   // A chapter not mounted yet keeps the text its link came with.
   for (const ch of shown) {
@@ -209,8 +211,12 @@ function syncUrl({ now = false } = {}) {
   const write = () => {
     const next = `${location.pathname}${query()}${location.hash}`;
     if (next !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, '', next);
-    // (the open panel follows the edits: its link is the page's as it is now, to copy again)
-    if (!$('share-panel').hidden && sharedFor !== null && fillShare(sharedFor).changed) $('share-status').textContent = i18n.t('common.linkChanged');
+    // (the open panel follows the edits: its link is the page's as it is now, to copy again
+    // while it differs from the one copied; back to that one, the panel says so again)
+    if (!$('share-panel').hidden && sharedFor !== null) {
+      const { url, changed } = fillShare(sharedFor);
+      if (changed) $('share-status').textContent = i18n.t(url === copied.url ? copied.status : 'common.linkChanged');
+    }
   };
   if (now) write();
   else syncTimer = setTimeout(write, 150); // typing and hovering: once things settle
@@ -243,9 +249,10 @@ function currentChapter() {
   return best;
 }
 
+// (its language always: a widget without lang takes the host page's, so the code of a page
+// read in Korean pasted into an English page would come out in English)
 function widgetSnippet(id) {
-  const attrs = [`chapter="${id}"`];
-  if (i18n.lang !== 'ko') attrs.push(`lang="${i18n.lang}"`);
+  const attrs = [`chapter="${id}"`, `lang="${i18n.lang}"`];
   const c = host.chapters.get(id);
   const step = c?.steppers.find((s) => s.index !== 0);
   if (step) attrs.push(`step="${step.key}"`);
@@ -259,11 +266,13 @@ function widgetSnippet(id) {
 // The panel's three texts for the chapter `id`, as the page is now: the link, the widget, the
 // iframe. Written when the panel opens, and again when an edit changes them while it is open.
 let sharedFor = null;
+// The link the panel last put on the clipboard (or asked to copy by hand) and what it said then.
+const copied = { url: null, status: 'common.linkCopied' };
 function fillShare(id) {
   sharedFor = id;
   const url = `${location.origin}${location.pathname}${query()}${id ? `#${id}` : ''}`;
   const input = $('share-link');
-  const q = query({ withEmbed: false }).replace(/^\?/, '').split('&').filter(Boolean);
+  const q = query({ withEmbed: false, withLang: true }).replace(/^\?/, '').split('&').filter(Boolean);
   const texts = [[input, url], [$('share-widget'), widgetSnippet(id)],
     [$('share-iframe'), `<iframe src="${location.origin}${location.pathname}?${['embed=' + id, ...q].join('&')}" ` +
       `title="${i18n.t(`${id}.toc`).replace(/"/g, '&quot;')}" width="100%" height="720" style="border:0" loading="lazy"></iframe>`]];
@@ -283,7 +292,8 @@ async function openShare() {
   input.focus();
   input.select();
   const ok = await copyText(url);
-  $('share-status').textContent = i18n.t(ok ? 'common.linkCopied' : 'common.linkSelect');
+  Object.assign(copied, { url, status: ok ? 'common.linkCopied' : 'common.linkSelect' });
+  $('share-status').textContent = i18n.t(copied.status);
 }
 
 // ---- chrome ---------------------------------------------------------------------------------------

@@ -135,7 +135,28 @@ function hostScheme(el) {
   return 'light';
 }
 
-const int = (v) => (v === null || v === '' || !/^\d{1,6}$/.test(v.trim()) ? undefined : Number(v.trim()));
+// A number attribute's text, read as the page's links write numbers (2, .5, 1e-3): never '',
+// 'Infinity', '0x10', nor a text that overflows to ±Infinity ('1e400'); NaN when it is none.
+const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+function numberAttr(v) {
+  const t = String(v ?? '').trim();
+  return NUMBER_TEXT.test(t) ? Number(t) : NaN;
+}
+// A size or seed: a whole number from 0 to WHOLE_MAX ({value}), else why not: 'attrWhole' (not
+// a whole number: 'lots', '2.5') or 'attrWholeRange' (a whole number out of range: '-1',
+// '1e9', and '1e400', which overflows).
+const WHOLE_MAX = 999999;
+function wholeAttr(v) {
+  const x = numberAttr(v);
+  if (Number.isNaN(x) || (Number.isFinite(x) && !Number.isInteger(x))) return { why: 'attrWhole' };
+  if (!(x >= 0 && x <= WHOLE_MAX)) return { why: 'attrWholeRange' };
+  return { value: x === 0 ? 0 : x };
+}
+// tolerance: a finite number ≥ 0, else undefined.
+function toleranceAttr(v) {
+  const x = numberAttr(v);
+  return Number.isFinite(x) && x >= 0 ? x : undefined;
+}
 
 class AttentionExplorer extends HTMLElement {
   static get observedAttributes() {
@@ -263,10 +284,10 @@ class AttentionExplorer extends HTMLElement {
     const options = {};
     for (const [attr, key] of [['tokens', 'tokens'], ['d_model', 'dModel'], ['heads', 'heads'], ['seed', 'seed']]) {
       if (a(attr) === null) continue;
-      const v = int(a(attr));
-      // (a whole number out of the range read, -1 or 10 digits, is said as such)
-      if (v === undefined) say(/^\s*[-+]?\d+\s*$/.test(a(attr)) ? 'attrWholeRange' : 'attrWhole', { attr, value: cut(a(attr)) });
-      else options[key] = v;
+      const r = wholeAttr(a(attr));
+      // (a whole number out of range, -1, 1e9 or one too large to read, is said as such)
+      if ('why' in r) say(r.why, { attr, value: cut(a(attr)), max: WHOLE_MAX });
+      else options[key] = r.value;
     }
     if (a('mask') !== null) {
       if (['causal', 'none'].includes(a('mask'))) options.mask = a('mask');
@@ -278,17 +299,22 @@ class AttentionExplorer extends HTMLElement {
         const takes = [['tokens', 'tokens'], ['d_model', 'dModel'], ['heads', 'heads'], ['seed', 'seed'], ['mask', 'mask']].filter(([, k]) => supported.includes(k)).map(([n]) => n);
         say(takes.length ? 'attrUnsupported' : 'attrUnsupportedNone', { attr, chapter: ch.id, list: takes.join(', ') });
       }
+    // model: only the real-models chapter opens a checkpoint; elsewhere it is said, as a size
+    // the chapter does not take is
+    if (a('model') !== null && ch.id !== 'real-models')
+      say('attrOnlyChapter', { attr: 'model', value: cut(a('model')), chapter: ch.id, only: 'real-models' });
     // a choice among words: another word is said, and the default used (theme="purple": auto)
     for (const [attr, list] of [['theme', ['auto', 'light', 'dark']], ['editable', ['true', 'false']]])
       if (a(attr) !== null && a(attr) !== '' && !list.includes(a(attr))) say('attrChoice', { attr, value: cut(a(attr)), list: list.join(', ') });
-    const tolerance = a('tolerance') === null ? undefined : Number(a('tolerance'));
-    if (tolerance !== undefined && !(tolerance >= 0)) say('attrTolerance', { value: cut(a('tolerance')) });
+    // (a finite number ≥ 0: '1e400' overflows to Infinity, which would judge every answer right)
+    const tolerance = a('tolerance') === null ? undefined : toleranceAttr(a('tolerance'));
+    if (a('tolerance') !== null && tolerance === undefined) say('attrTolerance', { value: cut(a('tolerance')) });
 
     const store = createStore({});
     const host = createHost({
       store, options, readOnly: a('editable') === 'false',
       restore: a('state') ? { [ch.id]: a('state') } : {},
-      step: a('step'), hide: a('hide'), tolerance: tolerance >= 0 ? tolerance : undefined,
+      step: a('step'), hide: a('hide'), tolerance,
     });
     const section = document.createElement('section');
     section.className = 'chapter';

@@ -9,7 +9,8 @@
 // any minus sign as "-", invisible format characters (Cf: a zero-width space, a byte order
 // mark, a soft hyphen, direction marks) dropped, spaces around trimmed. Nothing else: a
 // superscript ², a circled ① or a fraction ½ is not a digit. A rule (readDecimal for cells,
-// readWhole for number fields) then says {value} or why the text is not used:
+// readWhole for number fields, which also reads digits grouped as the page prints them,
+// "1,024") then says {value} or why the text is not used:
 // {why: code, vars?, pending?} or, from a chapter's own check, {reason: words}.
 //
 // The field (typedNumber): text the rule reads as a value is used at once. Anything else
@@ -109,11 +110,18 @@ export function readDecimal(text) {
   return { why: r.error };
 }
 
+// Digit grouping as the page prints a count (format.js fmtCount, in both languages: "1,024",
+// "1,048,576"): one to three digits, then groups of three, each after a ",". Read only in a
+// whole number, where a "," cannot be a decimal point; a cell reads "3,5" and "1,024" as
+// a decimal comma (readDecimal: 'comma').
+const GROUPED = /^[+-]?\d{1,3}(,\d{3})+$/;
+
 // A number field's rule: a whole number in [min, max] that passes `check` (which returns
-// the reason it refuses one, in words, or null). Codes: empty (pending), whole (vars: min,
-// max; pending while only a sign is typed).
+// the reason it refuses one, in words, or null), its digits grouped or not ("1,024").
+// Codes: empty (pending), whole (vars: min, max; pending while only a sign is typed).
 export function readWhole(text, { min = 1, max = Number.MAX_SAFE_INTEGER, check = null } = {}) {
-  const t = numberText(text);
+  let t = numberText(text);
+  if (GROUPED.test(t)) t = t.replaceAll(',', '');
   if (t === '') return { why: 'empty', pending: true };
   const v = Number(t);
   if (!/^[+-]?\d+$/.test(t) || !Number.isInteger(v) || v < min || v > max)

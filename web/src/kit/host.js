@@ -14,7 +14,7 @@ export function createHost({ store, options = {}, readOnly = false, restore = {}
   const chapters = new Map(); // id -> {defaults, transient, steppers: [], grids: Map}
   const pendingSteps = new Map(); // id -> string | string[]
   const stepFrom = new Map(); // id -> where the pending step was asked for: 'step' | 'state'
-  const pendingHide = new Map(); // id -> Map(gridKey -> [[i, j, from]])
+  const pendingHide = new Map(); // id -> Map(gridKey -> [[i, j, from, ref as written]])
   const notices = [];
   const noticeListeners = new Set();
   const changeListeners = new Set();
@@ -35,7 +35,7 @@ export function createHost({ store, options = {}, readOnly = false, restore = {}
     const { cells, problems } = parseCellRefs(refs);
     if (problems.length) notice(id, problems, from);
     const byGrid = pendingHide.get(id) ?? new Map();
-    for (const c of cells) byGrid.set(c.grid, [...(byGrid.get(c.grid) ?? []), [c.i, c.j, from]]);
+    for (const c of cells) byGrid.set(c.grid, [...(byGrid.get(c.grid) ?? []), [c.i, c.j, from, c.ref]]);
     pendingHide.set(id, byGrid);
   }
 
@@ -117,12 +117,14 @@ export function createHost({ store, options = {}, readOnly = false, restore = {}
       const cells = pendingHide.get(id)?.get(key);
       if (cells) {
         // a cell past the figure's edge (P.9.9 when P is 3 × 3) is named and left out
+        // (each named as written: P.01.1, or a row too large to read exactly)
         const fromOf = new Map(cells.map(([i, j, from]) => [`${i},${j}`, from]));
+        const refOf = new Map(cells.map(([i, j, , ref]) => [`${i},${j}`, ref ?? cellRef(key, i, j)]));
         grid.setHidden(cells, {
           onOutside: (out, shape) => {
             for (const from of new Set(out.map(([i, j]) => fromOf.get(`${i},${j}`))))
               notice(id, out.filter(([i, j]) => fromOf.get(`${i},${j}`) === from)
-                .map(([i, j]) => problem('noCell', { cell: cellRef(key, i, j), grid: key, rows: shape.rows, cols: shape.cols })), from);
+                .map(([i, j]) => problem('noCell', { cell: refOf.get(`${i},${j}`), grid: key, rows: shape.rows, cols: shape.cols })), from);
           },
         });
         pendingHide.get(id).delete(key);

@@ -71,12 +71,18 @@ export function encodeNumber(x, single = true) {
   return s.replace('e+', 'e').replace(/^(-?)0\./, '$1.');
 }
 
-export function decodeNumber(t) {
+// `single`: the number is stored as a float32 (a matrix's entries). Infinity and NaN are
+// written !inf, !-inf, !nan: a decimal text too large to be stored (1e999; 1e39 as a float32)
+// is refused, never read as ±Infinity. (`lenient`: it is read as ±Infinity, for decodeSlice,
+// which then refuses it with the message that fits its setting: overflowCheck.)
+export function decodeNumber(t, single = false, lenient = false) {
   if (t === '!nan') return NaN;
   if (t === '!inf') return Infinity;
   if (t === '!-inf') return -Infinity;
   if (!NUMBER.test(t)) throw new UrlStateError('notNumber', { text: short(t) });
-  return Number(t);
+  const x = Number(t);
+  if (!lenient && !Number.isFinite(single ? f32(x) : x)) throw new UrlStateError('overflow', { text: short(t) });
+  return x;
 }
 
 const short = (t) => (t.length > 24 ? `${t.slice(0, 24)}…` : t);
@@ -107,12 +113,15 @@ function b64urlDecode(t) {
 }
 const TYPED = { Float32Array, Float64Array, Int32Array, Uint8Array, Int8Array, Uint16Array, Int16Array, Uint32Array };
 const jsonReplacer = (k, v) => (ArrayBuffer.isView(v) ? { $typed: v.constructor.name, v: Array.from(v, (x) => encodeNumber(x, v instanceof Float32Array)) } : v);
-const jsonReviver = (k, v) => {
+const jsonReviver = (k, v, context) => {
   if (v && typeof v === 'object' && typeof v.$typed === 'string' && Array.isArray(v.v)) {
     const T = TYPED[v.$typed];
     if (!T) throw new UrlStateError('badTyped', { text: short(v.$typed) });
-    return T.from(v.v, decodeNumber);
+    return T.from(v.v, (x) => decodeNumber(String(x), T === Float32Array));
   }
+  // (JSON reads 1e999 as Infinity: refused as a decimal text is, quoted as written where the
+  // engine says so)
+  if (typeof v === 'number' && !Number.isFinite(v)) throw new UrlStateError('overflow', { text: short(context?.source ?? String(v)) });
   return v;
 };
 
@@ -151,16 +160,22 @@ export function encodeValue(v, dflt) {
   return `!j${b64urlEncode(JSON.stringify(v, jsonReplacer))}`;
 }
 
-function decodePrimitive(t) {
+function decodePrimitive(t, written = null) {
   if (t === '!t') return true;
   if (t === '!f') return false;
   if (t === '!n') return null;
   if (t.startsWith('$')) return unescape(t.slice(1));
   if (BARE.test(t)) return t;
-  return decodeNumber(t);
+  written?.set('', t);
+  return decodeNumber(t, false, written !== null);
 }
 
-export function decodeValue(t, dflt) {
+// `written` (optional, a Map) receives the text each number was written as, by its flat index
+// in a matrix or list ('' for a lone number), so that a message quotes what was written; a
+// number too large to store is then read as ±Infinity, for the caller to refuse
+// (overflowCheck), else it is refused here.
+export function decodeValue(t, dflt, written = null) {
+  const lenient = written !== null;
   const m = MATRIX.exec(t);
   if (m) {
     const rows = Number(m[1]), cols = Number(m[2]);
@@ -168,7 +183,8 @@ export function decodeValue(t, dflt) {
     const items = m[3] === undefined ? [] : m[3].split(',');
     if (items.length !== rows * cols)
       throw new UrlStateError('matrixCount', { rows, cols, n: rows * cols, have: items.length });
-    return { rows, cols, data: Float32Array.from(items, decodeNumber) };
+    items.forEach((x, k) => written?.set(k, x));
+    return { rows, cols, data: Float32Array.from(items, (x) => decodeNumber(x, true, lenient)) };
   }
   if (t.startsWith('~')) {
     if (!isMatrix(dflt)) throw new UrlStateError('notMatrix');
@@ -179,11 +195,16 @@ export function decodeValue(t, dflt) {
         const k = Number(item.slice(0, us));
         if (us < 1 || !/^\d+$/.test(item.slice(0, us)) || k >= data.length)
           throw new UrlStateError('notEntry', { text: short(item), rows: dflt.rows, cols: dflt.cols });
-        data[k] = decodeNumber(item.slice(us + 1));
+        written?.set(k, item.slice(us + 1));
+        data[k] = decodeNumber(item.slice(us + 1), true, lenient);
       }
     return { rows: dflt.rows, cols: dflt.cols, data };
   }
-  if (t.startsWith('@')) return t.length === 1 ? [] : t.slice(1).split(',').map(decodePrimitive);
+  if (t.startsWith('@')) {
+    const items = t.length === 1 ? [] : t.slice(1).split(',');
+    items.forEach((x, k) => written?.set(k, x));
+    return items.map((x) => decodePrimitive(x, lenient ? new Map() : null));
+  }
   if (t.startsWith('!j')) {
     try {
       return JSON.parse(b64urlDecode(t.slice(2)), jsonReviver);
@@ -191,7 +212,7 @@ export function decodeValue(t, dflt) {
       throw e instanceof UrlStateError ? e : new UrlStateError('badJson');
     }
   }
-  return decodePrimitive(t);
+  return decodePrimitive(t, written);
 }
 
 const sameNumber = (a, b) => a === b || (Number.isNaN(a) && Number.isNaN(b)) || f32(a) === f32(b);
@@ -274,8 +295,10 @@ export function decodeSlice(text, defaults = {}) {
     }
     try {
       const dflt = defaults[key];
-      const v = decodeValue(raw, dflt);
-      checkLike(v, dflt, key);
+      const written = new Map();
+      const v = decodeValue(raw, dflt, written);
+      checkLike(v, dflt, key, written);
+      overflowCheck(v, written);
       slice[key] = v;
     } catch (e) {
       if (!(e instanceof UrlStateError)) throw e;
@@ -285,23 +308,33 @@ export function decodeSlice(text, defaults = {}) {
   return { slice, meta, problems };
 }
 
-function finiteLike(x, d, key) {
+// (`text`: the number as written, which the message quotes: 1e7, not 10000000)
+function finiteLike(x, d, key, text) {
   if (Number.isFinite(d) && !(Number.isFinite(x) && Math.abs(x) <= Math.max(VALUE_LIMIT, Math.abs(d))))
-    throw new UrlStateError('outOfRange', { value: encodeNumber(x), name: key });
+    throw new UrlStateError('outOfRange', { value: text === undefined ? encodeNumber(x) : short(text), name: key });
 }
 
-function checkLike(v, dflt, key) {
+function checkLike(v, dflt, key, written = new Map()) {
   const kd = kind(dflt);
   if (kd === 'null') return; // the default says nothing about the kind
   const kv = kind(v);
   if (kv !== kd) throw new UrlStateError('wrongKind', { want: problem(`kind_${kd}`), have: problem(`kind_${kv}`) });
   if (kv === 'matrix') {
     const allFinite = Array.prototype.every.call(dflt.data, Number.isFinite);
-    if (allFinite) for (const x of v.data) finiteLike(x, 0, key);
-  } else if (kv === 'number') finiteLike(v, dflt, key);
+    if (allFinite) v.data.forEach((x, k) => finiteLike(x, 0, key, written.get(k)));
+  } else if (kv === 'number') finiteLike(v, dflt, key, written.get(''));
   else if (kv === 'list' && dflt.length > 0 && dflt.every((x) => typeof x === 'number')) {
     if (!v.every((x) => typeof x === 'number')) throw new UrlStateError('numberList');
-    v.forEach((x) => finiteLike(x, 0, key));
+    v.forEach((x, k) => finiteLike(x, 0, key, written.get(k)));
+  }
+}
+
+// A number written as a decimal but too large to store (read as ±Infinity by a lenient
+// decodeValue) where checkLike had no range to say it is out of: refused all the same.
+function overflowCheck(v, written) {
+  for (const [k, text] of written) {
+    const x = k === '' ? v : isMatrix(v) ? v.data[k] : Array.isArray(v) ? v[k] : undefined;
+    if (typeof x === 'number' && !Number.isFinite(x) && NUMBER.test(text)) throw new UrlStateError('overflow', { text: short(text) });
   }
 }
 
@@ -362,7 +395,8 @@ export function buildQuery(pairs) {
   return q.length ? `?${q.join('&')}` : '';
 }
 
-// Exercise cells: "P.3.1" = grid P, row 3, column 1 (counted from 1, as a teacher says them).
+// Exercise cells: "P.3.1" = grid P, row 3, column 1 (counted from 1, as a teacher says them);
+// each with its text as written (ref).
 export function parseCellRefs(list) {
   const items = Array.isArray(list) ? list : String(list ?? '').split(/[\s,]+/);
   const out = [];
@@ -371,7 +405,8 @@ export function parseCellRefs(list) {
     if (it === '' || it === null || it === undefined) continue;
     const m = /^(.+)\.(\d+)\.(\d+)$/.exec(String(it));
     if (!m || Number(m[2]) < 1 || Number(m[3]) < 1) problems.push(problem('notCell', { text: short(String(it)) }));
-    else out.push({ grid: m[1], i: Number(m[2]) - 1, j: Number(m[3]) - 1 });
+    // (ref: as written, for a message: P.99999999999999999999.1 is no row 1e+20)
+    else out.push({ grid: m[1], i: Number(m[2]) - 1, j: Number(m[3]) - 1, ref: short(String(it)) });
   }
   return { cells: out, problems };
 }
