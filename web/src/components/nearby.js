@@ -64,6 +64,26 @@ function watch(el) {
         draw?.();
       }
     }) : null;
+    // An edit that shows or hides part of a chapter moves the figures below it: one that was
+    // far may be near after the edit's layout, and the IntersectionObserver would say so only
+    // after the paint, drawing it a frame later. The body's size changes with that layout, and
+    // a ResizeObserver reports it before the paint: the dirty figures now near are drawn there
+    // (their places read first, all at once, on the layout just done).
+    if (typeof ResizeObserver === 'function' && typeof document !== 'undefined' && document.body)
+      new ResizeObserver(() => {
+        if (!dirty.size) return;
+        const h = window.innerHeight;
+        const near = [...dirty.keys()].filter((el) => {
+          const r = el.getBoundingClientRect();
+          return (r.width || r.height) && r.bottom >= -h / 2 && r.top <= 1.5 * h;
+        });
+        for (const el of near) {
+          far.delete(el);
+          const draw = dirty.get(el);
+          dirty.delete(el);
+          draw?.();
+        }
+      }).observe(document.body);
     if (typeof window !== 'undefined') window.addEventListener('beforeprint', flushAll);
   }
   observer.observe(el);
