@@ -7,7 +7,8 @@ export default {
   leadAlone: 'In worked examples of attention the weights are usually set by hand, drawn at random or trained on a toy task. The ones here were learned: the project trained a small Transformer of its own on Korean and English prose (Debian\'s documentation, fortune cookies and the text of the project\'s explainer page), and its weights are loaded here. Type a sentence and every head runs on it, computed by the project\'s C++ core compiled to WebAssembly.',
   modelNote: 'The model: {layers|layer|layers} × {heads|head|heads}, $d_{\\text{model}}$ = {dModel}, {vocab|symbol|symbols}, {parameters|parameter|parameters}; {bpc} bits per character on text it never saw in training.',
   loading: 'Loading the model\'s weights…',
-  loadFailed: 'The model could not be loaded ({message}). The page needs the file text-model.bin next to its script.',
+  loadFailed: 'The model could not be loaded ({message}). The page needs the file {file} next to its script.',
+  loadFailedCore: 'The model could not be loaded ({message}).',
   fileWrong: 'The model could not be loaded: the file {file} next to the page\'s script cannot be used ({problem}).',
   // what is wrong with a file's content (results.js), in fileWrong's {problem}
   wrong_notJson: 'it is not valid JSON: {message}',

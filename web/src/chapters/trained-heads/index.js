@@ -330,8 +330,9 @@ export default {
       choose: {
         // (the chapters with hand-set, random and toy-trained weights, named where they are)
         lead: () => (['one-head', 'projections', 'training'].some((id) => ctx.onPage?.(id)) ? 'lead' : 'leadAlone'),
-        // (a file missing, or a file of the wrong content)
-        status: () => (loadError ? (loadError.problem ? 'fileWrong' : 'loadFailed') : model ? null : 'loading'),
+        // (a file missing, a file of the wrong content, or the whole core missing, whose
+        // message names its file)
+        status: () => (loadError ? (loadError.problem ? 'fileWrong' : loadError.file ? 'loadFailed' : 'loadFailedCore') : model ? null : 'loading'),
         sentenceRoles: () => (results && model ? 'sentenceRoles' : null),
         ablation: (s) => (s.off < 0 ? 'ablationNone' : 'ablationLine'),
         negative: () => (negative ? 'negativeDelta' : null),
@@ -354,6 +355,7 @@ export default {
       checkLink();
       k.render();
     }, (e) => {
+      // (an error without a file is the whole core's, whose message names its file)
       loadError = e?.file ? e : { message: e?.message ?? String(e) };
       k.failed(status);
       k.render();

@@ -7,7 +7,8 @@ export default {
   leadAlone: '어텐션을 설명하는 예제에서 가중치는 보통 손으로 정하거나, 무작위로 뽑거나, 장난감 과제로 학습한 것입니다. 여기 있는 헤드는 학습으로 생겼습니다. 이 프로젝트가 한국어와 영어 글(데비안 문서, fortune 글귀, 이 프로젝트의 설명 페이지 본문)로 직접 학습시킨 작은 Transformer의 가중치를 불러옵니다. 문장을 입력하면 모든 헤드가 그 문장에서 계산되고, 계산은 WebAssembly로 컴파일한 이 프로젝트의 C++ 코어가 합니다.',
   modelNote: '모델: {layers}개 층 × 층마다 {heads}개 헤드, $d_{\\text{model}}$ = {dModel}, 기호 {vocab}개, 매개변수 {parameters}개. 학습에 쓰지 않은 글에서 글자당 {bpc}비트.',
   loading: '모델 가중치를 불러오는 중…',
-  loadFailed: '모델을 불러오지 못했습니다 ({message}). 스크립트와 같은 폴더에 text-model.bin 파일이 있어야 합니다.',
+  loadFailed: '모델을 불러오지 못했습니다 ({message}). 스크립트와 같은 폴더에 {file} 파일이 있어야 합니다.',
+  loadFailedCore: '모델을 불러오지 못했습니다 ({message}).',
   fileWrong: '모델을 불러오지 못했습니다. 스크립트와 같은 폴더의 {file} 파일을 쓸 수 없습니다({problem}).',
   // 파일 내용의 문제(results.js): fileWrong의 {problem}
   wrong_notJson: '올바른 JSON이 아닙니다: {message}',
