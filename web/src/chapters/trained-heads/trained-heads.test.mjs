@@ -366,7 +366,7 @@ test('trained-heads: <attention-explorer chapter="trained-heads"> fetches the we
   await close();
 });
 
-test('trained-heads: a results file of the wrong content is refused whole, with the file and what is wrong, in both languages', async () => {
+test('trained-heads: a results file of the wrong content, or a truncated file, is refused whole, with the file and what is wrong, in both languages', async () => {
   // valid JSON, not what the chapter reads: no field it uses, no heads, a head too few, a
   // number too large for a double; each answer for text-model-results.json in turn
   const good = await (await fetch(`${server.url}text-model-results.json`)).json();
@@ -399,4 +399,18 @@ test('trained-heads: a results file of the wrong content is refused whole, with 
       assert.deepEqual(errors, []);
       await close();
     }
+  // a truncated file of either kind takes the same line, with what the reader said
+  const bin = new Uint8Array(await (await fetch(`${server.url}text-model.bin`)).arrayBuffer());
+  for (const [file, body, what] of [['text-model.bin', Buffer.from(bin.subarray(0, 1000)), /\(the core cannot read it as a model: .+\)\.$/],
+    ['text-model-results.json', JSON.stringify(good).slice(0, 100), /\(it is not valid JSON: .+\)\.$/]]) {
+    const { page, errors, close } = await openIsolated(browser, `${server.url}?embed=trained-heads&lang=en#trained-heads`, {
+      route: (context) => context.route(`**/${file}`, (r) => r.fulfill({ status: 200, body })),
+    });
+    await page.waitForSelector(`${S} :is([data-failure="true"], .chapter-error:not([hidden]))`);
+    const line = await text(page, `${S} :is([data-failure="true"], .chapter-error:not([hidden]))`);
+    assert.ok(line.startsWith(`The model could not be loaded: the file ${file} next to the page's script cannot be used (`), line);
+    assert.match(line, what);
+    assert.deepEqual(errors, []);
+    await close();
+  }
 });
