@@ -107,18 +107,26 @@ test('a copy of the folder without the relaxed-SIMD core: the workers load the S
   await close();
 });
 
-test('trained-heads without its model file: the error, not half-filled prose (issue 26, 5)', async () => {
-  const route = (context) => context.route('**/text-model.bin', (r) => r.fulfill({ status: 404, body: 'not found' }));
-  for (const lang of ['en', 'ko']) {
-    const { page, close } = await open(`?embed=trained-heads&lang=${lang}#trained-heads`, { route });
-    await page.waitForSelector('#trained-heads [data-failure="true"]');
-    const seen = await page.$eval('#trained-heads', (s) => s.innerText);
-    assert.match(seen, /text-model\.bin/, 'the error names the file');
-    assert.doesNotMatch(seen, /\{\w+(\|[^|{}]*\|[^|{}]*)?\}/, 'no template is shown');
-    // only the title, the lead and the error line are shown
-    const shown = await page.$$eval('#trained-heads > *', (ns) => ns.filter((n) => n.getClientRects().length > 0).map((n) => n.tagName));
-    assert.deepEqual(shown, ['H2', 'P', 'P']);
-    await close();
+test('trained-heads without its model file or its results file: the error names that file, not half-filled prose (issue 26, 5)', async () => {
+  const files = ['text-model.bin', 'text-model-results.json'];
+  for (const file of files) {
+    const route = (context) => context.route(`**/${file}`, (r) => r.fulfill({ status: 404, body: 'not found' }));
+    const name = file.replaceAll('.', '\\.');
+    for (const lang of ['en', 'ko']) {
+      const { page, close } = await open(`?embed=trained-heads&lang=${lang}#trained-heads`, { route });
+      await page.waitForSelector('#trained-heads [data-failure="true"]');
+      const seen = await page.$eval('#trained-heads', (s) => s.innerText);
+      // the error names the file missing, and not the other one (which is there)
+      const line = await page.$eval('#trained-heads [data-failure="true"]', (n) => n.textContent);
+      assert.match(line, lang === 'en' ? new RegExp(`\\((${name}: )?HTTP 404\\)\\. The page needs the file ${name} next to its script\\.$`)
+        : new RegExp(`\\((${name}: )?HTTP 404\\)\\. 스크립트와 같은 폴더에 ${name} 파일이 있어야 합니다\\.$`), `${lang}: the error names ${file}: ${line}`);
+      for (const other of files.filter((f) => f !== file)) assert.ok(!line.includes(other), `${lang}: the error names ${other}: ${line}`);
+      assert.doesNotMatch(seen, /\{\w+(\|[^|{}]*\|[^|{}]*)?\}/, 'no template is shown');
+      // only the title, the lead and the error line are shown
+      const shown = await page.$$eval('#trained-heads > *', (ns) => ns.filter((n) => n.getClientRects().length > 0).map((n) => n.tagName));
+      assert.deepEqual(shown, ['H2', 'P', 'P']);
+      await close();
+    }
   }
 });
 

@@ -1,6 +1,7 @@
 // The <attention-explorer> widget on host pages: two widgets with their own state and
 // one shared core, style isolation from a hostile page, light/dark from the host, the
-// attributes, every registered chapter, the anywidget entry point, narrow columns.
+// attributes, every registered chapter, the anywidget entry point, narrow columns; `ready`
+// when a chapter cannot be shown (a file missing next to the widget).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -15,6 +16,20 @@ const { server, browser } = env;
 
 // The paths of the files the page has fetched.
 const fetched = (page) => page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname));
+// How each widget's `ready` has settled, within a few seconds ('pending' if it has not):
+// {id (or chapter), state, error: the reason is an Error, message: its message}, or for a
+// fulfilled one {id, state, self: it is the element}. Run in the page.
+async function readyOutcomes(selector) {
+  const ws = [...document.querySelectorAll(selector)];
+  const late = new Promise((r) => setTimeout(() => r('pending'), 5000));
+  return Promise.all(ws.map(async (w) => {
+    const id = w.id || w.getAttribute('chapter');
+    const got = await Promise.race([w.ready.then((v) => ({ v }), (e) => ({ e })), late]);
+    if (got === 'pending') return { id, state: 'pending' };
+    if ('v' in got) return { id, state: 'fulfilled', self: got.v === w };
+    return { id, state: 'rejected', error: got.e instanceof Error, message: got.e?.message };
+  }));
+}
 const inWidget = (page, sel, fn, arg) => page.evaluate(([s, f, a]) => new Function('w', 'arg', `return (${f})(w, arg)`)(document.querySelector(s), a), [sel, fn.toString(), arg]);
 
 // What the maths of the widgets on the page draws, by KaTeX face ({used: {'KaTeX_Main normal
@@ -542,6 +557,47 @@ test('without SIMD and without attention-explorer-scalar.js: the widget says wha
   await page.waitForFunction(() => document.querySelector('#a').shadowRoot.querySelector('.boot-status.error'));
   const status = await page.evaluate(() => document.querySelector('#a').shadowRoot.querySelector('.boot-status').textContent);
   assert.match(status, /no WebAssembly SIMD.*attention-explorer-scalar\.js.*next to attention-explorer\.js/);
+  // `ready` rejects with what the widget shows (docs/embedding.md, Scripting): it does not hang
+  assert.deepEqual(await page.evaluate(readyOutcomes, '#a, #b'), [
+    { id: 'a', state: 'rejected', error: true, message: status },
+    { id: 'b', state: 'rejected', error: true, message: await page.evaluate(() => document.querySelector('#b').shadowRoot.querySelector('.boot-status').textContent) },
+  ]);
+  await close();
+});
+
+test('the one file without attention-explorer-more.js: the three chapters there say so in place, and their `ready` rejects with it', async () => {
+  await writeFile(join(gen, 'no-more.html'), widgetsHtml({ ids: ['core-attention', 'training', 'trained-heads', 'real-models'], langs: ['en', 'ko'] }));
+  const { page, errors, close } = await openIsolated(browser, `${server.url}generated/no-more.html`, {
+    route: (ctx) => ctx.route('**/attention-explorer-more.js', (r) => r.fulfill({ status: 404, body: 'not found' })),
+  });
+  await page.waitForFunction(() => document.querySelectorAll('attention-explorer').length === 8
+    && [...document.querySelectorAll('attention-explorer:not([chapter="core-attention"])')].every((w) => w.shadowRoot.querySelector('.boot-status.error')));
+  const shown = await page.$$eval('attention-explorer', (ws) => ws.map((w) => w.shadowRoot.querySelector('.boot-status.error')?.textContent ?? null));
+  const outcomes = await page.evaluate(readyOutcomes, 'attention-explorer');
+  outcomes.forEach((o, i) => {
+    if (o.id === 'core-attention') assert.deepEqual(o, { id: o.id, state: 'fulfilled', self: true });
+    else {
+      assert.match(shown[i], /attention-explorer-more\.js/);
+      assert.deepEqual(o, { id: o.id, state: 'rejected', error: true, message: shown[i] }, `${o.id}: ready rejects with the message shown`);
+    }
+  });
+  // (the browser logs the 404 and the widget the failure; nothing else, no unhandled rejection)
+  assert.deepEqual(errors.filter((e) => !/is in attention-explorer-more\.js|status of 404/.test(e)), []);
+  await close();
+});
+
+test('trained-heads in the one file without text-model-results.json: the chapter names that file, and `ready` resolves (the chapter is drawn)', async () => {
+  await writeFile(join(gen, 'no-results.html'), widgetsHtml({ ids: ['trained-heads'], langs: ['en', 'ko'] }));
+  const { page, close } = await openIsolated(browser, `${server.url}generated/no-results.html`, {
+    route: (ctx) => ctx.route('**/text-model-results.json', (r) => r.fulfill({ status: 404, body: 'not found' })),
+  });
+  await page.waitForFunction(() => [...document.querySelectorAll('attention-explorer')].length === 2
+    && [...document.querySelectorAll('attention-explorer')].every((w) => w.shadowRoot.querySelector('[data-failure="true"]')));
+  const lines = await page.$$eval('attention-explorer', (ws) => ws.map((w) => w.shadowRoot.querySelector('[data-failure="true"]').textContent));
+  assert.match(lines[0], /\(HTTP 404\)\. The page needs the file text-model-results\.json next to its script\.$/);
+  assert.match(lines[1], /\(HTTP 404\)\. 스크립트와 같은 폴더에 text-model-results\.json 파일이 있어야 합니다\.$/);
+  assert.ok(lines.every((l) => !l.includes('text-model.bin')), lines.join(' | '));
+  assert.deepEqual(await page.evaluate(readyOutcomes, 'attention-explorer'), ['trained-heads', 'trained-heads'].map((id) => ({ id, state: 'fulfilled', self: true })));
   await close();
 });
 
@@ -584,6 +640,10 @@ test('anywidget: render({model, el}) from the same file, loaded from a blob: URL
   await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('.boot-status.error'));
   assert.match(await page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('.boot-status').textContent),
     /^이 장을 불러오지 못했습니다\. 이 장은 위젯 스크립트 옆의 attention-explorer-more\.js에 있습니다/);
+  // after that re-render, `ready` is its outcome: rejected with the message shown
+  const [outcome] = await page.evaluate(readyOutcomes, 'attention-explorer');
+  assert.equal(outcome.state, 'rejected');
+  assert.match(outcome.message, /^이 장을 불러오지 못했습니다\. 이 장은 위젯 스크립트 옆의 attention-explorer-more\.js에 있습니다/);
   await page.evaluate(() => window.cleanup());
   assert.equal(await page.evaluate(() => document.querySelectorAll('attention-explorer').length), 0);
   assert.deepEqual(errors.filter((e) => !/is in attention-explorer-more\.js/.test(e)), []); // (the widget logs that failure too)

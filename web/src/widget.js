@@ -169,17 +169,35 @@ class AttentionExplorer extends HTMLElement {
   #root = null;
   #emitted = null;
   #ready = null;
-  #resolveReady = null;
+  #settleReady = null;
 
   constructor() {
     super();
     this.attachShadow({ mode: 'open' });
-    this.#ready = new Promise((r) => (this.#resolveReady = r));
+    this.#ready = new Promise((resolve, reject) => (this.#settleReady = { resolve, reject }));
+    this.#ready.catch(() => {}); // (a page that never reads `ready` gets no unhandled rejection)
   }
 
-  /** Resolves when the chapter has been drawn (after every re-render too: see `rendered`). */
+  /** Resolves with the element when the chapter has been drawn; rejects with an Error whose
+   *  message is the text the widget shows in its place when the chapter could not be (the
+   *  core, the chapter's code or its side file not loaded, or its mount throwing). Pending
+   *  until the first render ends; after a later one (an attribute changed), that render's
+   *  outcome. (`rendered` fires after every render that reached the chapter's mount.) */
   get ready() {
     return this.#ready;
+  }
+
+  // The end of a render: `ready` settles, or (settled already) becomes this render's outcome.
+  #readyWith(error) {
+    if (!this.#settleReady) {
+      this.#ready = error ? Promise.reject(error) : Promise.resolve(this);
+      this.#ready.catch(() => {});
+      return;
+    }
+    const { resolve, reject } = this.#settleReady;
+    this.#settleReady = null;
+    if (error) reject(error);
+    else resolve(this);
   }
 
   connectedCallback() {
@@ -271,12 +289,14 @@ class AttentionExplorer extends HTMLElement {
     try {
       [attn, module] = await Promise.all([loadCore(), ch.load().then((m) => m.default), i18n.load(lang, [ch.id])]);
     } catch (e) {
+      if (gen !== this.#gen) return; // attributes changed meanwhile: the newer render settles `ready`
       // a chapter kept in the side file (attention-explorer-more.js) is not the core
       status.textContent = e.sideFile
         ? i18n.t('common.chapterFileFailed', { file: e.sideFile, message: e.cause?.message ?? e.message })
         : i18n.t('common.loadFailed', { message: e.message });
       status.classList.add('error');
       console.error(e);
+      this.#readyWith(new Error(status.textContent, { cause: e }));
       return;
     }
     if (gen !== this.#gen) return; // attributes changed while the core loaded
@@ -359,6 +379,7 @@ class AttentionExplorer extends HTMLElement {
     host.onNotice(renderNotice);
     relabel();
 
+    let mountError = null;
     try {
       // model: a checkpoint folder's URL for the real-models chapter (docs/real-models.md)
       // (widget: the chapter stands alone here; a chapter whose words depend on it reads ctx.widget,
@@ -369,6 +390,7 @@ class AttentionExplorer extends HTMLElement {
     } catch (e) {
       problems.push(e.message);
       console.error(e);
+      mountError = new Error(e.message, { cause: e });
     }
     renderNotice();
 
@@ -383,7 +405,7 @@ class AttentionExplorer extends HTMLElement {
 
     Object.assign(this, { attn, store, host, i18n });
     this.setAttribute('data-ready', 'true');
-    this.#resolveReady(this);
+    this.#readyWith(mountError);
     this.dispatchEvent(new CustomEvent('rendered'));
   }
 

@@ -18,6 +18,7 @@ import { weightMapPainter } from '../../components/weight-map.js';
 import { createSentenceHeads } from '../../workers/sentence-heads.js';
 import { ROLES, THRESHOLDS, scoreOf, roleReason } from './roles.js';
 import { shown, graphemes, quoted } from './characters.js';
+import { MODEL_FILE, RESULTS_FILE, checkResults, fileError } from './results.js';
 import narrative from './narrative.js';
 
 const ID = 'trained-heads';
@@ -30,11 +31,28 @@ const blank = (t) => /^[\s\p{Default_Ignorable_Code_Point}]*$/u.test(t);
 // The files, fetched once per page, and the model loaded once per core: probe, evaluate
 // and heads leave it unchanged, so every mount (several widgets share one core) reads the
 // same one, and the core's limit of 16 loaded text models is never reached by mounting.
+// Every error of loading names its file (err.file); one whose content is wrong says what in
+// err.problem (results.js), for the chapter's error line.
 let files = null;
 const loaded = new WeakMap(); // attn -> Promise<[model, results]>
 function loadShared(attn) {
   if (!loaded.has(attn)) {
-    const p = fetchFiles().then(([bytes, res]) => [attn.loadModel(bytes), res]);
+    const p = fetchFiles().then(([bytes, res]) => {
+      let model;
+      try {
+        model = attn.loadModel(bytes);
+      } catch (e) {
+        files = null; // (a damaged file: a later mount fetches it again)
+        throw fileError(MODEL_FILE, e.message, { key: 'notModel', vars: { message: e.message } });
+      }
+      try {
+        return [model, checkResults(res, model.config)];
+      } catch (e) {
+        model.dispose(); // (the core holds at most 16 text models)
+        files = null;
+        throw e;
+      }
+    });
     p.catch(() => loaded.delete(attn)); // a later mount tries again
     loaded.set(attn, p);
   }
@@ -43,12 +61,22 @@ function loadShared(attn) {
 function fetchFiles() {
   if (!files) {
     const get = async (name, as) => {
-      const url = new URL(`./${name}`, import.meta.url);
-      const r = await fetch(url);
-      if (!r.ok) throw new Error(`${url.pathname.split('/').pop()}: HTTP ${r.status}`);
-      return as === 'json' ? r.json() : new Uint8Array(await r.arrayBuffer());
+      let r;
+      try {
+        r = await fetch(new URL(`./${name}`, import.meta.url));
+      } catch (e) {
+        throw fileError(name, e.message);
+      }
+      if (!r.ok) throw fileError(name, `HTTP ${r.status}`);
+      if (as !== 'json') return new Uint8Array(await r.arrayBuffer());
+      const body = await r.text();
+      try {
+        return JSON.parse(body);
+      } catch (e) {
+        throw fileError(name, e.message, { key: 'notJson', vars: { message: e.message } });
+      }
     };
-    files = Promise.all([get('text-model.bin'), get('text-model-results.json', 'json')]);
+    files = Promise.all([get(MODEL_FILE), get(RESULTS_FILE, 'json')]);
     files.catch(() => (files = null)); // a later mount tries again
   }
   return files;
@@ -284,7 +312,11 @@ export default {
           layers: model.config.layers, heads: model.config.heads, dModel: model.config.dModel, vocab: model.config.vocab,
           parameters: fmt(model.parameters, { digits: 0 }), bpc: results ? f2(results.heldOut.bitsPerChar) : '…',
         } : {}),
-        status: () => ({ message: loadError ?? '' }),
+        // (a file that is missing or unreadable, or one whose content is wrong: what, in words)
+        status: () => ({
+          message: loadError?.reason ?? loadError?.message ?? '', file: loadError?.file ?? '',
+          problem: loadError?.problem ? tr(`wrong_${loadError.problem.key}`, loadError.problem.vars) : '',
+        }),
         window: () => ({ window: model ? model.config.maxLen - 1 : '…' }),
         oneTitle: (s) => ({ head: headName(s.head) }),
         diff: (s, r) => (r?.diff ? r.diff : {}),
@@ -298,7 +330,9 @@ export default {
       choose: {
         // (the chapters with hand-set, random and toy-trained weights, named where they are)
         lead: () => (['one-head', 'projections', 'training'].some((id) => ctx.onPage?.(id)) ? 'lead' : 'leadAlone'),
-        status: () => (loadError ? 'loadFailed' : model ? null : 'loading'),
+        // (a file missing, a file of the wrong content, or the whole core missing, whose
+        // message names its file)
+        status: () => (loadError ? (loadError.problem ? 'fileWrong' : loadError.file ? 'loadFailed' : 'loadFailedCore') : model ? null : 'loading'),
         sentenceRoles: () => (results && model ? 'sentenceRoles' : null),
         ablation: (s) => (s.off < 0 ? 'ablationNone' : 'ablationLine'),
         negative: () => (negative ? 'negativeDelta' : null),
@@ -321,7 +355,8 @@ export default {
       checkLink();
       k.render();
     }, (e) => {
-      loadError = e.message;
+      // (an error without a file is the whole core's, whose message names its file)
+      loadError = e?.file ? e : { message: e?.message ?? String(e) };
       k.failed(status);
       k.render();
     });

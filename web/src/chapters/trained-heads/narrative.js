@@ -5,7 +5,7 @@ export default [
   // (the rest of the page named only where it is there: leadAlone otherwise)
   { p: ['lead', 'leadAlone'], choose: 'lead', class: 'lead' },
   { p: 'modelNote', vars: 'model', class: 'note' },
-  { p: ['loadFailed', 'loading'], choose: 'status', vars: 'status', class: 'check-line', attrs: { role: 'status' }, name: 'status' },
+  { p: ['loadFailed', 'loadFailedCore', 'fileWrong', 'loading'], choose: 'status', vars: 'status', class: 'check-line', attrs: { role: 'status' }, name: 'status' },
 
   // the sentence
   { h3: 'inputTitle' },

@@ -365,3 +365,52 @@ test('trained-heads: <attention-explorer chapter="trained-heads"> fetches the we
   assert.deepEqual(foreign, []);
   await close();
 });
+
+test('trained-heads: a results file of the wrong content, or a truncated file, is refused whole, with the file and what is wrong, in both languages', async () => {
+  // valid JSON, not what the chapter reads: no field it uses, no heads, a head too few, a
+  // number too large for a double; each answer for text-model-results.json in turn
+  const good = await (await fetch(`${server.url}text-model-results.json`)).json();
+  const cases = [
+    ['{}', /heldOut is missing/, /heldOut 항목이 없습니다/],
+    [JSON.stringify({ ...good, heads: [] }), /its list of heads is empty/, /헤드 목록\(heads\)이 비어 있습니다/],
+    [JSON.stringify({ ...good, heads: good.heads.slice(1) }), /it lists 7 heads and the model has 8 \(2 layers × 4 heads\)/, /헤드가 7개 적혀 있는데 모델의 헤드는 8개/],
+    [JSON.stringify(good).replace(/"ablatedBitsPerChar":[\d.]+/, '"ablatedBitsPerChar":1e999'), /heads\[0\]\.ablatedBitsPerChar is Infinity, not a finite number/, /heads\[0\]\.ablatedBitsPerChar 항목이 유한한 수가 아니라 Infinity입니다/],
+  ];
+  for (const [body, en, ko] of cases)
+    for (const [lang, what] of [['en', en], ['ko', ko]]) {
+      const { page, errors, close } = await openIsolated(browser, `${server.url}?embed=trained-heads&lang=${lang}#trained-heads`, {
+        route: (context) => context.route('**/text-model-results.json', (r) => r.fulfill({ status: 200, contentType: 'application/json', body })),
+      });
+      const alerts = [];
+      page.on('dialog', (d) => (alerts.push(d.message()), d.dismiss()));
+      // (the chapter's error line, or the computing error a half-read file gave)
+      await page.waitForSelector(`${S} :is([data-failure="true"], .chapter-error:not([hidden]))`);
+      const line = await text(page, `${S} :is([data-failure="true"], .chapter-error:not([hidden]))`);
+      assert.match(line, lang === 'en' ? /^The model could not be loaded: the file text-model-results\.json next to the page's script cannot be used \(/
+        : /^모델을 불러오지 못했습니다\. 스크립트와 같은 폴더의 text-model-results\.json 파일을 쓸 수 없습니다\(/);
+      assert.match(line, what);
+      const seen = await page.$eval(S, (s) => s.innerText);
+      assert.doesNotMatch(seen, /\{\w+(\|[^|{}]*\|[^|{}]*)?\}|Loading the model|불러오는 중|−∞|-Infinity/, 'no template, loading line or half-filled number');
+      // only the title, the lead and the error line are shown; nothing thrown, no alert
+      const shown = await page.$$eval(`${S} > *`, (ns) => ns.filter((n) => n.getClientRects().length > 0).map((n) => n.tagName));
+      assert.deepEqual(shown, ['H2', 'P', 'P']);
+      assert.equal(await page.$(`${S} [role="alert"]:not([hidden]):not(:empty):not([data-failure])`), null);
+      assert.deepEqual(alerts, []);
+      assert.deepEqual(errors, []);
+      await close();
+    }
+  // a truncated file of either kind takes the same line, with what the reader said
+  const bin = new Uint8Array(await (await fetch(`${server.url}text-model.bin`)).arrayBuffer());
+  for (const [file, body, what] of [['text-model.bin', Buffer.from(bin.subarray(0, 1000)), /\(the core cannot read it as a model: .+\)\.$/],
+    ['text-model-results.json', JSON.stringify(good).slice(0, 100), /\(it is not valid JSON: .+\)\.$/]]) {
+    const { page, errors, close } = await openIsolated(browser, `${server.url}?embed=trained-heads&lang=en#trained-heads`, {
+      route: (context) => context.route(`**/${file}`, (r) => r.fulfill({ status: 200, body })),
+    });
+    await page.waitForSelector(`${S} :is([data-failure="true"], .chapter-error:not([hidden]))`);
+    const line = await text(page, `${S} :is([data-failure="true"], .chapter-error:not([hidden]))`);
+    assert.ok(line.startsWith(`The model could not be loaded: the file ${file} next to the page's script cannot be used (`), line);
+    assert.match(line, what);
+    assert.deepEqual(errors, []);
+    await close();
+  }
+});
