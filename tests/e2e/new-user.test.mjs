@@ -97,6 +97,29 @@ async function runCost() {
   return line.textContent;
 }
 
+// A chapter whose own files cannot be fetched (its code's chunk, a copy of the folder with a
+// file left out) says so: not that the computing core failed.
+test('the light widget: a chapter whose code cannot be fetched names its code, not the core', async () => {
+  await writeFile(join(site, 'late.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>late</title>
+    <script type="module" src="./widget/attention-explorer.js"></script></head><body><main><h1>Notes</h1></main></body></html>`);
+  const { page, close } = await open('site/late.html', { ready: false });
+  await page.waitForFunction(() => customElements.get('attention-explorer'));
+  // the element and its shared code are in; what a chapter imports from now on is not
+  await page.route('**/widget/chunk-*.js', (r) => r.fulfill({ status: 404, body: 'not found' }));
+  const failed = await page.evaluate(async () => {
+    const w = document.createElement('attention-explorer');
+    w.setAttribute('chapter', 'softmax');
+    w.setAttribute('lang', 'en');
+    document.querySelector('main').append(w);
+    const why = await w.ready.then(() => 'resolved', (e) => e.message);
+    return { why, shown: w.shadowRoot.querySelector('.boot-status')?.textContent ?? '' };
+  });
+  assert.match(failed.shown, /^Could not load this chapter's code or words/, failed.shown);
+  assert.doesNotMatch(failed.shown, /computing core/);
+  assert.equal(failed.why, failed.shown, 'ready rejects with what the widget shows');
+  await close();
+});
+
 test('a copy of the folder without the relaxed-SIMD core: the workers load the SIMD one', async () => {
   await writeFile(join(site, 'cost.html'), widgetsHtml({ script: './widget/attention-explorer.js', ids: ['cost'] }));
   const route = (context) => context.route('**/attn-core-lite-relaxed.wasm', (r) => r.fulfill({ status: 404, body: 'not found' }));

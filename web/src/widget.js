@@ -287,12 +287,17 @@ class AttentionExplorer extends HTMLElement {
       ch = chapters[0];
     }
     try {
-      [attn, module] = await Promise.all([loadCore(), ch.load().then((m) => m.default), i18n.load(lang, [ch.id])]);
+      // (a failure says which part failed: the core, or the chapter's own code or words)
+      const chapterPart = (p) => p.catch((e) => {
+        throw Object.assign(e instanceof Error ? e : new Error(String(e)), { chapterPart: true });
+      });
+      [attn, module] = await Promise.all([loadCore(), chapterPart(ch.load().then((m) => m.default)), chapterPart(i18n.load(lang, [ch.id]))]);
     } catch (e) {
       if (gen !== this.#gen) return; // attributes changed meanwhile: the newer render settles `ready`
       // a chapter kept in the side file (attention-explorer-more.js) is not the core
       status.textContent = e.sideFile
         ? i18n.t('common.chapterFileFailed', { file: e.sideFile, message: e.cause?.message ?? e.message })
+        : e.chapterPart ? i18n.t('common.chapterCodeFailed', { message: e.message })
         : i18n.t('common.loadFailed', { message: e.message });
       status.classList.add('error');
       console.error(e);

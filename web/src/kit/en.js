@@ -11,6 +11,7 @@ export default {
   loadFailed: 'Could not load the computing core: {message}',
   chapterNotLoaded: 'This chapter had not loaded yet when the page was printed: print again in a few seconds (Ctrl+P waits for every chapter).',
   chapterFailed: 'Could not load this chapter ({message}). Reload the page to try again.',
+  chapterCodeFailed: 'Could not load this chapter\'s code or words, which come next to the widget\'s script: {message}',
   chapterFileFailed: 'Could not load this chapter: it is in {file}, next to the widget\'s script ({message})',
   simd: 'Core: {simd}',
   prev: 'Back',

@@ -11,6 +11,7 @@ export default {
   loadFailed: '계산 코어를 불러오지 못했습니다: {message}',
   chapterNotLoaded: '인쇄할 때 이 장은 아직 불러오는 중이었습니다. 몇 초 뒤에 다시 인쇄해 주세요(Ctrl+P는 모든 장을 기다립니다).',
   chapterFailed: '이 장을 불러오지 못했습니다({message}). 페이지를 새로 고쳐 다시 시도해 주세요.',
+  chapterCodeFailed: '이 장의 코드나 글을 불러오지 못했습니다. 위젯 스크립트 옆에 있어야 하는 파일입니다: {message}',
   chapterFileFailed: '이 장을 불러오지 못했습니다. 이 장은 위젯 스크립트 옆의 {file}에 있습니다({message}).',
   simd: '계산 코어: {simd}',
   prev: '이전',
