@@ -125,6 +125,7 @@ export function ablationPanel({ k, id, link, errors, headName, f3, model, now, s
     // a new model: no ablation of the one before (one this load stopped is said once more)
     modelLoaded() {
       ablation = null;
+      ablationError = null;
       ablationStopped = ablationStopped?.why === 'model' && !ablationStopped.said ? { ...ablationStopped, said: true } : null;
     },
   };

@@ -498,6 +498,12 @@ test('real-models: BERT with words it does not know: the tokens show [UNK], the 
   const { page, errors } = await openChapter('model=/pretrained/bert-f16/&lang=ko');
   await loaded(page, 8);
   await bertUnknown(page, 'ko');
+  // another model: the error was the last one's ablation, and goes with it
+  await page.setInputFiles(`${S} input[data-control="model-files"]`, payload(await folder('gpt2-f32')));
+  await page.waitForFunction((s) => /gpt2/.test(document.querySelector(`${s} [data-check="model"]`).textContent), S);
+  await loaded(page, 8);
+  await analysed(page, 'the cat sat on the mat', 'mat');
+  assert.notEqual(await page.getAttribute(`${S} [data-check="ablation"]`, 'data-state'), 'error', 'a new model: no ablation error of the one before');
   assert.deepEqual(errors, []);
   await page.close();
 });
