@@ -170,8 +170,8 @@ test('Escape closes the link panel from inside it; Alt+Shift+T and the footer li
     assert.equal(await page.evaluate(() => document.activeElement.id), 'copy-link', 'the focus is back on the button');
     assert.equal(await page.getAttribute('#copy-link', 'aria-expanded'), 'false');
   }
-  // open, the focus gone elsewhere (a chapter's heading): Escape still closes it, the focus
-  // stays; in a field, Escape is the field's and the panel stays
+  // open, the focus gone elsewhere (a chapter's heading, a cell with nothing to undo): Escape
+  // still closes it, the focus stays; in a cell with an edit to undo, Escape is the cell's
   await page.focus('#copy-link');
   await page.keyboard.press('Enter');
   await page.waitForSelector('#share-panel:not([hidden])');
@@ -179,6 +179,19 @@ test('Escape closes the link panel from inside it; Alt+Shift+T and the footer li
   await page.keyboard.press('Escape');
   assert.equal(await page.isHidden('#share-panel'), true, 'Escape outside the panel closes it');
   assert.equal(await page.evaluate(() => document.activeElement.tagName), 'H2', 'the focus stays');
+  const cell = '#core-attention [data-grid="input-Q"] tbody tr:nth-child(1) td:nth-of-type(1) input';
+  await page.$eval('#core-attention', (n) => n.scrollIntoView());
+  await page.waitForSelector(cell);
+  await page.focus('#copy-link');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#share-panel:not([hidden])');
+  await page.focus(cell);
+  await page.keyboard.type('7');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.isHidden('#share-panel'), false, 'Escape that undoes an edit is the cell\'s');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.isHidden('#share-panel'), true, 'Escape in a cell with nothing to undo closes it');
+  assert.equal(await page.evaluate((c) => document.activeElement === document.querySelector(c), cell), true, 'the focus stays');
   // open while the learner edits: the link follows the edits, and says to copy it again
   await page.focus('#copy-link');
   await page.keyboard.press('Enter');

@@ -350,7 +350,7 @@ test('numeric attributes: ±Infinity, overflow and NaN refused with a notice; me
   await widgetsReady(page);
   const items = (sel) => inWidget(page, sel, (w) => [...w.shadowRoot.querySelectorAll('.notice li')].map((li) => li.textContent).join('\n'));
   // tolerance="1e400": refused as tolerance="-1" is, and a wrong answer is wrong
-  assert.match(await items('#inf'), /^tolerance="1e400" is not a number ≥ 0, so the default 0\.01 is used\.$/m);
+  assert.match(await items('#inf'), /^tolerance="1e400" is not a number from 0 to below 1 \(.*\), so the default 0\.01 is used\.$/m);
   await inWidget(page, '#inf', (w) => {
     const input = w.shadowRoot.querySelector('[data-grid="P"] input.answer:not([hidden])');
     input.value = '0.9';
@@ -372,10 +372,11 @@ test('numeric attributes: ±Infinity, overflow and NaN refused with a notice; me
   assert.match(hide, /^hide="P\.9999999999999999\.1": there is no cell P\.9999999999999999\.1 to hide: P is 3 × 3$/m, hide);
   const ko = await items('#ko');
   assert.match(ko, /d_model="1e9"은\(는\) 범위를 벗어났습니다\. 0부터 999999까지의 정수를 쓰세요/, ko);
-  assert.match(ko, /tolerance="-1e400"은\(는\) 0 이상의 숫자가 아니어서 기본값 0\.01을 씁니다/, ko);
+  assert.match(ko, /tolerance="-1e400"은\(는\) 0 이상 1 미만의 숫자가 아니어서 기본값 0\.01을 씁니다/, ko);
   assert.match(ko, /core-attention 장은 model 속성을 받지 않습니다\. model="models\/gpt2\/"은\(는\) real-models 장에서만 씁니다\./, ko);
-  // other texts that are no finite number ≥ 0: each refused with the same notice
-  for (const t of ['Infinity', '-Infinity', 'NaN', '', '0x10', '1e309', ' 1e999 ']) {
+  // other texts that are no finite number from 0 to below 1: each refused with the same notice
+  // (and 1 or more: the tolerance is relative, so 0 would be within it of any value)
+  for (const t of ['Infinity', '-Infinity', 'NaN', '', '0x10', '1e309', ' 1e999 ', '1', '1e308']) {
     await page.evaluate((t) => {
       const w = document.querySelector('#inf');
       w.setAttribute('tolerance', t);

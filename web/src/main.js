@@ -147,9 +147,6 @@ function focusBack() {
   if (!h.hasAttribute('tabindex')) h.tabIndex = -1;
   h.focus({ preventScroll: true });
 }
-// Where Escape belongs to the field (it puts the value back): text entry, not a checkbox,
-// a radio button or a slider.
-const TEXT_ENTRY = 'textarea, select, [contenteditable], input:not([type="checkbox"], [type="radio"], [type="range"], [type="button"], [type="submit"], [type="reset"], [type="file"], [type="color"])';
 // Whether the tab stop before `from` (in the page's order) is on the screen below `top`.
 function aboveOnScreen(from, top) {
   if (!from || from === document.body) return true;
@@ -181,9 +178,10 @@ document.addEventListener('keydown', (e) => {
     // above it on the screen, not to a chapter scrolled out of view above)
     if (toNotice()) e.preventDefault();
   } else if (e.key === 'Escape' && !box.hidden && (box.contains(document.activeElement) ||
-      (box.classList.contains('floating') && !e.defaultPrevented && !document.activeElement?.closest(`${TEXT_ENTRY}, dialog, [role="dialog"]`)))) {
+      (box.classList.contains('floating') && !e.defaultPrevented && !e.isComposing && !document.activeElement?.closest('dialog, [role="dialog"]')))) {
     // (inside the notice; or, while it floats over the chapter, wherever Escape has nothing
-    // else to do: not in a field, where it puts a value back, nor in a panel it closes)
+    // else to do: not where a field put a value back with it (it prevents the default), nor
+    // an input method's composition, nor a dialog it closes)
     e.preventDefault();
     box.querySelector('button').click();
   }
@@ -359,11 +357,13 @@ $('share-panel').addEventListener('keydown', (e) => {
 $('copy-link').addEventListener('keydown', (e) => {
   if (e.key === 'Escape' && !$('share-panel').hidden) closeShare();
 });
-// ... and from elsewhere on the page too, wherever Escape has nothing else to do (not a field,
-// where it puts a value back, nor a menu or a notice it closes first)
+// ... and from elsewhere on the page too, wherever Escape has nothing else to do (not a field
+// that put a value back with it, which prevents the default, nor an input method's
+// composition, nor a menu or a notice it closes first); a field with nothing to undo
+// leaves the key to the page
 document.addEventListener('keydown', (e) => {
-  if (e.key !== 'Escape' || e.defaultPrevented || $('share-panel').hidden) return;
-  if (document.activeElement?.closest(`${TEXT_ENTRY}, details[open], #notice`)) return;
+  if (e.key !== 'Escape' || e.defaultPrevented || e.isComposing || $('share-panel').hidden) return;
+  if (document.activeElement?.closest('details[open], #notice')) return;
   closeShare();
 });
 // The way back to the tools from anywhere (the page has hundreds of tab stops): Alt+Shift+T

@@ -152,10 +152,12 @@ function wholeAttr(v) {
   if (!(x >= 0 && x <= WHOLE_MAX)) return { why: 'attrWholeRange' };
   return { value: x === 0 ? 0 : x };
 }
-// tolerance: a finite number ≥ 0, else undefined.
+// tolerance: a finite number from 0 to below 1, else undefined. (It is relative to the
+// value's size: at 1 or more an answer of 0 is within it of any value, so every answer
+// would be judged right.)
 function toleranceAttr(v) {
   const x = numberAttr(v);
-  return Number.isFinite(x) && x >= 0 ? x : undefined;
+  return Number.isFinite(x) && x >= 0 && x < 1 ? x : undefined;
 }
 
 class AttentionExplorer extends HTMLElement {

@@ -140,7 +140,7 @@ export default {
   attrUnsupported: 'the chapter {chapter} does not take {attr}; it takes {list}.',
   attrUnsupportedNone: 'the chapter {chapter} does not take {attr}; it takes none of tokens, d_model, heads, seed, mask.',
   attrOnlyChapter: 'the chapter {chapter} does not take {attr}: {attr}="{value}" applies only to the chapter {only}.',
-  attrTolerance: 'tolerance="{value}" is not a number ≥ 0, so the default 0.01 is used.',
+  attrTolerance: 'tolerance="{value}" is not a number from 0 to below 1 (the answer may differ from the value by that share of its size: at 1 or more, 0 would be right for any value), so the default 0.01 is used.',
   attrFigure: 'figure="{value}" is not a figure of this chapter, so the whole chapter is shown. Accepted values: {list}.',
   noticeChapter: '{chapter}: {problems}',
   noticeKeys: 'Alt+Shift+N brings the keyboard to this notice from anywhere; Escape dismisses it.',

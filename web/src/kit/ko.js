@@ -138,7 +138,7 @@ export default {
   attrUnsupported: '{chapter} 장은 {attr} 속성을 받지 않습니다. 받는 속성: {list}.',
   attrUnsupportedNone: '{chapter} 장은 {attr} 속성을 받지 않습니다. tokens, d_model, heads, seed, mask 중 어느 것도 받지 않습니다.',
   attrOnlyChapter: '{chapter} 장은 {attr} 속성을 받지 않습니다. {attr}="{value}"은(는) {only} 장에서만 씁니다.',
-  attrTolerance: 'tolerance="{value}"은(는) 0 이상의 숫자가 아니어서 기본값 0.01을 씁니다.',
+  attrTolerance: 'tolerance="{value}"은(는) 0 이상 1 미만의 숫자가 아니어서 기본값 0.01을 씁니다(답과 값의 차이를 값의 크기에 대한 비율로 재므로, 1 이상이면 어떤 값이든 0이 정답이 됩니다).',
   attrFigure: 'figure="{value}"라는 그림이 이 장에 없어 장 전체를 보여 줍니다. 쓸 수 있는 값: {list}.',
   noticeChapter: '{chapter}: {problems}',
   noticeKeys: '어디에서든 Alt+Shift+N을 누르면 키보드 초점이 이 알림으로 옵니다. Esc를 누르면 알림이 닫힙니다.',
