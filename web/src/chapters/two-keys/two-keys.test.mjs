@@ -3,7 +3,7 @@
 // edits an input and sees the dependent numbers change, and fails on any console error.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { harness, cells, numbers, near, cellInput, assertAtFragment, afterTimers } from '../../../../tests/e2e/harness.mjs';
+import { harness, cells, numbers, near, cellInput, assertAtFragment, afterTimers, toggleLang } from '../../../../tests/e2e/harness.mjs';
 
 const { openChapter, open } = await harness();
 
@@ -167,6 +167,11 @@ test('two-keys: an exercise verdict goes when the numbers it judged change', asy
   assert.equal(await page.inputValue(`${W} td[data-i="0"][data-j="0"] input.answer`), '0.33', 'the answer stays');
   await page.click(`${W} [data-act="check"]`);
   assert.equal(await result(), '0 of 1 correct.');
+  // the verdict follows the language (a fresh try found it left in English)
+  await toggleLang(page);
+  await page.waitForFunction((sel) => document.querySelector(sel).textContent === '1개 중 0개 정답.', `${W} .exercise-result`);
+  await toggleLang(page);
+  await page.waitForFunction((sel) => document.querySelector(sel).textContent === '0 of 1 correct.', `${W} .exercise-result`);
   // an answer that cannot be right says why: not a number, or left empty
   for (const [answer, said] of [['1/3', '0 of 1 correct. “1/3” is not a number: write a decimal, like 0.33.'], ['33%', '0 of 1 correct. “33%” is not a number: write a decimal, like 0.33.'], ['', '0 of 1 correct. 1 answer left empty.']]) {
     await page.fill(`${W} td[data-i="0"][data-j="0"] input.answer`, answer);

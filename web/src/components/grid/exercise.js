@@ -75,6 +75,15 @@ export function exerciseOf(g) {
     checkBtn.textContent = say('check');
     revealBtn.textContent = say('reveal');
     hint.textContent = say(g.picking ? 'picking' : 'hiddenHint');
+    // (a verdict shown, and the cells' titles, in the language now shown)
+    if (judged && verdict) {
+      result.textContent = verdictText();
+      for (const k of judged.keys()) {
+        const [i, j] = keyOf(k);
+        const td = g.cells[i]?.[j]?.td;
+        if (td?.title) td.title = say(td.classList.contains('right') ? 'right' : 'wrong');
+      }
+    }
     g.keyboard.syncTabStops();
   }
   // A new table (another shape): no cell is hidden any more, and the tab order is set again.
@@ -164,11 +173,15 @@ export function exerciseOf(g) {
       results.push({ i, j, ok, expected: v, given });
     }
     judged = new Map(results.map(({ i, j, expected }) => [`${i},${j}`, expected]));
-    // (why an answer could not be right: left empty, or not read as a number, as "1/3" or "33%")
-    result.textContent = [say('checkResult', { right, total: results.length }), empty ? say('checkEmpty', { n: empty }) : '',
-      unread != null ? say('checkUnread', { text: unread.slice(0, 40) }) : ''].filter(Boolean).join(' ');
+    verdict = { right, total: results.length, empty, unread };
+    result.textContent = verdictText();
     return { right, total: results.length, results };
   }
+  // The verdict in the page's language (written again when the language changes).
+  // (why an answer could not be right: left empty, or not read as a number, as "1/3" or "33%")
+  let verdict = null;
+  const verdictText = () => [say('checkResult', { right: verdict.right, total: verdict.total }), verdict.empty ? say('checkEmpty', { n: verdict.empty }) : '',
+    verdict.unread != null ? say('checkUnread', { text: verdict.unread.slice(0, 40) }) : ''].filter(Boolean).join(' ');
   function reveal() {
     g.flush();
     const current = g.current;
@@ -203,6 +216,7 @@ export function exerciseOf(g) {
       c.answer?.removeAttribute('aria-invalid');
     }
     judged = null;
+    verdict = null;
     result.textContent = '';
   }
 
