@@ -356,8 +356,11 @@ test('prose that states a value follows the state or says it describes the examp
   await page.close();
   ({ page, errors, close } = await open('?embed=multi-head&lang=en'));
   assert.match(await say(page, cont), /, the values of the Core Attention chapter\.$/);
+  assert.doesNotMatch(await para(page, 'How this example was built'), /describes the example/);
   await page.fill(cellIn('mh-X', 1, 1), '3');
   await page.waitForFunction((s) => /With the numbers you edited here/.test(document.querySelector(s).textContent), cont);
+  // (how the example was built is said of the example's numbers once X is edited)
+  assert.match(await para(page, 'How this example was built'), /describes the example/);
   assert.deepEqual(errors, []);
   await close();
   // and on the page, an edit in core-attention reaches multi-head's sentence at once
