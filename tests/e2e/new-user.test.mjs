@@ -120,6 +120,22 @@ test('the light widget: a chapter whose code cannot be fetched names its code, n
   await close();
 });
 
+// A worker whose script does not load (a widget's folder without cost-run.js): said in the
+// page's language, naming the file, not in the pool's English.
+test('the cost chapter without its worker script: the run stops, said in Korean, naming the file', async () => {
+  const route = (context) => context.route('**/cost-run.js', (r) => r.fulfill({ status: 404, body: 'not found' }));
+  const { page, errors, close } = await open('?embed=cost&lang=ko', { route });
+  await page.selectOption('#cost [data-control="liveMaxN"]', '4096');
+  await page.selectOption('#cost [data-control="liveHeads"]', '1');
+  await page.click('#cost [data-action="run"]');
+  await page.waitForFunction(() => document.querySelector('#cost .live-status').dataset.state === 'error' || /멈췄/.test(document.querySelector('#cost .live-status').textContent), null);
+  const line = await page.textContent('#cost .live-status');
+  assert.match(line, /워커 1이\(가\) 멈췄습니다\. 스크립트\(cost-run\.js\)를 불러오지 못했거나/, line);
+  assert.doesNotMatch(line, /attention pool|worker|crashed/, line);
+  assert.deepEqual(errors.filter((e) => !/cost-run\.js|404|Failed to load/.test(e)), []);
+  await close();
+});
+
 test('a copy of the folder without the relaxed-SIMD core: the workers load the SIMD one', async () => {
   await writeFile(join(site, 'cost.html'), widgetsHtml({ script: './widget/attention-explorer.js', ids: ['cost'] }));
   const route = (context) => context.route('**/attn-core-lite-relaxed.wasm', (r) => r.fulfill({ status: 404, body: 'not found' }));

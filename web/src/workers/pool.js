@@ -61,10 +61,12 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
   let drawn = null; // the inputs the workers drew (draw()): {rows, cols, heads, causal, byRows, parts}
   const slots = []; // {worker, pending: Map(id -> {resolve, reject})}
 
-  function fail(slot, message) {
+  // (info: fields for a caller that says it in its own words, e.g. {worker, script} of a
+  // worker whose script did not load)
+  function fail(slot, message, info = {}) {
     drawn = null; // what this worker drew is gone with it
-    slot.loaded.reject(new Error(message));
-    for (const p of slot.pending.values()) p.reject(new Error(message));
+    slot.loaded.reject(Object.assign(new Error(message), info));
+    for (const p of slot.pending.values()) p.reject(Object.assign(new Error(message), info));
     slot.pending.clear();
     slot.worker.terminate();
     slot.worker = null; // replaced at its next call: the pool keeps its size
@@ -93,8 +95,10 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
     w.onerror = (e) => {
       e?.preventDefault?.();
       // (a script that is not there, a widget's folder without cost-run.js: named)
-      const script = url ? ` (${new URL(url, globalThis.location?.href).pathname.split('/').pop()})` : '';
-      if (slot.worker === w) fail(slot, `attention pool: worker ${slots.indexOf(slot) + 1} stopped: ${e?.message || `it crashed or its script failed to load${script}`}`);
+      const file = url ? new URL(url, globalThis.location?.href).pathname.split('/').pop() : '';
+      const n = slots.indexOf(slot) + 1;
+      if (slot.worker === w) fail(slot, `attention pool: worker ${n} stopped: ${e?.message || `it crashed or its script failed to load${file ? ` (${file})` : ''}`}`,
+        e?.message ? { worker: n } : { worker: n, script: file || null });
     };
     w.onmessageerror = () => slot.worker === w && fail(slot, `attention pool: worker ${slots.indexOf(slot) + 1} could not read a message`);
     return w;

@@ -418,7 +418,8 @@ test('live run: a worker that fails reaches the chapter as a message; the next r
   await page.route('**/cost-run.js', (route) => route.fulfill({ status: 404, body: 'gone' }));
   await page.click('#cost [data-action="run"]');
   await page.waitForFunction(() => /The run stopped/.test(document.querySelector('#cost .live-status').textContent), null);
-  assert.match(await page.textContent('#cost .live-status'), /The run stopped: attention pool: worker \d (stopped|could not start)/);
+  // (in the page's words, not the pool's)
+  assert.match(await page.textContent('#cost .live-status'), /^The run stopped: worker \d stopped: its script \(cost-run\.js\) did not load, or it crashed/);
   const said = await page.textContent('#cost .live-status');
   assert.match(said, /\(cost-run\.js\)/, `the script that did not load is named: ${said}`);
   assert.equal(await page.isDisabled('#cost [data-action="run"]'), false);

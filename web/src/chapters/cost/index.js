@@ -220,7 +220,7 @@ export default {
       try {
         me.pool = createPool({ url: new URL('./cost-run.js', import.meta.url), size: workersFor(s, heads), maxRows: s.liveMaxN });
       } catch (e) {
-        patch({ live: { ...base, status: 'error', message: e.message || tr('liveWorkerFailed'), total: 1 } });
+        patch({ live: { ...base, status: 'error', message: failure(e), total: 1 } });
         return;
       }
       run = me;
@@ -271,7 +271,7 @@ export default {
               partial = 0;
               const L = live();
               const rest = L.sizes.filter((m) => m >= n).reduce((a, m) => a + L.flops[L.sizes.indexOf(m)], 0);
-              setLive({ failed: { n, message: e.message }, total: L.total - rest });
+              setLive({ failed: { n, message: failure(e) }, total: L.total - rest });
               continue;
             }
             const L = live();
@@ -284,7 +284,7 @@ export default {
         }
         finish('done');
       } catch (e) {
-        if (run === me) finish('error', e?.message || tr('liveWorkerFailed'));
+        if (run === me) finish('error', failure(e));
       }
     }
     function finish(statusName, message = '') {
@@ -306,6 +306,11 @@ export default {
       if (!silent) setLive({ status: 'cancelled', current: null });
     }
     addEventListener('pagehide', () => cancelRun(true));
+
+    // A pool's error in the page's words where the pool says what failed (a worker whose
+    // script did not load: a widget's folder without cost-run.js), else its own message.
+    const failure = (e) => ('script' in (e ?? {}) ? tr('liveWorkerScript', { n: e.worker, file: e.script ?? '' })
+      : e?.message || tr('liveWorkerFailed'));
 
     // ---- drawing ------------------------------------------------------------------------------
     // The progress bar and the line under it: the work of the sizes done, plus the part of
