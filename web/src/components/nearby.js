@@ -25,17 +25,23 @@ const hidden = new Set(); // far ones that were not rendered when last seen (dis
 let observer = null;
 let resizes = null;
 
+// Within half a screen of the viewport (the IntersectionObserver's margin), by its box.
+const isNear = (r) => r.bottom >= -window.innerHeight / 2 && r.top <= 1.5 * window.innerHeight;
+// el is near now: its newer value, if it has one, drawn.
+function drawNear(el) {
+  far.delete(el);
+  const draw = dirty.get(el);
+  dirty.delete(el);
+  draw?.();
+}
+
 function watch(el) {
   if (!observer) {
     if (typeof IntersectionObserver !== 'function') return false;
     observer = new IntersectionObserver((entries) => {
       for (const e of entries) {
-        if (e.isIntersecting) {
-          far.delete(e.target);
-          const draw = dirty.get(e.target);
-          dirty.delete(e.target);
-          draw?.();
-        } else {
+        if (e.isIntersecting) drawNear(e.target);
+        else {
           far.add(e.target);
           // not rendered (display: none, a part of the chapter the state hides): watched
           // for the edit that shows it (shown below)
@@ -56,12 +62,7 @@ function watch(el) {
         if (!hidden.has(el) || (!e.contentRect.width && !e.contentRect.height)) continue;
         hidden.delete(el);
         resizes.unobserve(el); // (before it is drawn: its new size is not reported again)
-        const r = el.getBoundingClientRect(), h = window.innerHeight;
-        if (r.bottom < -h / 2 || r.top > 1.5 * h) continue; // far: the other observer draws it when near
-        far.delete(el);
-        const draw = dirty.get(el);
-        dirty.delete(el);
-        draw?.();
+        if (isNear(el.getBoundingClientRect())) drawNear(el); // (far: the other observer draws it when near)
       }
     }) : null;
     // An edit that shows or hides part of a chapter moves the figures below it: one that was
@@ -72,17 +73,11 @@ function watch(el) {
     if (typeof ResizeObserver === 'function' && typeof document !== 'undefined' && document.body)
       new ResizeObserver(() => {
         if (!dirty.size) return;
-        const h = window.innerHeight;
         const near = [...dirty.keys()].filter((el) => {
           const r = el.getBoundingClientRect();
-          return (r.width || r.height) && r.bottom >= -h / 2 && r.top <= 1.5 * h;
+          return (r.width || r.height) && isNear(r);
         });
-        for (const el of near) {
-          far.delete(el);
-          const draw = dirty.get(el);
-          dirty.delete(el);
-          draw?.();
-        }
+        for (const el of near) drawNear(el);
       }).observe(document.body);
     if (typeof window !== 'undefined') window.addEventListener('beforeprint', flushAll);
   }
