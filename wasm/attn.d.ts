@@ -808,6 +808,13 @@ export interface CreateOptions {
   locateFile?: (path: string, prefix: string) => string;
 }
 
+/** A core that did not load (its file missing, a 404 page in its place, a damaged copy): what
+ *  createAttention rejects with. file: the .wasm's name (null for a caller's wasmBinary); the
+ *  message names it and says why; cause: the Emscripten loader's own error. */
+export interface CoreLoadError extends Error {
+  file: string | null;
+}
+
 export default function createAttention(options?: CreateOptions): Promise<Attention>;
 /** True when this engine runs WebAssembly SIMD128 (what createAttention's 'auto' checks). */
 export function simdSupported(): boolean;

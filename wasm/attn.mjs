@@ -99,6 +99,21 @@ function makeApi(raw) {
   return Object.freeze(api);
 }
 
+// A core that did not load (its file missing, a server's 404 page in its place, a damaged
+// copy, an engine refusing an instruction): an Error naming the file (error.file: its name,
+// null for a caller's wasmBinary) and saying why, in place of the loader's
+// "Aborted(CompileError: ... expected magic word ...)"; the loader's error is error.cause.
+function loadFailed(e, file) {
+  const why = String(e?.message ?? e).replace(/^Aborted\((.*)\)[^)]*$/s, '$1').split('\n')[0]
+    .replace(/^(RuntimeError|CompileError|LinkError): /, '').replace(/^WebAssembly\.instantiate\(\): /, '');
+  const notWasm = /expected magic word|ENOENT|both async and sync fetching|failed to load wasm|404/i.test(why);
+  const error = new Error(file
+    ? `createAttention: could not load the core ${file}: ${notWasm ? 'the file is missing or is not WebAssembly' : why}`
+    : `createAttention: could not load the given wasmBinary: ${notWasm ? 'the bytes are not WebAssembly' : why}`, { cause: e });
+  error.file = file;
+  return error;
+}
+
 /**
  * Loads the WebAssembly core and returns the API.
  * @param {object} [options]
@@ -114,6 +129,7 @@ function makeApi(raw) {
  *         'auto' keeps the whole core on SIMD128: the trainer's runs stay the same bits on
  *         every engine with SIMD (a seed names one run).
  *   other keys go to the Emscripten loader (e.g. wasmBinary, locateFile).
+ * Rejects with loadFailed()'s Error (error.file names the .wasm) when the core does not load.
  */
 export default async function createAttention(options = {}) {
   if (options === null || typeof options !== 'object' || Array.isArray(options))
@@ -139,11 +155,25 @@ export default async function createAttention(options = {}) {
     if (file !== 'attn-core' && file !== 'attn-core-scalar' && !args.wasmBinary && !args.locateFile &&
         !args.instantiateWasm && !isNode)
       args.locateFile = () => new URL(`./${file}.wasm`, import.meta.url).href;
-    if (isNode && !args.wasmBinary && !args.locateFile && !args.instantiateWasm) {
-      const { readFile } = await import('node:fs/promises');
-      args.wasmBinary = await readFile(new URL(`./${file}.wasm`, import.meta.url));
+    // The file actually asked for (a caller's locateFile may name another), for the error below.
+    let wasm = `${file}.wasm`;
+    if (args.locateFile && !args.wasmBinary && !args.instantiateWasm) {
+      const locate = args.locateFile;
+      args.locateFile = (path, prefix) => {
+        const where = locate(path, prefix);
+        if (path.endsWith('.wasm')) wasm = String(where).split(/[?#]/)[0].split('/').pop() || wasm;
+        return where;
+      };
     }
-    return makeApi(connect(await createAttnCore(args)));
+    try {
+      if (isNode && !args.wasmBinary && !args.locateFile && !args.instantiateWasm) {
+        const { readFile } = await import('node:fs/promises');
+        args.wasmBinary = await readFile(new URL(`./${file}.wasm`, import.meta.url));
+      }
+      return makeApi(connect(await createAttnCore(args)));
+    } catch (e) {
+      throw loadFailed(e, moduleArgs.wasmBinary ? null : wasm);
+    }
   };
   // 'auto' chose the relaxed build as the faster one: where its file cannot be loaded (a copy
   // of the files without it), the SIMD128 build does the same work.

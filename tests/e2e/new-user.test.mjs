@@ -16,7 +16,15 @@ const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'd
 // (no file of web/dist/ behind it).
 const site = await tempDir('attn-site-');
 await cp(join(dist, 'widget'), join(site, 'widget'), { recursive: true });
-const { server, browser } = await harness({ mounts: { '/site/': { dir: site, csp: LAX_CSP, alone: true } } });
+// The one file with the side files the cost chapter's live run needs (docs/embedding.md).
+const one = await tempDir('attn-one-');
+for (const f of ['attention-explorer.js', 'cost-run.js', 'attn.mjs', 'attn-core.mjs', 'attn-core-lite.wasm', 'attn-core-lite-relaxed.wasm'])
+  await cp(join(dist, f), join(one, f));
+await writeFile(join(one, 'cost.html'), widgetsHtml({ script: './attention-explorer.js', ids: ['cost'] }));
+const { server, browser } = await harness({ mounts: {
+  '/site/': { dir: site, csp: LAX_CSP, alone: true },
+  '/one/': { dir: one, csp: LAX_CSP, alone: true },
+} });
 
 async function open(url, { width = 1280, height = 900, route, ready = true, eager = true, init } = {}) {
   const context = await browser.newContext({ viewport: { width, height } });
@@ -133,6 +141,45 @@ test('the cost chapter without its worker script: the run stops, said in Korean,
   assert.match(line, /워커 1이\(가\) 멈췄습니다\. 스크립트\(cost-run\.js\)를 불러오지 못했거나/, line);
   assert.doesNotMatch(line, /attention pool|worker|crashed/, line);
   assert.deepEqual(errors.filter((e) => !/cost-run\.js|404|Failed to load/.test(e)), []);
+  await close();
+});
+
+// The one-file widget with the side files docs/embedding.md lists for the cost chapter's live
+// run, copied into a course's folder; and what the run says when the workers' core is missing.
+test('the one-file widget with the cost run\'s files as docs/embedding.md lists: the run ends; without the core it names the file', async () => {
+  for (const lacking of [false, true]) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const missing = [];
+    if (lacking) await context.route('**/attn-core-lite*.wasm', (r) => r.fulfill({ status: 404, contentType: 'text/html', body: '<!doctype html><title>Not Found</title>' }));
+    const page = await context.newPage();
+    page.on('response', (r) => r.status() >= 400 && missing.push(new URL(r.url()).pathname));
+    await page.goto(`${server.url}one/cost.html`);
+    await page.waitForFunction(() => document.querySelector('attention-explorer')?.dataset.ready === 'true', null);
+    const status = await page.evaluate(runCost);
+    if (!lacking) {
+      assert.match(status, /^Done/, status);
+      assert.deepEqual(missing, []);
+    } else {
+      assert.match(status, /worker 1 could not load the computing core \(attn-core-lite\.wasm\): the file is missing or damaged/, status);
+      assert.doesNotMatch(status, /Aborted|CompileError|magic word|attention pool/, status);
+    }
+    await context.close();
+  }
+});
+
+// The same in Korean, on the page: the workers' core answered 404 once the page is up (the
+// page's own core has loaded).
+test('the cost chapter whose workers cannot load their core: the run stops, said in Korean, naming the file', async () => {
+  const { page, errors, close } = await open('?embed=cost&lang=ko');
+  await page.context().route('**/attn-core-lite*.wasm', (r) => r.fulfill({ status: 404, body: 'not found' }));
+  await page.selectOption('#cost [data-control="liveMaxN"]', '4096');
+  await page.selectOption('#cost [data-control="liveHeads"]', '1');
+  await page.click('#cost [data-action="run"]');
+  await page.waitForFunction(() => document.querySelector('#cost .live-status').dataset.state === 'error' || /불러오지 못했/.test(document.querySelector('#cost .live-status').textContent), null);
+  const line = await page.textContent('#cost .live-status');
+  assert.match(line, /워커 1이\(가\) 계산 코어\(attn-core-lite\.wasm\)를 불러오지 못했습니다\. 파일이 없거나 손상되었습니다/, line);
+  assert.doesNotMatch(line, /Aborted|CompileError|worker|attention pool/, line);
+  assert.deepEqual(errors.filter((e) => !/attn-core-lite|404|Failed to load|Aborted|prepare wasm|magic word/.test(e)), []);
   await close();
 });
 

@@ -44,3 +44,38 @@ test('the lite wasm is at least a fifth smaller than the whole core, gzipped', (
   const gz = (f) => statSync(new URL(`../../web/dist/${f}.wasm.gz`, import.meta.url)).size;
   assert.ok(gz('attn-core-lite') < 0.8 * gz('attn-core'), `${gz('attn-core-lite')} vs ${gz('attn-core')} bytes`);
 });
+
+// A copy of the files without a core (a folder copied by hand, a server answering 404 with a
+// page): the promise rejects with an Error naming the file, not the loader's
+// "Aborted(CompileError ... expected magic word ...)".
+test('a core that does not load: the error names its file (error.file) and says why', async () => {
+  const { mkdtemp, copyFile, writeFile, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { fileURLToPath } = await import('node:url');
+  const dist = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+  const dir = await mkdtemp(join(tmpdir(), 'attn-nocore-'));
+  try {
+    for (const f of ['attn.mjs', 'attn-core.mjs', 'attn-core-scalar.mjs']) await copyFile(join(dist, f), join(dir, f));
+    const { default: create } = await import(join(dir, 'attn.mjs'));
+    const named = (file) => (e) => e instanceof Error && e.file === file &&
+      e.message === `createAttention: could not load the core ${file}: the file is missing or is not WebAssembly` && e.cause !== undefined;
+    await assert.rejects(create({ simd: true }), named('attn-core.wasm'));
+    await assert.rejects(create({ simd: true, training: false }), named('attn-core-lite.wasm'));
+    await assert.rejects(create({ simd: false }), named('attn-core-scalar.wasm'));
+    // a page where the file should be
+    await writeFile(join(dir, 'attn-core-lite.wasm'), '<!doctype html><title>404 Not Found</title>');
+    await assert.rejects(create({ simd: true, training: false }), named('attn-core-lite.wasm'));
+    // a caller's bytes: no file to name
+    await assert.rejects(create({ simd: true, wasmBinary: new Uint8Array([0, 97, 115, 109, 1, 0, 0]) }),
+      (e) => e.file === null && /^createAttention: could not load the given wasmBinary: /.test(e.message));
+    // a caller's locateFile: the file it named
+    await assert.rejects(create({ simd: true, locateFile: () => join(dir, 'elsewhere', 'my-core.wasm') }),
+      (e) => e.file === 'my-core.wasm' && /^createAttention: could not load the core my-core\.wasm: /.test(e.message));
+    // and a core that is there still loads
+    await copyFile(join(dist, 'attn-core-lite.wasm'), join(dir, 'attn-core-lite.wasm'));
+    assert.equal((await create({ simd: true, training: false })).simd, 'wasm-simd128');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

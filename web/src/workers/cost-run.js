@@ -8,7 +8,8 @@
 // Messages out: {type: 'ready', simd} once the core is loaded and warmed up;
 //               {type: 'progress', id, done, of} after each part, when the call asked (progress: true);
 //               {type: 'result', id, heads: [{output, ms, workBytes, q, k, v}], at: [start, end]};
-//               {type: 'error', id, message, name, kind} (id absent: the core did not load).
+//               {type: 'error', id, message, name, kind} (id absent: the core did not load;
+//               then file names its .wasm when that file did not load: createAttention's error.file).
 // Built by scripts/build.mjs into dist/cost-run.js, next to attn.mjs, which it imports.
 import createAttention from './attn.mjs';
 import { serveHeads, warmUp } from './heads-task.js';
@@ -21,7 +22,7 @@ const ready = createAttention({ training: false }).then((attn) => {
 });
 ready.then(
   (attn) => self.postMessage({ type: 'ready', simd: attn.simd }),
-  (e) => self.postMessage({ type: 'error', message: e?.message ?? String(e) }),
+  (e) => self.postMessage({ type: 'error', message: e?.message ?? String(e), file: e?.file ?? null }),
 );
 
 self.onmessage = serveHeads(ready, (m, transfer) => self.postMessage(m, transfer));

@@ -62,7 +62,7 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
   const slots = []; // {worker, pending: Map(id -> {resolve, reject})}
 
   // (info: fields for a caller that says it in its own words, e.g. {worker, script} of a
-  // worker whose script did not load)
+  // worker whose script did not load, {worker, file} of one whose core's .wasm did not)
   function fail(slot, message, info = {}) {
     drawn = null; // what this worker drew is gone with it
     slot.loaded.reject(Object.assign(new Error(message), info));
@@ -79,7 +79,10 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
     w.onmessage = ({ data: m }) => {
       if (slot.worker !== w) return;
       if (m?.type === 'ready') return slot.loaded.resolve(m);
-      if (m?.type === 'error' && m.id == null) return fail(slot, `attention pool: worker ${slots.indexOf(slot) + 1} could not start: ${m.message}`);
+      if (m?.type === 'error' && m.id == null) {
+        const n = slots.indexOf(slot) + 1; // (file: the core's .wasm, when that is what did not load)
+        return fail(slot, `attention pool: worker ${n} could not start: ${m.message}`, m.file ? { worker: n, file: m.file } : { worker: n });
+      }
       const p = slot.pending.get(m?.id);
       if (!p) return;
       if (m.type === 'progress') return p.onProgress?.(m); // a part of the call is done; more to come

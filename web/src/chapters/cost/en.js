@@ -87,6 +87,7 @@ export default {
   liveStatus_error: 'The run stopped: {liveMessage}',
   liveFailedNote: 'The plain kernel no longer fit at n = {n}.',
   liveWorkerScript: 'worker {n} stopped: its script ({file}) did not load, or it crashed',
+  liveWorkerCore: 'worker {n} could not load the computing core ({file}): the file is missing or damaged',
   liveWorkerFailed: 'the worker could not start',
   liveLinkAdjusted: 'This link asks for {liveAsked}, which is not offered here, so the nearest offered value is selected: {liveUsed}. Press Run to measure.',
   liveMaxNBad: 'the largest n must be one of {list}, and this link asks for n = {n}. Pick one in “largest n” and run again.',

@@ -310,6 +310,7 @@ export default {
     // A pool's error in the page's words where the pool says what failed (a worker whose
     // script did not load: a widget's folder without cost-run.js), else its own message.
     const failure = (e) => ('script' in (e ?? {}) ? tr('liveWorkerScript', { n: e.worker, file: e.script ?? '' })
+      : e?.file ? tr('liveWorkerCore', { n: e.worker, file: e.file })
       : e?.message || tr('liveWorkerFailed'));
 
     // ---- drawing ------------------------------------------------------------------------------

@@ -86,6 +86,7 @@ export default {
   liveStatus_error: '측정이 멈췄습니다: {liveMessage}',
   liveFailedNote: '기본 커널은 n = {n}에서 메모리에 더 들어가지 않았습니다.',
   liveWorkerScript: '워커 {n}이(가) 멈췄습니다. 스크립트({file})를 불러오지 못했거나 워커가 비정상 종료되었습니다',
+  liveWorkerCore: '워커 {n}이(가) 계산 코어({file})를 불러오지 못했습니다. 파일이 없거나 손상되었습니다',
   liveWorkerFailed: '워커를 시작하지 못했습니다',
   liveLinkAdjusted: '이 링크는 {liveAsked}을(를) 요청하지만 여기서는 고를 수 없는 값이라, 가장 가까운 값을 골라 두었습니다: {liveUsed}. 실행을 누르면 잽니다.',
   liveMaxNBad: '최대 n은 {list} 가운데 하나여야 하는데, 이 링크는 n = {n}을 요청합니다. ‘최대 n’에서 하나를 고르고 다시 실행하세요.',
