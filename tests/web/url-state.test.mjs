@@ -25,6 +25,9 @@ test('numbers: shortest text that reads back to the same float32', () => {
   assert.equal(decodeNumber('!-inf'), -Infinity);
   assert.ok(Number.isNaN(decodeNumber('!nan')));
   assert.throws(() => decodeNumber('1..2'), /not a number/);
+  // the typed-number rule's texts, without '+' (a link writes 2) and without ASCII's others
+  for (const t of ['+2', '', 'Infinity', '0x10', '1,5', '1e', '.']) assert.throws(() => decodeNumber(t), /not a number/, t);
+  for (const [t, x] of [['2.', 2], ['-.5', -0.5], ['1E-3', 0.001], ['007', 7]]) assert.equal(decodeNumber(t), x, t);
   assert.throws(() => decodeNumber('0x10'), /not a number/);
 });
 

@@ -28,6 +28,7 @@ import { createI18n } from './kit/i18n.js';
 import { createStore } from './kit/store.js';
 import { createHost } from './kit/host.js';
 import { problemText } from './kit/url-state.js';
+import { NUMBER_TEXT } from './components/typed-number.js';
 import en from './kit/en.js';
 import { decompress as unzstd } from 'fzstd';
 import { css, fonts, wasmZstd } from 'widget-assets';
@@ -137,7 +138,6 @@ function hostScheme(el) {
 
 // A number attribute's text, read as the page's links write numbers (2, .5, 1e-3): never '',
 // 'Infinity', '0x10', nor a text that overflows to ±Infinity ('1e400'); NaN when it is none.
-const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 function numberAttr(v) {
   const t = String(v ?? '').trim();
   return NUMBER_TEXT.test(t) ? Number(t) : NaN;

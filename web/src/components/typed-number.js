@@ -70,7 +70,11 @@ export function numberText(text) {
 
 // (Of any length: 400 nines is a number, out of range, as 1e309 is. Each pattern reads a
 // text once, in time linear in its length: no two parts can take the same digits.)
-const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
+// A number's text in ASCII: 2, -.5, 1e-3, +4 (not '', 'Infinity', '0x10', '1,5'). Also the
+// rule of a widget's number attributes (widget.js) and, without '+', of a link's numbers
+// (kit/url-state.js).
+export const NUMBER_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
+const NUMBER = NUMBER_TEXT;
 // Text that is not a number yet but may become one as the learner keeps typing:
 // "-", ".", "1e", "2e-", "+".
 const PREFIX = /^[+-]?(\d+(\.\d*)?|\.\d*)?(e[+-]?)?$/i;

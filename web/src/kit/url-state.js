@@ -19,6 +19,7 @@
 // Only unreserved characters and ',;:!~@$_*' are used, so browsers and chat apps leave
 // the text alone; a value percent-encoded on the way is decoded once before parsing.
 
+import { NUMBER_TEXT } from '../components/typed-number.js';
 import { f32Text } from '../format.js';
 import en from './en.js';
 import { fill } from './fill.js';
@@ -52,7 +53,8 @@ export class UrlStateError extends Error {
 
 const f32 = (x) => Math.fround(x);
 const BARE = /^[A-Za-z_][\w.-]*$/;
-const NUMBER = /^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+// a link's numbers: the typed-number rule's, without '+' (a link writes 2, not +2)
+const NUMBER = { test: (t) => t[0] !== '+' && NUMBER_TEXT.test(t) };
 const MATRIX = /^(\d{1,6})x(\d{1,6})(?:,(.*))?$/;
 export const MAX_ELEMENTS = 1 << 16; // a hand-edited URL must not allocate gigabytes
 export const VALUE_LIMIT = 1e6; // same bound as a typed cell (format.js LIMIT)
