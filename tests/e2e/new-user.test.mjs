@@ -422,8 +422,13 @@ test('prose that states a value follows the state or says it describes the examp
   assert.doesNotMatch(await para(page, 'How this example was built'), /describes the example/);
   await page.fill(cellIn('mh-X', 1, 1), '3');
   await page.waitForFunction((s) => /With the numbers you edited here/.test(document.querySelector(s).textContent), cont);
-  // (how the example was built is said of the example's numbers once X is edited)
-  assert.match(await para(page, 'How this example was built'), /describes the example/);
+  // (how the example was built is said of the example's numbers once X is edited, from its
+  // first words, and the example's text comes back with the example's numbers)
+  assert.equal(await page.$$eval('#multi-head p', (ps) => ps.filter((p) => p.textContent.startsWith('How this example was built')).length), 0);
+  assert.match(await para(page, 'How the example was built'), /^How the example was built \(you have since edited X or W[^)]*this is about the example’s numbers, not the ones on screen/);
+  await page.click("#multi-head button.reset");
+  await page.waitForFunction(() => [...document.querySelectorAll('#multi-head p')].some((p) => p.textContent.startsWith('How this example was built')));
+  assert.doesNotMatch(await para(page, 'How this example was built'), /describes the example|since edited/);
   assert.deepEqual(errors, []);
   await close();
   // and on the page, an edit in core-attention reaches multi-head's sentence at once

@@ -101,9 +101,11 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
   // says the state is not the example's), the text says that it describes the example
   // (common.aboutExample) instead of standing as a claim about the numbers on screen.
   // Returns n.
-  const aboutExample = new Map(); // element -> [state keys]
-  function describesExample(n, fields) {
-    aboutExample.set(n, fields);
+  // (edited: a text key shown in place of the block's own once the numbers differ, for a
+  // text written for that case, instead of the note added after it)
+  const aboutExample = new Map(); // element -> {fields, edited}
+  function describesExample(n, fields, edited = null) {
+    aboutExample.set(n, { fields, edited });
     return n;
   }
   let exampleDefaults = null;
@@ -476,8 +478,9 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
       const none = k == null || unfilled(tr(k), v);
       if (n.hidden !== none) n.hidden = none;
       if (none) continue;
-      const fields = aboutExample.get(n);
-      setProse(n, fields && differsFromExample(s, fields) ? `${tr(k)} ${common('aboutExample')}` : tr(k), v, { keep: !relabel });
+      const about = aboutExample.get(n);
+      const edited = about && differsFromExample(s, about.fields);
+      setProse(n, !edited ? tr(k) : about.edited ? tr(about.edited) : `${tr(k)} ${common('aboutExample')}`, v, { keep: !relabel });
       const control = names.get(n);
       if (control) {
         const name = plainText(fill(tr(k), v));

@@ -26,6 +26,9 @@
 //            listed keys), or null to hide the block in that state
 //   example  the block describes the example's numbers (kit describesExample): a list of
 //            state fields, or the chapter's function example[name](state)
+//   edited   with example: the key shown in its place once the numbers differ from the
+//            example's (a text written for that case; without it the page's common
+//            "this describes the example" note is added after the block's text)
 //   name     the element is returned under this name (for the draw function)
 // A figure entry { figure: 'name' } calls the chapter's figures[name](parent, placed) in its
 // place (placed: what the entries before it were returned under, e.g. the step panels a
@@ -33,7 +36,7 @@
 // exactly once, every name is used once; anything else throws when the chapter mounts.
 
 export const TAGS = ['h2', 'h3', 'h4', 'p', 'li', 'ul', 'ol', 'dl', 'dt', 'dd', 'div', 'section', 'aside', 'span'];
-const OPTIONS = new Set(['class', 'data', 'id', 'attrs', 'common', 'vars', 'choose', 'example', 'name']);
+const OPTIONS = new Set(['class', 'data', 'id', 'attrs', 'common', 'vars', 'choose', 'example', 'edited', 'name']);
 
 // -> { tag, keys, children } or { figure } for one entry; throws on a malformed one.
 export function entryShape(e, where = 'entry') {
@@ -49,6 +52,8 @@ export function entryShape(e, where = 'entry') {
   if (tags.length !== 1) throw new Error(`narrative ${where}: one tag per entry, not ${tags.length ? tags.join(' and ') : 'none'}`);
   const tag = tags[0];
   const v = e[tag];
+  if ('edited' in e && (typeof e.edited !== 'string' || !e.example))
+    throw new Error(`narrative ${where}: edited is a text key, with example`);
   if (typeof v === 'string') {
     if (e.choose) throw new Error(`narrative ${where}: choose needs the list of keys it may show`);
     return { tag, keys: [v] };
@@ -58,7 +63,7 @@ export function entryShape(e, where = 'entry') {
     return { tag, keys: v };
   }
   if (Array.isArray(v) && v.every((x) => x && typeof x === 'object')) {
-    for (const o of ['vars', 'choose', 'example', 'common'])
+    for (const o of ['vars', 'choose', 'example', 'edited', 'common'])
       if (o in e) throw new Error(`narrative ${where}: a container (${tag}) has no text, so no ${o}`);
     return { tag, children: v };
   }
@@ -80,7 +85,7 @@ export function* walk(list, path = '') {
 // both languages have them).
 export function narrativeKeys(list) {
   const out = { chapter: [], common: [] };
-  for (const { e, shape } of walk(list)) if (shape.keys) out[e.common ? 'common' : 'chapter'].push(...shape.keys);
+  for (const { e, shape } of walk(list)) if (shape.keys) out[e.common ? 'common' : 'chapter'].push(...shape.keys, ...(e.edited ? [e.edited] : []));
   return out;
 }
 
@@ -136,7 +141,7 @@ export function renderNarrative(list, section, kit, parts = {}) {
           : typeof vars[e.vars] === 'function' ? vars[e.vars]
             : ((field) => (s, r) => r?.[field] ?? {})(e.vars);
         n = kit.text(shape.tag, key, parent, v, e.class);
-        if (e.example) kit.describesExample(n, typeof e.example === 'string' ? example[e.example] : e.example);
+        if (e.example) kit.describesExample(n, typeof e.example === 'string' ? example[e.example] : e.example, e.edited);
       }
       if (e.id) n.id = e.id;
       for (const [a, v] of Object.entries(e.attrs ?? {})) n.setAttribute(a, v);

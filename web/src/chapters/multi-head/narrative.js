@@ -4,7 +4,7 @@ export default [
   { h2: 'title' },
   { p: 'lead', vars: 'dims', class: 'lead' },
   { p: 'illustrative', common: true, class: 'note illustrative' },
-  { p: 'construction', vars: 'dims', class: 'note construction', example: ['X', 'Wq', 'Wk', 'Wv'] }, // (true of the example's numbers)
+  { p: 'construction', vars: 'dims', class: 'note construction', example: ['X', 'Wq', 'Wk', 'Wv'], edited: 'constructionEdited' }, // (true of the example's numbers)
 
   // inputs
   { h3: 'inputTitle' },
