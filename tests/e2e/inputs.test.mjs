@@ -81,6 +81,8 @@ test('grid cells, typed key by key: what is not a number is not used, and the me
     ['1e40', /“1e40”: outside the range −1,000,000 to 1,000,000, so it is not used\. The computation uses 2,/],
     ['-1e40', /“-1e40”: outside the range/],
     ['1,5', /“1,5”: decimals are written with a point, as in 1\.5, so it is not used\. The computation uses 2,/],
+    // grouped as the page prints counts, or a decimal comma: both readings said
+    ['1,024', /“1,024”: a comma is not read here: write 1024 for the whole number, or 1\.024 for a decimal, so it is not used\. The computation uses 2,/],
     ['1.5.2', /“1\.5\.2”: not a number, so it is not used\. The computation uses 2,/],
     ['-', /“-”: not a complete number yet, so it is not used\. The computation uses 2,/],
     // float32 would store it as 0: refused like 1e40 on the large side ("1e-5" is used on the way)

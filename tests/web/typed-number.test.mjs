@@ -110,7 +110,11 @@ test('whole-number fields read digits grouped as the page prints them ("1,024");
   }), { numRuns: 500, seed: 26 });
   // a cell: "," is a decimal comma, as before
   assert.deepEqual(readDecimal('3,5'), { why: 'comma', vars: { fix: '3.5' } });
-  assert.deepEqual(readDecimal('1,024'), { why: 'comma', vars: { fix: '1.024' } });
+  // "1,024" may be grouping or a decimal comma: both readings are offered; more groups are grouping
+  assert.deepEqual(readDecimal('1,024'), { why: 'grouped', vars: { whole: '1024', fix: '1.024' } });
+  assert.deepEqual(readDecimal('-1,048,576'), { why: 'groupedWhole', vars: { whole: '-1048576' } });
+  assert.deepEqual(readDecimal('1,0245'), { why: 'comma', vars: { fix: '1.0245' } });
+  assert.deepEqual(readDecimal('1,02,4'), { why: 'nan' });
   assert.deepEqual(parseCell('1,024'), { error: 'nan' });
 });
 

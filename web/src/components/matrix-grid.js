@@ -48,6 +48,8 @@ export const TOOL_TEXT = {
   whyNan: 'not a number', whyRange: 'outside the range −1,000,000 to 1,000,000', whyIncomplete: 'not a complete number yet',
   whyTiny: 'too close to 0 for float32, which would store it as 0',
   whyEmpty: 'the cell is empty', whyComma: 'decimals are written with a point, as in {fix}',
+  whyGrouped: 'a comma is not read here: write {whole} for the whole number, or {fix} for a decimal',
+  whyGroupedWhole: 'commas are not read here: write {whole}',
 };
 let gridCount = 0;
 

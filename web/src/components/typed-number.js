@@ -102,7 +102,8 @@ export function parseCell(text) {
 
 // A cell's rule: a number within ±LIMIT that float32 does not store as 0.
 // Codes: empty, incomplete (both pending), comma (vars.fix: the number with a point),
-// nan, range, tiny.
+// grouped (vars.whole, vars.fix: "1,024" as a whole number and as a decimal), groupedWhole
+// (vars.whole: "1,048,576" without its commas), nan, range, tiny.
 export function readDecimal(text) {
   const r = parseCell(text);
   if ('value' in r) return r;
@@ -110,14 +111,18 @@ export function readDecimal(text) {
   if (t === '') return { why: 'empty', pending: true };
   if (isIncomplete(t)) return { why: 'incomplete', pending: true };
   const comma = /^([+-]?\d+),(\d+)$/.exec(t);
+  // "1,024" may be a thousand and twenty-four written as the page prints counts, or a
+  // decimal comma: both are said; "12,345,678" can only be grouping.
+  if (comma && GROUPED.test(t)) return { why: 'grouped', vars: { whole: t.replace(',', ''), fix: `${comma[1]}.${comma[2]}` } };
   if (comma) return { why: 'comma', vars: { fix: `${comma[1]}.${comma[2]}` } };
+  if (GROUPED.test(t)) return { why: 'groupedWhole', vars: { whole: t.replaceAll(',', '') } };
   return { why: r.error };
 }
 
 // Digit grouping as the page prints a count (format.js fmtCount, in both languages: "1,024",
 // "1,048,576"): one to three digits, then groups of three, each after a ",". Read only in a
-// whole number, where a "," cannot be a decimal point; a cell reads "3,5" and "1,024" as
-// a decimal comma (readDecimal: 'comma').
+// whole number, where a "," cannot be a decimal point; a cell uses none of "3,5", "1,024"
+// and "1,048,576" and says what to write (readDecimal: 'comma', 'grouped', 'groupedWhole').
 const GROUPED = /^[+-]?\d{1,3}(,\d{3})+$/;
 
 // A number field's rule: a whole number in [min, max] that passes `check` (which returns

@@ -85,6 +85,8 @@ export default {
     whyIncomplete: 'not a complete number yet',
     whyEmpty: 'the cell is empty',
     whyComma: 'decimals are written with a point, as in {fix}',
+    whyGrouped: 'a comma is not read here: write {whole} for the whole number, or {fix} for a decimal',
+    whyGroupedWhole: 'commas are not read here: write {whole}',
   },
   copyLink: 'Copy link',
   linkTitle: 'Link to this page as it is now',

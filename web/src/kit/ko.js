@@ -85,6 +85,8 @@ export default {
     whyIncomplete: '아직 완성된 숫자가 아닙니다',
     whyEmpty: '칸이 비어 있습니다',
     whyComma: '소수점은 점으로 씁니다({fix}처럼)',
+    whyGrouped: '여기서는 쉼표를 읽지 않으니 정수라면 {whole}, 소수라면 {fix}로 쓰세요',
+    whyGroupedWhole: '여기서는 쉼표를 읽지 않으니 {whole}로 쓰세요',
   },
   copyLink: '링크 복사',
   linkTitle: '지금 상태 그대로 여는 링크',

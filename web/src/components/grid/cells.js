@@ -7,7 +7,7 @@ import { typedNumber, readDecimal, numberText } from '../typed-number.js';
 import { parseMatrixText } from '../../matrix-text.js';
 
 // The typed-number rule's codes as the grid's words (TOOL_TEXT, kit/<lang>.js tools.*).
-const CELL_WORDS = { typing: 'cellTyping', left: 'cellLeft', empty: 'whyEmpty', incomplete: 'whyIncomplete', comma: 'whyComma', nan: 'whyNan', range: 'whyRange', tiny: 'whyTiny' };
+const CELL_WORDS = { typing: 'cellTyping', left: 'cellLeft', empty: 'whyEmpty', incomplete: 'whyIncomplete', comma: 'whyComma', grouped: 'whyGrouped', groupedWhole: 'whyGroupedWhole', nan: 'whyNan', range: 'whyRange', tiny: 'whyTiny' };
 
 // A cell widens with its text, so no typed or stored number is ever cut (styles.css: the
 // input is at least its usual width, else about one digit per character).
