@@ -86,6 +86,11 @@ test('the rules say why a text is not used, and which texts may still become a n
   assert.deepEqual(readWhole('-', { min: 1, max: 9 }), { why: 'whole', vars: { min: 1, max: 9 }, pending: true });
   assert.deepEqual(readWhole('1.5', { min: 1, max: 9 }), { why: 'whole', vars: { min: 1, max: 9 }, pending: false });
   assert.deepEqual(readWhole('10', { min: 1, max: 9 }), { why: 'whole', vars: { min: 1, max: 9 }, pending: false });
+  // a whole number written as a cell takes it: "1e3", "4.0", "1.5e3"; not "2.5e-1", "1e", "0x10"
+  for (const [t, v] of [['1e3', 1000], ['4.0', 4], ['1.5E3', 1500], ['+7', 7], ['１ｅ３', 1000]]) assert.deepEqual(readWhole(t, { max: 4096 }), { value: v }, t);
+  for (const t of ['2.5e-1', '1e4', '0x10', 'Infinity', '1e999'])
+    assert.equal(readWhole(t, { max: 4096 }).why, 'whole', t);
+  assert.equal(readWhole('1e', { max: 4096 }).why, 'whole');
   assert.deepEqual(readWhole('3', { check: (v) => (v % 2 ? 'odd' : null) }), { reason: 'odd' });
   assert.deepEqual(readWhole('４', { check: (v) => (v % 2 ? 'odd' : null) }), { value: 4 });
 });

@@ -126,14 +126,15 @@ export function readDecimal(text) {
 const GROUPED = /^[+-]?\d{1,3}(,\d{3})+$/;
 
 // A number field's rule: a whole number in [min, max] that passes `check` (which returns
-// the reason it refuses one, in words, or null), its digits grouped or not ("1,024").
+// the reason it refuses one, in words, or null), its digits grouped or not ("1,024"),
+// written as a cell takes it or not ("1e3", "4.0").
 // Codes: empty (pending), whole (vars: min, max; pending while only a sign is typed).
 export function readWhole(text, { min = 1, max = Number.MAX_SAFE_INTEGER, check = null } = {}) {
   let t = numberText(text);
   if (GROUPED.test(t)) t = t.replaceAll(',', '');
   if (t === '') return { why: 'empty', pending: true };
   const v = Number(t);
-  if (!/^[+-]?\d+$/.test(t) || !Number.isInteger(v) || v < min || v > max)
+  if (!NUMBER.test(t) || !Number.isInteger(v) || v < min || v > max) // ("1e3" and "2.0" are whole numbers too)
     return { why: 'whole', vars: { min, max }, pending: /^[+-]$/.test(t) };
   const reason = check?.(v) ?? null;
   return reason === null ? { value: v === 0 ? 0 : v } : { reason };
