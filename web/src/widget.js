@@ -309,23 +309,27 @@ class AttentionExplorer extends HTMLElement {
     if (gen !== this.#gen) return; // attributes changed while the core loaded
 
     const options = {};
-    for (const [attr, key] of [['tokens', 'tokens'], ['d_model', 'dModel'], ['heads', 'heads'], ['seed', 'seed']]) {
+    // A size, seed or mask the chapter does not take is said as such, whatever its value (a
+    // range message would suggest a value that is then refused all the same).
+    const supported = module.options ?? [];
+    const SIZES = [['tokens', 'tokens'], ['d_model', 'dModel'], ['heads', 'heads'], ['seed', 'seed'], ['mask', 'mask']];
+    const takes = SIZES.filter(([, k]) => supported.includes(k)).map(([n]) => n);
+    for (const [attr, key] of SIZES) {
       if (a(attr) === null) continue;
+      if (!supported.includes(key)) {
+        say(takes.length ? 'attrUnsupported' : 'attrUnsupportedNone', { attr, chapter: ch.id, list: takes.join(', ') });
+        continue;
+      }
+      if (key === 'mask') {
+        if (['causal', 'none'].includes(a('mask'))) options.mask = a('mask');
+        else say('attrChoice', { attr: 'mask', value: cut(a('mask')), list: 'causal, none' });
+        continue;
+      }
       const r = wholeAttr(a(attr));
       // (a whole number out of range, -1, 1e9 or one too large to read, is said as such)
       if ('why' in r) say(r.why, { attr, value: cut(a(attr)), max: WHOLE_MAX });
       else options[key] = r.value;
     }
-    if (a('mask') !== null) {
-      if (['causal', 'none'].includes(a('mask'))) options.mask = a('mask');
-      else say('attrChoice', { attr: 'mask', value: cut(a('mask')), list: 'causal, none' });
-    }
-    const supported = module.options ?? [];
-    for (const [attr, key] of [['tokens', 'tokens'], ['d_model', 'dModel'], ['heads', 'heads'], ['seed', 'seed'], ['mask', 'mask']])
-      if (key in options && !supported.includes(key)) {
-        const takes = [['tokens', 'tokens'], ['d_model', 'dModel'], ['heads', 'heads'], ['seed', 'seed'], ['mask', 'mask']].filter(([, k]) => supported.includes(k)).map(([n]) => n);
-        say(takes.length ? 'attrUnsupported' : 'attrUnsupportedNone', { attr, chapter: ch.id, list: takes.join(', ') });
-      }
     // model: only the real-models chapter opens a checkpoint; elsewhere it is said, as a size
     // the chapter does not take is
     if (a('model') !== null && ch.id !== 'real-models')
