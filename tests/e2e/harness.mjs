@@ -158,11 +158,17 @@ export const widgetsHtml = ({ script = './attention-explorer.js', langs = ['en']
 
 export const pageReady = (page) => page.waitForSelector('body[data-ready="true"]');
 
-export const widgetsReady = (page) =>
-  page.waitForFunction(() => {
+// Every widget rendered; one that could not show its chapter (data-ready="failed") fails the
+// wait at once with what it shows, rather than a timeout.
+export const widgetsReady = async (page) => {
+  const failed = await (await page.waitForFunction(() => {
     const ws = [...document.querySelectorAll('attention-explorer')];
-    return ws.length > 0 && ws.every((w) => w.dataset.ready === 'true');
-  });
+    const bad = ws.filter((w) => w.dataset.ready === 'failed');
+    if (bad.length) return bad.map((w) => `${w.getAttribute('chapter')}: ${w.shadowRoot?.querySelector('.boot-status')?.textContent ?? ''}`);
+    return ws.length > 0 && ws.every((w) => w.dataset.ready === 'true') && [];
+  })).jsonValue();
+  if (failed.length) throw new Error(`widgets could not show their chapter: ${failed.join('; ')}`);
+};
 
 // Two painted frames: what the last change scheduled for "the next frame" (observers'
 // reports, a scroll cue) has run.

@@ -9,7 +9,7 @@ import { cp, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eagerFigures } from '../../web/scripts/browser.mjs';
-import { harness, LAX_CSP, WAIT_MS, frames, settled, tempDir, widgetsHtml } from './harness.mjs';
+import { harness, LAX_CSP, WAIT_MS, frames, settled, tempDir, widgetsHtml, widgetsReady } from './harness.mjs';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
 // A course site: the light widget's folder copied as docs/embedding.md says, served as it is
@@ -120,8 +120,11 @@ test('the light widget: a chapter whose code cannot be fetched names its code, n
     w.setAttribute('lang', 'en');
     document.querySelector('main').append(w);
     const why = await w.ready.then(() => 'resolved', (e) => e.message);
-    return { why, shown: w.shadowRoot.querySelector('.boot-status')?.textContent ?? '' };
+    return { why, shown: w.shadowRoot.querySelector('.boot-status')?.textContent ?? '', mark: w.dataset.ready };
   });
+  assert.equal(failed.mark, 'failed', 'data-ready says it too (a wait for the widget ends)');
+  // and the tests' wait for widgets fails at once with what the widget shows
+  await assert.rejects(widgetsReady(page), /widgets could not show their chapter: softmax: Could not load this chapter's code or words/);
   assert.match(failed.shown, /^Could not load this chapter's code or words/, failed.shown);
   assert.doesNotMatch(failed.shown, /computing core/);
   assert.equal(failed.why, failed.shown, 'ready rejects with what the widget shows');

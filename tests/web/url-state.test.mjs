@@ -28,6 +28,10 @@ test('numbers: shortest text that reads back to the same float32', () => {
   // the typed-number rule's texts, without '+' (a link writes 2) and without ASCII's others
   for (const t of ['+2', '', 'Infinity', '0x10', '1,5', '1e', '.']) assert.throws(() => decodeNumber(t), /not a number/, t);
   for (const [t, x] of [['2.', 2], ['-.5', -0.5], ['1E-3', 0.001], ['007', 7]]) assert.equal(decodeNumber(t), x, t);
+  // a matrix entry float32 would store as 0 though written nonzero: refused, as a cell refuses it
+  for (const t of ['1e-999', '-1e-50', '0.00000000000000000000000000000000000000000000001'])
+    assert.throws(() => decodeNumber(t, true), (e) => e.code === 'tiny' || /closer to 0/.test(e.message), t);
+  for (const t of ['0', '-0', '0e-999', '1e-45', '0.000']) assert.ok(Number.isFinite(decodeNumber(t, true)), t); // (0 and float32's smallest subnormal are kept)
   assert.throws(() => decodeNumber('0x10'), /not a number/);
 });
 

@@ -28,7 +28,7 @@ import { createI18n } from './kit/i18n.js';
 import { createStore } from './kit/store.js';
 import { createHost } from './kit/host.js';
 import { problemText } from './kit/url-state.js';
-import { NUMBER_TEXT } from './components/typed-number.js';
+import { NUMBER_TEXT, quoteTyped } from './components/typed-number.js';
 import en from './kit/en.js';
 import { decompress as unzstd } from 'fzstd';
 import { css, fonts, wasmZstd } from 'widget-assets';
@@ -253,7 +253,7 @@ class AttentionExplorer extends HTMLElement {
     // What an attribute could not do, named by the attribute with the values it accepts
     // (kit/en.js attr*): each a function, so that a language switch re-words it.
     const problems = [];
-    const cut = (v) => (v.length > 20 ? `${v.slice(0, 20)}…` : v);
+    const cut = quoteTyped; // (an attribute's value quoted as a typed text or a link's part is: 24 characters)
     const say = (key, vars) => problems.push(() => i18n.t(`common.${key}`, vars));
     if (a('lang') !== null && !['ko', 'en'].includes(a('lang'))) say('attrChoice', { attr: 'lang', value: cut(a('lang')), list: 'ko, en' });
 
@@ -303,6 +303,9 @@ class AttentionExplorer extends HTMLElement {
         : i18n.t('common.loadFailed', { message: e.message });
       status.classList.add('error');
       console.error(e);
+      // (data-ready="failed": a page or test waiting for the widget stops waiting; the
+      // shown message is `ready`'s rejection)
+      this.setAttribute('data-ready', 'failed');
       this.#readyWith(new Error(status.textContent, { cause: e }));
       return;
     }

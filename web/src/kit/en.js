@@ -116,6 +116,7 @@ export default {
     inSetting: '{name}: {problem}',
     noSetting: 'there is no setting "{name}"',
     overflow: '{text} is outside the range of numbers that can be stored',
+    tiny: '{text} is closer to 0 than float32 can hold (it would be stored as 0)',
     outOfRange: '{value} is outside the allowed range for {name}',
     notOneOf: '{name} takes {allowed}, not {value}',
     wrongKind: 'expected {want}, the link has {have}',

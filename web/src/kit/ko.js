@@ -115,6 +115,7 @@ export default {
     inSetting: '{name}: {problem}',
     noSetting: '“{name}”이라는 설정이 없습니다',
     overflow: '{text}은(는) 저장할 수 있는 수의 범위를 벗어납니다',
+    tiny: '{text}은(는) 0에 너무 가까워 float32로는 0으로 저장됩니다',
     outOfRange: '{value}은(는) {name}에 허용되는 범위를 벗어납니다',
     notOneOf: '{name}에는 {allowed}만 쓸 수 있습니다({value}은(는) 안 됩니다)',
     wrongKind: '{want} 값이어야 하는데 링크에는 {have} 값이 있습니다',

@@ -19,7 +19,7 @@
 // Only unreserved characters and ',;:!~@$_*' are used, so browsers and chat apps leave
 // the text alone; a value percent-encoded on the way is decoded once before parsing.
 
-import { NUMBER_TEXT } from '../components/typed-number.js';
+import { NUMBER_TEXT, quoteTyped } from '../components/typed-number.js';
 import { f32Text } from '../format.js';
 import en from './en.js';
 import { fill } from './fill.js';
@@ -84,10 +84,13 @@ export function decodeNumber(t, single = false, lenient = false) {
   if (!NUMBER.test(t)) throw new UrlStateError('notNumber', { text: short(t) });
   const x = Number(t);
   if (!lenient && !Number.isFinite(single ? f32(x) : x)) throw new UrlStateError('overflow', { text: short(t) });
+  // (a matrix entry that float32 stores as 0 though it is written nonzero, "1e-999": refused
+  // as a typed cell refuses it, not read silently as 0)
+  if (single && f32(x) === 0 && /[1-9]/.test(t.split(/e/i)[0])) throw new UrlStateError('tiny', { text: short(t) });
   return x;
 }
 
-const short = (t) => (t.length > 24 ? `${t.slice(0, 24)}…` : t);
+const short = quoteTyped; // (a link's text quoted as a typed one is: 24 characters)
 const escape = (s) =>
   encodeURIComponent(s).replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%/g, '*');
 const unescape = (t) => {
