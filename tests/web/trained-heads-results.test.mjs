@@ -87,6 +87,11 @@ test('a field of the wrong kind, a number that is not finite or not a count', ()
   const badRole = copy();
   badRole.heads[0].role = 'none';
   assert.deepEqual(problem(badRole).key, 'notRole');
+  // a role its scores do not give (by the thresholds the chapter shows)
+  const otherRole = copy();
+  const was = otherRole.heads[2].role;
+  otherRole.heads[2].role = was === 'induction' ? 'local' : 'induction';
+  assert.deepEqual(problem(otherRole), { key: 'roleScores', vars: { field: 'heads[2].role', value: JSON.stringify(otherRole.heads[2].role), want: JSON.stringify(was), n: 3 } });
   // a long value is cut short
   assert.equal(problem(set('heldOut.bitsPerChar', 'x'.repeat(100))).vars.value.length, 24);
 });

@@ -23,6 +23,7 @@ export default {
   wrong_headCount: 'it lists {n|head|heads} and the model has {want} ({layers|layer|layers} × {heads|head|heads})',
   wrong_notRole: '{field} is {value}, not one of the roles {list}',
   wrong_headPlace: '{field} is {value} where the model\'s order has {want} (entry {n} of heads)',
+  wrong_roleScores: '{field} is {value} but its scores give {want} by the thresholds this chapter shows (entry {n} of heads)',
   inputTitle: 'Your sentence',
   inputBody: 'The model reads characters, and a Hangul syllable as its two or three jamo (고 = ㄱ + ㅗ), so Korean and English share one small vocabulary. To show you the characters you typed, a syllable\'s jamo are put back together: the weight a character receives is the sum over its jamo, and a character\'s row is the row of its last jamo, the position that has read all of it. A character drawn from several code points, such as an emoji joined with a zero-width joiner (👩‍💻) or given a skin tone, is put together the same way. The model sees {window|token|tokens} after a start token &lt;s&gt;.',
   inputLabel: 'Sentence (Korean or English)',

@@ -1,14 +1,15 @@
 // The trained-heads chapter's two data files, fetched next to its script (docs/text-model.md),
 // and the check of text-model-results.json where it is read: every field the chapter uses
-// has its type and shape, its numbers are finite, and its list of heads is not empty and has
-// one entry per head of the model, in the model's order. A file that fails is refused whole
+// has its type and shape, its numbers are finite, its list of heads is not empty and has
+// one entry per head of the model, in the model's order, and each head's role is the one
+// its scores give (roles.js). A file that fails is refused whole
 // (the chapter then shows its error line, naming the file and what is wrong, and nothing
 // half-filled), never read in part.
 //
 // What is wrong is said as {key, vars}: the words are the chapter's (ko.js/en.js, the keys
 // results_<key>), so that the error line is in the page's language; the Error's own message
 // (for the console) names the key and the field.
-import { ROLES } from './roles.js';
+import { ROLES, roleReason } from './roles.js';
 
 export const MODEL_FILE = 'text-model.bin';
 export const RESULTS_FILE = 'text-model-results.json';
@@ -79,6 +80,10 @@ export function checkResults(json, config) {
     for (const f of ['layer', 'head'])
       if (x[f] !== undefined && x[f] !== want[f])
         bad('headPlace', { field: `${at}.${f}`, value: describe(x[f]), want: want[f], n: i + 1 });
+    // the role is the one its scores give by the thresholds the page shows (roles.js): a label
+    // the chapter shows beside scores that contradict it is refused, not shown
+    const given = roleReason(x).role;
+    if (x.role !== given) bad('roleScores', { field: `${at}.role`, value: describe(x.role), want: JSON.stringify(given), n: i + 1 });
   });
   return json;
 }
