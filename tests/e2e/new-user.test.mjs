@@ -368,6 +368,8 @@ test('the cost chapter\'s live run sends no n x d buffer from the page (issue 26
   await page.click('#cost [data-action="run"]');
   await page.waitForFunction(() => /Done/.test(document.querySelector('#cost .live-status').textContent), null);
   assert.equal(await page.$$eval('#cost [data-table="live"] tbody tr', (r) => r.length), 5); // 256 ... 4096
+  // the run's clock, hidden once it ends, holds no stale "… s so far" for a reader of the DOM
+  assert.deepEqual(await page.$eval('#cost .live-clock', (c) => [c.hidden, c.textContent]), [true, '']);
   const posted = await page.evaluate(() => window.__posted);
   assert.ok(posted.filter((m) => m.type === 'heads').length >= 10, JSON.stringify(posted));
   const largest = Math.max(...posted.map((m) => m.bytes));

@@ -325,7 +325,9 @@ export default {
       const f = L ? Math.min(1, (L.done + now) / L.total) : 0;
       if (progress.value !== f) progress.value = f;
       if (clock.hidden !== !current) clock.hidden = !current;
+      // (hidden, it holds no text: no stale "0 s so far" for a reader of the DOM)
       if (current) setText(clock, tr('liveClock', { livePercent: Math.floor(100 * f), liveSeconds: fmtCount(Math.floor((performance.now() - stepStart) / 1000)) }));
+      else setText(clock, '');
     }
     function drawLive(s) {
       const L = s.live;
