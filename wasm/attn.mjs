@@ -99,17 +99,17 @@ function makeApi(raw) {
   return Object.freeze(api);
 }
 
-// A core that did not load (its file missing, a server's 404 page in its place, a damaged
-// copy, an engine refusing an instruction): an Error naming the file (error.file: its name,
-// null for a caller's wasmBinary) and saying why, in place of the loader's
-// "Aborted(CompileError: ... expected magic word ...)"; the loader's error is error.cause.
+// A core that did not load (its .wasm or its loader .mjs missing, a server's 404 page in its
+// place, a damaged copy, an engine refusing an instruction): an Error naming the file
+// (error.file: its name, null for a caller's wasmBinary) and saying why, in place of the
+// loader's "Aborted(CompileError: ... expected magic word ...)"; the loader's error is error.cause.
 function loadFailed(e, file) {
   const why = String(e?.message ?? e).replace(/^Aborted\((.*)\)[^)]*$/s, '$1').split('\n')[0]
     .replace(/^(RuntimeError|CompileError|LinkError): /, '').replace(/^WebAssembly\.instantiate\(\): /, '');
-  const notWasm = /expected magic word|ENOENT|both async and sync fetching|failed to load wasm|404/i.test(why);
+  const missing = /expected magic word|ENOENT|both async and sync fetching|failed to load wasm|404|Failed to fetch dynamically imported module|Cannot find module|ERR_MODULE_NOT_FOUND|is not a valid JavaScript MIME type/i.test(why);
   const error = new Error(file
-    ? `createAttention: could not load the core ${file}: ${notWasm ? 'the file is missing or is not WebAssembly' : why}`
-    : `createAttention: could not load the given wasmBinary: ${notWasm ? 'the bytes are not WebAssembly' : why}`, { cause: e });
+    ? `createAttention: could not load the core ${file}: ${!missing ? why : file.endsWith('.wasm') ? 'the file is missing or is not WebAssembly' : 'the file is missing or could not be run'}`
+    : `createAttention: could not load the given wasmBinary: ${missing ? 'the bytes are not WebAssembly' : why}`, { cause: e });
   error.file = file;
   return error;
 }
@@ -149,7 +149,14 @@ export default async function createAttention(options = {}) {
   const load = async (kind) => {
     const file = kind === 'scalar' ? 'attn-core-scalar'
       : `attn-core${training ? '' : '-lite'}${kind === 'relaxed' ? '-relaxed' : ''}`;
-    const { default: createAttnCore } = kind === 'scalar' ? await import('./attn-core-scalar.mjs') : await import('./attn-core.mjs');
+    // (its loader missing, a folder copied without it: said as that file, as a .wasm is below)
+    const loader = kind === 'scalar' ? 'attn-core-scalar.mjs' : 'attn-core.mjs';
+    let createAttnCore;
+    try {
+      ({ default: createAttnCore } = kind === 'scalar' ? await import('./attn-core-scalar.mjs') : await import('./attn-core.mjs'));
+    } catch (e) {
+      throw loadFailed(e, loader);
+    }
     const args = { ...moduleArgs };
     // The lite and relaxed cores are loaded by attn-core.mjs (the loaders differ only in the file name).
     if (file !== 'attn-core' && file !== 'attn-core-scalar' && !args.wasmBinary && !args.locateFile &&

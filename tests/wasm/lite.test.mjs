@@ -49,7 +49,7 @@ test('the lite wasm is at least a fifth smaller than the whole core, gzipped', (
 // page): the promise rejects with an Error naming the file, not the loader's
 // "Aborted(CompileError ... expected magic word ...)".
 test('a core that does not load: the error names its file (error.file) and says why', async () => {
-  const { mkdtemp, copyFile, writeFile, rm } = await import('node:fs/promises');
+  const { mkdtemp, mkdir, copyFile, writeFile, rm } = await import('node:fs/promises');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
   const { fileURLToPath } = await import('node:url');
@@ -75,6 +75,13 @@ test('a core that does not load: the error names its file (error.file) and says 
     // and a core that is there still loads
     await copyFile(join(dist, 'attn-core-lite.wasm'), join(dir, 'attn-core-lite.wasm'));
     assert.equal((await create({ simd: true, training: false })).simd, 'wasm-simd128');
+    // its loader missing (a folder with attn.mjs alone; a module once imported stays, so another folder)
+    const alone = join(dir, 'alone');
+    await mkdir(alone);
+    await copyFile(join(dist, 'attn.mjs'), join(alone, 'attn.mjs'));
+    const { default: createAlone } = await import(join(alone, 'attn.mjs'));
+    await assert.rejects(createAlone({ simd: true, training: false }), (e) => e.file === 'attn-core.mjs' &&
+      e.message === 'createAttention: could not load the core attn-core.mjs: the file is missing or could not be run');
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -11,12 +11,15 @@
 //               {type: 'error', id, message, name, kind} (id absent: the core did not load;
 //               then file names its .wasm when that file did not load: createAttention's error.file).
 // Built by scripts/build.mjs into dist/cost-run.js, next to attn.mjs, which it imports.
-import createAttention from './attn.mjs';
 import { serveHeads, warmUp } from './heads-task.js';
 
 // The page's core (attn-core-lite.wasm): no trainer needed. Warmed up before 'ready', so
-// that no measurement meets the baseline compiler.
-const ready = createAttention({ training: false }).then((attn) => {
+// that no measurement meets the baseline compiler. attn.mjs is imported here, not above: a
+// folder without it is then said as that file missing (error.file), not as this script
+// failing to load.
+const ready = import('./attn.mjs').catch((e) => {
+  throw Object.assign(new Error(`could not load attn.mjs: ${e?.message ?? e}`, { cause: e }), { file: 'attn.mjs' });
+}).then(({ default: createAttention }) => createAttention({ training: false })).then((attn) => {
   warmUp(attn);
   return attn;
 });
