@@ -186,6 +186,22 @@ test('the cost chapter whose workers cannot load their core: the run stops, said
   await close();
 });
 
+// Run and Cancel are each disabled while the other is the one to press: the keyboard's focus
+// goes with them, not to the top of the page.
+test('the cost run by keyboard: Enter on Run puts focus on Cancel, Enter on Cancel back on Run', async () => {
+  const { page, errors, close } = await open('?embed=cost&lang=en');
+  const active = () => page.evaluate(() => document.activeElement?.dataset?.action ?? document.activeElement?.tagName);
+  await page.focus('#cost [data-action="run"]');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#cost [data-action="cancel"]').disabled === false);
+  assert.equal(await active(), 'cancel');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /^Cancelled/.test(document.querySelector('#cost .live-status').textContent));
+  assert.equal(await active(), 'run');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
 test('a copy of the folder without the relaxed-SIMD core: the workers load the SIMD one', async () => {
   await writeFile(join(site, 'cost.html'), widgetsHtml({ script: './widget/attention-explorer.js', ids: ['cost'] }));
   const route = (context) => context.route('**/attn-core-lite-relaxed.wasm', (r) => r.fulfill({ status: 404, body: 'not found' }));

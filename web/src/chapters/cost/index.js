@@ -331,8 +331,13 @@ export default {
     }
     function drawLive(s) {
       const L = s.live;
+      // (a button disabled under the keyboard's focus drops it to the page's top: the focus
+      // moves to the other one, Run ↔ Cancel, as a run starts or ends)
+      const focused = runBtn.getRootNode().activeElement;
       runBtn.disabled = !!run;
       cancelBtn.disabled = !run;
+      if (focused === cancelBtn && !run) runBtn.focus();
+      else if (focused === runBtn && run) cancelBtn.focus();
       for (const [c, readOnly] of liveSettings) c.disabled = readOnly || !!run;
       progress.setAttribute('aria-label', tr('liveProgress'));
       drawClock();
