@@ -158,6 +158,7 @@ export function createMatrixGrid(options) {
   });
   function update(m) {
     g.exercise.updating(m);
+    g.tools.matrixChanged(m);
     g.current = m;
     g.unwritten = m;
     later();

@@ -101,9 +101,21 @@ export function toolsOf(g) {
     io.area.placeholder = '1 0 1 0\n0 2 0 2';
     io.area.focus();
   }
+  let refusedOn = null; // the matrix a refused paste was measured against
   function refuse(message) {
     g.setMessage(message);
     pasteRefused = true;
+    refusedOn = g.current;
+  }
+  // A refused paste's message speaks of the matrix as it was ("Nothing was changed"): once
+  // the matrix changes otherwise (an edit, Reset to the example), it goes.
+  function matrixChanged(m) {
+    if (!pasteRefused || !refusedOn || m === refusedOn) return;
+    const same = m.rows === refusedOn.rows && m.cols === refusedOn.cols && m.data.every((x, k) => Object.is(x, refusedOn.data[k]));
+    if (same) return;
+    pasteRefused = false;
+    refusedOn = null;
+    g.setMessage(null);
   }
   // Pasted text goes in whole (same shape) or as a block from cell `at`; anything else is
   // refused with a message and the state stays as it was. Returns whether it went in.
@@ -167,7 +179,7 @@ export function toolsOf(g) {
     e.clipboardData.setData('text/plain', textOf('copy'));
   });
   return {
-    menu, io, relabel, paste,
+    menu, io, relabel, paste, matrixChanged,
     exportText: (format) => (g.current ? textOf(format) : ''),
     svg: () => (g.current ? svgOf().svg : ''),
   };
