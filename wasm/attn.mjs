@@ -104,6 +104,7 @@ function makeApi(raw) {
 // (error.file: its name, null for a caller's wasmBinary) and saying why, in place of the
 // loader's "Aborted(CompileError: ... expected magic word ...)"; the loader's error is error.cause.
 function loadFailed(e, file) {
+  if (e instanceof Error && typeof e.file === 'string') return e; // (named already: a loader's own, as the widget's scalar stand-in)
   const why = String(e?.message ?? e).replace(/^Aborted\((.*)\)[^)]*$/s, '$1').split('\n')[0]
     .replace(/^(RuntimeError|CompileError|LinkError): /, '').replace(/^WebAssembly\.instantiate\(\): /, '');
   const missing = /expected magic word|ENOENT|both async and sync fetching|failed to load wasm|404|Failed to fetch dynamically imported module|Cannot find module|ERR_MODULE_NOT_FOUND|is not a valid JavaScript MIME type/i.test(why);

@@ -18,8 +18,9 @@ export default async function createAttnCore(moduleArgs) {
     if (!url) throw new Error(`the widget was not loaded from a file (${import.meta.url.slice(0, 30)}…)`);
     scalar = await import(url);
   } catch (e) {
-    throw new Error(`this browser has no WebAssembly SIMD, so the widget needs its scalar core, ${SCALAR_FILE}, ` +
-      `next to attention-explorer.js${url ? ` (${url})` : ''}: ${e.message}`);
+    // (error.file: createAttention passes an error that names its file as it is)
+    throw Object.assign(new Error(`this browser has no WebAssembly SIMD, so the widget needs its scalar core, ${SCALAR_FILE}, ` +
+      `next to attention-explorer.js${url ? ` (${url})` : ''}: ${e.message}`, { cause: e }), { file: SCALAR_FILE });
   }
   return scalar.default({ ...moduleArgs, wasmBinary: scalar.wasm });
 }
