@@ -202,6 +202,32 @@ test('the cost run by keyboard: Enter on Run puts focus on Cancel, Enter on Canc
   await close();
 });
 
+// A link's value that no control of the chapter could set (n = 0, h = 3 where d_model = 8,
+// a dropout rate of 1) was refused by the core, in its English, and every setting of the
+// link went back to its default. Now it is said in the page's words, and only that setting
+// goes back.
+test('a link\'s value no control could set: said in the page\'s language; the link\'s other settings kept', async () => {
+  const notice = (page) => page.evaluate(() => [...document.querySelectorAll('#notice li')].map((n) => n.textContent).join('\n'));
+  let { page, errors, close } = await open('?embed=cost&cost=n:0;dModel:256');
+  assert.equal(await notice(page), 'n²의 비용: n: 0은(는) 1부터 1,048,576까지의 정수가 아닙니다');
+  assert.equal(await page.inputValue('#cost [data-control="n"]'), '1024');
+  assert.equal(await page.inputValue('#cost [data-control="dModel"]'), '256');
+  assert.deepEqual(errors, []);
+  await close();
+  for (const [q, said] of [
+    ['multi-head=heads:3', /^Multi-head attention.*: heads: 3 is not one of 1, 2, 4, 8$/],
+    ['causal-dropout=rate:1', /^Causal attention and dropout: rate: 1 is not a value of its slider \(0 to 0\.9, in steps of 0\.05\)$/],
+    ['cost=heads:7', /^The cost of n²: heads: h = 7 does not divide d_model = 512/],
+  ]) {
+    ({ page, errors, close } = await open(`?lang=en&embed=${q.split('=')[0]}&${q}`));
+    const text = await notice(page);
+    assert.match(text, said, q);
+    assert.doesNotMatch(text, /must be|got|multi_head_attention|dropout\.rate/, q);
+    assert.deepEqual(errors, [], q);
+    await close();
+  }
+});
+
 test('a copy of the folder without the relaxed-SIMD core: the workers load the SIMD one', async () => {
   await writeFile(join(site, 'cost.html'), widgetsHtml({ script: './widget/attention-explorer.js', ids: ['cost'] }));
   const route = (context) => context.route('**/attn-core-lite-relaxed.wasm', (r) => r.fulfill({ status: 404, body: 'not found' }));

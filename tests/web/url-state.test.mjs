@@ -86,7 +86,7 @@ test('hand-edited or corrupt slices: each bad entry dropped with a reason, the r
     ['Q:2x2,1,2,3,!inf', /outside the allowed range/],
     ['Q:!t', /expected a matrix/],
     ['causal:3', /expected a boolean/],
-    ['head:!nan', /outside the allowed range/],
+    ['head:!nan', /NaN, not a number/],
     ['focus:@a,b', /expected a list of numbers/],
     ['zzz:1', /no setting "zzz"/],
     ['garbage', /not a setting/],
@@ -166,6 +166,9 @@ test('numbers too large to store are refused, and messages quote what was writte
     ['head:1e300', /^head: 1e300 is outside the allowed range for head$/],
     ['focus:@2,1e20', /^focus: 1e20 is outside the allowed range/],
     ['Q:2x2,1,2,3,!inf', /^Q: !inf is outside the allowed range for Q$/],
+    // NaN is said as not a number, not as out of range
+    ['Q:~1_!nan', /^Q: !nan \(NaN, not a number\) is not allowed for Q$/],
+    ['head:!nan', /^head: !nan \(NaN, not a number\) is not allowed for head$/],
   ];
   for (const [text, re] of cases) {
     const r = decodeSlice(`${text};head:1`, defaults);
@@ -183,9 +186,9 @@ test('problems are said in the language of the notice, every one (ko and en)', a
   const ko = (await import('../../web/src/kit/ko.js')).default;
   const en = (await import('../../web/src/kit/en.js')).default;
   const defaults = { Q: { rows: 2, cols: 2, data: new Float32Array(4) }, causal: true };
-  const { problems } = decodeSlice('zzz:1;Q:2x2,1,2,3,!inf;causal:3;Q:3x3,1;Q:~9_1;garbage;!step:%;!step:1e999', defaults);
+  const { problems } = decodeSlice('zzz:1;Q:2x2,1,2,3,!inf;causal:3;Q:3x3,1;Q:~9_1;garbage;!step:%;!step:1e999;Q:~1_!nan;Q:~1_1e-999', defaults);
   problems.push(...parseCellRefs('P.0.1').problems);
-  assert.equal(problems.length, 9);
+  assert.equal(problems.length, 11);
   for (const p of problems) {
     const k = problemText(p, (key, v) => fill(ko.link[key], v));
     const e = problemText(p, (key, v) => fill(en.link[key], v));

@@ -1,5 +1,6 @@
 import { onPrint } from './print.js';
 import { setText } from './prose.js';
+import { problem } from './url-state.js';
 
 // Controls shared by the chapters on heads, masking and dropout, built on the chapter
 // kit (kit.js): a radio group bound to a number in the chapter's state (number fields are
@@ -49,6 +50,11 @@ export function choice(k, name, { labelKey, options, parent, testId = name, cls 
     }
     for (const r of inputs) r.checked = r.value === String(s[name]);
   }
+  // (a link's value none of the options has: refused, kit accepts)
+  if (!patchFor) k.accepts?.(name, (v, s) => {
+    const opts = options(s);
+    return opts.some((o) => o.value === v) ? null : problem('notChoice', { value: String(v), allowed: opts.map((o) => o.value).join(', ') });
+  });
   return { el: group, sync };
 }
 

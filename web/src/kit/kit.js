@@ -25,7 +25,7 @@ import { plainText, readableText, shortName } from './plain.js';
 import { watchScrollers } from './scrollers.js';
 import { withEntry } from '../matrix.js';
 import { printing, onPrint } from './print.js';
-import { sameValue } from './url-state.js';
+import { sameValue, problem } from './url-state.js';
 import { renderNarrative } from './narrative.js';
 
 //
@@ -261,6 +261,33 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     });
   }
   // A labelled checkbox bound to the boolean state()[name].
+  // What a control can set, for a link's values (host.restore took only their kinds and
+  // magnitudes): accepts(name, (value, state) => null, or a problem (url-state problem())
+  // saying why no control could set it). slider, select and number register their own; a
+  // chapter's custom control registers with k.accepts. At the first render of a restored
+  // link, a value the control refuses is said in the notice and that setting alone goes
+  // back to its default, before the core would meet it (n = 0, h = 3 of d_model = 8).
+  // (Two controls of one setting, a select and a number field: a value either takes is kept;
+  // the first one's problem is said.)
+  const accepted = new Map(); // state key -> [check]
+  function accepts(name, check) {
+    if (!accepted.has(name)) accepted.set(name, []);
+    accepted.get(name).push(check);
+  }
+  function refusedFromLink(s) {
+    const d = init(), problems = [], back = {};
+    for (const [name, checks] of accepted) {
+      if (!(name in s) || sameValue(s[name], d[name])) continue;
+      const said = checks.map((check) => check(s[name], s));
+      const p = said.every(Boolean) ? said[0] : null;
+      if (p) {
+        problems.push(problem('inSetting', { name, problem: p }));
+        back[name] = d[name];
+      }
+    }
+    return problems.length ? { problems, back } : null;
+  }
+  const quoted = (v) => (typeof v === 'number' ? String(v) : JSON.stringify(v));
   function toggle(name, key, parent = section) {
     const label = el('label', 'toggle', parent);
     const box = el('input', '', label);
@@ -284,11 +311,16 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     names.set(span, input);
     input.addEventListener('input', () => patch({ [name]: Number(input.value) }));
     syncs.push(() => input.value !== String(state()[name]) && (input.value = String(state()[name])));
+    const onStep = (v) => Math.abs((v - min) / step - Math.round((v - min) / step)) < 1e-6;
+    accepts(name, (v) => (typeof v === 'number' && v >= min && v <= max && onStep(v) ? null
+      : problem('notOnSlider', { value: quoted(v), min, max, step })));
     return { label, input, span };
   }
   // A labelled <select> of numbers bound to state()[name]: `values` its options, shown
   // through `format`; `current(state)` the option it shows (default state()[name]).
-  function select(name, key, values, { parent = section, cls = 'field', format = String, current = (s) => s[name] } = {}) {
+  const selectCurrent = null;
+  function select(name, key, values, { parent = section, cls = 'field', format = String, current: given = selectCurrent } = {}) {
+    const current = given ?? ((s) => s[name]);
     const label = el('label', cls, parent);
     const span = text('span', key, label);
     const input = el('select', '', label);
@@ -304,6 +336,8 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
       const v = String(current(state()));
       if (input.value !== v) input.value = v;
     });
+    if (given === selectCurrent) // (a select showing something else than its key: the chapter checks it)
+      accepts(name, (v) => (values.includes(v) ? null : problem('notChoice', { value: quoted(v), allowed: values.map(format).join(', ') })));
     return { label, input, span };
   }
   // A labelled sentence box (a <textarea> at full width, #<chapter>-text, data-control
@@ -374,6 +408,9 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     });
     relabelers.push(show);
     syncs.push(() => field.sync());
+    accepts(name, (v) => (!Number.isInteger(v) || v < min || v > max
+      ? problem('notWholeIn', { value: quoted(v), min: fmtCount(min), max: fmtCount(max) })
+      : check?.(v) ?? null));
     return { label, input, span, msg };
   }
   // edits: the button changes the numbers (a reset, new random values), so a read-only
@@ -447,6 +484,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     }
   }
   let hiddenKey = '';
+  let linkChecked = false;
   function renderOnce() {
     const s = state();
     lastSlice = s;
@@ -454,6 +492,16 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     labelledIn = i18n.lang;
     if (relabel) for (const f of relabelers) f();
     for (const f of syncs) f();
+    if (!drawn && !linkChecked && host?.chapters.get(id)?.restored) {
+      // (a link's value no control could set: said, and that setting back to its default)
+      linkChecked = true;
+      const refused = refusedFromLink(s);
+      if (refused) {
+        host.notice(id, refused.problems);
+        store.set({ [id]: { ...s, ...refused.back } });
+        return;
+      }
+    }
     try {
       result = draw(s) ?? null;
       if (!errorBox.hidden) errorBox.hidden = true;
@@ -476,7 +524,13 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
       // A key function may return null: no text in this state. Nor is a text shown whose
       // values are not there (data that has not arrived, or failed to): never a {template}.
       const none = k == null || unfilled(tr(k), v);
-      if (n.hidden !== none) n.hidden = none;
+      // (written when the render's own verdict changes, not on every render: a text the
+      // chapter hides itself, real-models' head heading while no sentence's heads are shown,
+      // stays hidden until the chapter shows it again)
+      if (n.__none !== none) {
+        n.__none = none;
+        if (n.hidden !== none) n.hidden = none;
+      }
       if (none) continue;
       const about = aboutExample.get(n);
       const edited = about && differsFromExample(s, about.fields);
@@ -531,7 +585,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
 
   // (scrollers.schedule(): a chapter whose boxes fill or show without a render, a worker's
   // message, asks for the same check as after a render)
-  return { attn, i18n, tr, common, state, patch, reset, el, table, text, commonText, grid, editable, toggle, slider, select, number, sentenceField, button, stepper, start, render, name, host, readOnly, plot, shown, failed, describesExample, narrative, scrollers };
+  return { attn, i18n, tr, common, state, patch, reset, el, table, text, commonText, grid, editable, toggle, slider, select, number, sentenceField, button, stepper, start, render, name, host, readOnly, plot, shown, failed, describesExample, narrative, scrollers, accepts };
 }
 
 // The preamble of the chapters built on one of the core's worked examples (no-weights,

@@ -315,6 +315,8 @@ export function decodeSlice(text, defaults = {}) {
 
 // (`text`: the number as written, which the message quotes: 1e7, not 10000000)
 function finiteLike(x, d, key, text) {
+  if (Number.isFinite(d) && Number.isNaN(x))
+    throw new UrlStateError('notANumber', { value: text === undefined ? encodeNumber(x) : short(text), name: key });
   if (Number.isFinite(d) && !(Number.isFinite(x) && Math.abs(x) <= Math.max(VALUE_LIMIT, Math.abs(d))))
     throw new UrlStateError('outOfRange', { value: text === undefined ? encodeNumber(x) : short(text), name: key });
 }
