@@ -122,6 +122,11 @@ test('paste: a whole matrix, a block from a cell, the paste panel; malformed tex
   assert.equal(await page.isVisible('[data-grid="input-Q"] .grid-error'), true);
   await page.click('#core-attention button.reset');
   await page.waitForFunction(() => document.querySelector('[data-grid="input-Q"] .grid-error').hidden);
+  // and on the example's matrix, where Reset changes nothing
+  await pasteInto(page, Qcell(3, 8), '1 2 3\n4 5 6');
+  assert.equal(await page.isVisible('[data-grid="input-Q"] .grid-error'), true);
+  await page.click('#core-attention button.reset');
+  await page.waitForFunction(() => document.querySelector('[data-grid="input-Q"] .grid-error').hidden);
   // the paste panel (no clipboard needed): NumPy's print form
   await menu(page, 'input-Q', 'paste');
   await page.fill('[data-grid="input-Q"] .grid-io textarea', '[[1 0 1 0 0 1 1 0]\n [3 0 2 -1 1 0 0 1]\n [-1 1 1 2 1 1 0 -1]]');

@@ -127,7 +127,7 @@ test('Copy-link panel: "copy it again" only while the link differs from the one 
 test('corrupt or hand-edited links: a visible notice, the defaults, never a blank page', async () => {
   const cases = [
     // parses, but the chapter cannot compute it: the defaults, and why
-    ['?core-attention=Q:2x2,1,2,3,4', [/Q is 2x|shape|columns/i]],
+    ['?core-attention=Q:2x2,1,2,3,4', [/Q: 2×2 행렬인데 이 장의 행렬은 3×8입니다/]],
     // every entry wrong in its own way, and settings the page does not know
     ['?core-attention=Q:3x8,1,2;causal:banana;nonsense;K:~999_1&lang=xx&foo=bar',
       [/숫자 24개가 필요/, /참\/거짓 값이어야/, /설정\(이름:값\)이 아닙니다/, /3×8 행렬의 항목이 아닙니다/, /xx/, /foo/]],

@@ -203,6 +203,8 @@ export function createMatrixGrid(options) {
     // additive: tools and exercise (setHidden, hidden, setPicking, check, reveal,
     // setTolerance, hiddenTexts, setLeakNote: grid/exercise.js)
     exportText: g.tools.exportText, svg: g.tools.svg, paste: (text, at = null) => g.tools.paste(text, at),
+    // a refused paste's message dropped (the chapter's Reset: the learner starts over)
+    dropRefusal: g.tools.dropRefusal,
   };
   return Object.defineProperties(api, Object.getOwnPropertyDescriptors(g.exercise.api));
 }

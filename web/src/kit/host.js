@@ -91,9 +91,10 @@ export function createHost({ store, options = {}, readOnly = false, restore = {}
       return { ...chapter(id).linkDefaults({ ...base, ...slice }), ...slice };
     },
 
-    // The chapter could not compute from the restored slice: back to the defaults.
-    restoreFailed(id, error) {
-      notice(id, [error.message]);
+    // The chapter could not compute from the restored slice: back to the defaults. (why: a
+    // problem, url-state problem(), or an Error, said by its message)
+    restoreFailed(id, why) {
+      notice(id, [why instanceof Error ? why.message : why]);
       chapter(id).restored = false;
       changed();
     },

@@ -25,7 +25,7 @@ import { plainText, readableText, shortName } from './plain.js';
 import { watchScrollers } from './scrollers.js';
 import { withEntry } from '../matrix.js';
 import { printing, onPrint } from './print.js';
-import { sameValue, problem } from './url-state.js';
+import { sameValue, problem, isMatrix } from './url-state.js';
 import { renderNarrative } from './narrative.js';
 
 //
@@ -51,7 +51,11 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
   if (!store.get()[id]) store.set({ [id]: host ? host.initialSlice(id, init) : init() });
   const state = () => store.get()[id];
   const patch = (p) => store.set({ [id]: { ...state(), ...(typeof p === 'function' ? p(state()) : p) } });
-  const reset = () => store.set({ [id]: init() });
+  // (a refused paste's message under a grid goes too, though the matrix was the example's)
+  const reset = () => {
+    for (const g of grids) g.dropRefusal?.();
+    store.set({ [id]: init() });
+  };
 
   const prose = []; // [element, key or () => key, () => vars]
   const names = new Map(); // a control's label text -> the control: its accessible name in plain text (kit/plain.js)
@@ -260,7 +264,6 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
       onPaste: (m) => patch({ [name]: m }),
     });
   }
-  // A labelled checkbox bound to the boolean state()[name].
   // What a control can set, for a link's values (host.restore took only their kinds and
   // magnitudes): accepts(name, (value, state) => null, or a problem (url-state problem())
   // saying why no control could set it). slider, select and number register their own; a
@@ -288,6 +291,21 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     return problems.length ? { problems, back } : null;
   }
   const quoted = (v) => (typeof v === 'number' ? String(v) : JSON.stringify(v));
+  // A link the chapter could not compute: its matrices of another shape than the example's
+  // are the likeliest cause (a hand-edited Q:2x8,…); said, and those alone go back, once.
+  // (A chapter whose matrices change shape with a setting computes such a link, so never
+  // gets here for it.)
+  function reshapedFromLink(s) {
+    const d = init(), problems = [], back = {};
+    for (const [name, v] of Object.entries(s)) {
+      const w = d[name];
+      if (!isMatrix(v) || !isMatrix(w) || (v.rows === w.rows && v.cols === w.cols)) continue;
+      problems.push(problem('inSetting', { name, problem: problem('shapeHere', { got: `${v.rows}×${v.cols}`, want: `${w.rows}×${w.cols}` }) }));
+      back[name] = w;
+    }
+    return problems.length ? { problems, back } : null;
+  }
+  // A labelled checkbox bound to the boolean state()[name].
   function toggle(name, key, parent = section) {
     const label = el('label', 'toggle', parent);
     const box = el('input', '', label);
@@ -484,7 +502,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     }
   }
   let hiddenKey = '';
-  let linkChecked = false;
+  let linkChecked = false, reshapeTried = false;
   function renderOnce() {
     const s = state();
     lastSlice = s;
@@ -508,8 +526,17 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
       drawn = true;
     } catch (e) {
       if (!drawn && host?.chapters.get(id)?.restored) {
-        // A restored link the chapter cannot compute: defaults, and the host says why.
-        host.restoreFailed(id, e);
+        const reshaped = !reshapeTried && reshapedFromLink(s);
+        reshapeTried = true;
+        if (reshaped) {
+          host.notice(id, reshaped.problems);
+          store.set({ [id]: { ...s, ...reshaped.back } });
+          return;
+        }
+        // A restored link the chapter cannot compute: defaults, and the host says why (in
+        // the page's words; the core's own message, when it is the core's, as a detail).
+        if (!e?.kind) console.warn(e);
+        host.restoreFailed(id, problem(e?.kind ? 'cannotComputeCore' : 'cannotCompute', { message: e?.message ?? String(e) }));
         store.set({ [id]: init() });
         return;
       }

@@ -112,7 +112,11 @@ export function toolsOf(g) {
   function matrixChanged(m) {
     if (!pasteRefused || !refusedOn || m === refusedOn) return;
     const same = m.rows === refusedOn.rows && m.cols === refusedOn.cols && m.data.every((x, k) => Object.is(x, refusedOn.data[k]));
-    if (same) return;
+    if (!same) dropRefusal();
+  }
+  // (and when the learner starts over, Reset to the example, though the matrix is the same)
+  function dropRefusal() {
+    if (!pasteRefused) return;
     pasteRefused = false;
     refusedOn = null;
     g.setMessage(null);
@@ -179,7 +183,7 @@ export function toolsOf(g) {
     e.clipboardData.setData('text/plain', textOf('copy'));
   });
   return {
-    menu, io, relabel, paste, matrixChanged,
+    menu, io, relabel, paste, matrixChanged, dropRefusal,
     exportText: (format) => (g.current ? textOf(format) : ''),
     svg: () => (g.current ? svgOf().svg : ''),
   };
