@@ -164,7 +164,7 @@ test('the one-file widget with the cost run\'s files as docs/embedding.md lists:
       assert.match(status, /^Done/, status);
       assert.deepEqual(missing, []);
     } else {
-      assert.equal(status, `The run stopped: worker 1 could not load the computing core (${named}): the file is missing or damaged`, lacking);
+      assert.equal(status, `The run stopped: worker 1 could not load the computing core (${named}): the file is missing or damaged.`, lacking);
     }
     await context.close();
   }

@@ -176,6 +176,20 @@ test('light or dark as the host page is; theme="light" overrides', async () => {
   await close();
 });
 
+// A lang the widget does not speak falls back to the page's language, not to English.
+test('lang="fr" on a Korean page: the widget speaks Korean and says lang="fr" is not taken', async () => {
+  await writeFile(join(gen, 'fr.html'), `<!doctype html><html lang="ko"><head><meta charset="utf-8"><title>fr</title>
+    <script type="module" src="attention-explorer.js"></script></head><body><main>
+    <attention-explorer chapter="softmax" lang="fr"></attention-explorer></main></body></html>`);
+  const { page, errors, close } = await openIsolated(browser, `${server.url}generated/fr.html`);
+  await widgetsReady(page);
+  const notice = await page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('.notice').textContent);
+  assert.match(notice, /lang="fr"은\(는\) 쓸 수 없는 값입니다\. 쓸 수 있는 값: ko, en\./);
+  assert.match(await page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('section h2').textContent), /[\uac00-\ud7a3]/, 'the chapter in Korean');
+  assert.deepEqual(errors, []);
+  await close();
+});
+
 test('attributes: figure, editable, state, hide, bad values give a notice and defaults', async () => {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>attrs</title>
     <script type="module" src="attention-explorer.js"></script></head><body>

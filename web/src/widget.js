@@ -247,7 +247,8 @@ class AttentionExplorer extends HTMLElement {
 
     // language: the attribute, else the page's (ko or en), else English on a page in
     // another language, Korean on a page that says nothing
-    const pageLang = (this.closest('[lang]')?.getAttribute('lang') ?? '').toLowerCase();
+    // (the page's language: the nearest lang above the element, not its own lang="fr")
+    const pageLang = (this.parentElement?.closest('[lang]')?.getAttribute('lang') ?? document.documentElement.getAttribute('lang') ?? '').toLowerCase();
     const lang = ['ko', 'en'].includes(a('lang')) ? a('lang') : pageLang.startsWith('ko') ? 'ko' : pageLang ? 'en' : 'ko';
     const i18n = createI18n(lang, chapters);
     // What an attribute could not do, named by the attribute with the values it accepts
