@@ -130,7 +130,7 @@ function loadFailed(e, file) {
  *         'auto' keeps the whole core on SIMD128: the trainer's runs stay the same bits on
  *         every engine with SIMD (a seed names one run).
  *   other keys go to the Emscripten loader (e.g. wasmBinary, locateFile).
- * Rejects with loadFailed()'s Error (error.file names the .wasm) when the core does not load.
+ * Rejects with loadFailed()'s Error (error.file names the .wasm or loader that did not load).
  */
 export default async function createAttention(options = {}) {
   if (options === null || typeof options !== 'object' || Array.isArray(options))

@@ -336,8 +336,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
   }
   // A labelled <select> of numbers bound to state()[name]: `values` its options, shown
   // through `format`; `current(state)` the option it shows (default state()[name]).
-  const selectCurrent = null;
-  function select(name, key, values, { parent = section, cls = 'field', format = String, current: given = selectCurrent } = {}) {
+  function select(name, key, values, { parent = section, cls = 'field', format = String, current: given } = {}) {
     const current = given ?? ((s) => s[name]);
     const label = el('label', cls, parent);
     const span = text('span', key, label);
@@ -354,7 +353,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
       const v = String(current(state()));
       if (input.value !== v) input.value = v;
     });
-    if (given === selectCurrent) // (a select showing something else than its key: the chapter checks it)
+    if (!given) // (a select showing something else than its key: the chapter checks it)
       accepts(name, (v) => (values.includes(v) ? null : problem('notChoice', { value: quoted(v), allowed: values.map(format).join(', ') })));
     return { label, input, span };
   }

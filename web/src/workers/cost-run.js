@@ -9,7 +9,8 @@
 //               {type: 'progress', id, done, of} after each part, when the call asked (progress: true);
 //               {type: 'result', id, heads: [{output, ms, workBytes, q, k, v}], at: [start, end]};
 //               {type: 'error', id, message, name, kind} (id absent: the core did not load;
-//               then file names its .wasm when that file did not load: createAttention's error.file).
+//               then file names the file that did not load, attn.mjs, attn-core.mjs or a
+//               .wasm: createAttention's error.file).
 // Built by scripts/build.mjs into dist/cost-run.js, next to attn.mjs, which it imports.
 import { serveHeads, warmUp } from './heads-task.js';
 

@@ -62,7 +62,7 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
   const slots = []; // {worker, pending: Map(id -> {resolve, reject})}
 
   // (info: fields for a caller that says it in its own words, e.g. {worker, script} of a
-  // worker whose script did not load, {worker, file} of one whose core's .wasm did not)
+  // worker whose script did not load, {worker, file} of one whose core's files did not)
   function fail(slot, message, info = {}) {
     drawn = null; // what this worker drew is gone with it
     slot.loaded.reject(Object.assign(new Error(message), info));
@@ -80,7 +80,7 @@ export function createPool({ size = defaultPoolSize(), url, createWorker, maxRow
       if (slot.worker !== w) return;
       if (m?.type === 'ready') return slot.loaded.resolve(m);
       if (m?.type === 'error' && m.id == null) {
-        const n = slots.indexOf(slot) + 1; // (file: the core's .wasm, when that is what did not load)
+        const n = slots.indexOf(slot) + 1; // (file: the core's file that did not load, when that is the cause)
         return fail(slot, `attention pool: worker ${n} could not start: ${m.message}`, m.file ? { worker: n, file: m.file } : { worker: n });
       }
       const p = slot.pending.get(m?.id);
