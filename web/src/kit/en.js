@@ -138,6 +138,8 @@ export default {
   // The same problems in a widget's state attribute (widget.js): the words that speak of
   // the link in common.link say "the attribute" there.
   attrLink: {
+    cannotCompute: 'the chapter cannot compute with the attribute\'s values',
+    cannotComputeCore: 'the chapter cannot compute with the attribute\'s values (the core says: {message})',
     matrixCount: 'a {rows}×{cols} matrix needs {n|number|numbers}, the attribute gives {have}',
     wrongKind: 'expected {want}, the attribute gives {have}',
   },

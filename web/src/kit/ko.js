@@ -136,6 +136,8 @@ export default {
   },
   // 위젯의 state 속성에서 난 같은 문제(widget.js): common.link에서 링크를 말하는 문장을 속성으로 바꿔 말합니다.
   attrLink: {
+    cannotCompute: '속성 값으로는 이 장을 계산할 수 없습니다',
+    cannotComputeCore: '속성 값으로는 이 장을 계산할 수 없습니다(코어의 메시지: {message})',
     matrixCount: '{rows}×{cols} 행렬에는 숫자 {n}개가 필요한데 속성 값에는 {have}개가 있습니다',
     wrongKind: '{want} 값이어야 하는데 속성 값에는 {have} 값이 있습니다',
   },
