@@ -277,34 +277,35 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     if (!accepted.has(name)) accepted.set(name, []);
     accepted.get(name).push(check);
   }
-  function refusedFromLink(s) {
+  // A link's settings sent back to their defaults, each said in the notice: why(name, value,
+  // default) gives the problem (url-state problem()) of a setting that goes back, else null.
+  // Returns whether any went back (the store then renders again).
+  function backFromLink(s, names, why) {
     const d = init(), problems = [], back = {};
-    for (const [name, checks] of accepted) {
-      if (!(name in s) || sameValue(s[name], d[name])) continue;
-      const said = checks.map((check) => check(s[name], s));
-      const p = said.every(Boolean) ? said[0] : null;
-      if (p) {
-        problems.push(problem('inSetting', { name, problem: p }));
-        back[name] = d[name];
-      }
+    for (const name of names) {
+      const p = name in s ? why(name, s[name], d[name]) : null;
+      if (!p) continue;
+      problems.push(problem('inSetting', { name, problem: p }));
+      back[name] = d[name];
     }
-    return problems.length ? { problems, back } : null;
+    if (!problems.length) return false;
+    host.notice(id, problems);
+    store.set({ [id]: { ...s, ...back } });
+    return true;
   }
+  const refusedFromLink = (s) => backFromLink(s, accepted.keys(), (name, v, w) => {
+    if (sameValue(v, w)) return null;
+    const said = accepted.get(name).map((check) => check(v, s));
+    return said.every(Boolean) ? said[0] : null;
+  });
   const quoted = (v) => (typeof v === 'number' ? String(v) : JSON.stringify(v));
   // A link the chapter could not compute: its matrices of another shape than the example's
   // are the likeliest cause (a hand-edited Q:2x8,…); said, and those alone go back, once.
   // (A chapter whose matrices change shape with a setting computes such a link, so never
   // gets here for it.)
-  function reshapedFromLink(s) {
-    const d = init(), problems = [], back = {};
-    for (const [name, v] of Object.entries(s)) {
-      const w = d[name];
-      if (!isMatrix(v) || !isMatrix(w) || (v.rows === w.rows && v.cols === w.cols)) continue;
-      problems.push(problem('inSetting', { name, problem: problem('shapeHere', { got: `${v.rows}×${v.cols}`, want: `${w.rows}×${w.cols}` }) }));
-      back[name] = w;
-    }
-    return problems.length ? { problems, back } : null;
-  }
+  const reshapedFromLink = (s) => backFromLink(s, Object.keys(s), (name, v, w) =>
+    (isMatrix(v) && isMatrix(w) && (v.rows !== w.rows || v.cols !== w.cols)
+      ? problem('shapeHere', { got: `${v.rows}×${v.cols}`, want: `${w.rows}×${w.cols}` }) : null));
   // A labelled checkbox bound to the boolean state()[name].
   function toggle(name, key, parent = section) {
     const label = el('label', 'toggle', parent);
@@ -512,12 +513,7 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
     if (!drawn && !linkChecked && host?.chapters.get(id)?.restored) {
       // (a link's value no control could set: said, and that setting back to its default)
       linkChecked = true;
-      const refused = refusedFromLink(s);
-      if (refused) {
-        host.notice(id, refused.problems);
-        store.set({ [id]: { ...s, ...refused.back } });
-        return;
-      }
+      if (refusedFromLink(s)) return;
     }
     try {
       result = draw(s) ?? null;
@@ -525,12 +521,9 @@ export function chapterKit(section, ctx, id, initialState, { transient = [], imp
       drawn = true;
     } catch (e) {
       if (!drawn && host?.chapters.get(id)?.restored) {
-        const reshaped = !reshapeTried && reshapedFromLink(s);
-        reshapeTried = true;
-        if (reshaped) {
-          host.notice(id, reshaped.problems);
-          store.set({ [id]: { ...s, ...reshaped.back } });
-          return;
+        if (!reshapeTried) {
+          reshapeTried = true;
+          if (reshapedFromLink(s)) return;
         }
         // A restored link the chapter cannot compute: defaults, and the host says why (in
         // the page's words; the core's own message, when it is the core's, as a detail).
